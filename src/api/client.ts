@@ -1,0 +1,426 @@
+// A typed method for every endpoint in part 4 of the spec, all on one transport. Methods return
+// the fields the action reads, read tolerantly, plus the raw object for everything else.
+import { randomUUID } from 'node:crypto';
+import { ApiError } from './errors.js';
+import {
+  type Json,
+  describeBody,
+  isObject,
+  readId,
+  readList,
+  readNextPage,
+  readObject,
+  readStatus,
+  readString,
+  readTime,
+  readUrl,
+} from './shapes.js';
+import type { ApiRequest, ApiResponse, Transport } from './transport.js';
+
+export interface Deployment {
+  id: string;
+  status?: string;
+  clawId?: string;
+  url?: string;
+  createdAt?: number;
+  raw: Json;
+}
+
+export interface Claw {
+  id: string;
+  name?: string;
+  /** The Claw's own status field, if it has one. */
+  status?: string;
+  deploymentId?: string;
+  /** Its current deployment's status. */
+  deploymentStatus?: string;
+  url?: string;
+  raw: Json;
+}
+
+export interface Task {
+  id: string;
+  status?: string;
+  raw: Json;
+}
+
+/** Options every call takes: a deadline for retries and waits, and cancellation. */
+export interface CallOptions {
+  deadline?: number;
+  signal?: AbortSignal;
+}
+
+export interface TriggerInput {
+  clawId: string;
+  strategy?: string;
+  payload?: Json;
+}
+
+const MAX_PAGES = 100;
+
+export class AmsClient {
+  constructor(readonly transport: Transport) {}
+
+  // --- Claws -------------------------------------------------------------------------------
+
+  async listClaws(options: CallOptions = {}): Promise<Claw[]> {
+    const items = await this.listAll(
+      { method: 'GET', route: '/claws', scope: 'claws:read', what: 'the list of Claws', ...options },
+      'claws',
+    );
+    return items.map((item) => toClaw(readObject(item, 'claw')));
+  }
+
+  async getClaw(id: string, options: CallOptions = {}): Promise<Claw> {
+    const res = await this.call({
+      method: 'GET',
+      route: '/claws/:id',
+      params: { id },
+      scope: 'claws:read',
+      what: `Claw "${id}"`,
+      ...options,
+    });
+    return toClaw(expectObject(res, 'claw', `GET /v1/claws/${id}`), id);
+  }
+
+  async createClaw(fields: Json, options: CallOptions = {}): Promise<Claw> {
+    const res = await this.call({
+      method: 'POST',
+      route: '/claws',
+      body: fields,
+      scope: 'claws:write',
+      what: 'the Claws collection',
+      idempotencyKey: randomUUID(),
+      ...options,
+    });
+    return toClaw(expectObject(res, 'claw', 'POST /v1/claws'));
+  }
+
+  async updateClaw(id: string, fields: Json, options: CallOptions = {}): Promise<Claw> {
+    const res = await this.call({
+      method: 'PATCH',
+      route: '/claws/:id',
+      params: { id },
+      body: fields,
+      scope: 'claws:write',
+      what: `Claw "${id}"`,
+      idempotencyKey: randomUUID(),
+      ...options,
+    });
+    return toClaw(readObject(res.body, 'claw') ?? {}, id);
+  }
+
+  async deleteClaw(id: string, options: CallOptions = {}): Promise<void> {
+    await this.call({
+      method: 'DELETE',
+      route: '/claws/:id',
+      params: { id },
+      scope: 'claws:write',
+      what: `Claw "${id}"`,
+      idempotencyKey: randomUUID(),
+      ...options,
+    });
+  }
+
+  // --- Deployments -------------------------------------------------------------------------
+
+  /** Recent deployments; `clawId` filters on our side, since the spec shows no query parameters. */
+  async listDeployments({ clawId, ...options }: CallOptions & { clawId?: string } = {}): Promise<Deployment[]> {
+    const items = await this.listAll(
+      { method: 'GET', route: '/deployments', scope: 'deployments:read', what: 'the list of deployments', ...options },
+      'deployments',
+    );
+    const deployments = items
+      .map((item) => toDeployment(readObject(item, 'deployment')))
+      .filter((d): d is Deployment => d !== undefined);
+    return clawId === undefined ? deployments : deployments.filter((d) => d.clawId === clawId);
+  }
+
+  async getDeployment(id: string, options: CallOptions = {}): Promise<Deployment> {
+    const res = await this.call({
+      method: 'GET',
+      route: '/deployments/:id',
+      params: { id },
+      scope: 'deployments:read',
+      what: `deployment "${id}"`,
+      ...options,
+    });
+    return toDeployment(expectObject(res, 'deployment', `GET /v1/deployments/${id}`), id) as Deployment;
+  }
+
+  /**
+   * Triggers a deployment exactly once. Every retry carries the same Idempotency-Key, and before
+   * sending again after a lost response it looks for a deployment of this Claw created since the
+   * first attempt, so a service that ignores the key still gets one trigger.
+   */
+  async triggerDeployment(input: TriggerInput, options: CallOptions = {}): Promise<Deployment> {
+    const body: Json = { ...input.payload, clawId: input.clawId };
+    if (input.strategy) body.strategy = input.strategy;
+    const sentAt = this.transport.serverNow();
+    const idempotencyKey = randomUUID();
+    const recover = async (): Promise<ApiResponse | undefined> => {
+      const found = await this.findTriggered(input.clawId, sentAt, idempotencyKey, options);
+      return found ? { status: 200, body: found.raw, headers: {} } : undefined;
+    };
+    const res = await this.call({
+      method: 'POST',
+      route: '/deployments',
+      body,
+      scope: 'deployments:write',
+      what: `Claw "${input.clawId}"`,
+      idempotencyKey,
+      recover,
+      ...options,
+    });
+    const deployment = toDeployment(expectObject(res, 'deployment', 'POST /v1/deployments'));
+    if (!deployment) throw unreadable('POST /v1/deployments', 'a deployment id', res.body);
+    return { ...deployment, clawId: deployment.clawId ?? input.clawId };
+  }
+
+  /** A deployment of this Claw that our lost trigger created, if the list shows one. */
+  private async findTriggered(
+    clawId: string,
+    sentAt: number,
+    idempotencyKey: string,
+    options: CallOptions,
+  ): Promise<Deployment | undefined> {
+    const mine = await this.listDeployments({ ...options, clawId });
+    const echoed = mine.find((d) => Object.values(d.raw).includes(idempotencyKey));
+    if (echoed) return echoed;
+    // Date headers have one-second resolution: allow for it.
+    const recent = mine.filter((d) => d.createdAt !== undefined && d.createdAt >= sentAt - 2000);
+    return recent.sort((a, b) => (b.createdAt ?? 0) - (a.createdAt ?? 0))[0];
+  }
+
+  /** Rolls a deployment back. The answer is the rollback's deployment or the original one. */
+  async rollbackDeployment(id: string, options: CallOptions = {}): Promise<Deployment | undefined> {
+    const recover = async (): Promise<ApiResponse | undefined> => {
+      // A rollback that took effect shows on the original deployment.
+      const current = await this.getDeployment(id, options);
+      return /roll/i.test(current.status ?? '') ? { status: 200, body: current.raw, headers: {} } : undefined;
+    };
+    const res = await this.call({
+      method: 'POST',
+      route: '/deployments/:id/rollback',
+      params: { id },
+      body: {},
+      scope: 'deployments:write',
+      what: `deployment "${id}"`,
+      idempotencyKey: randomUUID(),
+      recover,
+      ...options,
+    });
+    return toDeployment(readObject(res.body, 'deployment'));
+  }
+
+  // --- Skills ------------------------------------------------------------------------------
+
+  async listSkills(clawId: string, options: CallOptions = {}): Promise<Json[]> {
+    const items = await this.listAll(
+      {
+        method: 'GET',
+        route: '/claws/:id/skills',
+        params: { id: clawId },
+        scope: 'skills:read',
+        what: `Claw "${clawId}"`,
+        ...options,
+      },
+      'skills',
+    );
+    return items.filter(isObject);
+  }
+
+  async installSkill(clawId: string, skillId: string, fields: Json = {}, options: CallOptions = {}): Promise<Json> {
+    const res = await this.call({
+      method: 'POST',
+      route: '/claws/:id/skills',
+      params: { id: clawId },
+      body: { ...fields, skillId },
+      scope: 'skills:write',
+      what: `Claw "${clawId}"`,
+      idempotencyKey: randomUUID(),
+      ...options,
+    });
+    return readObject(res.body, 'skill') ?? { skillId };
+  }
+
+  async removeSkill(clawId: string, skillId: string, options: CallOptions = {}): Promise<void> {
+    await this.call({
+      method: 'DELETE',
+      route: '/claws/:id/skills/:skillId',
+      params: { id: clawId, skillId },
+      scope: 'skills:write',
+      what: `skill "${skillId}" on Claw "${clawId}"`,
+      idempotencyKey: randomUUID(),
+      ...options,
+    });
+  }
+
+  // --- Team --------------------------------------------------------------------------------
+
+  async listMembers(options: CallOptions = {}): Promise<Json[]> {
+    const items = await this.listAll(
+      { method: 'GET', route: '/team/members', scope: 'team:read', what: 'the list of team members', ...options },
+      'members',
+    );
+    return items.filter(isObject);
+  }
+
+  async inviteMember(fields: Json, options: CallOptions = {}): Promise<Json> {
+    const res = await this.call({
+      method: 'POST',
+      route: '/team/members',
+      body: fields,
+      scope: 'team:write',
+      what: 'the team',
+      idempotencyKey: randomUUID(),
+      ...options,
+    });
+    return readObject(res.body, 'member') ?? {};
+  }
+
+  async updateMemberRole(id: string, role: string, options: CallOptions = {}): Promise<Json> {
+    const res = await this.call({
+      method: 'PATCH',
+      route: '/team/members/:id',
+      params: { id },
+      body: { role },
+      scope: 'team:write',
+      what: `team member "${id}"`,
+      idempotencyKey: randomUUID(),
+      ...options,
+    });
+    return readObject(res.body, 'member') ?? {};
+  }
+
+  async removeMember(id: string, options: CallOptions = {}): Promise<void> {
+    await this.call({
+      method: 'DELETE',
+      route: '/team/members/:id',
+      params: { id },
+      scope: 'team:write',
+      what: `team member "${id}"`,
+      idempotencyKey: randomUUID(),
+      ...options,
+    });
+  }
+
+  // --- Chat and tasks ----------------------------------------------------------------------
+
+  /** Sends a message; the answer holds the reply, or a `taskId` to poll. */
+  async sendMessage(clawId: string, message: string, options: CallOptions = {}): Promise<Json> {
+    const res = await this.call({
+      method: 'POST',
+      route: '/chat/:clawId/messages',
+      params: { clawId },
+      body: { message },
+      scope: 'chat:write',
+      what: `Claw "${clawId}"`,
+      idempotencyKey: randomUUID(),
+      ...options,
+    });
+    return readObject(res.body, 'message') ?? {};
+  }
+
+  async getHistory(clawId: string, options: CallOptions = {}): Promise<Json[]> {
+    const items = await this.listAll(
+      {
+        method: 'GET',
+        route: '/chat/:clawId/messages',
+        params: { clawId },
+        scope: 'chat:read',
+        what: `Claw "${clawId}"`,
+        ...options,
+      },
+      'messages',
+    );
+    return items.filter(isObject);
+  }
+
+  async getTask(taskId: string, options: CallOptions = {}): Promise<Task> {
+    const res = await this.call({
+      method: 'GET',
+      route: '/tasks/:taskId',
+      params: { taskId },
+      scope: 'the task endpoint’s scope (not given by the spec; likely chat:read)',
+      what: `task "${taskId}"`,
+      ...options,
+    });
+    const object = expectObject(res, 'task', `GET /v1/tasks/${taskId}`);
+    return { id: readId(object, 'task') ?? taskId, status: readStatus(object), raw: object };
+  }
+
+  // --- Plumbing ----------------------------------------------------------------------------
+
+  private call(request: ApiRequest): Promise<ApiResponse> {
+    return this.transport.request(request);
+  }
+
+  /** Every item of a list, following a next cursor or link for as long as there is one. */
+  private async listAll(request: ApiRequest, plural: string): Promise<unknown[]> {
+    const items: unknown[] = [];
+    let page: ApiRequest = request;
+    for (let n = 0; n < MAX_PAGES; n++) {
+      const res = await this.call(page);
+      const list = readList(res.body, plural);
+      if (!list) throw unreadable(`${request.method} /v1${request.route}`, `a list of ${plural}`, res.body);
+      items.push(...list);
+      const next = readNextPage(res.body);
+      if (!next || list.length === 0) break;
+      page = next.url
+        ? { ...request, url: next.url }
+        : { ...request, query: { ...request.query, cursor: next.cursor } };
+    }
+    return items;
+  }
+}
+
+function expectObject(res: ApiResponse, resource: string, label: string): Json {
+  const object = readObject(res.body, resource);
+  if (!object) throw unreadable(label, `a ${resource} object`, res.body);
+  return object;
+}
+
+function unreadable(label: string, expected: string, body: unknown): ApiError {
+  return new ApiError(`${label} answered ${describeBody(body, 500)}; expected ${expected}.`, 'unreadable');
+}
+
+export function toDeployment(object: Json | undefined, fallbackId?: string): Deployment | undefined {
+  if (!object) return undefined;
+  const id = readId(object, 'deployment') ?? fallbackId;
+  if (!id) return undefined;
+  const claw = object.claw;
+  return {
+    id,
+    status: readStatus(object),
+    clawId:
+      readString(object, ['clawId', 'claw_id']) ??
+      (isObject(claw) ? readId(claw, 'claw') : readString(object, ['claw'])),
+    url: readUrl(object),
+    createdAt: readTime(object, ['createdAt', 'created_at', 'created', 'startedAt', 'started_at', 'timestamp']),
+    raw: object,
+  };
+}
+
+/** A Claw and its current deployment, wherever the response keeps it. */
+export function toClaw(item: unknown, fallbackId?: string): Claw {
+  const object = isObject(item) ? item : {};
+  let deployment: Json | undefined;
+  for (const key of ['deployment', 'currentDeployment', 'current_deployment', 'latestDeployment', 'activeDeployment']) {
+    if (isObject(object[key])) deployment = object[key];
+  }
+  return {
+    id: readId(object, 'claw') ?? fallbackId ?? '',
+    name: readString(object, ['name', 'displayName']),
+    status: readStatus(object),
+    deploymentId:
+      readId(deployment, 'deployment') ??
+      readString(object, ['currentDeploymentId', 'current_deployment_id', 'deploymentId', 'deployment_id']) ??
+      (typeof object.deployment === 'string' ? object.deployment : undefined),
+    deploymentStatus:
+      readStatus(deployment) ??
+      readString(object, ['deploymentStatus', 'deployment_status', 'currentDeploymentStatus']),
+    url: readUrl(object),
+    raw: object,
+  };
+}

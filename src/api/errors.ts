@@ -1,0 +1,108 @@
+// The service's failures as one typed error whose message is already advice for the user.
+
+export type ApiErrorKind =
+  | 'unauthorized'
+  | 'forbidden'
+  | 'not_found'
+  | 'rate_limited'
+  | 'client' // other 4xx: the request itself is wrong; never retried
+  | 'server' // 5xx
+  | 'network' // no response: refused, reset, timed out
+  | 'unreadable' // a response we could not make sense of
+  | 'redirect'
+  | 'deadline'; // the caller's deadline came first
+
+export class ApiError extends Error {
+  override name = 'ApiError';
+  constructor(
+    message: string,
+    readonly kind: ApiErrorKind,
+    readonly status?: number,
+    readonly code?: string,
+  ) {
+    super(message);
+  }
+
+  /** Worth another try later (the transport has already retried what it could). */
+  get transient(): boolean {
+    return ['server', 'network', 'unreadable', 'rate_limited', 'deadline'].includes(this.kind);
+  }
+}
+
+export interface ErrorEnvelope {
+  code?: string;
+  message?: string;
+}
+
+/** Reads `{"error": {"code", "message", "status"}}`, tolerating a string `error` or top-level fields. */
+export function readErrorEnvelope(body: unknown): ErrorEnvelope | undefined {
+  if (typeof body !== 'object' || body === null) return undefined;
+  const record = body as Record<string, unknown>;
+  const inner = record.error;
+  const text = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() ? v.trim() : undefined);
+  if (typeof inner === 'object' && inner !== null) {
+    const e = inner as Record<string, unknown>;
+    return { code: text(e.code), message: text(e.message) ?? text(e.detail) };
+  }
+  if (typeof inner === 'string') return { code: text(record.code), message: text(record.message) ?? inner };
+  if (text(record.message) || text(record.code)) return { code: text(record.code), message: text(record.message) };
+  return undefined;
+}
+
+export interface ExplainInput {
+  status: number;
+  method: string;
+  /** The path template, e.g. `/v1/deployments/:id`. */
+  route: string;
+  /** What the request addressed, for 404s: `deployment "dep_1"`. */
+  what: string;
+  scope: string;
+  envelope: ErrorEnvelope | undefined;
+  /** First characters of a body that was not an envelope (already redacted). */
+  excerpt: string;
+}
+
+/** Turns an error response into a one-line explanation with advice. */
+export function explainErrorResponse(e: ExplainInput): ApiError {
+  const said = e.envelope?.message
+    ? ` The service said: ${e.envelope.message}`
+    : e.excerpt
+      ? ` Body: ${e.excerpt}`
+      : '';
+  const code = e.envelope?.code;
+  const request = `${e.method} ${e.route}`;
+  switch (e.status) {
+    case 401:
+      return new ApiError(
+        `The API key was refused (401 unauthorized) on ${request}: it is missing, invalid or revoked. Check the secret passed as 'api-key' and 'auth-scheme'.${said}`,
+        'unauthorized',
+        401,
+        code,
+      );
+    case 403:
+      return new ApiError(
+        `The API key lacks the '${e.scope}' scope needed for ${request} (403 forbidden). Grant that scope to the key.${said}`,
+        'forbidden',
+        403,
+        code,
+      );
+    case 404:
+      return new ApiError(`${capitalize(e.what)} was not found (404 on ${request}).${said}`, 'not_found', 404, code);
+    case 429:
+      return new ApiError(`The team's rate limit was exceeded (429 on ${request}).${said}`, 'rate_limited', 429, code);
+  }
+  if (e.status >= 300 && e.status < 400) {
+    return new ApiError(
+      `${request} answered ${e.status} with a redirect, which is not followed so the key never leaves 'base-url'. Check 'base-url'.`,
+      'redirect',
+      e.status,
+      code,
+    );
+  }
+  const kind = e.status >= 500 ? 'server' : 'client';
+  return new ApiError(`${request} failed with ${e.status}${code ? ` ${code}` : ''}.${said}`, kind, e.status, code);
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}

@@ -1,0 +1,251 @@
+// The deploy, wait and rollback commands: trigger → wait → roll back when the policy says so.
+import type { Json } from '../api/shapes.js';
+import { CancelledError } from '../errors.js';
+import { formatDuration } from '../parse.js';
+import type { RollbackTrigger } from '../settings.js';
+import { type RollbackResult, rollBack } from './rollback.js';
+import type { Classifier } from './status.js';
+import { type TimelineEntry, type WaitDeps, type WaitOutcome, waitForFinalStatus } from './wait.js';
+
+export type Outcome = WaitOutcome | 'cancelled' | 'triggered';
+
+export interface DeployResult {
+  command: 'deploy' | 'wait' | 'rollback';
+  clawId?: string;
+  strategy?: string;
+  deploymentId?: string;
+  status?: string;
+  outcome?: Outcome;
+  url?: string;
+  durationMs?: number;
+  timeline: TimelineEntry[];
+  rollback?: RollbackResult;
+  /** Whether the step succeeds. */
+  ok: boolean;
+  /** One line: what happened, and for a failure, why. */
+  message: string;
+}
+
+export interface Policy {
+  timeoutMs: number;
+  pollIntervalMs: number;
+  classify: Classifier;
+  autoRollback: boolean;
+  rollbackOn: RollbackTrigger[];
+}
+
+/** What the post step needs if this process is killed: saved as it happens. */
+export interface Progress {
+  deploymentId: string;
+  final: boolean;
+}
+
+export interface CommandDeps extends WaitDeps {
+  onProgress?: (progress: Progress) => void;
+}
+
+/** Time given to the rollback request on cancel: inside the runner's 7.5 s grace. */
+export const CANCEL_ROLLBACK_MS = 5000;
+
+export async function deployClaw(
+  deps: CommandDeps,
+  input: { clawId: string; strategy: string; payload: Json; wait: boolean },
+  policy: Policy,
+): Promise<DeployResult> {
+  const { client, log, signal, startedAt } = deps;
+  const base = { command: 'deploy' as const, clawId: input.clawId, strategy: input.strategy, timeline: [] };
+  let deployment;
+  try {
+    deployment = await client.triggerDeployment(
+      { clawId: input.clawId, strategy: input.strategy || undefined, payload: input.payload },
+      { deadline: startedAt + policy.timeoutMs, signal },
+    );
+  } catch (err) {
+    if (err instanceof CancelledError) {
+      return {
+        ...base,
+        outcome: 'cancelled',
+        ok: false,
+        message: `Cancelled before deployment of Claw ${input.clawId} was triggered.`,
+      };
+    }
+    throw err;
+  }
+  deps.onProgress?.({ deploymentId: deployment.id, final: false });
+  log.info(
+    `Triggered deployment ${deployment.id} of Claw ${input.clawId} (strategy: ${input.strategy || 'team default'}).`,
+  );
+  if (!input.wait) {
+    return {
+      ...base,
+      deploymentId: deployment.id,
+      status: deployment.status,
+      outcome: 'triggered',
+      url: deployment.url,
+      ok: true,
+      message: `Triggered deployment ${deployment.id} of Claw ${input.clawId}; not waiting ('wait' is false).`,
+    };
+  }
+  return settle(
+    deps,
+    { ...base, deploymentId: deployment.id, status: deployment.status, url: deployment.url },
+    policy,
+    false,
+  );
+}
+
+export async function waitOnDeployment(deps: CommandDeps, deploymentId: string, policy: Policy): Promise<DeployResult> {
+  deps.onProgress?.({ deploymentId, final: false });
+  return settle(deps, { command: 'wait', deploymentId, timeline: [] }, policy, true);
+}
+
+type Started = Pick<DeployResult, 'command' | 'clawId' | 'strategy' | 'status' | 'url' | 'timeline'> & {
+  deploymentId: string;
+};
+
+/** Waits for a final status, then applies the rollback policy. */
+async function settle(deps: CommandDeps, started: Started, policy: Policy, pollFirst: boolean): Promise<DeployResult> {
+  const { clock, startedAt } = deps;
+  const { deploymentId, timeline } = started;
+  let outcome: Outcome;
+  let status = started.status;
+  let url = started.url;
+  let note: string | undefined;
+  try {
+    const wait = await waitForFinalStatus(deps, {
+      deploymentId,
+      deadline: startedAt + policy.timeoutMs,
+      pollIntervalMs: policy.pollIntervalMs,
+      classify: policy.classify,
+      pollFirst,
+      timeline,
+    });
+    outcome = wait.outcome;
+    status = wait.status ?? status;
+    url = wait.deployment?.url ?? url;
+    note = wait.note;
+  } catch (err) {
+    if (!(err instanceof CancelledError)) throw err;
+    outcome = 'cancelled';
+    status = timeline.at(-1)?.status ?? status;
+  }
+  const durationMs = clock.now() - startedAt;
+  const reachedFinal = outcome === 'succeeded' || outcome === 'failed' || outcome === 'paused';
+  deps.onProgress?.({ deploymentId, final: reachedFinal });
+
+  let rollback: RollbackResult | undefined;
+  if (policy.autoRollback && (policy.rollbackOn as string[]).includes(outcome)) {
+    const cancelled = outcome === 'cancelled';
+    rollback = await rollBack(deps, {
+      deploymentId,
+      statusBefore: status,
+      timeoutMs: cancelled ? CANCEL_ROLLBACK_MS : policy.timeoutMs,
+      pollIntervalMs: policy.pollIntervalMs,
+      classify: policy.classify,
+      wait: !cancelled,
+      timeline,
+    }).catch((err: unknown) => {
+      if (!(err instanceof CancelledError)) throw err;
+      return {
+        id: deploymentId,
+        form: 'in-place',
+        succeeded: false,
+        outcome: 'requested',
+        message: 'the run was cancelled while waiting for the rollback',
+      } satisfies RollbackResult;
+    });
+  }
+
+  const what = `Deployment ${deploymentId}${started.clawId ? ` of Claw ${started.clawId}` : ''}`;
+  const quoted = status ? ` "${status}"` : '';
+  const after = formatDuration(durationMs);
+  let message = {
+    succeeded: `${what} succeeded with status${quoted} after ${after}.`,
+    failed: `${what} failed with status${quoted} after ${after}.`,
+    paused: `${what} is paused with status${quoted} after ${after}: it needs a human.`,
+    'timed-out': `${what} timed out: ${note ?? 'no final status in time'}${status ? `; last status "${status}"` : ''}.`,
+    cancelled: `The run was cancelled while waiting for ${what.charAt(0).toLowerCase()}${what.slice(1)}${status ? ` (last status "${status}")` : ''}.`,
+    triggered: '',
+  }[outcome];
+  if (rollback) {
+    message += rollback.succeeded
+      ? ` It was rolled back (${rollback.message}).`
+      : rollback.outcome === 'requested'
+        ? ` A rollback was requested (${rollback.message}).`
+        : ` Rolling it back failed too: ${rollback.message}.`;
+  }
+  return { ...started, status, url, outcome, durationMs, rollback, ok: outcome === 'succeeded', message };
+}
+
+/** The rollback command: rolls back `deploymentId`, or the Claw's current deployment. */
+export async function rollbackCommand(
+  deps: CommandDeps,
+  target: { deploymentId: string; clawId: string },
+  policy: Policy,
+): Promise<DeployResult> {
+  const { client, clock, log, startedAt, signal } = deps;
+  const options = { deadline: startedAt + policy.timeoutMs, signal };
+  let deploymentId = target.deploymentId;
+  let statusBefore: string | undefined;
+  if (deploymentId) {
+    statusBefore = (await client.getDeployment(deploymentId, options)).status;
+  } else {
+    const claw = await client.getClaw(target.clawId, options);
+    deploymentId = claw.deploymentId ?? '';
+    statusBefore = claw.deploymentStatus;
+    if (!deploymentId) {
+      const recent = await client.listDeployments({ ...options, clawId: target.clawId });
+      // Newest first by creation time when the service gives one; otherwise the list's own order.
+      const newest = recent.some((d) => d.createdAt !== undefined)
+        ? [...recent].sort((a, b) => (b.createdAt ?? 0) - (a.createdAt ?? 0))[0]
+        : recent[0];
+      deploymentId = newest?.id ?? '';
+      statusBefore = newest?.status;
+    }
+    if (!deploymentId) {
+      return {
+        command: 'rollback',
+        clawId: target.clawId,
+        timeline: [],
+        ok: false,
+        message: `Claw ${target.clawId} has no deployment to roll back.`,
+      };
+    }
+    log.info(
+      `Claw ${target.clawId}'s current deployment is ${deploymentId}${statusBefore ? ` (${statusBefore})` : ''}.`,
+    );
+  }
+  deps.onProgress?.({ deploymentId, final: true });
+  const timeline: TimelineEntry[] = [];
+  const base = { command: 'rollback' as const, clawId: target.clawId || undefined, deploymentId, timeline };
+  try {
+    const rollback = await rollBack(deps, {
+      deploymentId,
+      statusBefore,
+      timeoutMs: policy.timeoutMs,
+      pollIntervalMs: policy.pollIntervalMs,
+      classify: policy.classify,
+      wait: true,
+      timeline,
+    });
+    const durationMs = clock.now() - startedAt;
+    const message = rollback.succeeded
+      ? `Deployment ${deploymentId} was rolled back (${rollback.message}).`
+      : `Rolling back deployment ${deploymentId} failed: ${rollback.message}.`;
+    const outcome: Outcome = rollback.succeeded
+      ? 'succeeded'
+      : rollback.outcome === 'timed-out' || rollback.outcome === 'paused'
+        ? rollback.outcome
+        : 'failed';
+    return { ...base, status: rollback.status, outcome, durationMs, rollback, ok: rollback.succeeded, message };
+  } catch (err) {
+    if (!(err instanceof CancelledError)) throw err;
+    return {
+      ...base,
+      outcome: 'cancelled',
+      durationMs: clock.now() - startedAt,
+      ok: false,
+      message: `The run was cancelled while rolling back deployment ${deploymentId}.`,
+    };
+  }
+}

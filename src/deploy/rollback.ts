@@ -1,0 +1,106 @@
+// Rolling a deployment back exactly once, and waiting for the rollback in either form the
+// service may use: a new deployment to follow, or the original moving to `rolled_back`.
+import { ApiError } from '../api/errors.js';
+import { errorMessage } from '../errors.js';
+import type { StatusClass } from './status.js';
+import { type TimelineEntry, type WaitDeps, type WaitOutcome, waitForFinalStatus } from './wait.js';
+import type { Classifier } from './status.js';
+
+export interface RollbackResult {
+  /** The deployment that carries the rollback: a new one, or the original. */
+  id: string;
+  form: 'new-deployment' | 'in-place';
+  status?: string;
+  succeeded: boolean;
+  outcome: WaitOutcome | 'requested' | 'error';
+  /** One line on how it went, for the log and the step's message. */
+  message: string;
+}
+
+export interface RollbackRequest {
+  deploymentId: string;
+  /** The original's last known status, to tell a rollback that has not started from one that failed. */
+  statusBefore?: string;
+  timeoutMs: number;
+  pollIntervalMs: number;
+  classify: Classifier;
+  /** False on cancel: send the request, do not wait. */
+  wait: boolean;
+  timeline: TimelineEntry[];
+  onStatus?: (entry: TimelineEntry) => void;
+}
+
+/** Polls of an unchanged pre-rollback status before it is taken as the rollback's result. */
+const STALE_POLLS = 3;
+
+export async function rollBack(deps: WaitDeps, request: RollbackRequest): Promise<RollbackResult> {
+  const { client, clock, log } = deps;
+  const { deploymentId } = request;
+  const deadline = clock.now() + request.timeoutMs;
+  log.info(`Rolling back deployment ${deploymentId}.`);
+  let answer;
+  try {
+    answer = await client.rollbackDeployment(deploymentId, {
+      deadline,
+      signal: request.wait ? deps.signal : undefined,
+    });
+  } catch (err) {
+    const why = err instanceof ApiError ? err.message : errorMessage(err);
+    return {
+      id: deploymentId,
+      form: 'in-place',
+      succeeded: false,
+      outcome: 'error',
+      message: `the rollback request failed: ${why}`,
+    };
+  }
+  const form = answer && answer.id !== deploymentId ? 'new-deployment' : 'in-place';
+  const id = form === 'new-deployment' && answer ? answer.id : deploymentId;
+  log.info(
+    form === 'new-deployment'
+      ? `Rollback started as deployment ${id}.`
+      : `Rollback started on deployment ${id} itself.`,
+  );
+  if (!request.wait) {
+    return {
+      id,
+      form,
+      status: answer?.status,
+      succeeded: false,
+      outcome: 'requested',
+      message: `rollback ${id} was requested; not waited for`,
+    };
+  }
+
+  let stalePolls = 0;
+  const outcomeOf = (reading: StatusClass, status: string): WaitOutcome | undefined => {
+    if (form === 'new-deployment') {
+      if (reading === 'succeeded' || reading === 'rolled_back') return 'succeeded';
+      return reading === 'failed' ? 'failed' : reading === 'paused' ? 'paused' : undefined;
+    }
+    if (reading === 'rolled_back') return 'succeeded';
+    if (reading === 'in_progress') return undefined;
+    // The original still showing the status it had before the request: the rollback may not
+    // have begun. Give it a few polls before taking that status as the answer.
+    if (status === request.statusBefore && ++stalePolls < STALE_POLLS) return undefined;
+    return reading === 'paused' ? 'paused' : 'failed';
+  };
+  const result = await waitForFinalStatus(deps, {
+    deploymentId: id,
+    deadline,
+    pollIntervalMs: request.pollIntervalMs,
+    classify: request.classify,
+    pollFirst: false,
+    outcomeOf,
+    timeline: request.timeline,
+    onStatus: request.onStatus,
+  });
+  const succeeded = result.outcome === 'succeeded';
+  const status = result.status ?? answer?.status;
+  const message = succeeded
+    ? `rollback ${id} finished: ${status}`
+    : result.outcome === 'timed-out'
+      ? `rollback ${id} did not finish: ${result.note ?? 'timed out'}${status ? ` (last status ${status})` : ''}`
+      : `rollback ${id} did not succeed: ${status ?? result.outcome}`;
+  return { id, form, status, succeeded, outcome: result.outcome, message };
+}

@@ -1,0 +1,139 @@
+// Polls one deployment until its status is final, the deadline passes, or the run is cancelled.
+import type { AmsClient, Deployment } from '../api/client.js';
+import { ApiError } from '../api/errors.js';
+import type { PaceMode, RateLimitPacer } from '../api/rate-limit.js';
+import type { Clock, Logger } from '../clock.js';
+import { formatDuration } from '../parse.js';
+import { type Classifier, type StatusClass, describeClass } from './status.js';
+
+export type WaitOutcome = 'succeeded' | 'failed' | 'paused' | 'timed-out';
+
+export interface TimelineEntry {
+  /** Milliseconds since the run started. */
+  atMs: number;
+  deploymentId: string;
+  status: string;
+  reading: StatusClass;
+}
+
+export interface WaitDeps {
+  client: AmsClient;
+  clock: Clock;
+  log: Logger;
+  pacer?: RateLimitPacer;
+  signal?: AbortSignal;
+  /** Clock time the run started; timeline times count from it. */
+  startedAt: number;
+}
+
+export interface WaitRequest {
+  deploymentId: string;
+  deadline: number;
+  pollIntervalMs: number;
+  classify: Classifier;
+  /** Poll at once (wait command) or after one interval (just triggered). */
+  pollFirst: boolean;
+  /** Maps a final reading to an outcome; undefined keeps polling. Defaults to a deployment's reading. */
+  outcomeOf?: (reading: StatusClass, status: string) => WaitOutcome | undefined;
+  /** Appended to as statuses change; shared with the caller so a cancel keeps what was seen. */
+  timeline: TimelineEntry[];
+  /** Called with each newly seen status. */
+  onStatus?: (entry: TimelineEntry) => void;
+}
+
+export interface WaitResult {
+  outcome: WaitOutcome;
+  status?: string;
+  deployment?: Deployment;
+  polls: number;
+  /** Why it ended, when the status alone does not say (deadline, unreadable responses). */
+  note?: string;
+}
+
+export function deploymentOutcome(reading: StatusClass): WaitOutcome | undefined {
+  switch (reading) {
+    case 'succeeded':
+      return 'succeeded';
+    case 'failed':
+    case 'rolled_back': // someone else reverted it: this deployment did not succeed
+      return 'failed';
+    case 'paused':
+      return 'paused';
+    default:
+      return undefined;
+  }
+}
+
+export async function waitForFinalStatus(deps: WaitDeps, request: WaitRequest): Promise<WaitResult> {
+  const { client, clock, log, pacer, signal, startedAt } = deps;
+  const { deploymentId, deadline, timeline } = request;
+  const outcomeOf = request.outcomeOf ?? deploymentOutcome;
+  let polls = 0;
+  let last: Deployment | undefined;
+  let pace: PaceMode = 'steady';
+  const timedOutNote = (): string => `no final status within ${formatDuration(deadline - waitStart)}`;
+  const waitStart = clock.now();
+
+  const sleepUntilNextPoll = async (): Promise<boolean> => {
+    const next = pacer?.pollDelay(request.pollIntervalMs) ?? {
+      delayMs: request.pollIntervalMs,
+      mode: 'steady' as const,
+      detail: '',
+    };
+    if (next.mode !== pace) {
+      log.info(
+        next.mode === 'steady'
+          ? `Polling every ${formatDuration(request.pollIntervalMs)} again.`
+          : `Next poll in ${formatDuration(next.delayMs)}: ${next.detail}.`,
+      );
+      pace = next.mode;
+    }
+    const delayMs = next.delayMs;
+    const left = deadline - clock.now();
+    if (left <= 0) return false;
+    await clock.sleep(Math.min(delayMs, left), signal);
+    return clock.now() < deadline;
+  };
+
+  if (!request.pollFirst && !(await sleepUntilNextPoll())) {
+    return { outcome: 'timed-out', polls, note: timedOutNote() };
+  }
+  for (;;) {
+    try {
+      last = await client.getDeployment(deploymentId, { deadline, signal });
+      polls += 1;
+    } catch (err) {
+      // Retries already happened below; past the deadline, the wait has simply run out of time.
+      if (err instanceof ApiError && err.transient && clock.now() >= deadline - 1) {
+        return {
+          outcome: 'timed-out',
+          status: last?.status,
+          deployment: last,
+          polls,
+          note: `${timedOutNote()} (last error: ${err.message})`,
+        };
+      }
+      if (err instanceof ApiError && err.kind === 'deadline') {
+        return { outcome: 'timed-out', status: last?.status, deployment: last, polls, note: err.message };
+      }
+      throw err;
+    }
+    const status = last.status;
+    const reading = request.classify(status);
+    if (status !== undefined && timeline.at(-1)?.status !== status) {
+      const entry: TimelineEntry = { atMs: clock.now() - startedAt, deploymentId, status, reading };
+      timeline.push(entry);
+      log.info(`[${formatDuration(entry.atMs)}] deployment ${deploymentId}: ${status} (${describeClass(reading)})`);
+      request.onStatus?.(entry);
+    } else if (status === undefined && polls === 1) {
+      log.warning(
+        `Deployment ${deploymentId} has no status or state field; still polling. Add its words to 'success-statuses' or 'failure-statuses' if they are unusual.`,
+      );
+    }
+    const outcome = status === undefined ? undefined : outcomeOf(reading, status);
+    if (outcome) return { outcome, status, deployment: last, polls };
+    if (!(await sleepUntilNextPoll())) {
+      return { outcome: 'timed-out', status, deployment: last, polls, note: timedOutNote() };
+    }
+  }
+}

@@ -1,0 +1,121 @@
+// The health command: each Claw's verdict from its record, and optionally a chat probe.
+import type { Claw } from '../api/client.js';
+import { ApiError } from '../api/errors.js';
+import { CancelledError, errorMessage } from '../errors.js';
+import type { Classifier } from '../deploy/status.js';
+import type { WaitDeps } from '../deploy/wait.js';
+import { runProbe } from './probe.js';
+import { type Verdict, clawVerdict } from './verdict.js';
+
+export interface HealthEntry {
+  clawId: string;
+  healthy: boolean;
+  verdict: Verdict;
+  /** The words read: the Claw's status and its deployment's, as the service spelled them. */
+  status: string;
+  /** First characters of the probe's reply, when probed. */
+  reply?: string;
+  latencyMs: number;
+  detail: string;
+}
+
+export interface HealthResult {
+  healthy: boolean;
+  entries: HealthEntry[];
+  message: string;
+}
+
+export interface HealthRequest {
+  targets: { all: boolean; ids: string[] };
+  probeMessage: string;
+  probeExpect?: RegExp;
+  timeoutMs: number;
+  pollIntervalMs: number;
+  classify: Classifier;
+}
+
+/** Claws checked at once; the transport's pacing still governs the rate. */
+const CONCURRENCY = 4;
+const REPLY_EXCERPT = 200;
+
+export async function checkHealth(deps: WaitDeps, request: HealthRequest): Promise<HealthResult> {
+  const { client, clock, log, signal, startedAt } = deps;
+  const deadline = startedAt + request.timeoutMs;
+  let claws: (Claw | string)[] = request.targets.ids;
+  if (request.targets.all) {
+    claws = await client.listClaws({ deadline, signal });
+    log.info(`Checking ${claws.length} Claw(s) in the workspace.`);
+  }
+
+  const checkOne = async (target: Claw | string): Promise<HealthEntry> => {
+    const clawId = typeof target === 'string' ? target : target.id;
+    const began = clock.now();
+    const entry = (verdict: Verdict, status: string, detail: string, reply?: string): HealthEntry => ({
+      clawId,
+      healthy: verdict === 'healthy',
+      verdict,
+      status,
+      reply: reply === undefined ? undefined : reply.slice(0, REPLY_EXCERPT),
+      latencyMs: clock.now() - began,
+      detail,
+    });
+    let claw: Claw;
+    try {
+      claw = await client.getClaw(clawId, { deadline, signal });
+    } catch (err) {
+      if (err instanceof CancelledError) throw err;
+      const verdict: Verdict = err instanceof ApiError && err.kind === 'not_found' ? 'unhealthy' : 'unknown';
+      return entry(verdict, '', errorMessage(err));
+    }
+    const words = [claw.status, claw.deploymentStatus];
+    const status = words.filter(Boolean).join(' / ');
+    const verdict = clawVerdict(words, request.classify);
+    if (verdict !== 'healthy' || !request.probeMessage) {
+      const detail = verdict === 'unknown' && !status ? 'no status could be read from the Claw' : `status ${status}`;
+      return entry(verdict, status, detail);
+    }
+    try {
+      const probe = await runProbe(deps, {
+        clawId,
+        message: request.probeMessage,
+        expect: request.probeExpect,
+        deadline,
+        pollIntervalMs: request.pollIntervalMs,
+        classify: request.classify,
+      });
+      return entry(probe.ok ? 'healthy' : 'unhealthy', status, `probe: ${probe.detail}`, probe.reply);
+    } catch (err) {
+      if (err instanceof CancelledError) throw err;
+      const forbidden = err instanceof ApiError && err.kind === 'forbidden' && /tasks/.test(err.message);
+      const detail = forbidden
+        ? `probe: the key may not read tasks (403 on GET /v1/tasks/:taskId). The spec names no scope for it; try chat:read. ${errorMessage(err)}`
+        : `probe: ${errorMessage(err)}`;
+      return entry('unknown', status, detail);
+    }
+  };
+
+  const entries = await mapWithConcurrency(claws, CONCURRENCY, checkOne);
+  for (const e of entries) log.info(`${e.healthy ? '✅' : '❌'} ${e.clawId}: ${e.verdict} (${e.detail})`);
+  const unhealthy = entries.filter((e) => !e.healthy);
+  const healthy = unhealthy.length === 0 && entries.length > 0;
+  const message =
+    entries.length === 0
+      ? 'No Claws to check: the workspace lists none.'
+      : healthy
+        ? `All ${entries.length} Claw(s) are healthy.`
+        : `${unhealthy.length} of ${entries.length} Claw(s) are not healthy: ${unhealthy.map((e) => `${e.clawId} (${e.verdict})`).join(', ')}.`;
+  return { healthy, entries, message };
+}
+
+async function mapWithConcurrency<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array<R>(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await fn(items[index]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}

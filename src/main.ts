@@ -1,0 +1,126 @@
+// Inputs → command → outputs and job summary. The only module (with post.ts) that touches
+// @actions/core and @actions/github; one catch turns any failure into one setFailed line.
+import * as core from '@actions/core';
+import * as github from '@actions/github';
+import { type Logger, systemClock } from './clock.js';
+import { type CommandDeps, type DeployResult, deployClaw, rollbackCommand, waitOnDeployment } from './deploy/deploy.js';
+import { errorMessage } from './errors.js';
+import { checkHealth } from './health/health.js';
+import { deployOutputs, deploySummary } from './report/deploy-report.js';
+import { healthOutputs, healthSummary } from './report/health-report.js';
+import { type Settings, readSettings } from './settings.js';
+import { STATE } from './state.js';
+import { createClient, policyOf } from './wiring.js';
+
+const log: Logger = { info: core.info, warning: core.warning, debug: core.debug };
+
+export async function run(): Promise<void> {
+  // Mask the key before anything else can print it.
+  const rawKey = core.getInput('api-key');
+  if (rawKey.trim()) core.setSecret(rawKey.trim());
+
+  let settings: Settings;
+  try {
+    settings = readSettings((name) => core.getInput(name));
+  } catch (err) {
+    core.setFailed(errorMessage(err));
+    return;
+  }
+
+  const cancel = new AbortController();
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (cancel.signal.aborted) {
+      // Second signal: the runner is about to kill us. What is saved is what the post step gets.
+      core.setFailed(`Cancelled (${signal}).`);
+      process.exit(1);
+    }
+    core.warning(`Received ${signal}: stopping the wait and reporting what is known.`);
+    cancel.abort();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+
+  try {
+    const { client, pacer } = createClient(
+      settings,
+      systemClock,
+      log,
+      `claw-deploy (${github.context.repo.owner ? `${github.context.repo.owner}/${github.context.repo.repo}` : 'local'})`,
+    );
+    const deps: CommandDeps = {
+      client,
+      pacer,
+      clock: systemClock,
+      log,
+      signal: cancel.signal,
+      startedAt: systemClock.now(),
+      onProgress: ({ deploymentId, final }) => {
+        core.saveState(STATE.deploymentId, deploymentId);
+        core.saveState(STATE.final, String(final));
+      },
+    };
+    if (settings.command === 'health') {
+      const result = await checkHealth(deps, {
+        targets: settings.healthTargets,
+        probeMessage: settings.probeMessage,
+        probeExpect: settings.probeExpect,
+        timeoutMs: settings.timeoutMs,
+        pollIntervalMs: settings.pollIntervalMs,
+        classify: policyOf(settings).classify,
+      });
+      setOutputs(healthOutputs(result));
+      await writeSummary(healthSummary(result));
+      if (!result.healthy && settings.failOnUnhealthy) core.setFailed(result.message);
+      else if (!result.healthy) core.warning(result.message);
+      else core.info(result.message);
+    } else {
+      const result = await runDeployCommand(settings, deps);
+      setOutputs(deployOutputs(result));
+      await writeSummary(deploySummary(result, runContext()));
+      if (result.ok) core.info(result.message);
+      else core.setFailed(result.message);
+    }
+    core.saveState(STATE.finished, 'true');
+  } catch (err) {
+    core.setFailed(errorMessage(err));
+    core.saveState(STATE.finished, 'true');
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}
+
+function runDeployCommand(settings: Settings, deps: CommandDeps): Promise<DeployResult> {
+  const policy = policyOf(settings);
+  switch (settings.command) {
+    case 'deploy':
+      return deployClaw(
+        deps,
+        { clawId: settings.clawId, strategy: settings.strategy, payload: settings.payload, wait: settings.wait },
+        policy,
+      );
+    case 'wait':
+      return waitOnDeployment(deps, settings.deploymentId, policy);
+    default:
+      return rollbackCommand(deps, { deploymentId: settings.deploymentId, clawId: settings.clawId }, policy);
+  }
+}
+
+function setOutputs(outputs: Record<string, string>): void {
+  for (const [name, value] of Object.entries(outputs)) core.setOutput(name, value);
+}
+
+async function writeSummary(markdown: string): Promise<void> {
+  // Outside a runner (no summary file) the summary is skipped, not an error.
+  if (!process.env.GITHUB_STEP_SUMMARY) return;
+  await core.summary.addRaw(markdown).write();
+}
+
+function runContext(): { runUrl?: string; sha?: string } {
+  const { serverUrl, runId, sha } = github.context;
+  const { owner, repo } = process.env.GITHUB_REPOSITORY ? github.context.repo : { owner: '', repo: '' };
+  return {
+    runUrl: owner && runId ? `${serverUrl}/${owner}/${repo}/actions/runs/${runId}` : undefined,
+    sha: sha || undefined,
+  };
+}

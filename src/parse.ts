@@ -1,0 +1,60 @@
+// Parsers for action inputs. Each returns a value or throws a ParseError saying what form was
+// expected; settings.ts adds the input's name and value to make the one-line message.
+
+export class ParseError extends Error {}
+
+const DURATION_PART = /(\d+(?:\.\d+)?)(ms|h|m|s)/gy;
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/** Parses `90s`, `15m`, `1h30m`, `500ms`, or bare seconds (`45`, `0.5`) into milliseconds. */
+export function parseDuration(text: string): number {
+  const value = text.trim();
+  if (/^\d+(\.\d+)?$/.test(value)) return Math.round(Number(value) * 1000);
+  let total = 0;
+  let end = 0;
+  DURATION_PART.lastIndex = 0;
+  for (let m = DURATION_PART.exec(value); m; m = DURATION_PART.exec(value)) {
+    total += Number(m[1]) * UNIT_MS[m[2]];
+    end = DURATION_PART.lastIndex;
+  }
+  if (value === '' || end !== value.length) {
+    throw new ParseError('a duration such as 90s, 15m, 1h30m, 500ms, or a number of seconds');
+  }
+  return Math.round(total);
+}
+
+/** Strict boolean: the YAML 1.2 spellings of true and false, nothing else. */
+export function parseBoolean(text: string): boolean {
+  const value = text.trim();
+  if (['true', 'True', 'TRUE'].includes(value)) return true;
+  if (['false', 'False', 'FALSE'].includes(value)) return false;
+  throw new ParseError('true or false');
+}
+
+/** Comma- or newline-separated list; blanks dropped. */
+export function parseList(text: string): string[] {
+  return text
+    .split(/[,\n]/)
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
+}
+
+/** One of a fixed set of words (case-insensitive), returned as spelled in `allowed`. */
+export function parseEnum<T extends string>(text: string, allowed: readonly T[]): T {
+  const value = text.trim().toLowerCase();
+  const match = allowed.find((word) => word === value);
+  if (match === undefined) throw new ParseError(`one of ${allowed.join(', ')}`);
+  return match;
+}
+
+/** Formats milliseconds for people: 1500 → "1.5s", 95000 → "1m35s". */
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)}ms`;
+  const seconds = ms / 1000;
+  if (seconds < 60) return `${Number(seconds.toFixed(1))}s`;
+  const whole = Math.round(seconds);
+  const h = Math.floor(whole / 3600);
+  const m = Math.floor((whole % 3600) / 60);
+  const s = whole % 60;
+  return `${h ? `${h}h` : ''}${m ? `${m}m` : ''}${s ? `${s}s` : ''}` || '0s';
+}

@@ -1,0 +1,71 @@
+// A deploy, wait or rollback result as the action's outputs and its job summary.
+import type { DeployResult } from '../deploy/deploy.js';
+import { describeClass } from '../deploy/status.js';
+import { formatDuration } from '../parse.js';
+import { code, escapeCell, table } from './markdown.js';
+
+/** Every deploy output, always set (empty when it does not apply), so later steps can rely on them. */
+export function deployOutputs(result: DeployResult): Record<string, string> {
+  return {
+    'deployment-id': result.deploymentId ?? '',
+    status: result.status ?? '',
+    outcome: result.outcome ?? '',
+    'rolled-back': String(result.rollback?.succeeded ?? false),
+    'rollback-id': result.rollback?.id ?? '',
+    'rollback-status': result.rollback?.status ?? '',
+    url: result.url ?? '',
+    duration: result.durationMs === undefined ? '' : String(Math.round(result.durationMs / 100) / 10),
+  };
+}
+
+const ICON: Record<string, string> = {
+  succeeded: '✅',
+  triggered: '🚀',
+  failed: '❌',
+  'timed-out': '⏱️',
+  paused: '⏸️',
+  cancelled: '🛑',
+};
+
+function title(result: DeployResult): string {
+  const icon = ICON[result.outcome ?? 'failed'] ?? '❌';
+  const claw = result.clawId ? ` of Claw ${code(result.clawId)}` : '';
+  if (result.command === 'rollback') {
+    return `${result.ok ? '✅' : '❌'} Rollback${claw} ${result.ok ? 'finished' : 'did not finish'}`;
+  }
+  return `${icon} Deployment${claw}: ${result.outcome ?? 'not started'}`;
+}
+
+export function deploySummary(result: DeployResult, context: { runUrl?: string; sha?: string } = {}): string {
+  const rows: string[][] = [];
+  if (result.clawId) rows.push(['Claw', code(result.clawId)]);
+  if (result.deploymentId) {
+    const id = code(result.deploymentId);
+    rows.push(['Deployment', result.url ? `[${id}](${encodeURI(result.url)})` : id]);
+  }
+  if (result.command === 'deploy') rows.push(['Strategy', result.strategy ? code(result.strategy) : 'team default']);
+  if (result.outcome) rows.push(['Outcome', `**${result.outcome}**`]);
+  if (result.status) rows.push(['Last status', code(result.status)]);
+  if (result.durationMs !== undefined) rows.push(['Duration', formatDuration(result.durationMs)]);
+  if (result.rollback) {
+    const r = result.rollback;
+    rows.push([
+      'Rollback',
+      `${r.succeeded ? '✅' : '❌'} ${code(r.id)}${r.status ? ` ${code(r.status)}` : ''} (${r.form === 'new-deployment' ? 'new deployment' : 'in place'})`,
+    ]);
+  }
+  if (context.sha) rows.push(['Commit', code(context.sha.slice(0, 12))]);
+
+  const parts = [`### ${title(result)}`, '', escapeCell(result.message), '', table(['', 'Value'], rows)];
+  if (result.timeline.length > 0) {
+    const timeline = result.timeline.map((entry) => [
+      `+${formatDuration(entry.atMs)}`,
+      code(entry.deploymentId),
+      code(entry.status),
+      describeClass(entry.reading),
+    ]);
+    parts.push('', '#### Timeline', '', table(['Time', 'Deployment', 'Status', 'Read as'], timeline));
+  }
+  if (context.runUrl) parts.push('', `<sub>[Workflow run](${context.runUrl})</sub>`);
+  return `${parts.join('\n')}\n`;
+}

@@ -1,0 +1,216 @@
+// Inputs → one typed Settings object. Every validation and its message lives here, and all of it
+// runs before any request is sent.
+import { InputError } from './errors.js';
+import { ParseError, parseBoolean, parseDuration, parseEnum, parseList } from './parse.js';
+
+export const COMMANDS = ['deploy', 'wait', 'rollback', 'health'] as const;
+export type Command = (typeof COMMANDS)[number];
+
+export const ROLLBACK_TRIGGERS = ['failed', 'timed-out', 'paused', 'cancelled'] as const;
+export type RollbackTrigger = (typeof ROLLBACK_TRIGGERS)[number];
+
+export interface Settings {
+  command: Command;
+  /** The API key; masked by main.ts before this object exists. */
+  apiKey: string;
+  /** Base address without a trailing `/v1` or slash; the transport adds exactly one `/v1`. */
+  baseUrl: string;
+  /** deploy/rollback: the one Claw. Empty when not given. */
+  clawId: string;
+  /** health: the Claws to check; `all` means every Claw in the workspace (`*`). */
+  healthTargets: { all: boolean; ids: string[] };
+  /** Sent only when non-empty; otherwise the team default applies. */
+  strategy: string;
+  /** Extra fields merged into the trigger body. */
+  payload: Record<string, unknown>;
+  deploymentId: string;
+  wait: boolean;
+  timeoutMs: number;
+  pollIntervalMs: number;
+  autoRollback: boolean;
+  rollbackOn: RollbackTrigger[];
+  successStatuses: string[];
+  failureStatuses: string[];
+  requestTimeoutMs: number;
+  /** Scheme before the key in Authorization; empty sends the bare key. */
+  authScheme: string;
+  probeMessage: string;
+  probeExpect: RegExp | undefined;
+  failOnUnhealthy: boolean;
+}
+
+/** Reads one input by its action.yml name; returns '' when unset. */
+export type InputReader = (name: string) => string;
+
+const MAX_ID_LENGTH = 200;
+// eslint-disable-next-line no-control-regex
+const SPACE_OR_CONTROL = /[\s\u0000-\u001f\u007f]/;
+const ID_EXPECTED = `an identifier without whitespace, control characters or '/', at most ${MAX_ID_LENGTH} characters`;
+
+/** Shows a value in an error message: quoted, control characters escaped, long values cut. */
+function show(value: string): string {
+  const shown = JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value);
+  return shown;
+}
+
+function fail(input: string, value: string, expected: string): never {
+  throw new InputError(`Input '${input}' is ${show(value)}: expected ${expected}.`);
+}
+
+/** Runs a parser, turning its ParseError into the one-line message for `input`. */
+function parsed<T>(read: InputReader, input: string, parse: (text: string) => T): T {
+  const value = read(input);
+  try {
+    return parse(value);
+  } catch (err) {
+    if (err instanceof ParseError) fail(input, value, err.message);
+    throw err;
+  }
+}
+
+export function isValidId(value: string): boolean {
+  return value.length > 0 && value.length <= MAX_ID_LENGTH && !SPACE_OR_CONTROL.test(value) && !value.includes('/');
+}
+
+function identifier(read: InputReader, input: string): string {
+  const value = read(input).trim();
+  if (value !== '' && !isValidId(value)) fail(input, value, ID_EXPECTED);
+  return value;
+}
+
+function positiveDuration(read: InputReader, input: string): number {
+  const ms = parsed(read, input, parseDuration);
+  if (ms <= 0) fail(input, read(input), 'a duration greater than zero');
+  return ms;
+}
+
+const LOOPBACK_HOST = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
+
+/** Normalizes the base URL: https (http only to loopback), no credentials, no `/v1` suffix. */
+export function parseBaseUrl(value: string): string {
+  const expected = 'an https URL such as https://api.example.com/v1 (http only for localhost, 127.0.0.0/8 or [::1])';
+  let url: URL;
+  try {
+    url = new URL(value.trim());
+  } catch {
+    fail('base-url', value, expected);
+  }
+  const loopback = LOOPBACK_HOST.test(url.hostname);
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
+    fail('base-url', value, expected);
+  }
+  if (url.username || url.password) fail('base-url', value, `${expected}, without user or password`);
+  if (url.search || url.hash) fail('base-url', value, `${expected}, without a query or fragment`);
+  const path = url.pathname.replace(/\/+$/, '').replace(/\/v1$/i, '');
+  return `${url.origin}${path}`;
+}
+
+function parsePayload(value: string): Record<string, unknown> {
+  if (value.trim() === '') return {};
+  let data: unknown;
+  try {
+    data = JSON.parse(value);
+  } catch (err) {
+    const reason = err instanceof Error ? ` (${err.message})` : '';
+    throw new ParseError(`a JSON object such as {"version": "1.2.3"}${reason}`);
+  }
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) {
+    throw new ParseError('a JSON object such as {"version": "1.2.3"}, not an array or a single value');
+  }
+  return data as Record<string, unknown>;
+}
+
+function statusWords(read: InputReader, input: string): string[] {
+  const words = parseList(read(input));
+  for (const word of words) {
+    if (!/^[\w -]+$/.test(word)) fail(input, word, 'status words separated by commas');
+  }
+  return words;
+}
+
+function parseRegExp(value: string): RegExp | undefined {
+  if (value === '') return undefined;
+  try {
+    return new RegExp(value, 'i');
+  } catch (err) {
+    throw new ParseError(`a regular expression (${err instanceof Error ? err.message : 'invalid'})`);
+  }
+}
+
+export function readSettings(read: InputReader): Settings {
+  const command = parsed(read, 'command', (v) => parseEnum(v || 'deploy', COMMANDS));
+
+  const apiKey = read('api-key').trim();
+  // The key's value is never shown, not even here.
+  if (apiKey === '')
+    throw new InputError("Input 'api-key' is empty: expected the service's API key (store it as a secret).");
+  if (SPACE_OR_CONTROL.test(apiKey)) {
+    throw new InputError("Input 'api-key' contains whitespace or control characters: expected a single-line API key.");
+  }
+  if (read('base-url').trim() === '') fail('base-url', '', 'the service address, such as https://api.example.com/v1');
+  const baseUrl = parseBaseUrl(read('base-url'));
+
+  const clawInput = read('claw-id').trim();
+  const healthTargets = { all: false, ids: [] as string[] };
+  let clawId = '';
+  if (command === 'health') {
+    const ids = parseList(clawInput);
+    if (ids.length === 0)
+      fail('claw-id', clawInput, "one or more Claw ids (comma or newline separated), or '*' for every Claw");
+    if (ids.includes('*')) {
+      if (ids.length > 1) fail('claw-id', clawInput, "either '*' alone or a list of Claw ids");
+      healthTargets.all = true;
+    } else {
+      for (const id of ids) if (!isValidId(id)) fail('claw-id', id, ID_EXPECTED);
+      healthTargets.ids = [...new Set(ids)];
+    }
+  } else {
+    clawId = identifier(read, 'claw-id');
+  }
+  const deploymentId = identifier(read, 'deployment-id');
+
+  if (command === 'deploy' && clawId === '') fail('claw-id', '', 'the id of the Claw to deploy');
+  if (command === 'wait' && deploymentId === '') fail('deployment-id', '', 'the id of the deployment to wait on');
+  if (command === 'rollback' && clawId === '' && deploymentId === '') {
+    fail('deployment-id', '', "the deployment to roll back, or a 'claw-id' whose current deployment is rolled back");
+  }
+
+  const strategy = read('strategy').trim();
+  if (strategy !== '' && !/^[\w.:-]{1,100}$/.test(strategy)) {
+    fail('strategy', strategy, 'a strategy word such as blue-green, rolling or batched, or empty for the team default');
+  }
+
+  const probeExpect = parsed(read, 'probe-expect', parseRegExp);
+  const probeMessage = read('probe-message');
+  if (probeExpect && probeMessage.trim() === '') {
+    fail('probe-message', '', "a chat message to send when 'probe-expect' is set");
+  }
+
+  const authScheme = read('auth-scheme').trim();
+  if (!/^[\w.-]*$/.test(authScheme)) fail('auth-scheme', authScheme, 'a single word such as Bearer, or empty');
+
+  return {
+    command,
+    apiKey,
+    baseUrl,
+    clawId,
+    healthTargets,
+    strategy,
+    payload: parsed(read, 'payload', parsePayload),
+    deploymentId,
+    wait: parsed(read, 'wait', parseBoolean),
+    timeoutMs: positiveDuration(read, 'timeout'),
+    pollIntervalMs: positiveDuration(read, 'poll-interval'),
+    autoRollback: parsed(read, 'auto-rollback', parseBoolean),
+    rollbackOn: parsed(read, 'rollback-on', (v) => [
+      ...new Set(parseList(v).map((w) => parseEnum(w, ROLLBACK_TRIGGERS))),
+    ]),
+    successStatuses: statusWords(read, 'success-statuses'),
+    failureStatuses: statusWords(read, 'failure-statuses'),
+    requestTimeoutMs: positiveDuration(read, 'request-timeout'),
+    authScheme,
+    probeMessage,
+    probeExpect,
+    failOnUnhealthy: parsed(read, 'fail-on-unhealthy', parseBoolean),
+  };
+}

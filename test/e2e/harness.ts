@@ -1,0 +1,150 @@
+// Runs the bundled action as the runner does: INPUT_* with action.yml's defaults, the
+// GITHUB_OUTPUT / GITHUB_STEP_SUMMARY / GITHUB_STATE files, an event payload, and signals.
+// Erasable TypeScript, so the demo and the benchmark run it with plain `node` too.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse } from 'yaml';
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+interface ActionYml {
+  inputs: Record<string, { default?: string; description: string; required?: boolean }>;
+  outputs: Record<string, { description: string }>;
+  runs: { using: string; main: string; post?: string; 'post-if'?: string };
+}
+
+export function readActionYml(): ActionYml {
+  return parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as ActionYml;
+}
+
+export interface RunOptions {
+  /** `main` (dist/index.js) or `post` (dist/post/index.js). */
+  entry?: 'main' | 'post';
+  /** State the main step saved, handed to the post step as STATE_* variables. */
+  state?: Record<string, string>;
+  env?: Record<string, string>;
+  /** Sees the log as it arrives; may signal the child. */
+  onLine?: (line: string, child: ChildProcess) => void;
+  /** Kill with SIGKILL if still running after this long (a guard, not a test of speed). */
+  killAfterMs?: number;
+}
+
+export interface ActionRun {
+  exitCode: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  outputs: Record<string, string>;
+  state: Record<string, string>;
+  summary: string;
+  /** Wall time from spawn to exit. */
+  ms: number;
+  /** Lines the runner would show as errors (`::error::`), unescaped. */
+  errors: string[];
+  warnings: string[];
+}
+
+/** Parses a GITHUB_OUTPUT / GITHUB_STATE file (`name<<delimiter` blocks). */
+export function parseFileCommands(text: string): Record<string, string> {
+  const values: Record<string, string> = {};
+  const lines = text.split(/\r?\n/);
+  for (let i = 0; i < lines.length; i++) {
+    const match = /^([^<]+)<<(.+)$/.exec(lines[i]);
+    if (!match) continue;
+    const [, name, delimiter] = match;
+    const value: string[] = [];
+    for (i += 1; i < lines.length && lines[i] !== delimiter; i++) value.push(lines[i]);
+    values[name] = value.join('\n');
+  }
+  return values;
+}
+
+function unescapeCommand(text: string): string {
+  return text.replace(/%0D/g, '\r').replace(/%0A/g, '\n').replace(/%25/g, '%');
+}
+
+export async function runAction(inputs: Record<string, string>, options: RunOptions = {}): Promise<ActionRun> {
+  const action = readActionYml();
+  const dir = mkdtempSync(join(tmpdir(), 'claw-deploy-run-'));
+  const files = {
+    output: join(dir, 'output'),
+    summary: join(dir, 'summary.md'),
+    state: join(dir, 'state'),
+    event: join(dir, 'event.json'),
+  };
+  for (const file of [files.output, files.summary, files.state]) writeFileSync(file, '');
+  writeFileSync(
+    files.event,
+    JSON.stringify({ ref: 'refs/heads/main', after: 'a1b2c3d4e5f6a7b8c9d0', repository: { full_name: 'octo/claws' } }),
+  );
+
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? dir,
+    GITHUB_ACTIONS: 'true',
+    GITHUB_OUTPUT: files.output,
+    GITHUB_STEP_SUMMARY: files.summary,
+    GITHUB_STATE: files.state,
+    GITHUB_EVENT_PATH: files.event,
+    GITHUB_EVENT_NAME: 'push',
+    GITHUB_REPOSITORY: 'octo/claws',
+    GITHUB_SHA: 'a1b2c3d4e5f6a7b8c9d0',
+    GITHUB_REF: 'refs/heads/main',
+    GITHUB_RUN_ID: '4242',
+    GITHUB_SERVER_URL: 'https://github.com',
+    GITHUB_WORKFLOW: 'deploy',
+    GITHUB_ACTION: 'claw-deploy',
+    RUNNER_TEMP: dir,
+  };
+  // The runner sets every input declared in action.yml: the workflow's value or the default.
+  for (const [name, spec] of Object.entries(action.inputs)) {
+    env[`INPUT_${name.toUpperCase()}`] = inputs[name] ?? spec.default ?? '';
+  }
+  for (const [name, value] of Object.entries(options.state ?? {})) env[`STATE_${name}`] = value;
+  Object.assign(env, options.env);
+
+  const entry = options.entry === 'post' ? (action.runs.post ?? '') : action.runs.main;
+  const started = performance.now();
+  const child = spawn(process.execPath, [join(ROOT, entry)], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  let pending = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    stdout += chunk;
+    pending += chunk;
+    const lines = pending.split('\n');
+    pending = lines.pop() ?? '';
+    for (const line of lines) options.onLine?.(line, child);
+  });
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const guard = setTimeout(() => child.kill('SIGKILL'), options.killAfterMs ?? 60_000);
+  const [exitCode, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
+    child.on('close', (code, sig) => resolve([code, sig])),
+  );
+  clearTimeout(guard);
+  const ms = performance.now() - started;
+
+  const read = (file: string): string => readFileSync(file, 'utf8');
+  const commands = (prefix: string): string[] =>
+    stdout
+      .split('\n')
+      .filter((l) => l.startsWith(prefix))
+      .map((l) => unescapeCommand(l.replace(/^::\w+[^:]*::/, '')));
+  const run: ActionRun = {
+    exitCode,
+    signal,
+    stdout,
+    stderr,
+    outputs: parseFileCommands(read(files.output)),
+    state: parseFileCommands(read(files.state)),
+    summary: read(files.summary),
+    ms,
+    errors: commands('::error'),
+    warnings: commands('::warning'),
+  };
+  rmSync(dir, { recursive: true, force: true });
+  return run;
+}

@@ -1,0 +1,614 @@
+// The Agent Management Service as the spec describes it, over real sockets on 127.0.0.1:
+// keys with scopes, the error envelope, Claws, deployments moving through statuses on a scaled
+// clock, both rollback forms, skills, team, chat with tasks, the team's rate limit, shape
+// variants and faults. Erasable TypeScript only, so plain `node` runs it (demo, CI job).
+import http from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { type RateLimitOptions, TeamRateLimit } from './rate-limit.ts';
+import { type Fields, type Shape, SHAPES, dressList, dressObject, envelope } from './shapes.ts';
+
+/** A deployment's course: each status held for `ms` (simulated), the last one for good. */
+export type Plan = Array<[status: string, ms?: number]>;
+
+export const DEFAULT_PLAN: Plan = [['pending', 1000], ['in_progress', 2000], ['succeeded']];
+export const DEFAULT_ROLLBACK_PLAN: Plan = [['rolling_back', 1000], ['rolled_back']];
+export const DEFAULT_NEW_ROLLBACK_PLAN: Plan = [['pending', 500], ['in_progress', 500], ['succeeded']];
+
+export type FaultKind = '500' | '502-html' | '503' | 'reset' | 'hang' | 'truncated' | '429' | 'lost-create';
+
+export interface Fault {
+  kind: FaultKind;
+  method?: string;
+  /** Matches the path (after `/v1`): a prefix string, or a pattern. */
+  path?: string | RegExp;
+  /** How many matching requests it hits. */
+  times: number;
+  /** `Retry-After` for 503 and 429, in seconds. */
+  retryAfter?: string;
+}
+
+export interface SimClaw {
+  id: string;
+  name: string;
+  /** The Claw's own status field; omitted when undefined. */
+  status?: string;
+  plan: Plan;
+  rollbackPlan?: Plan;
+  currentDeploymentId?: string;
+  /** Chat: answer at once, or with a task that finishes after `taskMs`; `never` never finishes. */
+  chat: { mode: 'sync' | 'task' | 'never'; reply?: string; taskMs?: number };
+  skills: Fields[];
+}
+
+export interface SimDeployment {
+  id: string;
+  clawId: string;
+  strategy?: string;
+  fields: Fields;
+  createdAt: number;
+  /** When the current plan began (creation, or the in-place rollback). */
+  planStart: number;
+  plan: Plan;
+  /** Made by POST /v1/deployments, by a rollback, or seeded by a test. */
+  origin: 'trigger' | 'rollback' | 'seed';
+  rollbackOf?: string;
+  idempotencyKey?: string;
+}
+
+export interface SimTask {
+  id: string;
+  createdAt: number;
+  ms: number;
+  reply: string;
+  never: boolean;
+}
+
+export interface RequestRecord {
+  method: string;
+  path: string;
+  status: number;
+  at: number;
+  authorization?: string;
+  idempotencyKey?: string;
+  body?: unknown;
+}
+
+export interface SimOptions {
+  /** API keys and their scopes. */
+  keys?: Record<string, string[]>;
+  /** Scheme expected before the key; '' expects the bare key. */
+  authScheme?: string;
+  /** Simulated milliseconds per real millisecond: 10 makes a 30 s deployment take 3 s. */
+  speed?: number;
+  shape?: Shape | keyof typeof SHAPES;
+  rollbackForm?: 'new-deployment' | 'in-place';
+  rateLimit?: Partial<RateLimitOptions>;
+  /** Return the first deployment for a repeated Idempotency-Key. */
+  honourIdempotency?: boolean;
+  /** Page lists this many items at a time (object list shapes). */
+  pageSize?: number;
+  /** The server's clock minus the real one, for its `Date` header and epoch resets. */
+  clockSkewMs?: number;
+  /** Answer every request with a redirect here (tests that the key is never sent on). */
+  redirectTo?: string;
+  /** Put the Authorization header back into bodies, as a careless service might. */
+  echoKey?: boolean;
+  /** A `url` field on deployments and Claws. */
+  urls?: boolean;
+}
+
+export const ALL_SCOPES = ['claws', 'deployments', 'skills', 'team', 'chat'].flatMap((r) => [
+  `${r}:read`,
+  `${r}:write`,
+]);
+export const DEMO_KEY = 'sim-demo-key-0123456789';
+
+const STATUS_TEXT: Record<number, string> = {
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  409: 'conflict',
+  422: 'invalid_request',
+  429: 'rate_limited',
+  500: 'internal_error',
+};
+
+class HttpError extends Error {
+  status: number;
+  constructor(status: number, message: string) {
+    super(message);
+    this.status = status;
+  }
+}
+
+export class Simulator {
+  readonly options: SimOptions;
+  readonly shape: Shape;
+  readonly rateLimit: TeamRateLimit;
+  readonly claws = new Map<string, SimClaw>();
+  readonly deployments = new Map<string, SimDeployment>();
+  readonly tasks = new Map<string, SimTask>();
+  readonly members = new Map<string, Fields>();
+  readonly messages = new Map<string, Fields[]>();
+  readonly requests: RequestRecord[] = [];
+  readonly faults: Fault[] = [];
+  private server?: http.Server;
+  private readonly sockets = new Set<Socket>();
+  private nextId = 1;
+  url = '';
+
+  constructor(options: SimOptions = {}) {
+    this.options = options;
+    this.shape = typeof options.shape === 'object' ? options.shape : SHAPES[options.shape ?? 'plain'];
+    this.rateLimit = new TeamRateLimit({
+      limit: 1_000_000,
+      windowMs: 60_000,
+      resetForm: 'epoch-s',
+      retryAfter: false,
+      ...options.rateLimit,
+    });
+  }
+
+  // --- setup ---------------------------------------------------------------------------------
+
+  addClaw(id: string, claw: Partial<Omit<SimClaw, 'id'>> = {}): SimClaw {
+    const record: SimClaw = {
+      id,
+      name: claw.name ?? id,
+      status: 'online',
+      plan: DEFAULT_PLAN,
+      chat: { mode: 'sync' },
+      skills: [],
+      ...claw,
+    };
+    this.claws.set(id, record);
+    return record;
+  }
+
+  /** A deployment that already exists, e.g. a Claw's current one. */
+  addDeployment(clawId: string, plan: Plan, id = this.newId('dep')): SimDeployment {
+    const now = Date.now();
+    const deployment: SimDeployment = { id, clawId, fields: {}, createdAt: now, planStart: now, plan, origin: 'seed' };
+    this.deployments.set(id, deployment);
+    const claw = this.claws.get(clawId);
+    if (claw) claw.currentDeploymentId = id;
+    return deployment;
+  }
+
+  fault(fault: Fault): void {
+    this.faults.push(fault);
+  }
+
+  // --- the clock -------------------------------------------------------------------------------
+
+  private elapsed(since: number, now = Date.now()): number {
+    return (now - since) * (this.options.speed ?? 1);
+  }
+
+  statusOf(deployment: SimDeployment, now = Date.now()): string {
+    let left = this.elapsed(deployment.planStart, now);
+    for (const [status, ms] of deployment.plan) {
+      if (ms === undefined || left < ms) return status;
+      left -= ms;
+    }
+    return deployment.plan.at(-1)?.[0] ?? 'unknown';
+  }
+
+  /** Real time at which the deployment reached its last status. */
+  finalAt(deployment: SimDeployment): number {
+    const simMs = deployment.plan.slice(0, -1).reduce((sum, [, ms]) => sum + (ms ?? 0), 0);
+    return deployment.planStart + simMs / (this.options.speed ?? 1);
+  }
+
+  /** Deployments created by POST /v1/deployments (not rollbacks, not seeded). */
+  triggered(clawId?: string): SimDeployment[] {
+    return [...this.deployments.values()].filter((d) => d.origin === 'trigger' && (!clawId || d.clawId === clawId));
+  }
+
+  // --- server ----------------------------------------------------------------------------------
+
+  async start(port = 0): Promise<string> {
+    this.server = http.createServer((req, res) => void this.handle(req, res));
+    this.server.on('connection', (socket) => {
+      this.sockets.add(socket);
+      socket.on('close', () => this.sockets.delete(socket));
+    });
+    await new Promise<void>((resolve) => this.server?.listen(port, '127.0.0.1', resolve));
+    const { port: bound } = this.server.address() as AddressInfo;
+    this.url = `http://127.0.0.1:${bound}`;
+    return this.url;
+  }
+
+  async stop(): Promise<void> {
+    for (const socket of this.sockets) socket.destroy();
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  }
+
+  private newId(prefix: string): string {
+    return `${prefix}_${String(this.nextId++).padStart(4, '0')}`;
+  }
+
+  private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const now = Date.now();
+    const url = new URL(req.url ?? '/', 'http://sim');
+    const method = req.method ?? 'GET';
+    const record: RequestRecord = {
+      method,
+      path: url.pathname + url.search,
+      status: 0,
+      at: now,
+      authorization: req.headers.authorization,
+      idempotencyKey: req.headers['idempotency-key'] as string | undefined,
+    };
+    this.requests.push(record);
+    const text = await readBody(req);
+    let body: unknown;
+    try {
+      body = text ? JSON.parse(text) : undefined;
+    } catch {
+      body = text;
+    }
+    record.body = body;
+
+    if (this.options.redirectTo) {
+      record.status = 307;
+      res.writeHead(307, { Location: `${this.options.redirectTo}${url.pathname}` }).end();
+      return;
+    }
+
+    const path = url.pathname.startsWith('/v1/') ? url.pathname.slice(3) : undefined;
+    const fault = path === undefined ? undefined : this.takeFault(method, path);
+    const serverNow = now + (this.options.clockSkewMs ?? 0);
+    const headers: Record<string, string> = {
+      Date: new Date(serverNow).toUTCString(),
+      'Content-Type': 'application/json',
+    };
+
+    const send = (status: number, payload: unknown, extra: Record<string, string> = {}): void => {
+      record.status = status;
+      Object.assign(headers, this.rateLimit.headers(now, serverNow, status === 429), extra);
+      let json = payload === undefined ? '' : JSON.stringify(payload);
+      if (this.options.echoKey && payload !== undefined && req.headers.authorization) {
+        json = json.replace(/}$/, `,"echo":{"authorization":${JSON.stringify(req.headers.authorization)}}}`);
+      }
+      if (fault?.kind === 'truncated' || fault?.kind === 'lost-create') {
+        // Apply the request, then lose (part of) the answer.
+        const cut = fault.kind === 'truncated' ? Math.floor(json.length / 2) : 0;
+        res.writeHead(status, { ...headers, 'Content-Length': String(Buffer.byteLength(json)) });
+        res.write(json.slice(0, cut), () => res.destroy());
+        return;
+      }
+      res.writeHead(status, headers).end(json);
+    };
+    const sendError = (status: number, message: string, extra: Record<string, string> = {}): void => {
+      const code = STATUS_TEXT[status] ?? (status >= 500 ? 'internal_error' : 'bad_request');
+      send(status, { error: { code, message, status } }, extra);
+    };
+
+    if (fault) {
+      switch (fault.kind) {
+        case 'reset':
+          record.status = -1;
+          req.socket.destroy();
+          return;
+        case 'hang':
+          record.status = -1;
+          return; // never answered; stop() destroys the socket
+        case '500':
+          return sendError(500, 'simulated internal error');
+        case '502-html':
+          record.status = 502;
+          res.writeHead(502, { 'Content-Type': 'text/html' }).end('<html><body><h1>502 Bad Gateway</h1></body></html>');
+          return;
+        case '503':
+          return sendError(503, 'simulated unavailability', { 'Retry-After': fault.retryAfter ?? '1' });
+        case '429':
+          return sendError(429, 'simulated rate limit', fault.retryAfter ? { 'Retry-After': fault.retryAfter } : {});
+        default:
+          break; // truncated and lost-create are applied in send()
+      }
+    }
+
+    if (!this.rateLimit.take(now)) return sendError(429, 'rate limit exceeded for this team');
+    if (path === undefined)
+      return sendError(404, `no such path ${url.pathname}: every path begins with /v1 exactly once`);
+
+    const scopes = this.authenticate(req.headers.authorization);
+    if (!scopes) {
+      const echoed = this.options.echoKey && req.headers.authorization ? ` (got ${req.headers.authorization})` : '';
+      return sendError(401, `missing or invalid API key${echoed}`);
+    }
+    try {
+      const [status, payload] = this.route(method, path, url.searchParams, body, scopes, now, record.idempotencyKey);
+      send(status, payload);
+    } catch (err) {
+      if (err instanceof HttpError) return sendError(err.status, err.message);
+      sendError(500, err instanceof Error ? err.message : 'internal error');
+    }
+  }
+
+  private takeFault(method: string, path: string): Fault | undefined {
+    const index = this.faults.findIndex(
+      (f) =>
+        f.times > 0 &&
+        (!f.method || f.method === method) &&
+        (f.path === undefined || (typeof f.path === 'string' ? path.startsWith(f.path) : f.path.test(path))),
+    );
+    if (index < 0) return undefined;
+    const fault = this.faults[index];
+    fault.times -= 1;
+    return fault;
+  }
+
+  private authenticate(header: string | undefined): string[] | undefined {
+    if (!header) return undefined;
+    const scheme = this.options.authScheme ?? 'Bearer';
+    const key = scheme ? (header.startsWith(`${scheme} `) ? header.slice(scheme.length + 1) : undefined) : header;
+    const keys = this.options.keys ?? { [DEMO_KEY]: ALL_SCOPES };
+    return key === undefined ? undefined : keys[key];
+  }
+
+  // --- routes ----------------------------------------------------------------------------------
+
+  private route(
+    method: string,
+    path: string,
+    query: URLSearchParams,
+    body: unknown,
+    scopes: string[],
+    now: number,
+    idempotencyKey?: string,
+  ): [number, unknown] {
+    const need = (scope: string): void => {
+      if (!scopes.includes(scope)) throw new HttpError(403, `this key lacks the ${scope} scope`);
+    };
+    const input = (typeof body === 'object' && body !== null ? body : {}) as Fields;
+    const parts = path.split('/').slice(1).map(decodeURIComponent);
+    const [group, id, sub, subId] = parts;
+    const key = `${method} /${group}${id !== undefined ? '/:id' : ''}${sub !== undefined ? `/${sub}` : ''}${subId !== undefined ? '/:subId' : ''}`;
+
+    switch (key) {
+      case 'GET /claws':
+        need('claws:read');
+        return [
+          200,
+          this.page(
+            'claws',
+            [...this.claws.values()].map((c) => this.clawObject(c, now)),
+            query,
+          ),
+        ];
+      case 'GET /claws/:id':
+        need('claws:read');
+        return [200, envelope(this.shape, 'claw', this.clawObject(this.claw(id), now))];
+      case 'POST /claws': {
+        need('claws:write');
+        const claw = this.addClaw(String(input.id ?? this.newId('claw')), { name: String(input.name ?? 'new claw') });
+        return [201, envelope(this.shape, 'claw', this.clawObject(claw, now))];
+      }
+      case 'PATCH /claws/:id': {
+        need('claws:write');
+        const claw = this.claw(id);
+        if (typeof input.name === 'string') claw.name = input.name;
+        return [200, envelope(this.shape, 'claw', this.clawObject(claw, now))];
+      }
+      case 'DELETE /claws/:id':
+        need('claws:write');
+        this.claw(id);
+        this.claws.delete(id);
+        return [204, undefined];
+
+      case 'GET /deployments': {
+        need('deployments:read');
+        const all = [...this.deployments.values()].sort((a, b) => b.createdAt - a.createdAt);
+        return [
+          200,
+          this.page(
+            'deployments',
+            all.map((d) => this.deploymentObject(d, now)),
+            query,
+          ),
+        ];
+      }
+      case 'GET /deployments/:id':
+        need('deployments:read');
+        return [200, envelope(this.shape, 'deployment', this.deploymentObject(this.deployment(id), now))];
+      case 'POST /deployments':
+        need('deployments:write');
+        return this.trigger(input, now, idempotencyKey);
+      case 'POST /deployments/:id/rollback':
+        need('deployments:write');
+        return this.rollback(this.deployment(id), now);
+
+      case 'GET /claws/:id/skills':
+        need('skills:read');
+        return [200, this.page('skills', this.claw(id).skills, query)];
+      case 'POST /claws/:id/skills': {
+        need('skills:write');
+        if (typeof input.skillId !== 'string') throw new HttpError(422, 'skillId is required');
+        const skill = { skillId: input.skillId, installedAt: new Date(now).toISOString() };
+        this.claw(id).skills.push(skill);
+        return [201, envelope(this.shape, 'skill', skill)];
+      }
+      case 'DELETE /claws/:id/skills/:subId': {
+        need('skills:write');
+        const claw = this.claw(id);
+        const before = claw.skills.length;
+        claw.skills = claw.skills.filter((s) => s.skillId !== subId);
+        if (claw.skills.length === before) throw new HttpError(404, `skill ${subId} is not installed on ${id}`);
+        return [204, undefined];
+      }
+
+      case 'GET /team/members':
+        need('team:read');
+        return [200, this.page('members', [...this.members.values()], query)];
+      case 'POST /team/members': {
+        need('team:write');
+        const memberId = this.newId('mem');
+        const member = dressObject(this.shape, 'member', memberId, undefined, {
+          email: input.email,
+          role: input.role ?? 'member',
+        });
+        this.members.set(memberId, member);
+        return [201, envelope(this.shape, 'member', member)];
+      }
+      case 'PATCH /team/members/:id': {
+        need('team:write');
+        const member = this.members.get(id);
+        if (!member) throw new HttpError(404, `no team member ${id}`);
+        member.role = input.role;
+        return [200, envelope(this.shape, 'member', member)];
+      }
+      case 'DELETE /team/members/:id':
+        need('team:write');
+        if (!this.members.delete(id)) throw new HttpError(404, `no team member ${id}`);
+        return [204, undefined];
+
+      case 'POST /chat/:id/messages':
+        need('chat:write');
+        return this.chat(this.claw(id), input, now);
+      case 'GET /chat/:id/messages':
+        need('chat:read');
+        this.claw(id);
+        return [200, this.page('messages', this.messages.get(id) ?? [], query)];
+      case 'GET /tasks/:id': {
+        need('chat:read');
+        const task = this.tasks.get(id);
+        if (!task) throw new HttpError(404, `no task ${id}`);
+        const done = !task.never && this.elapsed(task.createdAt, now) >= task.ms;
+        const fields: Fields = done ? { result: { reply: task.reply } } : {};
+        return [
+          200,
+          envelope(
+            this.shape,
+            'task',
+            dressObject(this.shape, 'task', task.id, done ? 'completed' : 'running', fields),
+          ),
+        ];
+      }
+      default:
+        throw new HttpError(404, `no route ${method} /v1${path}`);
+    }
+  }
+
+  private claw(id: string): SimClaw {
+    const claw = this.claws.get(id);
+    if (!claw) throw new HttpError(404, `no Claw ${id}`);
+    return claw;
+  }
+
+  private deployment(id: string): SimDeployment {
+    const deployment = this.deployments.get(id);
+    if (!deployment) throw new HttpError(404, `no deployment ${id}`);
+    return deployment;
+  }
+
+  private trigger(input: Fields, now: number, idempotencyKey?: string): [number, unknown] {
+    if (typeof input.clawId !== 'string') throw new HttpError(422, 'clawId is required');
+    const claw = this.claw(input.clawId);
+    if (this.options.honourIdempotency && idempotencyKey) {
+      const earlier = [...this.deployments.values()].find((d) => d.idempotencyKey === idempotencyKey);
+      if (earlier) return [200, envelope(this.shape, 'deployment', this.deploymentObject(earlier, now))];
+    }
+    const fields = Object.fromEntries(
+      Object.entries(input).filter(([name]) => name !== 'clawId' && name !== 'strategy'),
+    );
+    const deployment: SimDeployment = {
+      id: this.newId('dep'),
+      clawId: claw.id,
+      strategy: typeof input.strategy === 'string' ? input.strategy : undefined,
+      fields,
+      createdAt: now,
+      planStart: now,
+      plan: claw.plan,
+      origin: 'trigger',
+      idempotencyKey,
+    };
+    this.deployments.set(deployment.id, deployment);
+    claw.currentDeploymentId = deployment.id;
+    return [201, envelope(this.shape, 'deployment', this.deploymentObject(deployment, now))];
+  }
+
+  private rollback(deployment: SimDeployment, now: number): [number, unknown] {
+    const claw = this.claws.get(deployment.clawId);
+    if (this.options.rollbackForm === 'new-deployment') {
+      const rollback: SimDeployment = {
+        id: this.newId('dep'),
+        clawId: deployment.clawId,
+        fields: { kind: 'rollback' },
+        createdAt: now,
+        planStart: now,
+        plan: claw?.rollbackPlan ?? DEFAULT_NEW_ROLLBACK_PLAN,
+        origin: 'rollback',
+        rollbackOf: deployment.id,
+      };
+      this.deployments.set(rollback.id, rollback);
+      if (claw) claw.currentDeploymentId = rollback.id;
+      return [201, envelope(this.shape, 'deployment', this.deploymentObject(rollback, now))];
+    }
+    deployment.planStart = now;
+    deployment.plan = claw?.rollbackPlan ?? DEFAULT_ROLLBACK_PLAN;
+    deployment.fields.rolledBackAt = new Date(now).toISOString();
+    return [202, envelope(this.shape, 'deployment', this.deploymentObject(deployment, now))];
+  }
+
+  private chat(claw: SimClaw, input: Fields, now: number): [number, unknown] {
+    const text = String(input.message ?? '');
+    const reply = claw.chat.reply ?? `echo: ${text}`;
+    const history = this.messages.get(claw.id) ?? [];
+    history.push({ role: 'user', content: text }, { role: 'claw', content: reply });
+    this.messages.set(claw.id, history);
+    if (claw.chat.mode === 'sync') return [200, envelope(this.shape, 'message', { reply, clawId: claw.id })];
+    const task: SimTask = {
+      id: this.newId('task'),
+      createdAt: now,
+      ms: claw.chat.taskMs ?? 1000,
+      reply,
+      never: claw.chat.mode === 'never',
+    };
+    this.tasks.set(task.id, task);
+    return [202, { taskId: task.id }];
+  }
+
+  private page(plural: string, items: unknown[], query: URLSearchParams): unknown {
+    const size = this.options.pageSize;
+    if (!size || this.shape.list === 'array') return dressList(this.shape, plural, items);
+    const start = Number(query.get('cursor') ?? '0');
+    const next = start + size < items.length ? String(start + size) : undefined;
+    return dressList(this.shape, plural, items.slice(start, start + size), next);
+  }
+
+  private clawObject(claw: SimClaw, now: number): Fields {
+    const current = claw.currentDeploymentId ? this.deployments.get(claw.currentDeploymentId) : undefined;
+    const fields: Fields = { name: claw.name };
+    if (this.options.urls) fields.url = `https://dashboard.example.com/claws/${claw.id}`;
+    if (current) {
+      const status = this.statusOf(current, now);
+      if (this.shape.clawDeployment === 'nested')
+        fields.deployment = dressObject(this.shape, 'deployment', current.id, status, {});
+      else Object.assign(fields, { currentDeploymentId: current.id, deploymentStatus: status });
+    }
+    return dressObject(this.shape, 'claw', claw.id, claw.status, fields);
+  }
+
+  private deploymentObject(deployment: SimDeployment, now: number): Fields {
+    const fields: Fields = {
+      ...deployment.fields,
+      clawId: deployment.clawId,
+      createdAt: new Date(deployment.createdAt + (this.options.clockSkewMs ?? 0)).toISOString(),
+    };
+    if (deployment.strategy) fields.strategy = deployment.strategy;
+    if (deployment.rollbackOf) fields.rollbackOf = deployment.rollbackOf;
+    if (this.options.urls) fields.url = `https://dashboard.example.com/deployments/${deployment.id}`;
+    return dressObject(this.shape, 'deployment', deployment.id, this.statusOf(deployment, now), fields);
+  }
+}
+
+function readBody(req: http.IncomingMessage): Promise<string> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', () => resolve(''));
+  });
+}

@@ -1,0 +1,11 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    // Two cores: forks keep each e2e test's child processes and simulator apart.
+    pool: 'forks',
+    testTimeout: 30_000,
+    hookTimeout: 10_000,
+  },
+});
