@@ -132,7 +132,8 @@ export class RateLimitPacer {
    */
   pollDelay(baseMs: number): { delayMs: number; mode: PaceMode; detail: string } {
     const budget = this.budget();
-    const jitter = (ms: number): number => ms + this.random() * Math.min(ms * 0.1, 1000);
+    // Symmetric jitter (±5%, at most ±0.5 s): runs drift apart while the mean stays the interval asked for.
+    const jitter = (ms: number): number => ms + (this.random() - 0.5) * Math.min(ms * 0.1, 1000);
     if (!budget) return { delayMs: jitter(baseMs), mode: 'steady', detail: '' };
     const spendable = budget.remaining - this.reserve;
     const left = `${budget.remaining} of ${this.limit ?? '?'} requests left in the team's window`;

@@ -74,6 +74,8 @@ export interface RequestRecord {
 }
 
 export interface SimOptions {
+  /** The simulator's clock; tests share one fake clock with the action. Real time by default. */
+  now?: () => number;
   /** API keys and their scopes. */
   keys?: Record<string, string[]>;
   /** Scheme expected before the key; '' expects the bare key. */
@@ -167,7 +169,7 @@ export class Simulator {
 
   /** A deployment that already exists, e.g. a Claw's current one. */
   addDeployment(clawId: string, plan: Plan, id = this.newId('dep')): SimDeployment {
-    const now = Date.now();
+    const now = this.now();
     const deployment: SimDeployment = { id, clawId, fields: {}, createdAt: now, planStart: now, plan, origin: 'seed' };
     this.deployments.set(id, deployment);
     const claw = this.claws.get(clawId);
@@ -181,11 +183,15 @@ export class Simulator {
 
   // --- the clock -------------------------------------------------------------------------------
 
-  private elapsed(since: number, now = Date.now()): number {
+  now(): number {
+    return this.options.now ? this.options.now() : Date.now();
+  }
+
+  private elapsed(since: number, now = this.now()): number {
     return (now - since) * (this.options.speed ?? 1);
   }
 
-  statusOf(deployment: SimDeployment, now = Date.now()): string {
+  statusOf(deployment: SimDeployment, now = this.now()): string {
     let left = this.elapsed(deployment.planStart, now);
     for (const [status, ms] of deployment.plan) {
       if (ms === undefined || left < ms) return status;
@@ -229,7 +235,7 @@ export class Simulator {
   }
 
   private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-    const now = Date.now();
+    const now = this.now();
     const url = new URL(req.url ?? '/', 'http://sim');
     const method = req.method ?? 'GET';
     const record: RequestRecord = {

@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { silentLogger } from '../clock.js';
+import { MAX_HEADER_WAIT_MS, RateLimitPacer, readRateLimit, readReset } from './rate-limit.js';
+
+const NOW = Date.parse('2026-11-22T12:00:00Z');
+
+describe('readReset', () => {
+  it.each([
+    ['epoch seconds', String(NOW / 1000 + 30), 30_000],
+    ['epoch milliseconds', String(NOW + 30_000), 30_000],
+    ['delay in seconds', '30', 30_000],
+    ['delay in milliseconds', '30000', 30_000],
+    ['HTTP date', new Date(NOW + 30_000).toUTCString(), 30_000],
+    ['ISO date', new Date(NOW + 30_000).toISOString(), 30_000],
+  ])('%s', (_, value, ms) => expect(readReset(value, NOW, silentLogger)).toBe(ms));
+
+  it('clamps the absurd: the past to 0, the far future to the maximum', () => {
+    expect(readReset(String(NOW / 1000 - 100), NOW, silentLogger)).toBe(0);
+    expect(readReset(String(NOW + 86_400_000), NOW, silentLogger)).toBe(MAX_HEADER_WAIT_MS);
+    expect(readReset('soon', NOW, silentLogger)).toBeUndefined();
+  });
+});
+
+describe('readRateLimit', () => {
+  it('prefers the server Date for epoch resets, whatever the local clock says', () => {
+    const localNow = NOW + 3_600_000; // local clock an hour fast
+    const reading = readRateLimit(
+      { date: new Date(NOW).toUTCString(), 'x-ratelimit-reset': String(NOW / 1000 + 20), 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '7' },
+      localNow,
+      silentLogger,
+    );
+    expect(reading).toEqual({ limit: 60, remaining: 7, resetInMs: 20_000, retryAfterMs: undefined });
+  });
+
+  it('reads Retry-After as seconds or a date', () => {
+    expect(readRateLimit({ 'retry-after': '3' }, NOW, silentLogger).retryAfterMs).toBe(3000);
+    const date = new Date(NOW + 5000).toUTCString();
+    expect(readRateLimit({ date: new Date(NOW).toUTCString(), 'retry-after': date }, NOW, silentLogger).retryAfterMs).toBe(5000);
+  });
+});
+
+describe('RateLimitPacer', () => {
+  const pacerAt = (remaining: number, resetInMs: number, limit = 60) => {
+    const pacer = new RateLimitPacer(() => NOW, () => 0.5);
+    pacer.observe({ limit, remaining, resetInMs });
+    return pacer;
+  };
+
+  it('keeps the user interval while the budget is ample', () => {
+    expect(pacerAt(60, 30_000).pollDelay(5000)).toMatchObject({ delayMs: 5000, mode: 'steady' });
+  });
+
+  it('spreads what is left, less the reserve, until the reset', () => {
+    // 16 left, reserve 6 → 10 spendable over 50 s → one every 5 s... over 100 s, one every 10 s.
+    expect(pacerAt(16, 100_000).pollDelay(5000)).toMatchObject({ delayMs: 10_000, mode: 'stretched' });
+  });
+
+  it('holds off until the reset once only the reserve is left', () => {
+    expect(pacerAt(6, 40_000).pollDelay(5000)).toMatchObject({ delayMs: 40_000, mode: 'held' });
+    expect(pacerAt(0, 40_000).requestDelay()).toBe(40_000);
+    expect(pacerAt(1, 40_000).requestDelay()).toBe(0);
+  });
+
+  it('adds symmetric jitter of at most ±5%, capped at ±0.5 s', () => {
+    const high = new RateLimitPacer(() => NOW, () => 0.999);
+    const low = new RateLimitPacer(() => NOW, () => 0);
+    expect(high.pollDelay(5000).delayMs).toBeCloseTo(5250, -1);
+    expect(low.pollDelay(5000).delayMs).toBe(4750);
+    expect(high.pollDelay(60_000).delayMs).toBeLessThan(60_501);
+    expect(new RateLimitPacer(() => NOW, () => 0.5).pollDelay(5000).delayMs).toBe(5000);
+  });
+
+  it('forgets a window once its reset has passed', () => {
+    let now = NOW;
+    const pacer = new RateLimitPacer(() => now, () => 0);
+    pacer.observe({ limit: 60, remaining: 0, resetInMs: 1000 });
+    now += 1001;
+    expect(pacer.requestDelay()).toBe(0);
+    expect(pacer.pollDelay(5000).mode).toBe('steady');
+  });
+});

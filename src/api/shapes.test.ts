@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { toClaw, toDeployment } from './client.js';
+import { readId, readList, readNextPage, readObject, readStatus, readUrl } from './shapes.js';
+
+describe('readObject', () => {
+  const dep = { id: 'd1', status: 'live' };
+  it.each([
+    ['bare', dep],
+    ['data', { data: dep }],
+    ['named', { deployment: dep }],
+    ['data then named', { data: { deployment: dep } }],
+  ])('%s', (_, body) => expect(readObject(body, 'deployment')).toEqual(dep));
+
+  it('is undefined for non-objects', () => {
+    expect(readObject('text', 'deployment')).toBeUndefined();
+    expect(readObject(undefined, 'deployment')).toBeUndefined();
+  });
+});
+
+describe('readList', () => {
+  const items = [{ id: 'a' }, { id: 'b' }];
+  it.each([
+    ['array', items],
+    ['data', { data: items }],
+    ['items', { items }],
+    ['plural', { deployments: items }],
+    ['results', { results: items }],
+    ['nested', { data: { items } }],
+  ])('%s', (_, body) => expect(readList(body, 'deployments')).toEqual(items));
+
+  it('is undefined when there is no list', () => expect(readList({ message: 'hi' }, 'deployments')).toBeUndefined());
+});
+
+describe('readId and readStatus', () => {
+  it('reads id, <resource>Id and <resource>_id', () => {
+    expect(readId({ id: 'x' }, 'deployment')).toBe('x');
+    expect(readId({ deploymentId: 'y' }, 'deployment')).toBe('y');
+    expect(readId({ deployment_id: 'z' }, 'deployment')).toBe('z');
+    expect(readId({ id: 42 }, 'deployment')).toBe('42');
+    expect(readId({}, 'deployment')).toBeUndefined();
+  });
+
+  it('reads status, state and nested status objects', () => {
+    expect(readStatus({ status: 'live' })).toBe('live');
+    expect(readStatus({ state: 'pending' })).toBe('pending');
+    expect(readStatus({ status: { state: 'failed' } })).toBe('failed');
+    expect(readStatus({ status: { name: 'paused' } })).toBe('paused');
+    expect(readStatus({})).toBeUndefined();
+  });
+});
+
+describe('toDeployment and toClaw', () => {
+  it('reads a deployment in any naming', () => {
+    const d = toDeployment({ deploymentId: 'd9', state: 'live', claw: { id: 'c1' }, created_at: '2026-01-01T00:00:00Z', url: 'https://x.test/d9' });
+    expect(d).toMatchObject({ id: 'd9', status: 'live', clawId: 'c1', url: 'https://x.test/d9', createdAt: Date.parse('2026-01-01T00:00:00Z') });
+  });
+
+  it.each([
+    ['nested', { id: 'c1', status: 'online', deployment: { id: 'd1', status: 'live' } }],
+    ['nested state', { clawId: 'c1', state: 'online', currentDeployment: { deploymentId: 'd1', state: 'live' } }],
+    ['flat', { id: 'c1', status: 'online', currentDeploymentId: 'd1', deploymentStatus: 'live' }],
+  ])('reads a Claw whose deployment is %s', (_, body) => {
+    expect(toClaw(body)).toMatchObject({ id: 'c1', status: 'online', deploymentId: 'd1', deploymentStatus: 'live' });
+  });
+});
+
+describe('readUrl and readNextPage', () => {
+  it('takes only http(s) URLs', () => {
+    expect(readUrl({ url: 'https://a.test/x' })).toBe('https://a.test/x');
+    expect(readUrl({ links: { html: { href: 'https://a.test/y' } } })).toBe('https://a.test/y');
+    expect(readUrl({ url: 'javascript:alert(1)' })).toBeUndefined();
+  });
+
+  it('finds cursors and links', () => {
+    expect(readNextPage({ data: [], nextCursor: 'c2' })).toEqual({ cursor: 'c2' });
+    expect(readNextPage({ items: [], meta: { next_cursor: 'c3' } })).toEqual({ cursor: 'c3' });
+    expect(readNextPage({ data: [], links: { next: '/v1/claws?page=2' } })).toEqual({ url: '/v1/claws?page=2' });
+    expect(readNextPage({ data: [] })).toBeUndefined();
+    expect(readNextPage([])).toBeUndefined();
+  });
+});

@@ -1,0 +1,115 @@
+// The deploy and wait commands against the simulator, on one fake clock shared with it.
+import { afterEach, describe, expect, it } from 'vitest';
+import { type Harness, policy, setup } from '../../test/support/setup.ts';
+import { SHAPES } from '../../test/sim/shapes.ts';
+import { deployClaw, waitOnDeployment } from './deploy.js';
+
+let h: Harness | undefined;
+afterEach(async () => {
+  await h?.sim.stop();
+  h = undefined;
+});
+
+const deploy = (harness: Harness, overrides = {}, input: Partial<Parameters<typeof deployClaw>[1]> = {}) =>
+  deployClaw(harness.deps, { clawId: 'c1', strategy: '', payload: {}, wait: true, ...input }, policy(overrides));
+
+describe('deployClaw', () => {
+  it('triggers, waits and reports success with the timeline', async () => {
+    h = await setup();
+    h.sim.addClaw('c1', { plan: [['pending', 10_000], ['in_progress', 20_000], ['live']] });
+    const result = await deploy(h);
+    expect(result).toMatchObject({ ok: true, outcome: 'succeeded', status: 'live', deploymentId: 'dep_0001' });
+    expect(result.timeline.map((e) => e.status)).toEqual(['pending', 'in_progress', 'live']);
+    expect(result.durationMs).toBe(30_000);
+    // 1 trigger + one poll every 5 s for 30 s.
+    expect(h.sim.requests).toHaveLength(7);
+  });
+
+  it('sends clawId and the payload, and strategy only when given', async () => {
+    h = await setup();
+    h.sim.addClaw('c1', { plan: [['live']] });
+    await deploy(h, {}, { payload: { version: '1.2.3', clawId: 'ignored' } });
+    await deploy(h, {}, { strategy: 'blue-green' });
+    const posts = h.sim.requests.filter((r) => r.method === 'POST');
+    expect(posts[0].body).toEqual({ version: '1.2.3', clawId: 'c1' });
+    expect(posts[1].body).toEqual({ clawId: 'c1', strategy: 'blue-green' });
+    expect(posts[0].idempotencyKey).toMatch(/^[0-9a-f-]{36}$/);
+    expect(posts[0].idempotencyKey).not.toBe(posts[1].idempotencyKey);
+  });
+
+  it('logs each new status once, not every poll', async () => {
+    h = await setup();
+    h.sim.addClaw('c1', { plan: [['pending', 60_000], ['live']] });
+    await deploy(h);
+    expect(h.log.text('info').match(/: pending/g)).toHaveLength(1);
+    expect(h.log.text('info').match(/: live/g)).toHaveLength(1);
+  });
+
+  it.each([
+    ['crashed', 'failed'],
+    ['on_hold', 'paused'],
+    ['rolled_back', 'failed'],
+  ])('a deployment ending %s is %s, and the message names the status', async (final, outcome) => {
+    h = await setup();
+    h.sim.addClaw('c1', { plan: [['pending', 5000], [final]] });
+    const result = await deploy(h);
+    expect(result).toMatchObject({ ok: false, outcome, status: final });
+    expect(result.message).toContain(`"${final}"`);
+  });
+
+  it('reads the user status words', async () => {
+    h = await setup();
+    h.sim.addClaw('c1', { plan: [['warming', 5000], ['shipped']] });
+    const { statusClassifier } = await import('./status.js');
+    const result = await deploy(h, { classify: statusClassifier({ success: ['shipped'] }) });
+    expect(result.outcome).toBe('succeeded');
+  });
+
+  it('times out at the deadline, never sleeping past it', async () => {
+    h = await setup();
+    h.sim.addClaw('c1', { plan: [['in_progress']] });
+    const result = await deploy(h, { timeoutMs: 12_000, pollIntervalMs: 5000 });
+    expect(result.outcome).toBe('timed-out');
+    expect(h.clock.now() - h.deps.startedAt).toBe(12_000);
+    expect(Math.max(...h.clock.sleeps)).toBeLessThanOrEqual(5500);
+    expect(result.message).toContain('no final status within 12s');
+    expect(result.message).toContain('"in_progress"');
+  });
+
+  it('returns right after the trigger when not waiting', async () => {
+    h = await setup();
+    h.sim.addClaw('c1');
+    const result = await deploy(h, {}, { wait: false });
+    expect(result).toMatchObject({ ok: true, outcome: 'triggered', deploymentId: 'dep_0001' });
+    expect(h.sim.requests).toHaveLength(1);
+  });
+
+  it('explains a Claw that does not exist', async () => {
+    h = await setup();
+    await expect(deploy(h)).rejects.toThrow('Claw "c1" was not found');
+  });
+
+  it.each(Object.keys(SHAPES))('works with the %s response shape', async (shape) => {
+    h = await setup({ shape, urls: true });
+    h.sim.addClaw('c1', { plan: [['pending', 5000], ['live']] });
+    const result = await deploy(h);
+    expect(result).toMatchObject({ ok: true, status: 'live', deploymentId: 'dep_0001', url: 'https://dashboard.example.com/deployments/dep_0001' });
+  });
+});
+
+describe('waitOnDeployment', () => {
+  it('polls at once and waits for a final status', async () => {
+    h = await setup();
+    h.sim.addClaw('c1');
+    const existing = h.sim.addDeployment('c1', [['in_progress', 7000], ['failed']]);
+    const result = await waitOnDeployment(h.deps, existing.id, policy());
+    expect(result).toMatchObject({ ok: false, outcome: 'failed', status: 'failed', deploymentId: existing.id });
+    expect(h.sim.requests[0].path).toBe(`/v1/deployments/${existing.id}`);
+    expect(h.clock.sleeps[0]).toBeGreaterThanOrEqual(5000); // the first poll came before any sleep
+  });
+
+  it('explains a deployment that does not exist', async () => {
+    h = await setup();
+    await expect(waitOnDeployment(h.deps, 'nope', policy())).rejects.toThrow('Deployment "nope" was not found');
+  });
+});

@@ -1,0 +1,150 @@
+import { describe, expect, it } from 'vitest';
+import { InputError } from './errors.js';
+import { parseBaseUrl, readSettings } from './settings.js';
+
+// The defaults action.yml gives, as the runner would pass them.
+const DEFAULTS: Record<string, string> = {
+  command: 'deploy',
+  'api-key': 'key-123456',
+  'base-url': 'https://api.example.com/v1',
+  'claw-id': 'claw-1',
+  wait: 'true',
+  timeout: '30m',
+  'poll-interval': '5s',
+  'auto-rollback': 'false',
+  'rollback-on': 'failed,timed-out',
+  'request-timeout': '30s',
+  'auth-scheme': 'Bearer',
+  'fail-on-unhealthy': 'true',
+};
+
+function settings(overrides: Record<string, string> = {}) {
+  const inputs = { ...DEFAULTS, ...overrides };
+  return readSettings((name) => inputs[name] ?? '');
+}
+
+function errorOf(overrides: Record<string, string>): string {
+  try {
+    settings(overrides);
+  } catch (err) {
+    expect(err).toBeInstanceOf(InputError);
+    return (err as Error).message;
+  }
+  throw new Error('expected an InputError');
+}
+
+describe('readSettings', () => {
+  it('reads the defaults into one typed object', () => {
+    const s = settings();
+    expect(s).toMatchObject({
+      command: 'deploy',
+      baseUrl: 'https://api.example.com',
+      clawId: 'claw-1',
+      wait: true,
+      timeoutMs: 1_800_000,
+      pollIntervalMs: 5000,
+      autoRollback: false,
+      rollbackOn: ['failed', 'timed-out'],
+      requestTimeoutMs: 30_000,
+      authScheme: 'Bearer',
+      payload: {},
+      strategy: '',
+    });
+  });
+
+  it('names the input, shows the value and says what was expected', () => {
+    expect(errorOf({ timeout: '10 minutes' })).toBe(
+      `Input 'timeout' is "10 minutes": expected a duration such as 90s, 15m, 1h30m, 500ms, or a number of seconds.`,
+    );
+    expect(errorOf({ wait: 'yes' })).toBe(`Input 'wait' is "yes": expected true or false.`);
+    expect(errorOf({ command: 'ship' })).toBe(`Input 'command' is "ship": expected one of deploy, wait, rollback, health.`);
+    expect(errorOf({ 'rollback-on': 'failed,exploded' })).toContain("Input 'rollback-on' is \"failed,exploded\"");
+  });
+
+  it('keeps every message on one line', () => {
+    expect(errorOf({ 'claw-id': 'a\nb' })).not.toContain('\n');
+  });
+
+  it('never shows the key', () => {
+    const message = errorOf({ 'api-key': 'sec ret-value' });
+    expect(message).toContain("Input 'api-key'");
+    expect(message).not.toContain('sec ret-value');
+    expect(errorOf({ 'api-key': '' })).toContain("Input 'api-key' is empty");
+  });
+
+  it.each([
+    ['claw-id', 'has space'],
+    ['claw-id', 'a/b'],
+    ['claw-id', 'x'.repeat(201)],
+    ['claw-id', 'tab\there'],
+    ['deployment-id', 'dep/1'],
+  ])('rejects identifier %s=%j', (input, value) => {
+    expect(errorOf({ [input]: value })).toContain(`Input '${input}'`);
+  });
+
+  it('accepts a 200-character identifier and unusual but safe characters', () => {
+    expect(settings({ 'claw-id': 'x'.repeat(200) }).clawId).toHaveLength(200);
+    expect(settings({ 'claw-id': 'claw:prod.eu-1@v2' }).clawId).toBe('claw:prod.eu-1@v2');
+  });
+
+  it('requires a payload that is a JSON object', () => {
+    expect(settings({ payload: '{"version":"1.2.3","replicas":3}' }).payload).toEqual({ version: '1.2.3', replicas: 3 });
+    expect(errorOf({ payload: '[1,2]' })).toContain('a JSON object');
+    expect(errorOf({ payload: '{oops' })).toContain("Input 'payload' is \"{oops\"");
+    expect(errorOf({ payload: '"text"' })).toContain('not an array or a single value');
+  });
+
+  it('asks each command for what it needs', () => {
+    expect(errorOf({ 'claw-id': '' })).toContain("Input 'claw-id'");
+    expect(errorOf({ command: 'wait' })).toContain("Input 'deployment-id'");
+    expect(settings({ command: 'wait', 'deployment-id': 'dep_1' }).deploymentId).toBe('dep_1');
+    expect(errorOf({ command: 'rollback', 'claw-id': '' })).toContain("Input 'deployment-id'");
+    expect(settings({ command: 'rollback' }).clawId).toBe('claw-1');
+  });
+
+  it('reads health targets: ids, or * for all', () => {
+    expect(settings({ command: 'health', 'claw-id': 'a, b\nc,a' }).healthTargets).toEqual({ all: false, ids: ['a', 'b', 'c'] });
+    expect(settings({ command: 'health', 'claw-id': '*' }).healthTargets).toEqual({ all: true, ids: [] });
+    expect(errorOf({ command: 'health', 'claw-id': '*,a' })).toContain("either '*' alone");
+    expect(errorOf({ command: 'health', 'claw-id': '' })).toContain("Input 'claw-id'");
+  });
+
+  it('rejects zero durations and bad regular expressions', () => {
+    expect(errorOf({ 'poll-interval': '0' })).toContain('greater than zero');
+    expect(errorOf({ command: 'health', 'probe-message': 'ping', 'probe-expect': '(' })).toContain("Input 'probe-expect'");
+    expect(errorOf({ command: 'health', 'probe-expect': 'pong' })).toContain("Input 'probe-message'");
+  });
+
+  it('takes extra status words and sub-second intervals', () => {
+    const s = settings({ 'success-statuses': 'Shipped, all-good', 'failure-statuses': 'kaput', 'poll-interval': '250ms' });
+    expect(s.successStatuses).toEqual(['Shipped', 'all-good']);
+    expect(s.failureStatuses).toEqual(['kaput']);
+    expect(s.pollIntervalMs).toBe(250);
+  });
+});
+
+describe('parseBaseUrl', () => {
+  it.each([
+    ['https://api.example.com', 'https://api.example.com'],
+    ['https://api.example.com/', 'https://api.example.com'],
+    ['https://api.example.com/v1', 'https://api.example.com'],
+    ['https://api.example.com/v1/', 'https://api.example.com'],
+    ['https://example.com/ams/v1', 'https://example.com/ams'],
+    ['http://localhost:8080/v1', 'http://localhost:8080'],
+    ['http://127.0.0.1:9/v1', 'http://127.0.0.1:9'],
+    ['http://127.8.9.10', 'http://127.8.9.10'],
+    ['http://[::1]:3000/', 'http://[::1]:3000'],
+  ])('%s → %s', (input, base) => expect(parseBaseUrl(input)).toBe(base));
+
+  it.each([
+    'http://api.example.com/v1',
+    'http://10.0.0.1/v1',
+    'ftp://api.example.com',
+    'api.example.com',
+    'https://user:pw@api.example.com',
+    'https://api.example.com/v1?x=1',
+    'http://localhost.evil.com',
+  ])('rejects %s', (input) => {
+    expect(() => parseBaseUrl(input)).toThrow(/Input 'base-url'/);
+  });
+});

@@ -1,0 +1,140 @@
+// The bundled action, run as the runner runs it, against the simulator.
+import { afterEach, describe, expect, it } from 'vitest';
+import { DEMO_KEY, type SimOptions, Simulator } from '../sim/server.ts';
+import { SHAPES } from '../sim/shapes.ts';
+import { runAction } from './harness.ts';
+
+let sim: Simulator | undefined;
+afterEach(async () => {
+  await sim?.stop();
+  sim = undefined;
+});
+
+/** A simulator whose deployments run 20× faster than real time. */
+async function start(options: SimOptions = {}): Promise<Simulator> {
+  sim = new Simulator({ speed: 20, urls: true, ...options });
+  await sim.start();
+  return sim;
+}
+
+const inputsFor = (s: Simulator, extra: Record<string, string> = {}) => ({
+  'api-key': DEMO_KEY,
+  'base-url': `${s.url}/v1`,
+  'claw-id': 'c1',
+  'poll-interval': '100ms',
+  timeout: '20s',
+  ...extra,
+});
+
+/** stdout without the one line that tells the runner to mask the key. */
+const visible = (stdout: string) =>
+  stdout
+    .split('\n')
+    .filter((l) => !l.startsWith('::add-mask::'))
+    .join('\n');
+
+describe('deploy through dist/index.js', () => {
+  it('deploys, waits and reports: outputs, summary, exit 0', async () => {
+    const s = await start();
+    s.addClaw('c1', { plan: [['pending', 2000], ['in_progress', 4000], ['live']] });
+    const run = await runAction(inputsFor(s, { strategy: 'rolling' }));
+    expect(run.exitCode).toBe(0);
+    expect(run.errors).toEqual([]);
+    expect(run.outputs).toMatchObject({
+      'deployment-id': 'dep_0001',
+      status: 'live',
+      outcome: 'succeeded',
+      'rolled-back': 'false',
+      url: 'https://dashboard.example.com/deployments/dep_0001',
+    });
+    expect(Number(run.outputs.duration)).toBeGreaterThan(0);
+    expect(run.summary).toContain('### ✅ Deployment of Claw `c1`: succeeded');
+    for (const text of ['| Claw | `c1` |', '`dep_0001`', '| Strategy | `rolling` |', '| Outcome | **succeeded** |', '| Duration |', '#### Timeline']) {
+      expect(run.summary).toContain(text);
+    }
+    expect(run.summary).toMatch(/\| \+[\d.]+m?s \| `dep_0001` \| `in_progress` \| in progress \|/);
+    expect(s.triggered()).toHaveLength(1);
+    expect(s.requests[0].body).toEqual({ clawId: 'c1', strategy: 'rolling' });
+  });
+
+  it.each([
+    ['crashed', 'failed'],
+    ['needs_attention', 'paused'],
+  ])('fails the step when the deployment ends %s (%s), naming the status', async (final, outcome) => {
+    const s = await start();
+    s.addClaw('c1', { plan: [['pending', 2000], [final]] });
+    const run = await runAction(inputsFor(s));
+    expect(run.exitCode).toBe(1);
+    expect(run.outputs.outcome).toBe(outcome);
+    expect(run.outputs.status).toBe(final);
+    expect(run.errors).toHaveLength(1);
+    expect(run.errors[0]).toContain(`"${final}"`);
+  });
+
+  it('ends a timed-out wait within a second of its deadline, even with a hung request', async () => {
+    const s = await start();
+    s.addClaw('c1', { plan: [['in_progress']] });
+    s.fault({ kind: 'hang', method: 'GET', path: '/deployments/', times: 1000 });
+    const run = await runAction(inputsFor(s, { timeout: '1500ms', 'request-timeout': '30s' }));
+    expect(run.exitCode).toBe(1);
+    expect(run.outputs.outcome).toBe('timed-out');
+    expect(Number(run.outputs.duration)).toBeGreaterThanOrEqual(1.5);
+    expect(Number(run.outputs.duration)).toBeLessThan(2.5);
+    expect(run.errors[0]).toContain('timed out');
+  });
+
+  it('returns right after the trigger with wait: false', async () => {
+    const s = await start();
+    s.addClaw('c1', { plan: [['pending', 60_000], ['live']] });
+    const run = await runAction(inputsFor(s, { wait: 'false' }));
+    expect(run.exitCode).toBe(0);
+    expect(run.outputs).toMatchObject({ outcome: 'triggered', 'deployment-id': 'dep_0001', status: 'pending' });
+    expect(s.requests).toHaveLength(1);
+  });
+
+  it('waits on a given deployment with the wait command', async () => {
+    const s = await start();
+    s.addClaw('c1');
+    const existing = s.addDeployment('c1', [['in_progress', 2000], ['deployed']], 'dep_existing');
+    const run = await runAction(inputsFor(s, { command: 'wait', 'claw-id': '', 'deployment-id': existing.id }));
+    expect(run.exitCode).toBe(0);
+    expect(run.outputs).toMatchObject({ 'deployment-id': 'dep_existing', status: 'deployed', outcome: 'succeeded' });
+    expect(s.triggered()).toHaveLength(0);
+  });
+
+  it.each([
+    [{ timeout: 'soon' }, "Input 'timeout' is \"soon\""],
+    [{ 'base-url': 'http://api.example.com/v1' }, "Input 'base-url' is \"http://api.example.com/v1\""],
+    [{ 'claw-id': 'has space' }, "Input 'claw-id' is \"has space\""],
+    [{ payload: '[1]' }, "Input 'payload' is \"[1]\""],
+    [{ wait: 'maybe' }, "Input 'wait' is \"maybe\""],
+  ])('rejects bad input %j with one ::error:: line and no request', async (extra, message) => {
+    const s = await start();
+    const run = await runAction(inputsFor(s, extra));
+    expect(run.exitCode).toBe(1);
+    expect(run.errors).toHaveLength(1);
+    expect(run.errors[0]).toContain(message);
+    expect(run.stdout.match(/^::error::/gm)).toHaveLength(1);
+    expect(s.requests).toHaveLength(0);
+  });
+
+  it('never prints the key, even when the service echoes it', async () => {
+    const key = 'very-secret-key-4242';
+    const s = await start({ echoKey: true, keys: { [key]: ['deployments:read'] } });
+    s.addClaw('c1');
+    const run = await runAction(inputsFor(s, { 'api-key': key }));
+    expect(run.exitCode).toBe(1);
+    expect(run.errors[0]).toContain("lacks the 'deployments:write' scope");
+    expect(run.stdout).toContain(`::add-mask::${key}`);
+    for (const text of [visible(run.stdout), run.stderr, run.summary, JSON.stringify(run.outputs)]) expect(text).not.toContain(key);
+  });
+
+  it.each(Object.keys(SHAPES))('reads the %s response shape', async (shape) => {
+    const s = await start({ shape });
+    s.addClaw('c1', { plan: [['queued', 2000], ['building', 2000], ['ready']] });
+    const run = await runAction(inputsFor(s));
+    expect(run.exitCode).toBe(0);
+    expect(run.outputs).toMatchObject({ 'deployment-id': 'dep_0001', status: 'ready', outcome: 'succeeded' });
+    expect(run.outputs.url).toContain('dep_0001');
+  });
+});
