@@ -39146,7 +39146,8 @@ class RateLimitPacer {
      */
     pollDelay(baseMs) {
         const budget = this.budget();
-        const jitter = (ms) => ms + this.random() * Math.min(ms * 0.1, 1000);
+        // Symmetric jitter (±5%, at most ±0.5 s): runs drift apart while the mean stays the interval asked for.
+        const jitter = (ms) => ms + (this.random() - 0.5) * Math.min(ms * 0.1, 1000);
         if (!budget)
             return { delayMs: jitter(baseMs), mode: 'steady', detail: '' };
         const spendable = budget.remaining - this.reserve;

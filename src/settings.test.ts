@@ -57,8 +57,10 @@ describe('readSettings', () => {
       `Input 'timeout' is "10 minutes": expected a duration such as 90s, 15m, 1h30m, 500ms, or a number of seconds.`,
     );
     expect(errorOf({ wait: 'yes' })).toBe(`Input 'wait' is "yes": expected true or false.`);
-    expect(errorOf({ command: 'ship' })).toBe(`Input 'command' is "ship": expected one of deploy, wait, rollback, health.`);
-    expect(errorOf({ 'rollback-on': 'failed,exploded' })).toContain("Input 'rollback-on' is \"failed,exploded\"");
+    expect(errorOf({ command: 'ship' })).toBe(
+      `Input 'command' is "ship": expected one of deploy, wait, rollback, health.`,
+    );
+    expect(errorOf({ 'rollback-on': 'failed,exploded' })).toContain('Input \'rollback-on\' is "failed,exploded"');
   });
 
   it('keeps every message on one line', () => {
@@ -88,9 +90,12 @@ describe('readSettings', () => {
   });
 
   it('requires a payload that is a JSON object', () => {
-    expect(settings({ payload: '{"version":"1.2.3","replicas":3}' }).payload).toEqual({ version: '1.2.3', replicas: 3 });
+    expect(settings({ payload: '{"version":"1.2.3","replicas":3}' }).payload).toEqual({
+      version: '1.2.3',
+      replicas: 3,
+    });
     expect(errorOf({ payload: '[1,2]' })).toContain('a JSON object');
-    expect(errorOf({ payload: '{oops' })).toContain("Input 'payload' is \"{oops\"");
+    expect(errorOf({ payload: '{oops' })).toContain('Input \'payload\' is "{oops"');
     expect(errorOf({ payload: '"text"' })).toContain('not an array or a single value');
   });
 
@@ -103,7 +108,10 @@ describe('readSettings', () => {
   });
 
   it('reads health targets: ids, or * for all', () => {
-    expect(settings({ command: 'health', 'claw-id': 'a, b\nc,a' }).healthTargets).toEqual({ all: false, ids: ['a', 'b', 'c'] });
+    expect(settings({ command: 'health', 'claw-id': 'a, b\nc,a' }).healthTargets).toEqual({
+      all: false,
+      ids: ['a', 'b', 'c'],
+    });
     expect(settings({ command: 'health', 'claw-id': '*' }).healthTargets).toEqual({ all: true, ids: [] });
     expect(errorOf({ command: 'health', 'claw-id': '*,a' })).toContain("either '*' alone");
     expect(errorOf({ command: 'health', 'claw-id': '' })).toContain("Input 'claw-id'");
@@ -111,12 +119,18 @@ describe('readSettings', () => {
 
   it('rejects zero durations and bad regular expressions', () => {
     expect(errorOf({ 'poll-interval': '0' })).toContain('greater than zero');
-    expect(errorOf({ command: 'health', 'probe-message': 'ping', 'probe-expect': '(' })).toContain("Input 'probe-expect'");
+    expect(errorOf({ command: 'health', 'probe-message': 'ping', 'probe-expect': '(' })).toContain(
+      "Input 'probe-expect'",
+    );
     expect(errorOf({ command: 'health', 'probe-expect': 'pong' })).toContain("Input 'probe-message'");
   });
 
   it('takes extra status words and sub-second intervals', () => {
-    const s = settings({ 'success-statuses': 'Shipped, all-good', 'failure-statuses': 'kaput', 'poll-interval': '250ms' });
+    const s = settings({
+      'success-statuses': 'Shipped, all-good',
+      'failure-statuses': 'kaput',
+      'poll-interval': '250ms',
+    });
     expect(s.successStatuses).toEqual(['Shipped', 'all-good']);
     expect(s.failureStatuses).toEqual(['kaput']);
     expect(s.pollIntervalMs).toBe(250);

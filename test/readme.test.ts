@@ -12,7 +12,10 @@ function tableUnder(markdown: string, heading: string): Map<string, string[]> {
   for (const line of markdown.slice(start).split('\n').slice(1)) {
     if (line.startsWith('#')) break;
     if (!line.startsWith('|') || /^\|\s*-/.test(line)) continue;
-    const cells = line.split('|').slice(1, -1).map((c) => c.trim().replace(/^`|`$/g, ''));
+    const cells = line
+      .split('|')
+      .slice(1, -1)
+      .map((c) => c.trim().replace(/^`|`$/g, ''));
     rows.set(cells[0], cells);
   }
   return rows;
@@ -28,7 +31,7 @@ describe('README', () => {
     expect([...rows.keys()].sort()).toEqual(Object.keys(action.inputs).sort());
     for (const [name, spec] of Object.entries(action.inputs)) {
       const shown = rows.get(name)?.[1] ?? '';
-      const expected = spec.required ? 'required' : spec.default ?? '';
+      const expected = spec.required ? 'required' : (spec.default ?? '');
       expect(shown.replace(/^`|`$/g, ''), `default of ${name}`).toBe(expected);
     }
   });

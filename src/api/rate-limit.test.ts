@@ -25,7 +25,12 @@ describe('readRateLimit', () => {
   it('prefers the server Date for epoch resets, whatever the local clock says', () => {
     const localNow = NOW + 3_600_000; // local clock an hour fast
     const reading = readRateLimit(
-      { date: new Date(NOW).toUTCString(), 'x-ratelimit-reset': String(NOW / 1000 + 20), 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '7' },
+      {
+        date: new Date(NOW).toUTCString(),
+        'x-ratelimit-reset': String(NOW / 1000 + 20),
+        'x-ratelimit-limit': '60',
+        'x-ratelimit-remaining': '7',
+      },
       localNow,
       silentLogger,
     );
@@ -35,13 +40,18 @@ describe('readRateLimit', () => {
   it('reads Retry-After as seconds or a date', () => {
     expect(readRateLimit({ 'retry-after': '3' }, NOW, silentLogger).retryAfterMs).toBe(3000);
     const date = new Date(NOW + 5000).toUTCString();
-    expect(readRateLimit({ date: new Date(NOW).toUTCString(), 'retry-after': date }, NOW, silentLogger).retryAfterMs).toBe(5000);
+    expect(
+      readRateLimit({ date: new Date(NOW).toUTCString(), 'retry-after': date }, NOW, silentLogger).retryAfterMs,
+    ).toBe(5000);
   });
 });
 
 describe('RateLimitPacer', () => {
   const pacerAt = (remaining: number, resetInMs: number, limit = 60) => {
-    const pacer = new RateLimitPacer(() => NOW, () => 0.5);
+    const pacer = new RateLimitPacer(
+      () => NOW,
+      () => 0.5,
+    );
     pacer.observe({ limit, remaining, resetInMs });
     return pacer;
   };
@@ -62,17 +72,31 @@ describe('RateLimitPacer', () => {
   });
 
   it('adds symmetric jitter of at most ±5%, capped at ±0.5 s', () => {
-    const high = new RateLimitPacer(() => NOW, () => 0.999);
-    const low = new RateLimitPacer(() => NOW, () => 0);
+    const high = new RateLimitPacer(
+      () => NOW,
+      () => 0.999,
+    );
+    const low = new RateLimitPacer(
+      () => NOW,
+      () => 0,
+    );
     expect(high.pollDelay(5000).delayMs).toBeCloseTo(5250, -1);
     expect(low.pollDelay(5000).delayMs).toBe(4750);
     expect(high.pollDelay(60_000).delayMs).toBeLessThan(60_501);
-    expect(new RateLimitPacer(() => NOW, () => 0.5).pollDelay(5000).delayMs).toBe(5000);
+    expect(
+      new RateLimitPacer(
+        () => NOW,
+        () => 0.5,
+      ).pollDelay(5000).delayMs,
+    ).toBe(5000);
   });
 
   it('forgets a window once its reset has passed', () => {
     let now = NOW;
-    const pacer = new RateLimitPacer(() => now, () => 0);
+    const pacer = new RateLimitPacer(
+      () => now,
+      () => 0,
+    );
     pacer.observe({ limit: 60, remaining: 0, resetInMs: 1000 });
     now += 1001;
     expect(pacer.requestDelay()).toBe(0);

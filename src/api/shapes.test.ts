@@ -51,8 +51,20 @@ describe('readId and readStatus', () => {
 
 describe('toDeployment and toClaw', () => {
   it('reads a deployment in any naming', () => {
-    const d = toDeployment({ deploymentId: 'd9', state: 'live', claw: { id: 'c1' }, created_at: '2026-01-01T00:00:00Z', url: 'https://x.test/d9' });
-    expect(d).toMatchObject({ id: 'd9', status: 'live', clawId: 'c1', url: 'https://x.test/d9', createdAt: Date.parse('2026-01-01T00:00:00Z') });
+    const d = toDeployment({
+      deploymentId: 'd9',
+      state: 'live',
+      claw: { id: 'c1' },
+      created_at: '2026-01-01T00:00:00Z',
+      url: 'https://x.test/d9',
+    });
+    expect(d).toMatchObject({
+      id: 'd9',
+      status: 'live',
+      clawId: 'c1',
+      url: 'https://x.test/d9',
+      createdAt: Date.parse('2026-01-01T00:00:00Z'),
+    });
   });
 
   it.each([

@@ -25,7 +25,11 @@ describe('Transport', () => {
     h = await setup();
     h.sim.addClaw('c1');
     await h.client.getClaw('c1');
-    expect(h.sim.requests[0]).toMatchObject({ method: 'GET', path: '/v1/claws/c1', authorization: `Bearer ${'sim-demo-key-0123456789'}` });
+    expect(h.sim.requests[0]).toMatchObject({
+      method: 'GET',
+      path: '/v1/claws/c1',
+      authorization: `Bearer ${'sim-demo-key-0123456789'}`,
+    });
   });
 
   it('sends the bare key when the scheme is empty', async () => {
@@ -89,7 +93,9 @@ describe('Transport', () => {
 
   it('refuses a next-page link to another origin', async () => {
     h = await setup();
-    expect(() => h?.transport.url({ route: '/claws', url: 'https://evil.example/v1/claws?page=2' })).toThrow(/not followed/);
+    expect(() => h?.transport.url({ route: '/claws', url: 'https://evil.example/v1/claws?page=2' })).toThrow(
+      /not followed/,
+    );
     expect(h.transport.url({ route: '/claws', url: '/v1/claws?cursor=2' })).toBe(`${h.sim.url}/v1/claws?cursor=2`);
   });
 });

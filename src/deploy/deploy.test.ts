@@ -93,7 +93,12 @@ describe('deployClaw', () => {
     h = await setup({ shape, urls: true });
     h.sim.addClaw('c1', { plan: [['pending', 5000], ['live']] });
     const result = await deploy(h);
-    expect(result).toMatchObject({ ok: true, status: 'live', deploymentId: 'dep_0001', url: 'https://dashboard.example.com/deployments/dep_0001' });
+    expect(result).toMatchObject({
+      ok: true,
+      status: 'live',
+      deploymentId: 'dep_0001',
+      url: 'https://dashboard.example.com/deployments/dep_0001',
+    });
   });
 });
 

@@ -49,7 +49,14 @@ describe('deploy through dist/index.js', () => {
     });
     expect(Number(run.outputs.duration)).toBeGreaterThan(0);
     expect(run.summary).toContain('### ✅ Deployment of Claw `c1`: succeeded');
-    for (const text of ['| Claw | `c1` |', '`dep_0001`', '| Strategy | `rolling` |', '| Outcome | **succeeded** |', '| Duration |', '#### Timeline']) {
+    for (const text of [
+      '| Claw | `c1` |',
+      '`dep_0001`',
+      '| Strategy | `rolling` |',
+      '| Outcome | **succeeded** |',
+      '| Duration |',
+      '#### Timeline',
+    ]) {
       expect(run.summary).toContain(text);
     }
     expect(run.summary).toMatch(/\| \+[\d.]+m?s \| `dep_0001` \| `in_progress` \| in progress \|/);
@@ -103,11 +110,11 @@ describe('deploy through dist/index.js', () => {
   });
 
   it.each([
-    [{ timeout: 'soon' }, "Input 'timeout' is \"soon\""],
-    [{ 'base-url': 'http://api.example.com/v1' }, "Input 'base-url' is \"http://api.example.com/v1\""],
-    [{ 'claw-id': 'has space' }, "Input 'claw-id' is \"has space\""],
-    [{ payload: '[1]' }, "Input 'payload' is \"[1]\""],
-    [{ wait: 'maybe' }, "Input 'wait' is \"maybe\""],
+    [{ timeout: 'soon' }, 'Input \'timeout\' is "soon"'],
+    [{ 'base-url': 'http://api.example.com/v1' }, 'Input \'base-url\' is "http://api.example.com/v1"'],
+    [{ 'claw-id': 'has space' }, 'Input \'claw-id\' is "has space"'],
+    [{ payload: '[1]' }, 'Input \'payload\' is "[1]"'],
+    [{ wait: 'maybe' }, 'Input \'wait\' is "maybe"'],
   ])('rejects bad input %j with one ::error:: line and no request', async (extra, message) => {
     const s = await start();
     const run = await runAction(inputsFor(s, extra));
@@ -126,7 +133,8 @@ describe('deploy through dist/index.js', () => {
     expect(run.exitCode).toBe(1);
     expect(run.errors[0]).toContain("lacks the 'deployments:write' scope");
     expect(run.stdout).toContain(`::add-mask::${key}`);
-    for (const text of [visible(run.stdout), run.stderr, run.summary, JSON.stringify(run.outputs)]) expect(text).not.toContain(key);
+    for (const text of [visible(run.stdout), run.stderr, run.summary, JSON.stringify(run.outputs)])
+      expect(text).not.toContain(key);
   });
 
   it.each(Object.keys(SHAPES))('reads the %s response shape', async (shape) => {
