@@ -32652,7 +32652,7 @@ class AmsClient {
         const body = { ...input.payload, clawId: input.clawId };
         if (input.strategy)
             body.strategy = input.strategy;
-        const sentAt = this.transport.serverNow();
+        const sentAt = this.transport.localNow();
         const idempotencyKey = (0,external_node_crypto_.randomUUID)();
         const recover = async () => {
             const found = await this.findTriggered(input.clawId, sentAt, idempotencyKey, options);
@@ -32679,8 +32679,10 @@ class AmsClient {
         const echoed = mine.find((d) => Object.values(d.raw).includes(idempotencyKey));
         if (echoed)
             return echoed;
-        // Date headers have one-second resolution: allow for it.
-        const recent = mine.filter((d) => d.createdAt !== undefined && d.createdAt >= sentAt - 2000);
+        // On the service's clock, now that the list's Date header has told us its offset; Date
+        // headers have one-second resolution, so allow two.
+        const since = this.transport.toServerTime(sentAt) - 2000;
+        const recent = mine.filter((d) => d.createdAt !== undefined && d.createdAt >= since);
         return recent.sort((a, b) => (b.createdAt ?? 0) - (a.createdAt ?? 0))[0];
     }
     /** Rolls a deployment back. The answer is the rollback's deployment or the original one. */
@@ -32909,12 +32911,23 @@ function clampWait(ms, what, log) {
     }
     return ms;
 }
+/** The longest wait an ambiguous small delay buys before the next response tells its unit. */
+const AMBIGUOUS_RESET_WAIT_MS = 1000;
+function learnDelayUnit(memory, n, localNow) {
+    if (n > 120)
+        memory.unit = 'ms';
+    const last = memory.last;
+    if (!memory.unit && last && localNow - last.localAt >= 900 && n <= last.value && n > 0)
+        memory.unit = 's';
+    memory.last = { value: n, localAt: localNow };
+}
 /**
  * Reads `X-RateLimit-Reset` into a delay. Numbers: above 1e12 epoch milliseconds, above 1e9 epoch
- * seconds, up to 120 a delay in seconds, otherwise a delay in milliseconds. Text: an HTTP or ISO date.
- * `serverNow` is the server's `Date` when it sent one, so epoch forms need no agreement of clocks.
+ * seconds, otherwise a delay whose unit `memory` learns (see ResetMemory); until it is known, a
+ * small value waits at most AMBIGUOUS_RESET_WAIT_MS. Text: an HTTP or ISO date. `serverNow` is
+ * the server's `Date` when it sent one, so epoch forms need no agreement of clocks.
  */
-function readReset(value, serverNow, log) {
+function readReset(value, serverNow, log, memory = {}, localNow = serverNow) {
     if (/^\d+(\.\d+)?$/.test(value)) {
         const n = Number(value);
         let ms;
@@ -32923,10 +32936,15 @@ function readReset(value, serverNow, log) {
             [ms, form] = [n - serverNow, 'epoch milliseconds'];
         else if (n >= 1e9)
             [ms, form] = [n * 1000 - serverNow, 'epoch seconds'];
-        else if (n <= 120)
-            [ms, form] = [n * 1000, 'seconds from now'];
-        else
-            [ms, form] = [n, 'milliseconds from now'];
+        else {
+            learnDelayUnit(memory, n, localNow);
+            if (memory.unit === 'ms')
+                [ms, form] = [n, 'milliseconds from now'];
+            else if (memory.unit === 's')
+                [ms, form] = [n * 1000, 'seconds from now'];
+            else
+                [ms, form] = [Math.min(n * 1000, AMBIGUOUS_RESET_WAIT_MS), 'seconds or milliseconds from now (not yet known)'];
+        }
         log.debug(`rate limit: X-RateLimit-Reset read as ${form}`);
         return clampWait(ms, `reset ${value}`, log);
     }
@@ -32950,7 +32968,7 @@ function serverTime(headers, localNow) {
     const parsed = date ? Date.parse(date) : NaN;
     return Number.isNaN(parsed) ? localNow : parsed;
 }
-function readRateLimit(headers, localNow, log) {
+function readRateLimit(headers, localNow, log, memory = {}) {
     const serverNow = serverTime(headers, localNow);
     const int = (name) => {
         const text = header(headers, name);
@@ -32962,7 +32980,7 @@ function readRateLimit(headers, localNow, log) {
     return {
         limit: int('x-ratelimit-limit'),
         remaining: int('x-ratelimit-remaining'),
-        resetInMs: reset === undefined ? undefined : readReset(reset, serverNow, log),
+        resetInMs: reset === undefined ? undefined : readReset(reset, serverNow, log, memory, localNow),
         retryAfterMs: retryAfter === undefined ? undefined : readRetryAfter(retryAfter, serverNow, log),
     };
 }
@@ -33014,8 +33032,10 @@ class RateLimitPacer {
         const spendable = budget.remaining - this.reserve;
         const left = `${budget.remaining} of ${this.limit ?? '?'} requests left in the team's window`;
         if (spendable <= 0) {
+            // Held runs wake only after the reset, spread over up to a second so they do not stampede.
+            const after = this.random() * Math.min(budget.resetInMs * 0.1, 1000);
             return {
-                delayMs: jitter(Math.max(baseMs, budget.resetInMs)),
+                delayMs: Math.max(baseMs, budget.resetInMs) + after,
                 mode: 'held',
                 detail: `${left}; keeping them for the team's other clients until it resets`,
             };
@@ -33063,6 +33083,8 @@ class Transport {
     secrets;
     /** Says each assumption about the rate-limit headers once, not on every response. */
     headerLog;
+    /** What the service's reset values have shown of their unit. */
+    resetMemory = {};
     /** Server clock minus local clock, from the last `Date` header. */
     clockOffsetMs = 0;
     constructor(options) {
@@ -33075,9 +33097,13 @@ class Transport {
         // The key as it may come back: raw, JSON-escaped, URL-encoded.
         this.secrets = [...new Set([key, JSON.stringify(key).slice(1, -1), encodeURIComponent(key)])].filter((s) => s.length >= 4);
     }
-    /** The service's idea of now, as far as its `Date` headers tell. */
-    serverNow() {
-        return this.options.clock.now() + this.clockOffsetMs;
+    /** Local clock time now, for `toServerTime` later. */
+    localNow() {
+        return this.options.clock.now();
+    }
+    /** A local time on the service's clock, as far as its latest `Date` header tells. */
+    toServerTime(localMs) {
+        return localMs + this.clockOffsetMs;
     }
     /** Removes every form of the key from text that came from the service. */
     redact(text) {
@@ -33164,7 +33190,7 @@ class Transport {
     }
     async waitAfter429(request, headers, label) {
         const { clock, log } = this.options;
-        const reading = readRateLimit(headers, clock.now(), log);
+        const reading = readRateLimit(headers, clock.now(), this.headerLog, this.resetMemory);
         const base = reading.retryAfterMs ?? reading.resetInMs ?? this.baseBackoffMs;
         const source = reading.retryAfterMs !== undefined
             ? 'Retry-After'
@@ -33192,13 +33218,13 @@ class Transport {
         }
         if ([500, 502, 503, 504].includes(status)) {
             const retryAfter = header(headers, 'retry-after');
-            const reading = retryAfter ? readRateLimit(headers, this.options.clock.now(), this.options.log) : undefined;
+            const serverNow = serverTime(headers, this.options.clock.now());
             // 503 says the service did not take the request on.
             return {
                 reason: `${status} from the service`,
                 errorKind: 'server',
                 mayHaveApplied: status !== 503,
-                retryAfterMs: reading?.retryAfterMs,
+                retryAfterMs: retryAfter ? readRetryAfter(retryAfter, serverNow, this.headerLog) : undefined,
             };
         }
         if (status >= 200 && status < 300 && attempt.text.trim() !== '' && parseJson(attempt.text) === undefined) {
@@ -33276,7 +33302,7 @@ class Transport {
             if (attempt.kind === 'response') {
                 const localNow = clock.now();
                 this.clockOffsetMs = serverTime(attempt.headers, localNow) - localNow;
-                pacer?.observe(readRateLimit(attempt.headers, localNow, this.headerLog));
+                pacer?.observe(readRateLimit(attempt.headers, localNow, this.headerLog, this.resetMemory));
                 attempt.text = this.redact(attempt.text);
                 log.debug(`${request.method} ${this.redact(url)} → ${attempt.status}`);
             }

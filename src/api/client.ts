@@ -156,7 +156,7 @@ export class AmsClient {
   async triggerDeployment(input: TriggerInput, options: CallOptions = {}): Promise<Deployment> {
     const body: Json = { ...input.payload, clawId: input.clawId };
     if (input.strategy) body.strategy = input.strategy;
-    const sentAt = this.transport.serverNow();
+    const sentAt = this.transport.localNow();
     const idempotencyKey = randomUUID();
     const recover = async (): Promise<ApiResponse | undefined> => {
       const found = await this.findTriggered(input.clawId, sentAt, idempotencyKey, options);
@@ -187,8 +187,10 @@ export class AmsClient {
     const mine = await this.listDeployments({ ...options, clawId });
     const echoed = mine.find((d) => Object.values(d.raw).includes(idempotencyKey));
     if (echoed) return echoed;
-    // Date headers have one-second resolution: allow for it.
-    const recent = mine.filter((d) => d.createdAt !== undefined && d.createdAt >= sentAt - 2000);
+    // On the service's clock, now that the list's Date header has told us its offset; Date
+    // headers have one-second resolution, so allow two.
+    const since = this.transport.toServerTime(sentAt) - 2000;
+    const recent = mine.filter((d) => d.createdAt !== undefined && d.createdAt >= since);
     return recent.sort((a, b) => (b.createdAt ?? 0) - (a.createdAt ?? 0))[0];
   }
 

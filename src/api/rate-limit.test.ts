@@ -8,11 +8,29 @@ describe('readReset', () => {
   it.each([
     ['epoch seconds', String(NOW / 1000 + 30), 30_000],
     ['epoch milliseconds', String(NOW + 30_000), 30_000],
-    ['delay in seconds', '30', 30_000],
+    ['delay in seconds (once known)', '30', 30_000],
     ['delay in milliseconds', '30000', 30_000],
     ['HTTP date', new Date(NOW + 30_000).toUTCString(), 30_000],
     ['ISO date', new Date(NOW + 30_000).toISOString(), 30_000],
-  ])('%s', (_, value, ms) => expect(readReset(value, NOW, silentLogger)).toBe(ms));
+  ])('%s', (_, value, ms) => expect(readReset(value, NOW, silentLogger, { unit: 's' })).toBe(ms));
+
+  it('learns the unit of a delay: above 120 means milliseconds', () => {
+    const memory = {};
+    expect(readReset('45000', NOW, silentLogger, memory, NOW)).toBe(45_000);
+    expect(readReset('90', NOW, silentLogger, memory, NOW + 10)).toBe(90);
+  });
+
+  it('learns the unit of a delay: a small value no smaller a second later means seconds', () => {
+    const memory = {};
+    expect(readReset('30', NOW, silentLogger, memory, NOW)).toBe(1000); // not yet known: wait at most 1 s
+    expect(readReset('29', NOW, silentLogger, memory, NOW + 1000)).toBe(29_000);
+    expect(readReset('5', NOW, silentLogger, memory, NOW + 2000)).toBe(5000);
+  });
+
+  it('never waits long on a small delay of unknown unit', () => {
+    expect(readReset('17', NOW, silentLogger, {}, NOW)).toBe(1000);
+    expect(readReset('0.2', NOW, silentLogger, {}, NOW)).toBe(200);
+  });
 
   it('clamps the absurd: the past to 0, the far future to the maximum', () => {
     expect(readReset(String(NOW / 1000 - 100), NOW, silentLogger)).toBe(0);
@@ -66,7 +84,13 @@ describe('RateLimitPacer', () => {
   });
 
   it('holds off until the reset once only the reserve is left', () => {
-    expect(pacerAt(6, 40_000).pollDelay(5000)).toMatchObject({ delayMs: 40_000, mode: 'held' });
+    expect(pacerAt(6, 40_000).pollDelay(5000)).toMatchObject({ delayMs: 40_500, mode: 'held' });
+    const neverEarly = new RateLimitPacer(
+      () => NOW,
+      () => 0,
+    );
+    neverEarly.observe({ limit: 60, remaining: 3, resetInMs: 40_000 });
+    expect(neverEarly.pollDelay(5000).delayMs).toBe(40_000);
     expect(pacerAt(0, 40_000).requestDelay()).toBe(40_000);
     expect(pacerAt(1, 40_000).requestDelay()).toBe(0);
   });

@@ -38,19 +38,51 @@ function clampWait(ms: number, what: string, log: Logger): number {
 }
 
 /**
- * Reads `X-RateLimit-Reset` into a delay. Numbers: above 1e12 epoch milliseconds, above 1e9 epoch
- * seconds, up to 120 a delay in seconds, otherwise a delay in milliseconds. Text: an HTTP or ISO date.
- * `serverNow` is the server's `Date` when it sent one, so epoch forms need no agreement of clocks.
+ * What earlier responses taught about a delay-form reset's unit. A delay above 120 can only be
+ * milliseconds (the limits are per minute). A small delay that is no smaller a second later is
+ * seconds: a millisecond delay would have run out and begun a new window by then.
  */
-export function readReset(value: string, serverNow: number, log: Logger): number | undefined {
+export interface ResetMemory {
+  unit?: 's' | 'ms';
+  last?: { value: number; localAt: number };
+}
+
+/** The longest wait an ambiguous small delay buys before the next response tells its unit. */
+export const AMBIGUOUS_RESET_WAIT_MS = 1000;
+
+function learnDelayUnit(memory: ResetMemory, n: number, localNow: number): void {
+  if (n > 120) memory.unit = 'ms';
+  const last = memory.last;
+  if (!memory.unit && last && localNow - last.localAt >= 900 && n <= last.value && n > 0) memory.unit = 's';
+  memory.last = { value: n, localAt: localNow };
+}
+
+/**
+ * Reads `X-RateLimit-Reset` into a delay. Numbers: above 1e12 epoch milliseconds, above 1e9 epoch
+ * seconds, otherwise a delay whose unit `memory` learns (see ResetMemory); until it is known, a
+ * small value waits at most AMBIGUOUS_RESET_WAIT_MS. Text: an HTTP or ISO date. `serverNow` is
+ * the server's `Date` when it sent one, so epoch forms need no agreement of clocks.
+ */
+export function readReset(
+  value: string,
+  serverNow: number,
+  log: Logger,
+  memory: ResetMemory = {},
+  localNow = serverNow,
+): number | undefined {
   if (/^\d+(\.\d+)?$/.test(value)) {
     const n = Number(value);
     let ms: number;
     let form: string;
     if (n >= 1e12) [ms, form] = [n - serverNow, 'epoch milliseconds'];
     else if (n >= 1e9) [ms, form] = [n * 1000 - serverNow, 'epoch seconds'];
-    else if (n <= 120) [ms, form] = [n * 1000, 'seconds from now'];
-    else [ms, form] = [n, 'milliseconds from now'];
+    else {
+      learnDelayUnit(memory, n, localNow);
+      if (memory.unit === 'ms') [ms, form] = [n, 'milliseconds from now'];
+      else if (memory.unit === 's') [ms, form] = [n * 1000, 'seconds from now'];
+      else
+        [ms, form] = [Math.min(n * 1000, AMBIGUOUS_RESET_WAIT_MS), 'seconds or milliseconds from now (not yet known)'];
+    }
     log.debug(`rate limit: X-RateLimit-Reset read as ${form}`);
     return clampWait(ms, `reset ${value}`, log);
   }
@@ -76,7 +108,12 @@ export function serverTime(headers: Headers, localNow: number): number {
   return Number.isNaN(parsed) ? localNow : parsed;
 }
 
-export function readRateLimit(headers: Headers, localNow: number, log: Logger): RateLimitReading {
+export function readRateLimit(
+  headers: Headers,
+  localNow: number,
+  log: Logger,
+  memory: ResetMemory = {},
+): RateLimitReading {
   const serverNow = serverTime(headers, localNow);
   const int = (name: string): number | undefined => {
     const text = header(headers, name);
@@ -88,7 +125,7 @@ export function readRateLimit(headers: Headers, localNow: number, log: Logger): 
   return {
     limit: int('x-ratelimit-limit'),
     remaining: int('x-ratelimit-remaining'),
-    resetInMs: reset === undefined ? undefined : readReset(reset, serverNow, log),
+    resetInMs: reset === undefined ? undefined : readReset(reset, serverNow, log, memory, localNow),
     retryAfterMs: retryAfter === undefined ? undefined : readRetryAfter(retryAfter, serverNow, log),
   };
 }
@@ -138,8 +175,10 @@ export class RateLimitPacer {
     const spendable = budget.remaining - this.reserve;
     const left = `${budget.remaining} of ${this.limit ?? '?'} requests left in the team's window`;
     if (spendable <= 0) {
+      // Held runs wake only after the reset, spread over up to a second so they do not stampede.
+      const after = this.random() * Math.min(budget.resetInMs * 0.1, 1000);
       return {
-        delayMs: jitter(Math.max(baseMs, budget.resetInMs)),
+        delayMs: Math.max(baseMs, budget.resetInMs) + after,
         mode: 'held',
         detail: `${left}; keeping them for the team's other clients until it resets`,
       };

@@ -8,7 +8,15 @@ import { CancelledError } from '../errors.js';
 import { formatDuration } from '../parse.js';
 import { fullJitterBackoff } from './backoff.js';
 import { ApiError, explainErrorResponse, readErrorEnvelope } from './errors.js';
-import { type Headers, type RateLimitPacer, header, readRateLimit, serverTime } from './rate-limit.js';
+import {
+  type Headers,
+  type RateLimitPacer,
+  type ResetMemory,
+  header,
+  readRateLimit,
+  readRetryAfter,
+  serverTime,
+} from './rate-limit.js';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
@@ -84,6 +92,8 @@ export class Transport {
   private readonly secrets: string[];
   /** Says each assumption about the rate-limit headers once, not on every response. */
   private readonly headerLog: Logger;
+  /** What the service's reset values have shown of their unit. */
+  private readonly resetMemory: ResetMemory = {};
   /** Server clock minus local clock, from the last `Date` header. */
   private clockOffsetMs = 0;
 
@@ -99,9 +109,14 @@ export class Transport {
     );
   }
 
-  /** The service's idea of now, as far as its `Date` headers tell. */
-  serverNow(): number {
-    return this.options.clock.now() + this.clockOffsetMs;
+  /** Local clock time now, for `toServerTime` later. */
+  localNow(): number {
+    return this.options.clock.now();
+  }
+
+  /** A local time on the service's clock, as far as its latest `Date` header tells. */
+  toServerTime(localMs: number): number {
+    return localMs + this.clockOffsetMs;
   }
 
   /** Removes every form of the key from text that came from the service. */
@@ -197,7 +212,7 @@ export class Transport {
 
   private async waitAfter429(request: ApiRequest, headers: Headers, label: string): Promise<void> {
     const { clock, log } = this.options;
-    const reading = readRateLimit(headers, clock.now(), log);
+    const reading = readRateLimit(headers, clock.now(), this.headerLog, this.resetMemory);
     const base = reading.retryAfterMs ?? reading.resetInMs ?? this.baseBackoffMs;
     const source =
       reading.retryAfterMs !== undefined
@@ -228,13 +243,13 @@ export class Transport {
     }
     if ([500, 502, 503, 504].includes(status)) {
       const retryAfter = header(headers, 'retry-after');
-      const reading = retryAfter ? readRateLimit(headers, this.options.clock.now(), this.options.log) : undefined;
+      const serverNow = serverTime(headers, this.options.clock.now());
       // 503 says the service did not take the request on.
       return {
         reason: `${status} from the service`,
         errorKind: 'server',
         mayHaveApplied: status !== 503,
-        retryAfterMs: reading?.retryAfterMs,
+        retryAfterMs: retryAfter ? readRetryAfter(retryAfter, serverNow, this.headerLog) : undefined,
       };
     }
     if (status >= 200 && status < 300 && attempt.text.trim() !== '' && parseJson(attempt.text) === undefined) {
@@ -313,7 +328,7 @@ export class Transport {
       if (attempt.kind === 'response') {
         const localNow = clock.now();
         this.clockOffsetMs = serverTime(attempt.headers, localNow) - localNow;
-        pacer?.observe(readRateLimit(attempt.headers, localNow, this.headerLog));
+        pacer?.observe(readRateLimit(attempt.headers, localNow, this.headerLog, this.resetMemory));
         attempt.text = this.redact(attempt.text);
         log.debug(`${request.method} ${this.redact(url)} → ${attempt.status}`);
       }

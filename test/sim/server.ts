@@ -14,7 +14,7 @@ export const DEFAULT_PLAN: Plan = [['pending', 1000], ['in_progress', 2000], ['s
 export const DEFAULT_ROLLBACK_PLAN: Plan = [['rolling_back', 1000], ['rolled_back']];
 export const DEFAULT_NEW_ROLLBACK_PLAN: Plan = [['pending', 500], ['in_progress', 500], ['succeeded']];
 
-export type FaultKind = '500' | '502-html' | '503' | 'reset' | 'hang' | 'truncated' | '429' | 'lost-create';
+export type FaultKind = '500' | '502-html' | '503' | 'reset' | 'hang' | 'truncated' | '429' | 'lost-create' | 'error';
 
 export interface Fault {
   kind: FaultKind;
@@ -23,6 +23,10 @@ export interface Fault {
   path?: string | RegExp;
   /** How many matching requests it hits. */
   times: number;
+  /** Let every Nth matching request through, for faults that come and go. */
+  passEvery?: number;
+  /** For `error`: the status, answered with an HTML page rather than the envelope. */
+  status?: number;
   /** `Retry-After` for 503 and 429, in seconds. */
   retryAfter?: string;
 }
@@ -136,6 +140,7 @@ export class Simulator {
   readonly faults: Fault[] = [];
   private server?: http.Server;
   private readonly sockets = new Set<Socket>();
+  private readonly faultSeen = new Map<Fault, number>();
   private nextId = 1;
   url = '';
 
@@ -310,6 +315,15 @@ export class Simulator {
           return sendError(503, 'simulated unavailability', { 'Retry-After': fault.retryAfter ?? '1' });
         case '429':
           return sendError(429, 'simulated rate limit', fault.retryAfter ? { 'Retry-After': fault.retryAfter } : {});
+        case 'error': {
+          const status = fault.status ?? 400;
+          record.status = status;
+          const echoed = this.options.echoKey ? ` for ${req.headers.authorization}` : '';
+          res
+            .writeHead(status, { 'Content-Type': 'text/html' })
+            .end(`<html><body>Error ${status}${echoed}</body></html>`);
+          return;
+        }
         default:
           break; // truncated and lost-create are applied in send()
       }
@@ -342,6 +356,8 @@ export class Simulator {
     );
     if (index < 0) return undefined;
     const fault = this.faults[index];
+    this.faultSeen.set(fault, (this.faultSeen.get(fault) ?? 0) + 1);
+    if (fault.passEvery && (this.faultSeen.get(fault) ?? 0) % fault.passEvery === 0) return undefined;
     fault.times -= 1;
     return fault;
   }

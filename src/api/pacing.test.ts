@@ -1,0 +1,70 @@
+// Pacing by the team's budget, against the simulator's rate limit in every reset form.
+import { afterEach, describe, expect, it } from 'vitest';
+import { RESET_FORMS } from '../../test/sim/rate-limit.ts';
+import { type Harness, policy, setup } from '../../test/support/setup.ts';
+import { deployClaw } from '../deploy/deploy.js';
+
+let h: Harness | undefined;
+afterEach(async () => {
+  await h?.sim.stop();
+  h = undefined;
+});
+
+/** The most requests the simulator saw in any window of `windowMs`. */
+function busiestWindow(times: number[], windowMs: number): number {
+  let most = 0;
+  for (const start of times) most = Math.max(most, times.filter((t) => t >= start && t < start + windowMs).length);
+  return most;
+}
+
+describe('pacing by the rate-limit budget', () => {
+  it.each(RESET_FORMS.flatMap((form) => [[form, 0] as const, [form, 3_600_000] as const]))(
+    'reset as %s (server clock off by %d ms): spreads polls, no 429, the deployment succeeds',
+    async (resetForm, clockSkewMs) => {
+      h = await setup({ rateLimit: { limit: 10, windowMs: 60_000, resetForm }, clockSkewMs });
+      h.sim.addClaw('c1', { plan: [['in_progress', 5 * 60_000], ['live']] });
+      // Polling every 2 s would need 30 requests a minute; the team has 10.
+      const result = await deployClaw(
+        h.deps,
+        { clawId: 'c1', strategy: '', payload: {}, wait: true },
+        policy({ pollIntervalMs: 2000 }),
+      );
+      expect(result.outcome).toBe('succeeded');
+      expect(h.sim.rateLimit.rejected).toBe(0);
+      expect(
+        busiestWindow(
+          h.sim.requests.map((r) => r.at),
+          60_000,
+        ),
+      ).toBeLessThanOrEqual(10);
+      // ... and it did not over-wait: the final status was seen within a minute of happening.
+      expect(result.durationMs).toBeLessThan(6 * 60_000);
+      expect(h.log.text('info')).toMatch(/Next poll in .*requests left in the team's window/);
+    },
+  );
+
+  it('waits out a 429 as Retry-After says, without counting it as a failure', async () => {
+    h = await setup();
+    h.sim.addClaw('c1', { plan: [['pending', 5000], ['live']] });
+    h.sim.fault({ kind: '429', method: 'GET', path: '/deployments/', times: 15, retryAfter: '7' });
+    const result = await deployClaw(h.deps, { clawId: 'c1', strategy: '', payload: {}, wait: true }, policy());
+    expect(result.outcome).toBe('succeeded');
+    const waits = h.log.lines.filter((l) => l.message.includes('rate limited (429); waiting'));
+    expect(waits).toHaveLength(15); // 15 in a row: more than the failure bound, and still fine
+    expect(waits[0].message).toMatch(/waiting 7\.\ds as Retry-After says/);
+  });
+
+  it('never waits past the deadline for a 429', async () => {
+    h = await setup();
+    h.sim.addClaw('c1', { plan: [['pending', 5000], ['live']] });
+    h.sim.fault({ kind: '429', method: 'GET', path: '/deployments/', times: 100, retryAfter: '100' });
+    const result = await deployClaw(
+      h.deps,
+      { clawId: 'c1', strategy: '', payload: {}, wait: true },
+      policy({ timeoutMs: 30_000 }),
+    );
+    expect(result.outcome).toBe('timed-out');
+    expect(result.message).toContain('rate limited (429) until after the deadline');
+    expect(h.clock.now() - h.deps.startedAt).toBeLessThanOrEqual(30_000);
+  });
+});
