@@ -41,12 +41,7 @@ export async function run(): Promise<void> {
   process.on('SIGTERM', onSignal);
 
   try {
-    const { client, pacer } = createClient(
-      settings,
-      systemClock,
-      log,
-      `claw-deploy (${github.context.repo.owner ? `${github.context.repo.owner}/${github.context.repo.repo}` : 'local'})`,
-    );
+    const { client, pacer } = createClient(settings, systemClock, log, `claw-deploy (${repository() || 'local'})`);
     const deps: CommandDeps = {
       client,
       pacer,
@@ -116,11 +111,18 @@ async function writeSummary(markdown: string): Promise<void> {
   await core.summary.addRaw(markdown).write();
 }
 
+/** `owner/repo`, or '' outside a runner (`github.context.repo` throws there). */
+function repository(): string {
+  if (!process.env.GITHUB_REPOSITORY) return '';
+  const { owner, repo } = github.context.repo;
+  return `${owner}/${repo}`;
+}
+
 function runContext(): { runUrl?: string; sha?: string } {
   const { serverUrl, runId, sha } = github.context;
-  const { owner, repo } = process.env.GITHUB_REPOSITORY ? github.context.repo : { owner: '', repo: '' };
+  const repo = repository();
   return {
-    runUrl: owner && runId ? `${serverUrl}/${owner}/${repo}/actions/runs/${runId}` : undefined,
+    runUrl: repo && runId ? `${serverUrl}/${repo}/actions/runs/${runId}` : undefined,
     sha: sha || undefined,
   };
 }

@@ -115,6 +115,46 @@ describe('RateLimitPacer', () => {
     ).toBe(5000);
   });
 
+  it('paces to its share when Remaining falls faster than it spends', () => {
+    const pacer = new RateLimitPacer(
+      () => NOW,
+      () => 0.5,
+    );
+    pacer.observe({ limit: 60, remaining: 50, resetInMs: 30_000 });
+    // Two responses of ours, while the window lost 8: four clients at this pace.
+    pacer.observe({ limit: 60, remaining: 46, resetInMs: 30_000 });
+    pacer.observe({ limit: 60, remaining: 42, resetInMs: 30_000 });
+    expect(pacer.sharers).toBe(4);
+    // 42 left, 6 kept: 36 over 30 s for four clients → one poll every 3.33 s each.
+    expect(pacer.pollDelay(1000)).toMatchObject({ delayMs: (30_000 * 4) / 36, mode: 'stretched' });
+    expect(pacer.pollDelay(1000).detail).toContain('shared by about 4 clients');
+  });
+
+  it('never stretches a poll past the reset', () => {
+    const pacer = new RateLimitPacer(
+      () => NOW,
+      () => 0.5,
+    );
+    pacer.observe({ limit: 60, remaining: 59, resetInMs: 2000 });
+    pacer.observe({ limit: 60, remaining: 19, resetInMs: 1900 }); // the window lost 40 to one of ours
+    expect(pacer.sharers).toBe(40);
+    expect(pacer.pollDelay(100).delayMs).toBe(1900 + 0.5 * 190);
+  });
+
+  it('starts counting again in a new window', () => {
+    let now = NOW;
+    const pacer = new RateLimitPacer(
+      () => now,
+      () => 0.5,
+    );
+    pacer.observe({ limit: 60, remaining: 50, resetInMs: 1000 });
+    pacer.observe({ limit: 60, remaining: 30, resetInMs: 900 });
+    expect(pacer.sharers).toBe(20);
+    now += 1000;
+    pacer.observe({ limit: 60, remaining: 59, resetInMs: 60_000 });
+    expect(pacer.sharers).toBe(1);
+  });
+
   it('forgets a window once its reset has passed', () => {
     let now = NOW;
     const pacer = new RateLimitPacer(

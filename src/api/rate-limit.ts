@@ -134,11 +134,18 @@ export function readRateLimit(
  * Shared view of the team's budget, fed by every response. Polls are spread so what is left lasts
  * until the reset, minus a reserve left for the team's other clients; jitter keeps concurrent
  * runs from moving in step.
+ *
+ * Other clients spend the same budget, and each run sees only its own requests. When Remaining
+ * falls faster than this run spends it, others are at work: the run paces to its share (what it
+ * spent over what the window lost), so twenty runs together keep to the team's rate rather than
+ * each spending it twenty times over.
  */
 export class RateLimitPacer {
   private limit?: number;
   private remaining?: number;
   private resetAt?: number;
+  /** This window as this run saw it: Remaining at its first response, and its responses since. */
+  private window?: { firstRemaining: number; mine: number; resetAt: number };
 
   constructor(
     private readonly now: () => number,
@@ -146,14 +153,29 @@ export class RateLimitPacer {
   ) {}
 
   observe(reading: RateLimitReading): void {
+    const now = this.now();
     if (reading.limit !== undefined) this.limit = reading.limit;
-    if (reading.remaining !== undefined) this.remaining = reading.remaining;
-    if (reading.resetInMs !== undefined) this.resetAt = this.now() + reading.resetInMs;
+    if (reading.resetInMs !== undefined) this.resetAt = now + reading.resetInMs;
+    if (reading.remaining === undefined) return;
+    const w = this.window;
+    // A new window: the old one's reset has passed, or Remaining rose by more than reordered
+    // responses of our own could explain.
+    const fresh = !w || now >= w.resetAt || reading.remaining > (this.remaining ?? 0) + 4;
+    if (fresh) this.window = { firstRemaining: reading.remaining, mine: 0, resetAt: this.resetAt ?? Infinity };
+    else w.mine += 1;
+    this.remaining = reading.remaining;
   }
 
   /** Requests kept back for the team's other clients: a tenth of the limit, at least one. */
   get reserve(): number {
     return Math.max(1, Math.ceil((this.limit ?? 10) * 0.1));
+  }
+
+  /** How many runs like this one share the window, judged by how fast Remaining falls. */
+  get sharers(): number {
+    const w = this.window;
+    if (!w || w.mine === 0 || this.remaining === undefined) return 1;
+    return Math.max(1, (w.firstRemaining - this.remaining) / w.mine);
   }
 
   private budget(): { remaining: number; resetInMs: number } | undefined {
@@ -174,18 +196,22 @@ export class RateLimitPacer {
     if (!budget) return { delayMs: jitter(baseMs), mode: 'steady', detail: '' };
     const spendable = budget.remaining - this.reserve;
     const left = `${budget.remaining} of ${this.limit ?? '?'} requests left in the team's window`;
+    // Runs that wait for the reset wake just after it, spread over up to a second so they do not stampede.
+    const afterReset = budget.resetInMs + this.random() * Math.min(budget.resetInMs * 0.1, 1000);
     if (spendable <= 0) {
-      // Held runs wake only after the reset, spread over up to a second so they do not stampede.
-      const after = this.random() * Math.min(budget.resetInMs * 0.1, 1000);
       return {
-        delayMs: Math.max(baseMs, budget.resetInMs) + after,
+        delayMs: Math.max(baseMs, afterReset),
         mode: 'held',
         detail: `${left}; keeping them for the team's other clients until it resets`,
       };
     }
-    const spread = budget.resetInMs / spendable;
+    const sharers = this.sharers;
+    const spread = (budget.resetInMs * sharers) / spendable;
     if (spread <= baseMs) return { delayMs: jitter(baseMs), mode: 'steady', detail: '' };
-    return { delayMs: jitter(spread), mode: 'stretched', detail: `${left}; spreading them until it resets` };
+    const shared = sharers >= 1.5 ? `, shared by about ${Math.round(sharers)} clients` : '';
+    // Never past the reset: the next window brings a fresh budget and a fresh count.
+    const delayMs = Math.max(baseMs, Math.min(jitter(spread), afterReset));
+    return { delayMs, mode: 'stretched', detail: `${left}${shared}; spreading them until it resets` };
   }
 
   /** The wait before any request: only when the window is spent outright. */

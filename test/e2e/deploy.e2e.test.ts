@@ -125,6 +125,15 @@ describe('deploy through dist/index.js', () => {
     expect(s.requests).toHaveLength(0);
   });
 
+  it('runs outside a runner too: no GITHUB_REPOSITORY, no summary file', async () => {
+    const s = await start();
+    s.addClaw('c1', { plan: [['live']] });
+    const run = await runAction(inputsFor(s), { env: { GITHUB_REPOSITORY: '', GITHUB_STEP_SUMMARY: '' } });
+    expect(run.errors).toEqual([]);
+    expect(run.exitCode).toBe(0);
+    expect(s.requests[0].method).toBe('POST');
+  });
+
   it('never prints the key, even when the service echoes it', async () => {
     const key = 'very-secret-key-4242';
     const s = await start({ echoKey: true, keys: { [key]: ['deployments:read'] } });

@@ -83,6 +83,8 @@ export async function runAction(inputs: Record<string, string>, options: RunOpti
 
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '',
+    // The bundled action is ESM; keep the caller's loader hooks out of it.
+    NODE_OPTIONS: '',
     HOME: process.env.HOME ?? dir,
     GITHUB_ACTIONS: 'true',
     GITHUB_OUTPUT: files.output,

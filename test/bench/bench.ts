@@ -1,0 +1,224 @@
+// `npm run bench`: the figures the action is judged by, printed as a table and written to
+// test/bench/RESULTS.md with the date and Node version. It measures; it never passes or fails.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ROOT, runAction } from '../e2e/harness.ts';
+import { DEMO_KEY, Simulator } from '../sim/server.ts';
+import { fixedIntervalDeploy } from './baseline.ts';
+
+// Time scaled 20×: a 60 s window lasts 3 s; a 3-minute deployment 9 s; a 5 s poll 250 ms.
+const SPEED = 20;
+const WINDOW_MS = 60_000 / SPEED;
+const LIMIT = 60;
+const DEPLOY_SIM_MS = 3 * 60_000;
+const POLL_MS = 5000 / SPEED;
+const PLAN: [string, number?][] = [
+  ['queued', 20_000],
+  ['building', 70_000],
+  ['rolling_out', DEPLOY_SIM_MS - 90_000],
+  ['live'],
+];
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+const max = (xs: number[]) => Math.max(...xs);
+const fmt = (n: number, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : '—');
+
+interface LoadFigures {
+  who: string;
+  n: number;
+  failures: number;
+  requests: number;
+  rateLimited: number;
+  perDeployment: number;
+  totalMs: number;
+  idealMs: number;
+  lagMedianMs: number;
+  lagMaxMs: number;
+  duplicates: number;
+  peakRssMb?: number;
+}
+
+async function newSim(): Promise<Simulator> {
+  const sim = new Simulator({ speed: SPEED, rateLimit: { limit: LIMIT, windowMs: WINDOW_MS, resetForm: 'epoch-ms' } });
+  await sim.start();
+  return sim;
+}
+
+/** The ideal: every run gets a trigger and one poll as its deployment ends, at the team's rate. */
+function idealMs(sim: Simulator, n: number): number {
+  const deployMs = DEPLOY_SIM_MS / SPEED;
+  return Math.max(deployMs, ((2 * n) / LIMIT) * WINDOW_MS);
+}
+
+async function actionLoad(n: number): Promise<LoadFigures> {
+  const sim = await newSim();
+  const claws = Array.from({ length: n }, (_, i) => `claw-${i + 1}`);
+  for (const id of claws) sim.addClaw(id, { plan: PLAN });
+  const rssDir = mkdtempSync(join(tmpdir(), 'claw-bench-'));
+  const started = Date.now();
+  const runs = await Promise.all(
+    claws.map(async (id) => {
+      const rssFile = join(rssDir, id);
+      const run = await runAction(
+        { 'api-key': DEMO_KEY, 'base-url': sim.url, 'claw-id': id, 'poll-interval': `${POLL_MS}ms`, timeout: '90s' },
+        {
+          env: {
+            NODE_OPTIONS: `--import=data:text/javascript,${encodeURIComponent(`import fs from 'node:fs';process.on('exit',()=>fs.writeFileSync(${JSON.stringify(rssFile)},String(process.resourceUsage().maxRSS)))`)}`,
+          },
+          killAfterMs: 120_000,
+        },
+      );
+      return { id, run, exitAt: Date.now(), rssKb: Number(readFileSync(rssFile, 'utf8')) };
+    }),
+  );
+  const totalMs = Date.now() - started;
+  const lags = runs.map(({ id, exitAt }) => {
+    const dep = sim.triggered(id)[0];
+    return dep ? exitAt - sim.finalAt(dep) : NaN;
+  });
+  await sim.stop();
+  return {
+    who: 'claw-deploy',
+    n,
+    failures: runs.filter((r) => r.run.exitCode !== 0).length,
+    requests: sim.requests.length,
+    rateLimited: sim.requests.filter((r) => r.status === 429).length,
+    perDeployment: sim.requests.length / n,
+    totalMs,
+    idealMs: idealMs(sim, n),
+    lagMedianMs: median(lags),
+    lagMaxMs: max(lags),
+    duplicates: claws.filter((id) => sim.triggered(id).length > 1).length,
+    peakRssMb: max(runs.map((r) => r.rssKb)) / 1024,
+  };
+}
+
+async function baselineLoad(n: number): Promise<LoadFigures> {
+  const sim = await newSim();
+  const claws = Array.from({ length: n }, (_, i) => `claw-${i + 1}`);
+  for (const id of claws) sim.addClaw(id, { plan: PLAN });
+  const started = Date.now();
+  const runs = await Promise.all(claws.map((id) => fixedIntervalDeploy(sim.url, DEMO_KEY, id, POLL_MS, 90_000)));
+  const totalMs = Date.now() - started;
+  const lags = runs
+    .map((r, i) => {
+      const dep = sim.triggered(claws[i])[0];
+      return dep && r.ok ? r.exitAt - sim.finalAt(dep) : NaN;
+    })
+    .filter(Number.isFinite);
+  await sim.stop();
+  return {
+    who: 'fixed-interval poller',
+    n,
+    failures: runs.filter((r) => !r.ok).length,
+    requests: sim.requests.length,
+    rateLimited: sim.requests.filter((r) => r.status === 429).length,
+    perDeployment: sim.requests.length / n,
+    totalMs,
+    idealMs: idealMs(sim, n),
+    lagMedianMs: median(lags),
+    lagMaxMs: lags.length ? max(lags) : NaN,
+    duplicates: claws.filter((id) => sim.triggered(id).length > 1).length,
+  };
+}
+
+/** Spawn to first request at the simulator, median of `times`. */
+async function startUp(times: number): Promise<{ actionMs: number; bareMs: number }> {
+  const sim = await newSim();
+  sim.addClaw('c1', { plan: [['live']] });
+  const measure = async (args: string[], env: NodeJS.ProcessEnv): Promise<number> => {
+    const before = sim.requests.length;
+    const t0 = Date.now();
+    const child = spawn(process.execPath, args, { env, stdio: 'ignore' });
+    while (sim.requests.length === before) await new Promise((r) => setTimeout(r, 1));
+    const first = sim.requests[before].at - t0;
+    await new Promise((r) => child.on('close', r));
+    return first;
+  };
+  const action: number[] = [];
+  const bare: number[] = [];
+  const outputDir = mkdtempSync(join(tmpdir(), 'claw-bench-start-'));
+  for (let i = 0; i < times; i++) {
+    const env = {
+      PATH: process.env.PATH,
+      'INPUT_API-KEY': DEMO_KEY,
+      'INPUT_BASE-URL': sim.url,
+      'INPUT_CLAW-ID': 'c1',
+      INPUT_COMMAND: 'deploy',
+      INPUT_WAIT: 'false',
+      INPUT_TIMEOUT: '30s',
+      'INPUT_POLL-INTERVAL': '1s',
+      'INPUT_AUTO-ROLLBACK': 'false',
+      'INPUT_ROLLBACK-ON': 'failed',
+      'INPUT_REQUEST-TIMEOUT': '5s',
+      'INPUT_AUTH-SCHEME': 'Bearer',
+      'INPUT_FAIL-ON-UNHEALTHY': 'true',
+      GITHUB_OUTPUT: join(outputDir, 'out'),
+      GITHUB_STATE: join(outputDir, 'state'),
+    };
+    writeFileSync(env.GITHUB_OUTPUT, '');
+    writeFileSync(env.GITHUB_STATE, '');
+    action.push(await measure([join(ROOT, 'dist/index.js')], env));
+    bare.push(
+      await measure(['-e', `fetch(${JSON.stringify(`${sim.url}/v1/claws`)}).catch(() => {})`], {
+        PATH: process.env.PATH,
+      }),
+    );
+  }
+  await sim.stop();
+  return { actionMs: median(action), bareMs: median(bare) };
+}
+
+function dirSize(dir: string): number {
+  return readdirSync(dir, { withFileTypes: true }).reduce(
+    (sum, e) => sum + (e.isDirectory() ? dirSize(join(dir, e.name)) : statSync(join(dir, e.name)).size),
+    0,
+  );
+}
+
+// --- run ------------------------------------------------------------------------------------
+
+const load: LoadFigures[] = [];
+for (const n of [1, 5, 20]) {
+  process.stderr.write(`load: ${n} concurrent run(s) of dist/index.js…\n`);
+  load.push(await actionLoad(n));
+}
+process.stderr.write('load: 20 concurrent fixed-interval pollers…\n');
+load.push(await baselineLoad(20));
+process.stderr.write('start-up…\n');
+const start = await startUp(9);
+const kb = (file: string) => statSync(join(ROOT, file)).size / 1024;
+
+const loadTable = [
+  '| runner | N | failures | 429 share | requests / deployment | total time | ideal | total ÷ ideal | detection lag median / max | duplicate deployments | peak RSS |',
+  '|---|---|---|---|---|---|---|---|---|---|---|',
+  ...load.map(
+    (f) =>
+      `| ${f.who} | ${f.n} | ${f.failures} | ${fmt((100 * f.rateLimited) / f.requests, 1)}% (${f.rateLimited}/${f.requests}) | ${fmt(f.perDeployment, 1)} | ${fmt(f.totalMs / 1000, 1)} s | ${fmt(f.idealMs / 1000, 1)} s | ${fmt(f.totalMs / f.idealMs, 2)}× | ${fmt(f.lagMedianMs)} / ${fmt(f.lagMaxMs)} ms (${fmt(f.lagMedianMs / POLL_MS, 2)} / ${fmt(f.lagMaxMs / POLL_MS, 2)} poll) | ${f.duplicates} | ${f.peakRssMb ? `${fmt(f.peakRssMb, 0)} MB` : '—'} |`,
+  ),
+];
+const otherTable = [
+  '| figure | value |',
+  '|---|---|',
+  `| start-up: spawn → first request, dist/index.js (median of 9) | ${fmt(start.actionMs)} ms |`,
+  `| start-up: spawn → first request, bare node with fetch (median of 9) | ${fmt(start.bareMs)} ms |`,
+  `| dist/index.js | ${fmt(kb('dist/index.js'))} KiB |`,
+  `| dist/post/index.js | ${fmt(kb('dist/post/index.js'))} KiB |`,
+  `| dist/ in all | ${fmt(dirSize(join(ROOT, 'dist')) / 1024)} KiB |`,
+];
+const report = [
+  '# Benchmark results',
+  '',
+  `Run ${new Date().toISOString()} on Node ${process.version}, ${process.platform}/${process.arch}. Written by \`npm run bench\`; figures, not a pass/fail test.`,
+  '',
+  `Setup: a team limit of ${LIMIT} requests per window; time scaled ${SPEED}× (the 60 s window lasts ${WINDOW_MS / 1000} s, a ${DEPLOY_SIM_MS / 60_000}-minute deployment ${DEPLOY_SIM_MS / SPEED / 1000} s, the 5 s poll interval ${POLL_MS} ms). All runs start together. The ideal time is the longer of the deployment itself and one trigger plus one final poll per run at the team's rate. Detection lag is from the simulator's final status to the process's exit. Goals: 0 failures, ≤ 5% 429s, ≤ 1.3× ideal, lag ≤ one poll interval.`,
+  '',
+  ...loadTable,
+  '',
+  ...otherTable,
+  '',
+];
+writeFileSync(join(ROOT, 'test/bench/RESULTS.md'), report.join('\n'));
+console.log(report.join('\n'));
