@@ -47,7 +47,7 @@ async function newSim(): Promise<Simulator> {
 }
 
 /** The ideal: every run gets a trigger and one poll as its deployment ends, at the team's rate. */
-function idealMs(sim: Simulator, n: number): number {
+function idealMs(n: number): number {
   const deployMs = DEPLOY_SIM_MS / SPEED;
   return Math.max(deployMs, ((2 * n) / LIMIT) * WINDOW_MS);
 }
@@ -87,7 +87,7 @@ async function actionLoad(n: number): Promise<LoadFigures> {
     rateLimited: sim.requests.filter((r) => r.status === 429).length,
     perDeployment: sim.requests.length / n,
     totalMs,
-    idealMs: idealMs(sim, n),
+    idealMs: idealMs(n),
     lagMedianMs: median(lags),
     lagMaxMs: max(lags),
     duplicates: claws.filter((id) => sim.triggered(id).length > 1).length,
@@ -117,7 +117,7 @@ async function baselineLoad(n: number): Promise<LoadFigures> {
     rateLimited: sim.requests.filter((r) => r.status === 429).length,
     perDeployment: sim.requests.length / n,
     totalMs,
-    idealMs: idealMs(sim, n),
+    idealMs: idealMs(n),
     lagMedianMs: median(lags),
     lagMaxMs: lags.length ? max(lags) : NaN,
     duplicates: claws.filter((id) => sim.triggered(id).length > 1).length,
