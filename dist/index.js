@@ -37766,7 +37766,8 @@ async function waitForFinalStatus(deps, request) {
         }
         const status = last.status;
         const reading = request.classify(status);
-        if (status !== undefined && timeline.at(-1)?.status !== status) {
+        const previous = timeline.at(-1);
+        if (status !== undefined && (previous?.status !== status || previous.deploymentId !== deploymentId)) {
             const entry = { atMs: clock.now() - startedAt, deploymentId, status, reading };
             timeline.push(entry);
             log.info(`[${formatDuration(entry.atMs)}] deployment ${deploymentId}: ${status} (${describeClass(reading)})`);
@@ -39592,6 +39593,8 @@ async function run() {
             signal: cancel.signal,
             startedAt: systemClock.now(),
             onProgress: ({ deploymentId, final }) => {
+                // Set at once, so a later failure (the service gone quiet) still tells which deployment.
+                setOutput('deployment-id', deploymentId);
                 saveState(STATE.deploymentId, deploymentId);
                 saveState(STATE.final, String(final));
             },

@@ -50,6 +50,8 @@ export async function run(): Promise<void> {
       signal: cancel.signal,
       startedAt: systemClock.now(),
       onProgress: ({ deploymentId, final }) => {
+        // Set at once, so a later failure (the service gone quiet) still tells which deployment.
+        core.setOutput('deployment-id', deploymentId);
         core.saveState(STATE.deploymentId, deploymentId);
         core.saveState(STATE.final, String(final));
       },

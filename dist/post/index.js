@@ -31932,7 +31932,8 @@ async function wait_waitForFinalStatus(deps, request) {
         }
         const status = last.status;
         const reading = request.classify(status);
-        if (status !== undefined && timeline.at(-1)?.status !== status) {
+        const previous = timeline.at(-1);
+        if (status !== undefined && (previous?.status !== status || previous.deploymentId !== deploymentId)) {
             const entry = { atMs: clock.now() - startedAt, deploymentId, status, reading };
             timeline.push(entry);
             log.info(`[${formatDuration(entry.atMs)}] deployment ${deploymentId}: ${status} (${describeClass(reading)})`);

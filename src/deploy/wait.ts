@@ -120,7 +120,8 @@ export async function waitForFinalStatus(deps: WaitDeps, request: WaitRequest): 
     }
     const status = last.status;
     const reading = request.classify(status);
-    if (status !== undefined && timeline.at(-1)?.status !== status) {
+    const previous = timeline.at(-1);
+    if (status !== undefined && (previous?.status !== status || previous.deploymentId !== deploymentId)) {
       const entry: TimelineEntry = { atMs: clock.now() - startedAt, deploymentId, status, reading };
       timeline.push(entry);
       log.info(`[${formatDuration(entry.atMs)}] deployment ${deploymentId}: ${status} (${describeClass(reading)})`);

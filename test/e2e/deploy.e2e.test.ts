@@ -90,6 +90,17 @@ describe('deploy through dist/index.js', () => {
     expect(run.errors[0]).toContain('timed out');
   });
 
+  it('still names the deployment when the service stops answering mid-wait', async () => {
+    const s = await start();
+    s.addClaw('c1', { plan: [['in_progress']] });
+    s.fault({ kind: 'error', status: 403, method: 'GET', times: 1 });
+    const run = await runAction(inputsFor(s));
+    expect(run.exitCode).toBe(1);
+    expect(run.outputs['deployment-id']).toBe('dep_0001');
+    expect(run.errors).toHaveLength(1);
+    expect(run.errors[0]).toContain("lacks the 'deployments:read' scope needed for GET /v1/deployments/:id");
+  });
+
   it('returns right after the trigger with wait: false', async () => {
     const s = await start();
     s.addClaw('c1', { plan: [['pending', 60_000], ['live']] });
