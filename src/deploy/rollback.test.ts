@@ -31,7 +31,10 @@ describe('automatic rollback', () => {
       expect(result.rollback?.status).toBe(rollbackForm === 'in-place' ? 'rolled_back' : 'succeeded');
       expect(result.message).toMatch(/failed with status "crashed".*It was rolled back/);
       expect(rollbackRequests(h)).toHaveLength(1);
-      expect(result.timeline.at(-1)).toMatchObject({ deploymentId: result.rollback?.id, status: result.rollback?.status });
+      expect(result.timeline.at(-1)).toMatchObject({
+        deploymentId: result.rollback?.id,
+        status: result.rollback?.status,
+      });
     },
   );
 
@@ -75,7 +78,10 @@ describe('automatic rollback', () => {
   it('does not take the status from before the rollback as its result', async () => {
     h = await setup();
     // The service takes 12 s to start the rollback: the original still says "crashed" meanwhile.
-    h.sim.addClaw('c1', { plan: [['pending', 5000], ['crashed']], rollbackPlan: [['crashed', 12_000], ['rolling_back', 5000], ['rolled_back']] });
+    h.sim.addClaw('c1', {
+      plan: [['pending', 5000], ['crashed']],
+      rollbackPlan: [['crashed', 12_000], ['rolling_back', 5000], ['rolled_back']],
+    });
     const result = await deploy(h);
     expect(result.rollback).toMatchObject({ succeeded: true, status: 'rolled_back' });
   });
@@ -96,18 +102,30 @@ describe('the rollback command', () => {
     h.sim.addClaw('c1');
     h.sim.addDeployment('c1', [['live']], 'dep_live');
     const result = await rollbackCommand(h.deps, { deploymentId: 'dep_live', clawId: '' }, policy());
-    expect(result).toMatchObject({ ok: true, outcome: 'succeeded', deploymentId: 'dep_live', rollback: { status: 'rolled_back' } });
+    expect(result).toMatchObject({
+      ok: true,
+      outcome: 'succeeded',
+      deploymentId: 'dep_live',
+      rollback: { status: 'rolled_back' },
+    });
   });
 
-  it.each(['plain', 'named-envelope'] as const)("rolls back the Claw's current deployment (%s shape)", async (shape) => {
-    h = await setup({ shape, rollbackForm: 'new-deployment' });
-    h.sim.addClaw('c1');
-    h.sim.addDeployment('c1', [['live']], 'dep_older');
-    h.sim.addDeployment('c1', [['live']], 'dep_current');
-    const result = await rollbackCommand(h.deps, { deploymentId: '', clawId: 'c1' }, policy());
-    expect(result).toMatchObject({ ok: true, deploymentId: 'dep_current', rollback: { form: 'new-deployment', succeeded: true } });
-    expect(h.log.text('info')).toContain("Claw c1's current deployment is dep_current");
-  });
+  it.each(['plain', 'named-envelope'] as const)(
+    "rolls back the Claw's current deployment (%s shape)",
+    async (shape) => {
+      h = await setup({ shape, rollbackForm: 'new-deployment' });
+      h.sim.addClaw('c1');
+      h.sim.addDeployment('c1', [['live']], 'dep_older');
+      h.sim.addDeployment('c1', [['live']], 'dep_current');
+      const result = await rollbackCommand(h.deps, { deploymentId: '', clawId: 'c1' }, policy());
+      expect(result).toMatchObject({
+        ok: true,
+        deploymentId: 'dep_current',
+        rollback: { form: 'new-deployment', succeeded: true },
+      });
+      expect(h.log.text('info')).toContain("Claw c1's current deployment is dep_current");
+    },
+  );
 
   it("falls back to the Claw's newest deployment in the list", async () => {
     h = await setup();
