@@ -38263,9 +38263,11 @@ async function runProbe(deps, input) {
             if (reading !== 'in_progress')
                 return { ok: false, detail: `task ${taskId} ended ${task.status}` };
             const left = input.deadline - clock.now();
-            if (left <= 0)
+            if (left > 0)
+                await clock.sleep(Math.min(input.pollIntervalMs, left), signal);
+            if (clock.now() >= input.deadline) {
                 return { ok: false, detail: `task ${taskId} still ${task.status ?? 'running'} at the deadline` };
-            await clock.sleep(Math.min(input.pollIntervalMs, left), signal);
+            }
         }
     }
     if (text === undefined)

@@ -73,8 +73,10 @@ export async function runProbe(
       }
       if (reading !== 'in_progress') return { ok: false, detail: `task ${taskId} ended ${task.status}` };
       const left = input.deadline - clock.now();
-      if (left <= 0) return { ok: false, detail: `task ${taskId} still ${task.status ?? 'running'} at the deadline` };
-      await clock.sleep(Math.min(input.pollIntervalMs, left), signal);
+      if (left > 0) await clock.sleep(Math.min(input.pollIntervalMs, left), signal);
+      if (clock.now() >= input.deadline) {
+        return { ok: false, detail: `task ${taskId} still ${task.status ?? 'running'} at the deadline` };
+      }
     }
   }
   if (text === undefined) return { ok: false, detail: `no reply text found in ${describeBody(body)}` };

@@ -25,8 +25,10 @@ export interface Fault {
   times: number;
   /** Let every Nth matching request through, for faults that come and go. */
   passEvery?: number;
-  /** For `error`: the status, answered with an HTML page rather than the envelope. */
+  /** For `error`: the status, answered with an HTML page rather than the envelope... */
   status?: number;
+  /** ...or with this JSON body. */
+  body?: unknown;
   /** `Retry-After` for 503 and 429, in seconds. */
   retryAfter?: string;
 }
@@ -93,6 +95,8 @@ export interface SimOptions {
   honourIdempotency?: boolean;
   /** Page lists this many items at a time (object list shapes). */
   pageSize?: number;
+  /** How the next page is offered: a cursor, or a link (`links.next`). */
+  paging?: 'cursor' | 'link';
   /** The server's clock minus the real one, for its `Date` header and epoch resets. */
   clockSkewMs?: number;
   /** Answer every request with a redirect here (tests that the key is never sent on). */
@@ -142,6 +146,8 @@ export class Simulator {
   private readonly sockets = new Set<Socket>();
   private readonly faultSeen = new Map<Fault, number>();
   private nextId = 1;
+  /** The path being answered, for next-page links. */
+  private currentPath = '';
   url = '';
 
   constructor(options: SimOptions = {}) {
@@ -268,6 +274,7 @@ export class Simulator {
     }
 
     const path = url.pathname.startsWith('/v1/') ? url.pathname.slice(3) : undefined;
+    this.currentPath = url.pathname;
     const fault = path === undefined ? undefined : this.takeFault(method, path);
     const serverNow = now + (this.options.clockSkewMs ?? 0);
     const headers: Record<string, string> = {
@@ -317,6 +324,7 @@ export class Simulator {
           return sendError(429, 'simulated rate limit', fault.retryAfter ? { 'Retry-After': fault.retryAfter } : {});
         case 'error': {
           const status = fault.status ?? 400;
+          if (fault.body !== undefined) return send(status, fault.body);
           record.status = status;
           const echoed = this.options.echoKey ? ` for ${req.headers.authorization}` : '';
           res
@@ -386,6 +394,8 @@ export class Simulator {
     };
     const input = (typeof body === 'object' && body !== null ? body : {}) as Fields;
     const parts = path.split('/').slice(1).map(decodeURIComponent);
+    // `/team/members` is one collection; everything else is `/<group>/:id/<sub>/:subId`.
+    if (parts[0] === 'team' && parts[1] === 'members') parts.splice(0, 2, 'team/members');
     const [group, id, sub, subId] = parts;
     const key = `${method} /${group}${id !== undefined ? '/:id' : ''}${sub !== undefined ? `/${sub}` : ''}${subId !== undefined ? '/:subId' : ''}`;
 
@@ -595,9 +605,18 @@ export class Simulator {
   private page(plural: string, items: unknown[], query: URLSearchParams): unknown {
     const size = this.options.pageSize;
     if (!size || this.shape.list === 'array') return dressList(this.shape, plural, items);
-    const start = Number(query.get('cursor') ?? '0');
+    const start = Number(query.get(this.options.paging === 'link' ? 'offset' : 'cursor') ?? '0');
     const next = start + size < items.length ? String(start + size) : undefined;
-    return dressList(this.shape, plural, items.slice(start, start + size), next);
+    const page = dressList(
+      this.shape,
+      plural,
+      items.slice(start, start + size),
+      this.options.paging === 'link' ? undefined : next,
+    );
+    if (this.options.paging === 'link' && next && typeof page === 'object' && page !== null) {
+      return { ...page, links: { next: `${this.url}${this.currentPath}?offset=${next}` } };
+    }
+    return page;
   }
 
   private clawObject(claw: SimClaw, now: number): Fields {

@@ -1,0 +1,168 @@
+// The health command against the simulator: verdicts, `*` over paged lists, and the chat probe.
+import { afterEach, describe, expect, it } from 'vitest';
+import { ALL_SCOPES } from '../../test/sim/server.ts';
+import { type Harness, setup } from '../../test/support/setup.ts';
+import { statusClassifier } from '../deploy/status.js';
+import { type HealthRequest, checkHealth } from './health.js';
+import { readReplyText } from './probe.js';
+import { clawVerdict } from './verdict.js';
+
+let h: Harness | undefined;
+afterEach(async () => {
+  await h?.sim.stop();
+  h = undefined;
+});
+
+const request = (overrides: Partial<HealthRequest> = {}): HealthRequest => ({
+  targets: { all: false, ids: ['c1'] },
+  probeMessage: '',
+  timeoutMs: 60_000,
+  pollIntervalMs: 2000,
+  classify: statusClassifier(),
+  ...overrides,
+});
+
+describe('clawVerdict', () => {
+  const classify = statusClassifier();
+  it.each([
+    [['online', 'live'], 'healthy'],
+    [['running', undefined], 'healthy'],
+    [[undefined, 'ready'], 'healthy'],
+    [['offline', 'live'], 'unhealthy'],
+    [['online', 'crashed'], 'unhealthy'],
+    [['degraded', undefined], 'unhealthy'],
+    [['online', 'paused'], 'unhealthy'],
+    [['online', 'deploying'], 'unknown'],
+    [[undefined, undefined], 'unknown'],
+    [['mysterious', undefined], 'unknown'],
+  ] as const)('%j → %s', (words, verdict) => expect(clawVerdict([...words], classify)).toBe(verdict));
+});
+
+describe('readReplyText', () => {
+  it.each([
+    [{ reply: 'pong' }, 'pong'],
+    [{ message: { content: 'pong' } }, 'pong'],
+    [{ data: { response: { text: 'pong' } } }, 'pong'],
+    [{ result: { reply: 'pong' } }, 'pong'],
+    [
+      {
+        messages: [
+          { role: 'user', content: 'ping' },
+          { role: 'assistant', content: 'pong' },
+        ],
+      },
+      'pong',
+    ],
+    [{ choices: [{ message: { content: 'pong' } }] }, 'pong'],
+    [{ taskId: 't1' }, undefined],
+    [{}, undefined],
+  ])('%j → %s', (body, text) => expect(readReplyText(body)).toBe(text));
+});
+
+describe('checkHealth', () => {
+  it('reads healthy, unhealthy and unknown Claws', async () => {
+    h = await setup();
+    h.sim.addClaw('ok');
+    h.sim.addDeployment('ok', [['live']]);
+    h.sim.addClaw('down', { status: 'offline' });
+    h.sim.addClaw('crashed');
+    h.sim.addDeployment('crashed', [['crashed']]);
+    h.sim.addClaw('blank', { status: undefined });
+    const result = await checkHealth(
+      h.deps,
+      request({ targets: { all: false, ids: ['ok', 'down', 'crashed', 'blank', 'ghost'] } }),
+    );
+    expect(result.healthy).toBe(false);
+    expect(result.entries.map((e) => [e.clawId, e.verdict])).toEqual([
+      ['ok', 'healthy'],
+      ['down', 'unhealthy'],
+      ['crashed', 'unhealthy'],
+      ['blank', 'unknown'],
+      ['ghost', 'unhealthy'],
+    ]);
+    expect(result.entries[0].status).toBe('online / live');
+    expect(result.entries[3].detail).toBe('no status could be read from the Claw');
+    expect(result.entries[4].detail).toContain('Claw "ghost" was not found');
+    expect(result.message).toBe(
+      '4 of 5 Claw(s) are not healthy: down (unhealthy), crashed (unhealthy), blank (unknown), ghost (unhealthy).',
+    );
+  });
+
+  it('checks every Claw for *, following paged lists', async () => {
+    h = await setup({ pageSize: 2, shape: 'data-envelope' });
+    for (let i = 1; i <= 5; i++) h.sim.addClaw(`c${i}`);
+    const result = await checkHealth(h.deps, request({ targets: { all: true, ids: [] } }));
+    expect(result.healthy).toBe(true);
+    expect(result.entries.map((e) => e.clawId)).toEqual(['c1', 'c2', 'c3', 'c4', 'c5']);
+    expect(result.message).toBe('All 5 Claw(s) are healthy.');
+  });
+
+  it('probes by chat: a synchronous reply that matches', async () => {
+    h = await setup();
+    h.sim.addClaw('c1', { chat: { mode: 'sync', reply: 'PONG from c1' } });
+    const result = await checkHealth(h.deps, request({ probeMessage: 'ping', probeExpect: /pong/i }));
+    expect(result.entries[0]).toMatchObject({
+      healthy: true,
+      reply: 'PONG from c1',
+      detail: 'probe: reply matches /pong/',
+    });
+  });
+
+  it('probes by chat: a reply through a task', async () => {
+    h = await setup();
+    h.sim.addClaw('c1', { chat: { mode: 'task', taskMs: 7000, reply: 'pong' } });
+    const result = await checkHealth(h.deps, request({ probeMessage: 'ping', probeExpect: /^pong$/ }));
+    expect(result.entries[0]).toMatchObject({ healthy: true, reply: 'pong' });
+    expect(result.entries[0].latencyMs).toBeGreaterThanOrEqual(7000);
+    expect(h.sim.requests.filter((r) => r.path.startsWith('/v1/tasks/')).length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('a reply that does not match is unhealthy, and shows the reply', async () => {
+    h = await setup();
+    h.sim.addClaw('c1', { chat: { mode: 'sync', reply: 'I am confused' } });
+    const result = await checkHealth(h.deps, request({ probeMessage: 'ping', probeExpect: /pong/ }));
+    expect(result.entries[0]).toMatchObject({
+      healthy: false,
+      verdict: 'unhealthy',
+      reply: 'I am confused',
+      detail: 'probe: reply does not match /pong/',
+    });
+  });
+
+  it('a task that never ends before the deadline is unhealthy, and the check ends at the deadline', async () => {
+    h = await setup();
+    h.sim.addClaw('c1', { chat: { mode: 'never' } });
+    const result = await checkHealth(h.deps, request({ probeMessage: 'ping', timeoutMs: 20_000 }));
+    expect(result.entries[0]).toMatchObject({ healthy: false });
+    expect(result.entries[0].detail).toMatch(/task task_\d+ still running at the deadline/);
+    expect(h.clock.now() - h.deps.startedAt).toBe(20_000);
+  });
+
+  it('says plainly when the key may not read tasks', async () => {
+    h = await setup(
+      { keys: { 'no-task-key': ALL_SCOPES.filter((s) => s !== 'chat:read') } },
+      { apiKey: 'no-task-key' },
+    );
+    h.sim.addClaw('c1', { chat: { mode: 'task' } });
+    const result = await checkHealth(h.deps, request({ probeMessage: 'ping' }));
+    expect(result.entries[0]).toMatchObject({ healthy: false, verdict: 'unknown' });
+    expect(result.entries[0].detail).toContain('the key may not read tasks (403 on GET /v1/tasks/:taskId)');
+    expect(result.entries[0].detail).toContain('The spec names no scope for it');
+  });
+
+  it('says what arrived when no reply text can be found', async () => {
+    h = await setup();
+    h.sim.addClaw('c1');
+    h.sim.fault({ kind: 'error', status: 200, body: { ok: true, tokens: 3 }, method: 'POST', times: 1 });
+    const result = await checkHealth(h.deps, request({ probeMessage: 'ping' }));
+    expect(result.entries[0].detail).toBe('probe: no reply text found in {"ok":true,"tokens":3}');
+  });
+
+  it('checks Claws concurrently, within the pacing', async () => {
+    h = await setup({ rateLimit: { limit: 6, windowMs: 60_000 } });
+    for (let i = 1; i <= 12; i++) h.sim.addClaw(`c${i}`);
+    const result = await checkHealth(h.deps, request({ targets: { all: true, ids: [] }, timeoutMs: 10 * 60_000 }));
+    expect(result.healthy).toBe(true);
+    expect(result.entries).toHaveLength(12);
+  });
+});
