@@ -32595,7 +32595,6 @@ class AmsClient {
             body: fields,
             scope: 'claws:write',
             what: 'the Claws collection',
-            idempotencyKey: (0,external_node_crypto_.randomUUID)(),
             ...options,
         });
         return toClaw(expectObject(res, 'claw', 'POST /v1/claws'));
@@ -32608,7 +32607,6 @@ class AmsClient {
             body: fields,
             scope: 'claws:write',
             what: `Claw "${id}"`,
-            idempotencyKey: (0,external_node_crypto_.randomUUID)(),
             ...options,
         });
         return toClaw(readObject(res.body, 'claw') ?? {}, id);
@@ -32620,7 +32618,6 @@ class AmsClient {
             params: { id },
             scope: 'claws:write',
             what: `Claw "${id}"`,
-            idempotencyKey: (0,external_node_crypto_.randomUUID)(),
             ...options,
         });
     }
@@ -32700,7 +32697,6 @@ class AmsClient {
             body: {},
             scope: 'deployments:write',
             what: `deployment "${id}"`,
-            idempotencyKey: (0,external_node_crypto_.randomUUID)(),
             recover,
             ...options,
         });
@@ -32726,7 +32722,6 @@ class AmsClient {
             body: { ...fields, skillId },
             scope: 'skills:write',
             what: `Claw "${clawId}"`,
-            idempotencyKey: (0,external_node_crypto_.randomUUID)(),
             ...options,
         });
         return readObject(res.body, 'skill') ?? { skillId };
@@ -32738,7 +32733,6 @@ class AmsClient {
             params: { id: clawId, skillId },
             scope: 'skills:write',
             what: `skill "${skillId}" on Claw "${clawId}"`,
-            idempotencyKey: (0,external_node_crypto_.randomUUID)(),
             ...options,
         });
     }
@@ -32754,7 +32748,6 @@ class AmsClient {
             body: fields,
             scope: 'team:write',
             what: 'the team',
-            idempotencyKey: (0,external_node_crypto_.randomUUID)(),
             ...options,
         });
         return readObject(res.body, 'member') ?? {};
@@ -32767,7 +32760,6 @@ class AmsClient {
             body: { role },
             scope: 'team:write',
             what: `team member "${id}"`,
-            idempotencyKey: (0,external_node_crypto_.randomUUID)(),
             ...options,
         });
         return readObject(res.body, 'member') ?? {};
@@ -32779,7 +32771,6 @@ class AmsClient {
             params: { id },
             scope: 'team:write',
             what: `team member "${id}"`,
-            idempotencyKey: (0,external_node_crypto_.randomUUID)(),
             ...options,
         });
     }
@@ -32793,7 +32784,6 @@ class AmsClient {
             body: { message },
             scope: 'chat:write',
             what: `Claw "${clawId}"`,
-            idempotencyKey: (0,external_node_crypto_.randomUUID)(),
             ...options,
         });
         return readObject(res.body, 'message') ?? {};
@@ -33092,6 +33082,10 @@ function fullJitterBackoff(attempt, baseMs, capMs, random) {
 }
 
 ;// CONCATENATED MODULE: ./src/api/transport.ts
+// The only module that speaks HTTP. One request in, one parsed response out: auth, one `/v1`,
+// timeouts, 429 waits, retries of transient failures, lost writes, and the key kept out of
+// everything the service sends back.
+
 
 
 
@@ -33162,10 +33156,12 @@ class Transport {
         const search = query.size > 0 ? `?${query}` : '';
         return `${this.options.baseUrl}/v1${path}${search}`;
     }
-    async request(request) {
+    async request(spec) {
         const { clock, log } = this.options;
-        const label = `${request.method} /v1${request.route}`;
-        const isWrite = request.method !== 'GET';
+        const label = `${spec.method} /v1${spec.route}`;
+        const isWrite = spec.method !== 'GET';
+        // One logical write, one key, on every retry: a service that honours it applies it once.
+        const request = isWrite ? { ...spec, idempotencyKey: spec.idempotencyKey ?? (0,external_node_crypto_.randomUUID)() } : spec;
         let failures = 0;
         let firstFailureAt = 0;
         for (;;) {
@@ -33184,16 +33180,13 @@ class Transport {
             failures += 1;
             if (failures === 1)
                 firstFailureAt = clock.now();
-            const canRetry = !isWrite || !transient.mayHaveApplied || request.idempotencyKey !== undefined || request.recover !== undefined;
             const spanMs = clock.now() - firstFailureAt;
             const wait = transient.retryAfterMs ?? fullJitterBackoff(failures, this.baseBackoffMs, this.maxBackoffMs, this.random);
             const pastDeadline = request.deadline !== undefined && clock.now() + wait >= request.deadline;
-            if (!canRetry || (failures >= GIVE_UP_AFTER_FAILURES && spanMs >= GIVE_UP_AFTER_MS) || pastDeadline) {
-                const why = !canRetry
-                    ? 'not retried because it may already have taken effect'
-                    : pastDeadline
-                        ? 'no time left before the deadline to retry'
-                        : `gave up after ${failures} failures in a row over ${parse_formatDuration(spanMs)}`;
+            if ((failures >= GIVE_UP_AFTER_FAILURES && spanMs >= GIVE_UP_AFTER_MS) || pastDeadline) {
+                const why = pastDeadline
+                    ? 'no time left before the deadline to retry'
+                    : `gave up after ${failures} failures in a row over ${parse_formatDuration(spanMs)}`;
                 throw new errors_ApiError(`${label} failed: ${transient.reason} (${why}).`, pastDeadline ? 'deadline' : transient.errorKind);
             }
             log.warning(`${label}: ${transient.reason}; retry ${failures} in ${parse_formatDuration(wait)}.`);

@@ -69,6 +69,22 @@ describe('AmsClient', () => {
     await expect(h.client.removeMember('mem_0001')).rejects.toThrow('Team member "mem_0001" was not found');
   });
 
+  it('sends every write with an Idempotency-Key, the same on its retries', async () => {
+    h = await setup();
+    h.sim.addClaw('c1');
+    h.sim.fault({ kind: '502-html', method: 'POST', path: '/claws/c1/skills', times: 2 });
+    await h.client.installSkill('c1', 'web-search');
+    await h.client.updateClaw('c1', { name: 'x' });
+    await h.client.removeSkill('c1', 'web-search');
+    const writes = h.sim.requests.filter((r) => r.method !== 'GET');
+    expect(writes.map((r) => r.method)).toEqual(['POST', 'POST', 'POST', 'PATCH', 'DELETE']);
+    const keys = writes.map((r) => r.idempotencyKey);
+    expect(keys.every((k) => typeof k === 'string' && k.length > 0)).toBe(true);
+    expect(new Set(keys.slice(0, 3)).size).toBe(1); // one install, three tries, one key
+    expect(new Set(keys).size).toBe(3);
+    expect(h.sim.claws.get('c1')?.skills).toHaveLength(0);
+  });
+
   it('chat and tasks: send, history, poll', async () => {
     h = await setup();
     h.sim.addClaw('sync', { chat: { mode: 'sync', reply: 'hello there' } });

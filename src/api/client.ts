@@ -90,7 +90,6 @@ export class AmsClient {
       body: fields,
       scope: 'claws:write',
       what: 'the Claws collection',
-      idempotencyKey: randomUUID(),
       ...options,
     });
     return toClaw(expectObject(res, 'claw', 'POST /v1/claws'));
@@ -104,7 +103,6 @@ export class AmsClient {
       body: fields,
       scope: 'claws:write',
       what: `Claw "${id}"`,
-      idempotencyKey: randomUUID(),
       ...options,
     });
     return toClaw(readObject(res.body, 'claw') ?? {}, id);
@@ -117,7 +115,6 @@ export class AmsClient {
       params: { id },
       scope: 'claws:write',
       what: `Claw "${id}"`,
-      idempotencyKey: randomUUID(),
       ...options,
     });
   }
@@ -208,7 +205,6 @@ export class AmsClient {
       body: {},
       scope: 'deployments:write',
       what: `deployment "${id}"`,
-      idempotencyKey: randomUUID(),
       recover,
       ...options,
     });
@@ -240,7 +236,6 @@ export class AmsClient {
       body: { ...fields, skillId },
       scope: 'skills:write',
       what: `Claw "${clawId}"`,
-      idempotencyKey: randomUUID(),
       ...options,
     });
     return readObject(res.body, 'skill') ?? { skillId };
@@ -253,7 +248,6 @@ export class AmsClient {
       params: { id: clawId, skillId },
       scope: 'skills:write',
       what: `skill "${skillId}" on Claw "${clawId}"`,
-      idempotencyKey: randomUUID(),
       ...options,
     });
   }
@@ -275,7 +269,6 @@ export class AmsClient {
       body: fields,
       scope: 'team:write',
       what: 'the team',
-      idempotencyKey: randomUUID(),
       ...options,
     });
     return readObject(res.body, 'member') ?? {};
@@ -289,7 +282,6 @@ export class AmsClient {
       body: { role },
       scope: 'team:write',
       what: `team member "${id}"`,
-      idempotencyKey: randomUUID(),
       ...options,
     });
     return readObject(res.body, 'member') ?? {};
@@ -302,7 +294,6 @@ export class AmsClient {
       params: { id },
       scope: 'team:write',
       what: `team member "${id}"`,
-      idempotencyKey: randomUUID(),
       ...options,
     });
   }
@@ -318,7 +309,6 @@ export class AmsClient {
       body: { message },
       scope: 'chat:write',
       what: `Claw "${clawId}"`,
-      idempotencyKey: randomUUID(),
       ...options,
     });
     return readObject(res.body, 'message') ?? {};

@@ -1,6 +1,7 @@
 // The only module that speaks HTTP. One request in, one parsed response out: auth, one `/v1`,
 // timeouts, 429 waits, retries of transient failures, lost writes, and the key kept out of
 // everything the service sends back.
+import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { HttpClient } from '@actions/http-client';
 import { type Clock, type Logger, debugOnce } from '../clock.js';
@@ -33,12 +34,14 @@ export interface ApiRequest {
   scope: string;
   /** What the request addresses, named when the service answers 404: `deployment "d1"`. */
   what: string;
-  /** Sent as `Idempotency-Key`; the same on every retry of this request. */
+  /**
+   * Sent as `Idempotency-Key`, the same on every retry of this request. Writes get one made up
+   * when none is given; pass one to recognize the request's effect later.
+   */
   idempotencyKey?: string;
   /**
-   * For writes whose response was lost: looks for the effect before sending again. A value ends
-   * the request with it. Without this or an idempotency key, a write is retried only when it
-   * surely never reached the service.
+   * For writes whose response was lost: looks for the effect before sending again, for services
+   * that ignore the Idempotency-Key. A value ends the request with it.
    */
   recover?: () => Promise<ApiResponse | undefined>;
   /** Clock time after which no request is sent and no wait is begun. */
@@ -148,10 +151,12 @@ export class Transport {
     return `${this.options.baseUrl}/v1${path}${search}`;
   }
 
-  async request(request: ApiRequest): Promise<ApiResponse> {
+  async request(spec: ApiRequest): Promise<ApiResponse> {
     const { clock, log } = this.options;
-    const label = `${request.method} /v1${request.route}`;
-    const isWrite = request.method !== 'GET';
+    const label = `${spec.method} /v1${spec.route}`;
+    const isWrite = spec.method !== 'GET';
+    // One logical write, one key, on every retry: a service that honours it applies it once.
+    const request = isWrite ? { ...spec, idempotencyKey: spec.idempotencyKey ?? randomUUID() } : spec;
     let failures = 0;
     let firstFailureAt = 0;
 
@@ -171,18 +176,14 @@ export class Transport {
 
       failures += 1;
       if (failures === 1) firstFailureAt = clock.now();
-      const canRetry =
-        !isWrite || !transient.mayHaveApplied || request.idempotencyKey !== undefined || request.recover !== undefined;
       const spanMs = clock.now() - firstFailureAt;
       const wait =
         transient.retryAfterMs ?? fullJitterBackoff(failures, this.baseBackoffMs, this.maxBackoffMs, this.random);
       const pastDeadline = request.deadline !== undefined && clock.now() + wait >= request.deadline;
-      if (!canRetry || (failures >= GIVE_UP_AFTER_FAILURES && spanMs >= GIVE_UP_AFTER_MS) || pastDeadline) {
-        const why = !canRetry
-          ? 'not retried because it may already have taken effect'
-          : pastDeadline
-            ? 'no time left before the deadline to retry'
-            : `gave up after ${failures} failures in a row over ${formatDuration(spanMs)}`;
+      if ((failures >= GIVE_UP_AFTER_FAILURES && spanMs >= GIVE_UP_AFTER_MS) || pastDeadline) {
+        const why = pastDeadline
+          ? 'no time left before the deadline to retry'
+          : `gave up after ${failures} failures in a row over ${formatDuration(spanMs)}`;
         throw new ApiError(
           `${label} failed: ${transient.reason} (${why}).`,
           pastDeadline ? 'deadline' : transient.errorKind,

@@ -52,55 +52,24 @@ function idealMs(n: number): number {
   return Math.max(deployMs, ((2 * n) / LIMIT) * WINDOW_MS);
 }
 
-async function actionLoad(n: number): Promise<LoadFigures> {
-  const sim = await newSim();
-  const claws = Array.from({ length: n }, (_, i) => `claw-${i + 1}`);
-  for (const id of claws) sim.addClaw(id, { plan: PLAN });
-  const rssDir = mkdtempSync(join(tmpdir(), 'claw-bench-'));
-  const started = Date.now();
-  const runs = await Promise.all(
-    claws.map(async (id) => {
-      const rssFile = join(rssDir, id);
-      const run = await runAction(
-        { 'api-key': DEMO_KEY, 'base-url': sim.url, 'claw-id': id, 'poll-interval': `${POLL_MS}ms`, timeout: '90s' },
-        {
-          env: {
-            NODE_OPTIONS: `--import=data:text/javascript,${encodeURIComponent(`import fs from 'node:fs';process.on('exit',()=>fs.writeFileSync(${JSON.stringify(rssFile)},String(process.resourceUsage().maxRSS)))`)}`,
-          },
-          killAfterMs: 120_000,
-        },
-      );
-      return { id, run, exitAt: Date.now(), rssKb: Number(readFileSync(rssFile, 'utf8')) };
-    }),
-  );
-  const totalMs = Date.now() - started;
-  const lags = runs.map(({ id, exitAt }) => {
-    const dep = sim.triggered(id)[0];
-    return dep ? exitAt - sim.finalAt(dep) : NaN;
-  });
-  await sim.stop();
-  return {
-    who: 'claw-deploy',
-    n,
-    failures: runs.filter((r) => r.run.exitCode !== 0).length,
-    requests: sim.requests.length,
-    rateLimited: sim.requests.filter((r) => r.status === 429).length,
-    perDeployment: sim.requests.length / n,
-    totalMs,
-    idealMs: idealMs(n),
-    lagMedianMs: median(lags),
-    lagMaxMs: max(lags),
-    duplicates: claws.filter((id) => sim.triggered(id).length > 1).length,
-    peakRssMb: max(runs.map((r) => r.rssKb)) / 1024,
-  };
+/** One run's result, however it was run. */
+interface RunResult {
+  ok: boolean;
+  exitAt: number;
+  rssKb?: number;
 }
 
-async function baselineLoad(n: number): Promise<LoadFigures> {
+/** N runs of `runOne` at once against one simulator, and the figures they leave. */
+async function measureLoad(
+  who: string,
+  n: number,
+  runOne: (sim: Simulator, clawId: string) => Promise<RunResult>,
+): Promise<LoadFigures> {
   const sim = await newSim();
   const claws = Array.from({ length: n }, (_, i) => `claw-${i + 1}`);
   for (const id of claws) sim.addClaw(id, { plan: PLAN });
   const started = Date.now();
-  const runs = await Promise.all(claws.map((id) => fixedIntervalDeploy(sim.url, DEMO_KEY, id, POLL_MS, 90_000)));
+  const runs = await Promise.all(claws.map((id) => runOne(sim, id)));
   const totalMs = Date.now() - started;
   const lags = runs
     .map((r, i) => {
@@ -108,9 +77,10 @@ async function baselineLoad(n: number): Promise<LoadFigures> {
       return dep && r.ok ? r.exitAt - sim.finalAt(dep) : NaN;
     })
     .filter(Number.isFinite);
+  const rss = runs.map((r) => r.rssKb).filter((kb): kb is number => kb !== undefined);
   await sim.stop();
   return {
-    who: 'fixed-interval poller',
+    who,
     n,
     failures: runs.filter((r) => !r.ok).length,
     requests: sim.requests.length,
@@ -121,7 +91,25 @@ async function baselineLoad(n: number): Promise<LoadFigures> {
     lagMedianMs: median(lags),
     lagMaxMs: lags.length ? max(lags) : NaN,
     duplicates: claws.filter((id) => sim.triggered(id).length > 1).length,
+    peakRssMb: rss.length ? max(rss) / 1024 : undefined,
   };
+}
+
+const rssDir = mkdtempSync(join(tmpdir(), 'claw-bench-'));
+
+/** The bundled action, as the runner runs it, reporting its peak memory on exit. */
+async function runBundledAction(sim: Simulator, clawId: string): Promise<RunResult> {
+  const rssFile = join(rssDir, clawId);
+  const reportRss = `import fs from 'node:fs';process.on('exit',()=>fs.writeFileSync(${JSON.stringify(rssFile)},String(process.resourceUsage().maxRSS)))`;
+  const run = await runAction(
+    { 'api-key': DEMO_KEY, 'base-url': sim.url, 'claw-id': clawId, 'poll-interval': `${POLL_MS}ms`, timeout: '90s' },
+    { env: { NODE_OPTIONS: `--import=data:text/javascript,${encodeURIComponent(reportRss)}` }, killAfterMs: 120_000 },
+  );
+  return { ok: run.exitCode === 0, exitAt: Date.now(), rssKb: Number(readFileSync(rssFile, 'utf8')) };
+}
+
+async function runFixedIntervalPoller(sim: Simulator, clawId: string): Promise<RunResult> {
+  return fixedIntervalDeploy(sim.url, DEMO_KEY, clawId, POLL_MS, 90_000);
 }
 
 /** Spawn to first request at the simulator, median of `times`. */
@@ -183,10 +171,10 @@ function dirSize(dir: string): number {
 const load: LoadFigures[] = [];
 for (const n of [1, 5, 20]) {
   process.stderr.write(`load: ${n} concurrent run(s) of dist/index.js…\n`);
-  load.push(await actionLoad(n));
+  load.push(await measureLoad('claw-deploy', n, runBundledAction));
 }
 process.stderr.write('load: 20 concurrent fixed-interval pollers…\n');
-load.push(await baselineLoad(20));
+load.push(await measureLoad('fixed-interval poller', 20, runFixedIntervalPoller));
 process.stderr.write('start-up…\n');
 const start = await startUp(9);
 const kb = (file: string) => statSync(join(ROOT, file)).size / 1024;
