@@ -38809,7 +38809,7 @@ class AmsClient {
         });
         const deployment = toDeployment(expectObject(res, 'deployment', 'POST /v1/deployments'));
         if (!deployment)
-            throw unreadable('POST /v1/deployments', 'a deployment id', res.body);
+            throw unreadable('POST /v1/deployments', 'a deployment id', res);
         return { ...deployment, clawId: deployment.clawId ?? input.clawId };
     }
     /** A deployment of this Claw that our lost trigger created, if the list shows one. */
@@ -38964,7 +38964,7 @@ class AmsClient {
             const res = await this.call(page);
             const list = readList(res.body, plural);
             if (!list)
-                throw unreadable(`${request.method} /v1${request.route}`, `a list of ${plural}`, res.body);
+                throw unreadable(`${request.method} /v1${request.route}`, `a list of ${plural}`, res);
             items.push(...list);
             const next = readNextPage(res.body);
             if (!next || list.length === 0)
@@ -38979,11 +38979,12 @@ class AmsClient {
 function expectObject(res, resource, label) {
     const object = readObject(res.body, resource);
     if (!object)
-        throw unreadable(label, `a ${resource} object`, res.body);
+        throw unreadable(label, `a ${resource} object`, res);
     return object;
 }
-function unreadable(label, expected, body) {
-    return new ApiError(`${label} answered ${describeBody(body, 500)}; expected ${expected}.`, 'unreadable');
+/** What arrived, for a response that cannot be read: its status and the first 500 characters. */
+function unreadable(label, expected, res) {
+    return new ApiError(`${label} answered ${res.status} with ${describeBody(res.body, 500)}; expected ${expected}.`, 'unreadable');
 }
 function toDeployment(object, fallbackId) {
     if (!object)
@@ -39328,7 +39329,8 @@ class Transport {
                 const why = pastDeadline
                     ? 'no time left before the deadline to retry'
                     : `gave up after ${failures} failures in a row over ${formatDuration(spanMs)}`;
-                throw new ApiError(`${label} failed: ${transient.reason} (${why}).`, pastDeadline ? 'deadline' : transient.errorKind);
+                const body = transient.excerpt ? ` Body: ${transient.excerpt}` : '';
+                throw new ApiError(`${label} failed: ${transient.reason} (${why}).${body}`, pastDeadline ? 'deadline' : transient.errorKind);
             }
             log.warning(`${label}: ${transient.reason}; retry ${failures} in ${formatDuration(wait)}.`);
             await clock.sleep(wait, request.signal);
@@ -39391,7 +39393,12 @@ class Transport {
             };
         }
         if (status >= 200 && status < 300 && attempt.text.trim() !== '' && parseJson(attempt.text) === undefined) {
-            return { reason: `${status} with a body that is not JSON`, errorKind: 'unreadable', mayHaveApplied: isWrite };
+            return {
+                reason: `${status} with a body that is not JSON`,
+                excerpt: attempt.text.slice(0, EXCERPT_CHARS).replace(/\s+/g, ' ').trim(),
+                errorKind: 'unreadable',
+                mayHaveApplied: isWrite,
+            };
         }
         return undefined;
     }
@@ -39624,7 +39631,7 @@ async function run() {
         saveState(STATE.finished, 'true');
     }
     catch (err) {
-        setFailed(errorMessage(err));
+        setFailed(err instanceof CancelledError ? `Cancelled before the ${settings.command} finished.` : errorMessage(err));
         saveState(STATE.finished, 'true');
     }
     finally {

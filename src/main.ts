@@ -4,7 +4,7 @@ import * as core from '@actions/core';
 import * as github from '@actions/github';
 import { type Logger, systemClock } from './clock.js';
 import { type CommandDeps, type DeployResult, deployClaw, rollbackCommand, waitOnDeployment } from './deploy/deploy.js';
-import { errorMessage } from './errors.js';
+import { CancelledError, errorMessage } from './errors.js';
 import { checkHealth } from './health/health.js';
 import { deployOutputs, deploySummary } from './report/deploy-report.js';
 import { healthOutputs, healthSummary } from './report/health-report.js';
@@ -79,7 +79,9 @@ export async function run(): Promise<void> {
     }
     core.saveState(STATE.finished, 'true');
   } catch (err) {
-    core.setFailed(errorMessage(err));
+    core.setFailed(
+      err instanceof CancelledError ? `Cancelled before the ${settings.command} finished.` : errorMessage(err),
+    );
     core.saveState(STATE.finished, 'true');
   } finally {
     process.off('SIGINT', onSignal);

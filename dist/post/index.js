@@ -32668,7 +32668,7 @@ class AmsClient {
         });
         const deployment = toDeployment(expectObject(res, 'deployment', 'POST /v1/deployments'));
         if (!deployment)
-            throw unreadable('POST /v1/deployments', 'a deployment id', res.body);
+            throw unreadable('POST /v1/deployments', 'a deployment id', res);
         return { ...deployment, clawId: deployment.clawId ?? input.clawId };
     }
     /** A deployment of this Claw that our lost trigger created, if the list shows one. */
@@ -32823,7 +32823,7 @@ class AmsClient {
             const res = await this.call(page);
             const list = readList(res.body, plural);
             if (!list)
-                throw unreadable(`${request.method} /v1${request.route}`, `a list of ${plural}`, res.body);
+                throw unreadable(`${request.method} /v1${request.route}`, `a list of ${plural}`, res);
             items.push(...list);
             const next = readNextPage(res.body);
             if (!next || list.length === 0)
@@ -32838,11 +32838,12 @@ class AmsClient {
 function expectObject(res, resource, label) {
     const object = readObject(res.body, resource);
     if (!object)
-        throw unreadable(label, `a ${resource} object`, res.body);
+        throw unreadable(label, `a ${resource} object`, res);
     return object;
 }
-function unreadable(label, expected, body) {
-    return new errors_ApiError(`${label} answered ${describeBody(body, 500)}; expected ${expected}.`, 'unreadable');
+/** What arrived, for a response that cannot be read: its status and the first 500 characters. */
+function unreadable(label, expected, res) {
+    return new errors_ApiError(`${label} answered ${res.status} with ${describeBody(res.body, 500)}; expected ${expected}.`, 'unreadable');
 }
 function toDeployment(object, fallbackId) {
     if (!object)
@@ -33187,7 +33188,8 @@ class Transport {
                 const why = pastDeadline
                     ? 'no time left before the deadline to retry'
                     : `gave up after ${failures} failures in a row over ${parse_formatDuration(spanMs)}`;
-                throw new errors_ApiError(`${label} failed: ${transient.reason} (${why}).`, pastDeadline ? 'deadline' : transient.errorKind);
+                const body = transient.excerpt ? ` Body: ${transient.excerpt}` : '';
+                throw new errors_ApiError(`${label} failed: ${transient.reason} (${why}).${body}`, pastDeadline ? 'deadline' : transient.errorKind);
             }
             log.warning(`${label}: ${transient.reason}; retry ${failures} in ${parse_formatDuration(wait)}.`);
             await clock.sleep(wait, request.signal);
@@ -33250,7 +33252,12 @@ class Transport {
             };
         }
         if (status >= 200 && status < 300 && attempt.text.trim() !== '' && parseJson(attempt.text) === undefined) {
-            return { reason: `${status} with a body that is not JSON`, errorKind: 'unreadable', mayHaveApplied: isWrite };
+            return {
+                reason: `${status} with a body that is not JSON`,
+                excerpt: attempt.text.slice(0, EXCERPT_CHARS).replace(/\s+/g, ' ').trim(),
+                errorKind: 'unreadable',
+                mayHaveApplied: isWrite,
+            };
         }
         return undefined;
     }

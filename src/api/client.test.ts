@@ -119,11 +119,13 @@ describe('AmsClient', () => {
     h.sim.fault({ kind: 'error', status: 200, body: { message: 'maintenance window' }, method: 'GET', times: 1 });
     const err = (await h.client.listClaws().catch((e: unknown) => e)) as ApiError;
     expect(err).toBeInstanceOf(ApiError);
-    expect(err.message).toBe('GET /v1/claws answered {"message":"maintenance window"}; expected a list of claws.');
+    expect(err.message).toBe(
+      'GET /v1/claws answered 200 with {"message":"maintenance window"}; expected a list of claws.',
+    );
     h.sim.fault({ kind: 'error', status: 201, body: { accepted: true }, method: 'POST', times: 1 });
     h.sim.addClaw('c1');
     await expect(h.client.triggerDeployment({ clawId: 'c1' })).rejects.toThrow(
-      'POST /v1/deployments answered {"accepted":true}; expected a deployment id.',
+      'POST /v1/deployments answered 201 with {"accepted":true}; expected a deployment id.',
     );
   });
 });

@@ -170,7 +170,7 @@ export class AmsClient {
       ...options,
     });
     const deployment = toDeployment(expectObject(res, 'deployment', 'POST /v1/deployments'));
-    if (!deployment) throw unreadable('POST /v1/deployments', 'a deployment id', res.body);
+    if (!deployment) throw unreadable('POST /v1/deployments', 'a deployment id', res);
     return { ...deployment, clawId: deployment.clawId ?? input.clawId };
   }
 
@@ -355,7 +355,7 @@ export class AmsClient {
     for (let n = 0; n < MAX_PAGES; n++) {
       const res = await this.call(page);
       const list = readList(res.body, plural);
-      if (!list) throw unreadable(`${request.method} /v1${request.route}`, `a list of ${plural}`, res.body);
+      if (!list) throw unreadable(`${request.method} /v1${request.route}`, `a list of ${plural}`, res);
       items.push(...list);
       const next = readNextPage(res.body);
       if (!next || list.length === 0) break;
@@ -369,12 +369,16 @@ export class AmsClient {
 
 function expectObject(res: ApiResponse, resource: string, label: string): Json {
   const object = readObject(res.body, resource);
-  if (!object) throw unreadable(label, `a ${resource} object`, res.body);
+  if (!object) throw unreadable(label, `a ${resource} object`, res);
   return object;
 }
 
-function unreadable(label: string, expected: string, body: unknown): ApiError {
-  return new ApiError(`${label} answered ${describeBody(body, 500)}; expected ${expected}.`, 'unreadable');
+/** What arrived, for a response that cannot be read: its status and the first 500 characters. */
+function unreadable(label: string, expected: string, res: ApiResponse): ApiError {
+  return new ApiError(
+    `${label} answered ${res.status} with ${describeBody(res.body, 500)}; expected ${expected}.`,
+    'unreadable',
+  );
 }
 
 export function toDeployment(object: Json | undefined, fallbackId?: string): Deployment | undefined {

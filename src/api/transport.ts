@@ -83,6 +83,8 @@ type Attempt =
 /** A transient failure, and whether the request may have taken effect. */
 interface Transient {
   reason: string;
+  /** What arrived, when it was not what was expected (already redacted). */
+  excerpt?: string;
   errorKind: 'server' | 'network' | 'unreadable';
   mayHaveApplied: boolean;
   retryAfterMs?: number;
@@ -184,8 +186,9 @@ export class Transport {
         const why = pastDeadline
           ? 'no time left before the deadline to retry'
           : `gave up after ${failures} failures in a row over ${formatDuration(spanMs)}`;
+        const body = transient.excerpt ? ` Body: ${transient.excerpt}` : '';
         throw new ApiError(
-          `${label} failed: ${transient.reason} (${why}).`,
+          `${label} failed: ${transient.reason} (${why}).${body}`,
           pastDeadline ? 'deadline' : transient.errorKind,
         );
       }
@@ -254,7 +257,12 @@ export class Transport {
       };
     }
     if (status >= 200 && status < 300 && attempt.text.trim() !== '' && parseJson(attempt.text) === undefined) {
-      return { reason: `${status} with a body that is not JSON`, errorKind: 'unreadable', mayHaveApplied: isWrite };
+      return {
+        reason: `${status} with a body that is not JSON`,
+        excerpt: attempt.text.slice(0, EXCERPT_CHARS).replace(/\s+/g, ' ').trim(),
+        errorKind: 'unreadable',
+        mayHaveApplied: isWrite,
+      };
     }
     return undefined;
   }

@@ -121,3 +121,18 @@ describe('transient failures', () => {
     );
   });
 });
+
+describe('unreadable answers', () => {
+  it('a 200 that is never JSON ends with its status and the start of its body, the key removed', async () => {
+    h = await setup({ echoKey: true }, { requestTimeoutMs: 300 });
+    const dep = h.sim.addDeployment('c1', [['live']]);
+    h.sim.fault({ kind: 'error', status: 200, method: 'GET', times: 10_000 });
+    const err = (await h.client
+      .getDeployment(dep.id, { deadline: h.clock.now() + 10_000 })
+      .catch((e: unknown) => e)) as ApiError;
+    expect(err).toBeInstanceOf(ApiError);
+    expect(err.message).toMatch(
+      /^GET \/v1\/deployments\/:id failed: 200 with a body that is not JSON \(no time left before the deadline to retry\)\. Body: <html><body>Error 200 for Bearer \*\*\*<\/body><\/html>$/,
+    );
+  });
+});
