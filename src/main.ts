@@ -10,7 +10,7 @@ import { deployOutputs, deploySummary } from './report/deploy-report.js';
 import { healthOutputs, healthSummary } from './report/health-report.js';
 import { type Settings, readSettings } from './settings.js';
 import { STATE } from './state.js';
-import { createClient, policyOf } from './wiring.js';
+import { classifierOf, createClient, policyOf } from './wiring.js';
 
 const log: Logger = { info: core.info, warning: core.warning, debug: core.debug };
 
@@ -63,7 +63,7 @@ export async function run(): Promise<void> {
         probeExpect: settings.probeExpect,
         timeoutMs: settings.timeoutMs,
         pollIntervalMs: settings.pollIntervalMs,
-        classify: policyOf(settings).classify,
+        classify: classifierOf(settings),
       });
       setOutputs(healthOutputs(result));
       await writeSummary(healthSummary(result));

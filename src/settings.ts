@@ -49,8 +49,7 @@ const ID_EXPECTED = `an identifier without whitespace, control characters or '/'
 
 /** Shows a value in an error message: quoted, control characters escaped, long values cut. */
 function show(value: string): string {
-  const shown = JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value);
-  return shown;
+  return JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value);
 }
 
 function fail(input: string, value: string, expected: string): never {

@@ -4,7 +4,7 @@ import { RateLimitPacer } from './api/rate-limit.js';
 import { Transport } from './api/transport.js';
 import type { Clock, Logger } from './clock.js';
 import type { Policy } from './deploy/deploy.js';
-import { statusClassifier } from './deploy/status.js';
+import { type Classifier, statusClassifier } from './deploy/status.js';
 import type { Settings } from './settings.js';
 
 export function createClient(
@@ -29,11 +29,16 @@ export function createClient(
   return { client: new AmsClient(transport), pacer };
 }
 
+/** The status vocabulary with the user's `success-statuses` and `failure-statuses`. */
+export function classifierOf(settings: Settings): Classifier {
+  return statusClassifier({ success: settings.successStatuses, failure: settings.failureStatuses });
+}
+
 export function policyOf(settings: Settings): Policy {
   return {
     timeoutMs: settings.timeoutMs,
     pollIntervalMs: settings.pollIntervalMs,
-    classify: statusClassifier({ success: settings.successStatuses, failure: settings.failureStatuses }),
+    classify: classifierOf(settings),
     autoRollback: settings.autoRollback,
     rollbackOn: settings.rollbackOn,
   };

@@ -32234,8 +32234,7 @@ const SPACE_OR_CONTROL = /[\s\u0000-\u001f\u007f]/;
 const ID_EXPECTED = `an identifier without whitespace, control characters or '/', at most ${MAX_ID_LENGTH} characters`;
 /** Shows a value in an error message: quoted, control characters escaped, long values cut. */
 function show(value) {
-    const shown = JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value);
-    return shown;
+    return JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value);
 }
 function fail(input, value, expected) {
     throw new InputError(`Input '${input}' is ${show(value)}: expected ${expected}.`);
@@ -33394,11 +33393,15 @@ function createClient(settings, clock, log, userAgent) {
     });
     return { client: new AmsClient(transport), pacer };
 }
+/** The status vocabulary with the user's `success-statuses` and `failure-statuses`. */
+function classifierOf(settings) {
+    return statusClassifier({ success: settings.successStatuses, failure: settings.failureStatuses });
+}
 function policyOf(settings) {
     return {
         timeoutMs: settings.timeoutMs,
         pollIntervalMs: settings.pollIntervalMs,
-        classify: statusClassifier({ success: settings.successStatuses, failure: settings.failureStatuses }),
+        classify: classifierOf(settings),
         autoRollback: settings.autoRollback,
         rollbackOn: settings.rollbackOn,
     };
