@@ -29,7 +29,7 @@ export default tseslint.config(
   },
   {
     files: ['src/**/*.ts'],
-    ignores: ['src/main.ts', 'src/post.ts', 'src/api/transport.ts'],
+    ignores: ['src/main.ts', 'src/post.ts', 'src/api/http.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -38,7 +38,7 @@ export default tseslint.config(
             { group: ['@actions/core', '@actions/github'], message: 'Only main.ts and post.ts use the toolkit.' },
             {
               group: ['@actions/http-client', 'node:http', 'node:https', 'http', 'https'],
-              message: 'Only src/api/transport.ts speaks HTTP.',
+              message: 'Only src/api/http.ts speaks HTTP.',
             },
           ],
         },

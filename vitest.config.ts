@@ -3,6 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    // The end-to-end tests run dist/: build it first when src/ is newer.
+    globalSetup: ['test/support/build-dist.ts'],
     // Two cores: forks keep each e2e test's child processes and simulator apart.
     pool: 'forks',
     testTimeout: 30_000,

@@ -8,11 +8,21 @@ import { CancelledError, errorMessage } from './errors.js';
 import { checkHealth } from './health/health.js';
 import { deployOutputs, deploySummary } from './report/deploy-report.js';
 import { healthOutputs, healthSummary } from './report/health-report.js';
+import { sanitizeLogLine } from './report/log-line.js';
+import { capMarkdown } from './report/markdown.js';
+import { checkOutputs } from './report/outputs.js';
 import { type Settings, readSettings } from './settings.js';
 import { STATE } from './state.js';
 import { classifierOf, createClient, policyOf } from './wiring.js';
 
-const log: Logger = { info: core.info, warning: core.warning, debug: core.debug };
+// Every line the layers log crosses into the runner's log here, and only here, sanitized: the
+// service's text can never become a workflow command.
+export const log: Logger = {
+  info: (message) => core.info(sanitizeLogLine(message)),
+  warning: (message) => core.warning(sanitizeLogLine(message)),
+  debug: (message) => core.debug(sanitizeLogLine(message)),
+};
+export const fail = (message: string): void => core.setFailed(sanitizeLogLine(message));
 
 export async function run(): Promise<void> {
   // Mask the key before anything else can print it.
@@ -23,7 +33,7 @@ export async function run(): Promise<void> {
   try {
     settings = readSettings((name) => core.getInput(name));
   } catch (err) {
-    core.setFailed(errorMessage(err));
+    fail(errorMessage(err));
     return;
   }
 
@@ -31,17 +41,19 @@ export async function run(): Promise<void> {
   const onSignal = (signal: NodeJS.Signals): void => {
     if (cancel.signal.aborted) {
       // Second signal: the runner is about to kill us. What is saved is what the post step gets.
-      core.setFailed(`Cancelled (${signal}).`);
+      fail(`Cancelled (${signal}).`);
       process.exit(1);
     }
-    core.warning(`Received ${signal}: stopping the wait and reporting what is known.`);
+    log.warning(`Received ${signal}: stopping the wait and reporting what is known.`);
     cancel.abort();
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
 
+  let close = (): void => {};
   try {
     const { client, pacer } = createClient(settings, systemClock, log, `claw-deploy (${repository() || 'local'})`);
+    close = () => client.close();
     const deps: CommandDeps = {
       client,
       pacer,
@@ -65,25 +77,26 @@ export async function run(): Promise<void> {
         pollIntervalMs: settings.pollIntervalMs,
         classify: classifierOf(settings),
       });
-      setOutputs(healthOutputs(result));
+      const { outputs, notes } = healthOutputs(result);
+      setOutputs(outputs);
+      notes.forEach(log.warning);
       await writeSummary(healthSummary(result));
-      if (!result.healthy && settings.failOnUnhealthy) core.setFailed(result.message);
-      else if (!result.healthy) core.warning(result.message);
-      else core.info(result.message);
+      if (!result.healthy && settings.failOnUnhealthy) fail(result.message);
+      else if (!result.healthy) log.warning(result.message);
+      else log.info(result.message);
     } else {
       const result = await runDeployCommand(settings, deps);
       setOutputs(deployOutputs(result));
       await writeSummary(deploySummary(result, runContext()));
-      if (result.ok) core.info(result.message);
-      else core.setFailed(result.message);
+      if (result.ok) log.info(result.message);
+      else fail(result.message);
     }
     core.saveState(STATE.finished, 'true');
   } catch (err) {
-    core.setFailed(
-      err instanceof CancelledError ? `Cancelled before the ${settings.command} finished.` : errorMessage(err),
-    );
+    fail(err instanceof CancelledError ? `Cancelled before the ${settings.command} finished.` : errorMessage(err));
     core.saveState(STATE.finished, 'true');
   } finally {
+    close();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }
@@ -105,14 +118,17 @@ function runDeployCommand(settings: Settings, deps: CommandDeps): Promise<Deploy
   }
 }
 
+/** Outputs only through setOutput, and only values that pass the last check. */
 function setOutputs(outputs: Record<string, string>): void {
-  for (const [name, value] of Object.entries(outputs)) core.setOutput(name, value);
+  const { values, refused } = checkOutputs(outputs);
+  for (const [name, value] of Object.entries(values)) core.setOutput(name, value);
+  refused.forEach(log.warning);
 }
 
 async function writeSummary(markdown: string): Promise<void> {
   // Outside a runner (no summary file) the summary is skipped, not an error.
   if (!process.env.GITHUB_STEP_SUMMARY) return;
-  await core.summary.addRaw(markdown).write();
+  await core.summary.addRaw(capMarkdown(markdown)).write();
 }
 
 /** `owner/repo`, or '' outside a runner (`github.context.repo` throws there). */

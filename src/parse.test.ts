@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ParseError, formatDuration, parseBoolean, parseDuration, parseEnum, parseList } from './parse.js';
+import { formatDuration } from './format.js';
+import { ParseError, parseBoolean, parseDuration, parseEnum, parseList } from './parse.js';
 
 describe('parseDuration', () => {
   it.each([

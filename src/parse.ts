@@ -46,15 +46,3 @@ export function parseEnum<T extends string>(text: string, allowed: readonly T[])
   if (match === undefined) throw new ParseError(`one of ${allowed.join(', ')}`);
   return match;
 }
-
-/** Formats milliseconds for people: 1500 → "1.5s", 95000 → "1m35s". */
-export function formatDuration(ms: number): string {
-  if (ms < 1000) return `${Math.round(ms)}ms`;
-  const seconds = ms / 1000;
-  if (seconds < 60) return `${Number(seconds.toFixed(1))}s`;
-  const whole = Math.round(seconds);
-  const h = Math.floor(whole / 3600);
-  const m = Math.floor((whole % 3600) / 60);
-  const s = whole % 60;
-  return `${h ? `${h}h` : ''}${m ? `${m}m` : ''}${s ? `${s}s` : ''}` || '0s';
-}

@@ -1,14 +1,13 @@
 // The post step (`post-if: always()`): when the main step was killed before it could act on a
 // cancel, do what it would have done. It only warns; it never fails the job.
 import * as core from '@actions/core';
-import { systemClock, type Logger } from './clock.js';
+import { systemClock } from './clock.js';
 import { CANCEL_ROLLBACK_MS } from './deploy/deploy.js';
 import { errorMessage } from './errors.js';
+import { log } from './main.js';
 import { readSettings } from './settings.js';
 import { STATE } from './state.js';
 import { createClient } from './wiring.js';
-
-const log: Logger = { info: core.info, warning: core.warning, debug: core.debug };
 
 export async function runPost(): Promise<void> {
   try {
@@ -17,18 +16,19 @@ export async function runPost(): Promise<void> {
     const rawKey = core.getInput('api-key');
     if (rawKey.trim()) core.setSecret(rawKey.trim());
     const final = core.getState(STATE.final) === 'true';
-    core.warning(
+    log.warning(
       `The main step ended before it finished with deployment ${deploymentId}${final ? '' : ', which had not reached a final status'}.`,
     );
     const settings = readSettings((name) => core.getInput(name));
     if (final || !settings.autoRollback || !settings.rollbackOn.includes('cancelled')) return;
     const { client } = createClient(settings, systemClock, log, 'claw-deploy (post)');
     const answer = await client.rollbackDeployment(deploymentId, { deadline: systemClock.now() + CANCEL_ROLLBACK_MS });
-    core.warning(
+    client.close();
+    log.warning(
       `Requested a rollback of deployment ${deploymentId}${answer && answer.id !== deploymentId ? ` (rollback ${answer.id})` : ''}; not waiting for it.`,
     );
   } catch (err) {
-    core.warning(`Post step: ${errorMessage(err)}`);
+    log.warning(`Post step: ${errorMessage(err)}`);
   }
 }
 

@@ -1,7 +1,9 @@
 // Inputs → one typed Settings object. Every validation and its message lives here, and all of it
 // runs before any request is sent.
 import { InputError } from './errors.js';
+import { ID_EXPECTED, hasSpaceOrControl, isValidId } from './identifiers.js';
 import { ParseError, parseBoolean, parseDuration, parseEnum, parseList } from './parse.js';
+import { type ReplyPattern, compilePattern } from './pattern.js';
 
 export const COMMANDS = ['deploy', 'wait', 'rollback', 'health'] as const;
 export type Command = (typeof COMMANDS)[number];
@@ -35,17 +37,13 @@ export interface Settings {
   /** Scheme before the key in Authorization; empty sends the bare key. */
   authScheme: string;
   probeMessage: string;
-  probeExpect: RegExp | undefined;
+  /** RE2 syntax, case-insensitive. */
+  probeExpect: ReplyPattern | undefined;
   failOnUnhealthy: boolean;
 }
 
 /** Reads one input by its action.yml name; returns '' when unset. */
 export type InputReader = (name: string) => string;
-
-const MAX_ID_LENGTH = 200;
-// eslint-disable-next-line no-control-regex
-const SPACE_OR_CONTROL = /[\s\u0000-\u001f\u007f]/;
-const ID_EXPECTED = `an identifier without whitespace, control characters or '/', at most ${MAX_ID_LENGTH} characters`;
 
 /** Shows a value in an error message: quoted, control characters escaped, long values cut. */
 function show(value: string): string {
@@ -65,10 +63,6 @@ function parsed<T>(read: InputReader, input: string, parse: (text: string) => T)
     if (err instanceof ParseError) fail(input, value, err.message);
     throw err;
   }
-}
-
-export function isValidId(value: string): boolean {
-  return value.length > 0 && value.length <= MAX_ID_LENGTH && !SPACE_OR_CONTROL.test(value) && !value.includes('/');
 }
 
 function identifier(read: InputReader, input: string): string {
@@ -127,12 +121,15 @@ function statusWords(read: InputReader, input: string): string[] {
   return words;
 }
 
-function parseRegExp(value: string): RegExp | undefined {
+function parsePattern(value: string): ReplyPattern | undefined {
   if (value === '') return undefined;
   try {
-    return new RegExp(value, 'i');
+    return compilePattern(value);
   } catch (err) {
-    throw new ParseError(`a regular expression (${err instanceof Error ? err.message : 'invalid'})`);
+    const why = err instanceof Error ? err.message : 'invalid';
+    throw new ParseError(
+      `a regular expression in RE2 syntax, without backreferences or lookaround (${why.replace(/^error parsing regexp: /, '')})`,
+    );
   }
 }
 
@@ -143,7 +140,7 @@ export function readSettings(read: InputReader): Settings {
   // The key's value is never shown, not even here.
   if (apiKey === '')
     throw new InputError("Input 'api-key' is empty: expected the service's API key (store it as a secret).");
-  if (SPACE_OR_CONTROL.test(apiKey)) {
+  if (hasSpaceOrControl(apiKey)) {
     throw new InputError("Input 'api-key' contains whitespace or control characters: expected a single-line API key.");
   }
   if (read('base-url').trim() === '') fail('base-url', '', 'the service address, such as https://api.example.com/v1');
@@ -179,7 +176,7 @@ export function readSettings(read: InputReader): Settings {
     fail('strategy', strategy, 'a strategy word such as blue-green, rolling or batched, or empty for the team default');
   }
 
-  const probeExpect = parsed(read, 'probe-expect', parseRegExp);
+  const probeExpect = parsed(read, 'probe-expect', parsePattern);
   const probeMessage = read('probe-message');
   if (probeExpect && probeMessage.trim() === '') {
     fail('probe-message', '', "a chat message to send when 'probe-expect' is set");

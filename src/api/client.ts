@@ -1,6 +1,8 @@
 // A typed method for every endpoint in part 4 of the spec, all on one transport. Methods return
 // the fields the action reads, read tolerantly, plus the raw object for everything else.
 import { randomUUID } from 'node:crypto';
+import { clip } from '../format.js';
+import { ID_EXPECTED, isValidId } from '../identifiers.js';
 import { ApiError } from './errors.js';
 import {
   type Json,
@@ -60,6 +62,11 @@ const MAX_PAGES = 100;
 
 export class AmsClient {
   constructor(readonly transport: Transport) {}
+
+  /** Closes the connections kept alive between requests. */
+  close(): void {
+    this.transport.close();
+  }
 
   // --- Claws -------------------------------------------------------------------------------
 
@@ -339,7 +346,8 @@ export class AmsClient {
       ...options,
     });
     const object = expectObject(res, 'task', `GET /v1/tasks/${taskId}`);
-    return { id: readId(object, 'task') ?? taskId, status: readStatus(object), raw: object };
+    const id = readId(object, 'task');
+    return { id: id === undefined ? taskId : checkedId(id, 'a task'), status: readStatus(object), raw: object };
   }
 
   // --- Plumbing ----------------------------------------------------------------------------
@@ -381,17 +389,36 @@ function unreadable(label: string, expected: string, res: ApiResponse): ApiError
   );
 }
 
+/**
+ * An id the service returned, checked as input ids are before it goes into a path or an output:
+ * `..` or `a/b` would address something else, and control characters would reach the log.
+ */
+export function checkedId(id: string, what: string): string {
+  if (isValidId(id)) return id;
+  throw new ApiError(
+    `The service returned ${what} id ${JSON.stringify(clip(id, 80))}, which is not used: expected ${ID_EXPECTED}.`,
+    'unreadable',
+  );
+}
+
+/** An optional id: kept when usable, dropped otherwise (it only ever narrows a match). */
+function usableId(id: string | undefined): string | undefined {
+  return id !== undefined && isValidId(id) ? id : undefined;
+}
+
 export function toDeployment(object: Json | undefined, fallbackId?: string): Deployment | undefined {
   if (!object) return undefined;
-  const id = readId(object, 'deployment') ?? fallbackId;
+  const found = readId(object, 'deployment');
+  const id = found === undefined ? fallbackId : checkedId(found, 'a deployment');
   if (!id) return undefined;
   const claw = object.claw;
   return {
     id,
     status: readStatus(object),
-    clawId:
+    clawId: usableId(
       readString(object, ['clawId', 'claw_id']) ??
-      (isObject(claw) ? readId(claw, 'claw') : readString(object, ['claw'])),
+        (isObject(claw) ? readId(claw, 'claw') : readString(object, ['claw'])),
+    ),
     url: readUrl(object),
     createdAt: readTime(object, ['createdAt', 'created_at', 'created', 'startedAt', 'started_at', 'timestamp']),
     raw: object,
@@ -405,14 +432,16 @@ export function toClaw(item: unknown, fallbackId?: string): Claw {
   for (const key of ['deployment', 'currentDeployment', 'current_deployment', 'latestDeployment', 'activeDeployment']) {
     if (isObject(object[key])) deployment = object[key];
   }
+  const id = readId(object, 'claw');
+  const deploymentId =
+    readId(deployment, 'deployment') ??
+    readString(object, ['currentDeploymentId', 'current_deployment_id', 'deploymentId', 'deployment_id']) ??
+    (typeof object.deployment === 'string' ? object.deployment : undefined);
   return {
-    id: readId(object, 'claw') ?? fallbackId ?? '',
+    id: id === undefined ? (fallbackId ?? '') : checkedId(id, 'a Claw'),
     name: readString(object, ['name', 'displayName']),
     status: readStatus(object),
-    deploymentId:
-      readId(deployment, 'deployment') ??
-      readString(object, ['currentDeploymentId', 'current_deployment_id', 'deploymentId', 'deployment_id']) ??
-      (typeof object.deployment === 'string' ? object.deployment : undefined),
+    deploymentId: deploymentId === undefined ? undefined : checkedId(deploymentId, 'a deployment'),
     deploymentStatus:
       readStatus(deployment) ??
       readString(object, ['deploymentStatus', 'deployment_status', 'currentDeploymentStatus']),

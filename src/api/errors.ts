@@ -1,10 +1,10 @@
 // The service's failures as one typed error whose message is already advice for the user.
+import { clip } from '../format.js';
 
 export type ApiErrorKind =
   | 'unauthorized'
   | 'forbidden'
   | 'not_found'
-  | 'rate_limited'
   | 'client' // other 4xx: the request itself is wrong; never retried
   | 'server' // 5xx
   | 'network' // no response: refused, reset, timed out
@@ -25,7 +25,7 @@ export class ApiError extends Error {
 
   /** Worth another try later (the transport has already retried what it could). */
   get transient(): boolean {
-    return ['server', 'network', 'unreadable', 'rate_limited', 'deadline'].includes(this.kind);
+    return ['server', 'network', 'unreadable', 'deadline'].includes(this.kind);
   }
 }
 
@@ -39,7 +39,9 @@ export function readErrorEnvelope(body: unknown): ErrorEnvelope | undefined {
   if (typeof body !== 'object' || body === null) return undefined;
   const record = body as Record<string, unknown>;
   const inner = record.error;
-  const text = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() ? v.trim() : undefined);
+  // The service's own words, cut to a sane length: they end up in the step's message.
+  const text = (v: unknown): string | undefined =>
+    typeof v === 'string' && v.trim() ? clip(v.trim(), 300) : undefined;
   if (typeof inner === 'object' && inner !== null) {
     const e = inner as Record<string, unknown>;
     return { code: text(e.code), message: text(e.message) ?? text(e.detail) };
@@ -88,8 +90,6 @@ export function explainErrorResponse(e: ExplainInput): ApiError {
       );
     case 404:
       return new ApiError(`${capitalize(e.what)} was not found (404 on ${request}).${said}`, 'not_found', 404, code);
-    case 429:
-      return new ApiError(`The team's rate limit was exceeded (429 on ${request}).${said}`, 'rate_limited', 429, code);
   }
   if (e.status >= 300 && e.status < 400) {
     return new ApiError(

@@ -1,8 +1,7 @@
 // Reading the three rate-limit headers (whose units the spec leaves open) and pacing requests so
 // one run never spends the team's shared budget.
 import type { Logger } from '../clock.js';
-
-export type Headers = Record<string, string | string[] | undefined>;
+import { type Headers, header } from './http.js';
 
 /** How polls are paced: at the user's interval, stretched to spread the budget, or held until the reset. */
 export type PaceMode = 'steady' | 'stretched' | 'held';
@@ -17,12 +16,6 @@ export interface RateLimitReading {
   resetInMs?: number;
   /** From `Retry-After`, which wins over the reset when both are present. */
   retryAfterMs?: number;
-}
-
-export function header(headers: Headers, name: string): string | undefined {
-  const value = headers[name.toLowerCase()];
-  const text = Array.isArray(value) ? value[0] : value;
-  return text === undefined || text.trim() === '' ? undefined : text.trim();
 }
 
 function clampWait(ms: number, what: string, log: Logger): number {

@@ -1,5 +1,7 @@
 // Tolerant readers for response shapes the spec does not show. Each accepts every plausible
 // reading named in DESIGN.md and returns undefined rather than guessing.
+import { clip } from '../format.js';
+import { httpUrl } from '../identifiers.js';
 
 export type Json = Record<string, unknown>;
 
@@ -59,7 +61,7 @@ export function readStatus(object: Json | undefined): string | undefined {
   for (const key of ['status', 'state', 'phase']) {
     const value = object[key];
     const word = text(value);
-    if (word) return word;
+    if (word) return clip(word); // a status is a word; an endless one is cut, not carried around
     if (isObject(value)) {
       const nested = readStatus(value) ?? text(value.name) ?? text(value.value) ?? text(value.code);
       if (nested) return nested;
@@ -72,15 +74,15 @@ export function readStatus(object: Json | undefined): string | undefined {
 export function readUrl(object: Json | undefined): string | undefined {
   if (!object) return undefined;
   for (const key of ['url', 'htmlUrl', 'html_url', 'dashboardUrl', 'dashboard_url', 'webUrl', 'link', 'href']) {
-    const value = text(object[key]);
-    if (value && /^https?:\/\//i.test(value)) return value;
+    const value = httpUrl(text(object[key]));
+    if (value) return value;
   }
   const links = object.links ?? object._links;
   if (isObject(links)) {
     for (const key of ['html', 'self', 'dashboard']) {
       const link = links[key];
-      const value = text(link) ?? (isObject(link) ? text(link.href) : undefined);
-      if (value && /^https?:\/\//i.test(value)) return value;
+      const value = httpUrl(text(link) ?? (isObject(link) ? text(link.href) : undefined));
+      if (value) return value;
     }
   }
   return undefined;

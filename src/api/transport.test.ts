@@ -75,7 +75,7 @@ describe('Transport', () => {
     h.sim.addClaw('c1');
     const claw = await h.client.getClaw('c1');
     expect(JSON.stringify(claw.raw)).not.toContain('echoed-secret-key');
-    expect(JSON.stringify(claw.raw)).toContain('Bearer ***');
+    expect(JSON.stringify(claw.raw)).toContain('"authorization":"***"');
     const err = await failure(h.client.getDeployment('d1')); // 403: its message echoes nothing secret either
     expect(err.message).not.toContain('echoed-secret-key');
   });

@@ -1,7 +1,7 @@
 // The deploy, wait and rollback commands: trigger → wait → roll back when the policy says so.
 import type { Json } from '../api/shapes.js';
 import { CancelledError } from '../errors.js';
-import { formatDuration } from '../parse.js';
+import { formatDuration } from '../format.js';
 import type { RollbackTrigger } from '../settings.js';
 import { type RollbackResult, rollBack } from './rollback.js';
 import type { Classifier } from './status.js';

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { FaultKind } from '../../test/sim/server.ts';
 import { type Harness, policy, setup } from '../../test/support/setup.ts';
 import { ApiError } from '../api/errors.js';
-import { GIVE_UP_AFTER_FAILURES, GIVE_UP_AFTER_MS } from '../api/transport.js';
+import { GIVE_UP_AFTER_FAILURES, GIVE_UP_AFTER_MS } from '../api/retry.js';
 import { deployClaw } from './deploy.js';
 
 let h: Harness | undefined;
@@ -117,7 +117,7 @@ describe('transient failures', () => {
     h.sim.fault({ kind: 'error', status: 418, times: 1 });
     const err = (await h.client.getDeployment(dep.id).catch((e: unknown) => e)) as ApiError;
     expect(err.message).toBe(
-      'GET /v1/deployments/:id failed with 418. Body: <html><body>Error 418 for Bearer ***</body></html>',
+      'GET /v1/deployments/:id failed with 418. Body: <html><body>Error 418 for ***</body></html>',
     );
   });
 });
@@ -132,7 +132,7 @@ describe('unreadable answers', () => {
       .catch((e: unknown) => e)) as ApiError;
     expect(err).toBeInstanceOf(ApiError);
     expect(err.message).toMatch(
-      /^GET \/v1\/deployments\/:id failed: 200 with a body that is not JSON \(no time left before the deadline to retry\)\. Body: <html><body>Error 200 for Bearer \*\*\*<\/body><\/html>$/,
+      /^GET \/v1\/deployments\/:id failed: 200 with a body that is not JSON \(no time left before the deadline to retry\)\. Body: <html><body>Error 200 for \*\*\*<\/body><\/html>$/,
     );
   });
 });

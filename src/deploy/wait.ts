@@ -3,7 +3,7 @@ import type { AmsClient, Deployment } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
 import type { PaceMode, RateLimitPacer } from '../api/rate-limit.js';
 import type { Clock, Logger } from '../clock.js';
-import { formatDuration } from '../parse.js';
+import { formatDuration } from '../format.js';
 import { type Classifier, type StatusClass, describeClass } from './status.js';
 
 export type WaitOutcome = 'succeeded' | 'failed' | 'paused' | 'timed-out';

@@ -4,6 +4,7 @@ import { ApiError } from '../api/errors.js';
 import { CancelledError, errorMessage } from '../errors.js';
 import type { Classifier } from '../deploy/status.js';
 import type { WaitDeps } from '../deploy/wait.js';
+import type { ReplyPattern } from '../pattern.js';
 import { runProbe } from './probe.js';
 import { type Verdict, clawVerdict } from './verdict.js';
 
@@ -28,7 +29,7 @@ export interface HealthResult {
 export interface HealthRequest {
   targets: { all: boolean; ids: string[] };
   probeMessage: string;
-  probeExpect?: RegExp;
+  probeExpect?: ReplyPattern;
   timeoutMs: number;
   pollIntervalMs: number;
   classify: Classifier;

@@ -3,6 +3,7 @@ import type { AmsClient } from '../api/client.js';
 import { type Json, describeBody, isObject, readString } from '../api/shapes.js';
 import type { Clock } from '../clock.js';
 import type { Classifier } from '../deploy/status.js';
+import type { ReplyPattern } from '../pattern.js';
 
 const TEXT_KEYS = ['reply', 'response', 'content', 'text', 'answer', 'output', 'message', 'body', 'result'];
 
@@ -48,7 +49,7 @@ export async function runProbe(
   input: {
     clawId: string;
     message: string;
-    expect?: RegExp;
+    expect?: ReplyPattern;
     deadline: number;
     pollIntervalMs: number;
     classify: Classifier;

@@ -1,8 +1,8 @@
 // A deploy, wait or rollback result as the action's outputs and its job summary.
 import type { DeployResult } from '../deploy/deploy.js';
 import { describeClass } from '../deploy/status.js';
-import { formatDuration } from '../parse.js';
-import { code, escapeCell, table } from './markdown.js';
+import { formatDuration } from '../format.js';
+import { code, escapeText, link, table } from './markdown.js';
 
 /** Every deploy output, always set (empty when it does not apply), so later steps can rely on them. */
 export function deployOutputs(result: DeployResult): Record<string, string> {
@@ -41,7 +41,7 @@ export function deploySummary(result: DeployResult, context: { runUrl?: string; 
   if (result.clawId) rows.push(['Claw', code(result.clawId)]);
   if (result.deploymentId) {
     const id = code(result.deploymentId);
-    rows.push(['Deployment', result.url ? `[${id}](${encodeURI(result.url)})` : id]);
+    rows.push(['Deployment', link(id, result.url)]);
   }
   if (result.command === 'deploy') rows.push(['Strategy', result.strategy ? code(result.strategy) : 'team default']);
   if (result.outcome) rows.push(['Outcome', `**${result.outcome}**`]);
@@ -56,7 +56,7 @@ export function deploySummary(result: DeployResult, context: { runUrl?: string; 
   }
   if (context.sha) rows.push(['Commit', code(context.sha.slice(0, 12))]);
 
-  const parts = [`### ${title(result)}`, '', escapeCell(result.message), '', table(['', 'Value'], rows)];
+  const parts = [`### ${title(result)}`, '', escapeText(result.message), '', table(['', 'Value'], rows)];
   if (result.timeline.length > 0) {
     const timeline = result.timeline.map((entry) => [
       `+${formatDuration(entry.atMs)}`,
@@ -66,6 +66,6 @@ export function deploySummary(result: DeployResult, context: { runUrl?: string; 
     ]);
     parts.push('', '#### Timeline', '', table(['Time', 'Deployment', 'Status', 'Read as'], timeline));
   }
-  if (context.runUrl) parts.push('', `<sub>[Workflow run](${context.runUrl})</sub>`);
+  if (context.runUrl) parts.push('', `<sub>${link('Workflow run', context.runUrl)}</sub>`);
   return `${parts.join('\n')}\n`;
 }

@@ -1,7 +1,7 @@
 // `npm run bench`: the figures the action is judged by, printed as a table and written to
 // test/bench/RESULTS.md with the date and Node version. It measures; it never passes or fails.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT, runAction } from '../e2e/harness.ts';
@@ -95,17 +95,13 @@ async function measureLoad(
   };
 }
 
-const rssDir = mkdtempSync(join(tmpdir(), 'claw-bench-'));
-
 /** The bundled action, as the runner runs it, reporting its peak memory on exit. */
 async function runBundledAction(sim: Simulator, clawId: string): Promise<RunResult> {
-  const rssFile = join(rssDir, clawId);
-  const reportRss = `import fs from 'node:fs';process.on('exit',()=>fs.writeFileSync(${JSON.stringify(rssFile)},String(process.resourceUsage().maxRSS)))`;
   const run = await runAction(
     { 'api-key': DEMO_KEY, 'base-url': sim.url, 'claw-id': clawId, 'poll-interval': `${POLL_MS}ms`, timeout: '90s' },
-    { env: { NODE_OPTIONS: `--import=data:text/javascript,${encodeURIComponent(reportRss)}` }, killAfterMs: 120_000 },
+    { measureRss: true, killAfterMs: 120_000 },
   );
-  return { ok: run.exitCode === 0, exitAt: Date.now(), rssKb: Number(readFileSync(rssFile, 'utf8')) };
+  return { ok: run.exitCode === 0, exitAt: Date.now(), rssKb: run.peakRssKb };
 }
 
 async function runFixedIntervalPoller(sim: Simulator, clawId: string): Promise<RunResult> {

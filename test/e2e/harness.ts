@@ -2,7 +2,7 @@
 // GITHUB_OUTPUT / GITHUB_STEP_SUMMARY / GITHUB_STATE files, an event payload, and signals.
 // Erasable TypeScript, so the demo and the benchmark run it with plain `node` too.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,6 +30,8 @@ export interface RunOptions {
   onLine?: (line: string, child: ChildProcess) => void;
   /** Kill with SIGKILL if still running after this long (a guard, not a test of speed). */
   killAfterMs?: number;
+  /** Report the process's peak memory (`peakRssKb`). */
+  measureRss?: boolean;
 }
 
 export interface ActionRun {
@@ -45,6 +47,21 @@ export interface ActionRun {
   /** Lines the runner would show as errors (`::error::`), unescaped. */
   errors: string[];
   warnings: string[];
+  /** Every line of stdout the runner would obey as a command, as it would see them. */
+  commands: string[];
+  /** Peak resident memory of the action's process, with `measureRss`. */
+  peakRssKb?: number;
+}
+
+/**
+ * Lines of stdout the runner treats as workflow commands: it splits on `\n` and on a bare `\r`,
+ * trims whitespace, and obeys `::name…` at the start or `##[` anywhere.
+ */
+export function runnerCommands(stdout: string): string[] {
+  return stdout
+    .split(/\r\n|\n|\r/)
+    .map((line) => line.trim())
+    .filter((line) => line.startsWith('::') || line.includes('##['));
 }
 
 /** Parses a GITHUB_OUTPUT / GITHUB_STATE file (`name<<delimiter` blocks). */
@@ -74,6 +91,7 @@ export async function runAction(inputs: Record<string, string>, options: RunOpti
     summary: join(dir, 'summary.md'),
     state: join(dir, 'state'),
     event: join(dir, 'event.json'),
+    rss: join(dir, 'rss'),
   };
   for (const file of [files.output, files.summary, files.state]) writeFileSync(file, '');
   writeFileSync(
@@ -107,6 +125,10 @@ export async function runAction(inputs: Record<string, string>, options: RunOpti
   }
   for (const [name, value] of Object.entries(options.state ?? {})) env[`STATE_${name}`] = value;
   Object.assign(env, options.env);
+  if (options.measureRss) {
+    const hook = `import fs from 'node:fs';process.on('exit',()=>fs.writeFileSync(${JSON.stringify(files.rss)},String(process.resourceUsage().maxRSS)))`;
+    env.NODE_OPTIONS = `--import=data:text/javascript,${encodeURIComponent(hook)}`;
+  }
 
   const entry = options.entry === 'post' ? (action.runs.post ?? '') : action.runs.main;
   const started = performance.now();
@@ -146,6 +168,8 @@ export async function runAction(inputs: Record<string, string>, options: RunOpti
     ms,
     errors: commands('::error'),
     warnings: commands('::warning'),
+    commands: runnerCommands(stdout),
+    peakRssKb: options.measureRss && existsSync(files.rss) ? Number(read(files.rss)) : undefined,
   };
   rmSync(dir, { recursive: true, force: true });
   return run;

@@ -1,0 +1,171 @@
+// One HTTP exchange, and nothing else: send, read the body up to a cap, time out, and redact the
+// key from everything that comes back. One keep-alive agent serves every request (no new TLS
+// handshake per poll); a request that times out or is cancelled destroys only its own socket.
+import * as http from 'node:http';
+import * as https from 'node:https';
+import { HttpClient } from '@actions/http-client';
+import { CancelledError } from '../errors.js';
+import { formatDuration } from '../format.js';
+
+export type Headers = Record<string, string | string[] | undefined>;
+
+/** One header's value (the first, when repeated), trimmed; undefined when absent or blank. */
+export function header(headers: Headers, name: string): string | undefined {
+  const value = headers[name.toLowerCase()];
+  const text = Array.isArray(value) ? value[0] : value;
+  return text === undefined || text.trim() === '' ? undefined : text.trim();
+}
+
+export interface Exchange {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  /** JSON text, or undefined for no body. */
+  body?: string;
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
+/** What one exchange gave: a response (whole or cut off), a body over the cap, or nothing. */
+export type Attempt =
+  | { kind: 'response'; status: number; headers: Headers; text: string; complete: boolean }
+  | { kind: 'too-large'; status: number; headers: Headers; maxBytes: number }
+  | { kind: 'no-response'; sent: boolean; reason: string };
+
+export interface HttpOptions {
+  userAgent: string;
+  /** The most a body may hold; a longer one is abandoned. */
+  maxBodyBytes: number;
+  /** Removes the key, in every form, from text the service sent. */
+  redact: (text: string) => string;
+}
+
+/** A few MiB: far more than any answer of the spec's, far less than what would hurt. */
+export const MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+type RequestInfo = Parameters<HttpClient['requestRawWithCallback']>[0];
+
+// Refused or unresolved: the request never left this machine.
+const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
+
+export class HttpSession {
+  private readonly client: HttpClient;
+
+  constructor(private readonly options: HttpOptions) {
+    this.client = new HttpClient(options.userAgent, [], {
+      allowRedirects: false,
+      allowRetries: false,
+      keepAlive: true,
+    });
+  }
+
+  /** Ends the shared agent's idle sockets, so the process can exit. */
+  close(): void {
+    this.client.dispose();
+  }
+
+  async send(exchange: Exchange): Promise<Attempt> {
+    if (exchange.signal?.aborted) throw new CancelledError();
+    const parsedUrl = new URL(exchange.url);
+    const usingSsl = parsedUrl.protocol === 'https:';
+    const abort = new AbortController();
+    const options: http.RequestOptions = {
+      // URL keeps IPv6 literals in brackets; the socket layer wants the bare address.
+      host: parsedUrl.hostname.replace(/^\[(.*)\]$/, '$1'),
+      port: parsedUrl.port ? Number(parsedUrl.port) : usingSsl ? 443 : 80,
+      path: parsedUrl.pathname + parsedUrl.search,
+      method: exchange.method,
+      headers: { ...exchange.headers, 'user-agent': this.options.userAgent },
+      agent: this.client.getAgent(exchange.url),
+      signal: abort.signal,
+    };
+
+    let timer: NodeJS.Timeout | undefined;
+    let onCancel: (() => void) | undefined;
+    const limits = new Promise<Attempt>((resolve, reject) => {
+      timer = setTimeout(() => {
+        abort.abort();
+        resolve({
+          kind: 'no-response',
+          sent: true,
+          reason: `no response within ${formatDuration(exchange.timeoutMs)}`,
+        });
+      }, exchange.timeoutMs);
+      onCancel = () => {
+        abort.abort();
+        reject(new CancelledError());
+      };
+      exchange.signal?.addEventListener('abort', onCancel, { once: true });
+    });
+    try {
+      const info = { options, parsedUrl, httpModule: usingSsl ? https : http };
+      return await Promise.race([this.exchange(info, exchange.body, abort), limits]);
+    } finally {
+      clearTimeout(timer);
+      if (onCancel) exchange.signal?.removeEventListener('abort', onCancel);
+    }
+  }
+
+  private exchange(info: RequestInfo, body: string | undefined, abort: AbortController): Promise<Attempt> {
+    return new Promise<Attempt>((resolve) => {
+      this.client.requestRawWithCallback(info, body ?? '', (err, res) => {
+        if (err || !res) {
+          const code = (err as NodeJS.ErrnoException | undefined)?.code ?? '';
+          const reason = `network error (${code || err?.message || 'no response'})`;
+          return resolve({ kind: 'no-response', sent: !NOT_SENT.has(code), reason: this.options.redact(reason) });
+        }
+        const message = res.message;
+        const status = message.statusCode ?? 0;
+        const headers = this.redactHeaders(message.headers as Headers);
+        const { maxBodyBytes } = this.options;
+        const declared = Number(message.headers['content-length']);
+        if (Number.isFinite(declared) && declared > maxBodyBytes) {
+          abort.abort();
+          return resolve({ kind: 'too-large', status, headers, maxBytes: maxBodyBytes });
+        }
+        const chunks: Buffer[] = [];
+        let bytes = 0;
+        let settled = false;
+        const settle = (attempt: Attempt): void => {
+          if (settled) return;
+          settled = true;
+          resolve(attempt);
+        };
+        const finish = (complete: boolean): void =>
+          settle({
+            kind: 'response',
+            status,
+            headers,
+            text: this.options.redact(Buffer.concat(chunks).toString('utf8')),
+            complete,
+          });
+        message.on('data', (chunk: Buffer) => {
+          bytes += chunk.length;
+          if (bytes > maxBodyBytes) {
+            chunks.length = 0;
+            abort.abort(); // an endless body: stop reading and drop the socket
+            settle({ kind: 'too-large', status, headers, maxBytes: maxBodyBytes });
+            return;
+          }
+          chunks.push(chunk);
+        });
+        message.on('end', () => finish(message.complete));
+        message.on('error', () => finish(false));
+        message.on('aborted', () => finish(false));
+        message.on('close', () => finish(message.complete));
+      });
+    });
+  }
+
+  private redactHeaders(headers: Headers): Headers {
+    const out: Headers = {};
+    for (const [name, value] of Object.entries(headers)) {
+      out[name] = Array.isArray(value)
+        ? value.map(this.options.redact)
+        : value === undefined
+          ? undefined
+          : this.options.redact(value);
+    }
+    return out;
+  }
+}

@@ -1,0 +1,112 @@
+// The retry policy: what an attempt means (done, retry, rate limited, or failed for good), how
+// long to back off, and when to give up. Data and pure functions; the transport acts on them.
+import type { Logger } from '../clock.js';
+import { ApiError } from './errors.js';
+import { type Attempt, type Headers, header } from './http.js';
+import { readJson } from './json.js';
+import { readRetryAfter, serverTime } from './rate-limit.js';
+
+/** Statuses worth another try: the service or a proxy in front of it had a bad moment. */
+export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([500, 502, 503, 504]);
+/** 503 says the service did not take the request on, so a write was not applied. */
+const NOT_APPLIED_STATUSES: ReadonlySet<number> = new Set([503]);
+
+/** Give up on transient failures only after this many in a row... */
+export const GIVE_UP_AFTER_FAILURES = 10;
+/** ...that also span at least this long, so a blip never fails a long deployment. */
+export const GIVE_UP_AFTER_MS = 120_000;
+export const EXCERPT_CHARS = 500;
+
+export type Verdict =
+  | { kind: 'done'; status: number; headers: Headers; body: unknown; text: string }
+  | { kind: 'rate-limited'; headers: Headers }
+  | {
+      kind: 'retry';
+      reason: string;
+      /** What arrived, when it was not what was expected (already redacted). */
+      excerpt?: string;
+      errorKind: 'server' | 'network' | 'unreadable';
+      /** Whether a write may have taken effect. */
+      mayHaveApplied: boolean;
+      retryAfterMs?: number;
+    }
+  | { kind: 'fail'; error: ApiError };
+
+/** The first characters of a body, on one line, for messages. */
+export function excerpt(text: string): string {
+  return text.slice(0, EXCERPT_CHARS).replace(/\s+/g, ' ').trim();
+}
+
+/** Sorts one attempt. `label` names the request in errors: `GET /v1/deployments/:id`. */
+export function classify(attempt: Attempt, isWrite: boolean, label: string, localNow: number, log: Logger): Verdict {
+  if (attempt.kind === 'no-response') {
+    return { kind: 'retry', reason: attempt.reason, errorKind: 'network', mayHaveApplied: attempt.sent };
+  }
+  if (attempt.kind === 'too-large') {
+    return {
+      kind: 'fail',
+      error: new ApiError(
+        `${label} answered ${attempt.status} with a body over ${Math.round(attempt.maxBytes / 1048576)} MiB; it was abandoned unread.`,
+        'unreadable',
+        attempt.status,
+      ),
+    };
+  }
+  const { status, headers, text } = attempt;
+  if (status === 429) return { kind: 'rate-limited', headers };
+  if (!attempt.complete) {
+    return { kind: 'retry', reason: `response ${status} was cut off`, errorKind: 'unreadable', mayHaveApplied: true };
+  }
+  if (RETRYABLE_STATUSES.has(status)) {
+    const retryAfter = header(headers, 'retry-after');
+    return {
+      kind: 'retry',
+      reason: `${status} from the service`,
+      errorKind: 'server',
+      mayHaveApplied: !NOT_APPLIED_STATUSES.has(status),
+      retryAfterMs: retryAfter ? readRetryAfter(retryAfter, serverTime(headers, localNow), log) : undefined,
+    };
+  }
+  if (text.trim() === '') return { kind: 'done', status, headers, body: undefined, text };
+  const json = readJson(text);
+  if (json.ok) return { kind: 'done', status, headers, body: json.value, text };
+  if (status >= 200 && status < 300) {
+    return {
+      kind: 'retry',
+      reason: `${status} with ${json.reason}`,
+      excerpt: excerpt(text),
+      errorKind: 'unreadable',
+      mayHaveApplied: isWrite,
+    };
+  }
+  // An error status with a body we cannot read: the status says enough.
+  return { kind: 'done', status, headers, body: undefined, text };
+}
+
+/**
+ * Full-jitter exponential backoff: a random wait in [0, min(cap, base·2^(failure-1))], so clients
+ * that failed together do not retry together.
+ */
+export function fullJitterBackoff(failure: number, baseMs: number, capMs: number, random: () => number): number {
+  return random() * Math.min(capMs, baseMs * 2 ** Math.max(0, failure - 1));
+}
+
+/** Transient failures in a row; any success starts a new run. */
+export class FailureRun {
+  count = 0;
+  private firstAt = 0;
+
+  record(now: number): void {
+    if (this.count === 0) this.firstAt = now;
+    this.count += 1;
+  }
+
+  spanMs(now: number): number {
+    return this.count === 0 ? 0 : now - this.firstAt;
+  }
+
+  /** The give-up rule: enough failures, over enough time, that this is no blip. */
+  exhausted(now: number): boolean {
+    return this.count >= GIVE_UP_AFTER_FAILURES && this.spanMs(now) >= GIVE_UP_AFTER_MS;
+  }
+}
