@@ -29,7 +29,7 @@ export default tseslint.config(
   },
   {
     files: ['src/**/*.ts'],
-    ignores: ['src/main.ts', 'src/post.ts', 'src/api/http.ts'],
+    ignores: ['src/main.ts', 'src/post.ts', 'src/api/http.ts', 'src/**/*.test.ts'],
     rules: {
       'no-restricted-imports': [
         'error',

@@ -2,7 +2,17 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { ROOT, readActionYml } from './e2e/harness.ts';
+
+/** The README's workflow examples, parsed. */
+function workflowExamples(markdown: string): Record<string, unknown>[] {
+  return [...markdown.matchAll(/```yaml\n([\s\S]*?)```/g)]
+    .map((m) => parse(m[1]) as Record<string, unknown>)
+    .filter((doc) => typeof doc === 'object' && doc !== null && 'jobs' in doc);
+}
+
+type Step = { run?: string; uses?: string };
 
 /** Rows of the Markdown table under a heading: first cell (unquoted) → the row's cells. */
 function tableUnder(markdown: string, heading: string): Map<string, string[]> {
@@ -40,5 +50,20 @@ describe('README', () => {
     const rows = tableUnder(readme, '## Outputs');
     rows.delete('Output');
     expect([...rows.keys()].sort()).toEqual(Object.keys(action.outputs).sort());
+  });
+
+  it('passes outputs to shell steps through env:, never as ${{ }} inside a script', () => {
+    const examples = workflowExamples(readme);
+    expect(examples.length).toBeGreaterThanOrEqual(4);
+    for (const example of examples) {
+      const jobs = Object.values(example.jobs as Record<string, { steps: Step[] }>);
+      for (const step of jobs.flatMap((job) => job.steps)) {
+        if (step.run !== undefined) expect(step.run, 'a run: script').not.toContain('${{');
+      }
+    }
+  });
+
+  it('gives every workflow example least permissions', () => {
+    for (const example of workflowExamples(readme)) expect(example.permissions).toEqual({ contents: 'read' });
   });
 });

@@ -38191,8 +38191,8 @@ function markdown_escapeText(value) {
         .replace(/[&<>"'|`[\]()\\*_~#!:@$]/g, (c) => ENTITY[c])
         .replace(/www\./gi, (w) => `${w.slice(0, 3)}&#46;`); // no `www.` autolink either
 }
-/** Characters that mean nothing to Markdown or HTML, even in a table. */
-const PLAIN = /^[\w .,:;@/+=%?~-]*$/;
+/** Characters that mean nothing to Markdown or HTML, even in a table, and no autolink. */
+const PLAIN = /^(?!.*www\.)[\w .,;@/+=%?~-]+$/i;
 /**
  * A value shown as code: a backtick span when it is plain, otherwise an HTML code element around
  * escaped text, so no backtick, pipe or backslash can end the span or the cell.

@@ -91,6 +91,15 @@ describe('Transport', () => {
     await elsewhere.stop();
   });
 
+  it.each(['..', '.', 'a/b'])('never puts %j into a path, whoever supplied it', async (id) => {
+    h = await setup();
+    expect(() => h?.transport.url({ route: '/deployments/:id/rollback', params: { id } })).toThrow(
+      /not a usable identifier/,
+    );
+    await expect(h.client.getDeployment(id)).rejects.toThrow(/not a usable identifier/);
+    expect(h.sim.requests).toHaveLength(0);
+  });
+
   it('refuses a next-page link to another origin', async () => {
     h = await setup();
     expect(() => h?.transport.url({ route: '/claws', url: 'https://evil.example/v1/claws?page=2' })).toThrow(

@@ -35,8 +35,8 @@ export function escapeText(value: string): string {
     .replace(/www\./gi, (w) => `${w.slice(0, 3)}&#46;`); // no `www.` autolink either
 }
 
-/** Characters that mean nothing to Markdown or HTML, even in a table. */
-const PLAIN = /^[\w .,:;@/+=%?~-]*$/;
+/** Characters that mean nothing to Markdown or HTML, even in a table, and no autolink. */
+const PLAIN = /^(?!.*www\.)[\w .,;@/+=%?~-]+$/i;
 
 /**
  * A value shown as code: a backtick span when it is plain, otherwise an HTML code element around

@@ -25,6 +25,8 @@ export class HostileServer {
   private readonly sockets = new Set<Socket>();
   /** Bytes written by endless bodies, to show the client stopped reading. */
   endlessBytes = 0;
+  /** Connections accepted, to show keep-alive reuses one. */
+  connections = 0;
   url = '';
 
   constructor(private readonly answer: (request: HostileRequest) => HostileAnswer) {}
@@ -45,6 +47,7 @@ export class HostileServer {
       pump();
     });
     this.server.on('connection', (socket) => {
+      this.connections += 1;
       this.sockets.add(socket);
       socket.on('close', () => this.sockets.delete(socket));
     });
