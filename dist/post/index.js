@@ -32955,7 +32955,7 @@ async function settle(deps, started, policy, pollFirst) {
         succeeded: `${what} succeeded with status${quoted} after ${after}.`,
         failed: `${what} failed with status${quoted} after ${after}.`,
         paused: `${what} is paused with status${quoted} after ${after}: it needs a human.`,
-        'timed-out': `${what} timed out: ${note ?? 'no final status in time'}${status ? `; last status "${status}"` : ''}.`,
+        'timed-out': `${what} timed out: ${(note ?? 'no final status in time').replace(/\.$/, '')}${status ? `; last status "${status}"` : ''}.`,
         cancelled: `The run was cancelled while waiting for ${what.charAt(0).toLowerCase()}${what.slice(1)}${status ? ` (last status "${status}")` : ''}.`,
         triggered: '',
     }[outcome];
@@ -38041,6 +38041,7 @@ function getOctokit(token, options, ...additionalPlugins) {
 
 const HEALTHY_EXTRA = new Set(['running', 'online', 'ok', 'up']);
 const UNHEALTHY_EXTRA = new Set(['offline', 'down', 'stopped', 'degraded', 'unhealthy']);
+/** One word's reading; `rolled-back` means it serves the previous release, which says nothing bad. */
 function readWord(word, classify) {
     const normalized = normalizeStatus(word);
     if (HEALTHY_EXTRA.has(normalized))
@@ -38050,19 +38051,25 @@ function readWord(word, classify) {
     const reading = classify(word);
     if (reading === 'succeeded')
         return 'healthy';
+    if (reading === 'rolled_back')
+        return 'rolled-back';
     if (reading === 'in_progress')
         return 'unknown';
-    return 'unhealthy'; // failed, paused, rolled back
+    return 'unhealthy'; // failed, paused
 }
-/** Unhealthy if any word says so; healthy only if every word present says so; otherwise unknown. */
+/**
+ * Unhealthy if any word says so; healthy only if every word present says so; otherwise unknown.
+ * A rolled-back deployment leaves the verdict to the Claw's own status (healthy without one).
+ */
 function verdict_clawVerdict(words, classify) {
-    const present = words.filter((w) => w !== undefined);
-    if (present.length === 0)
-        return 'unknown';
-    const verdicts = present.map((w) => readWord(w, classify));
+    const readings = words.filter((w) => w !== undefined).map((w) => readWord(w, classify));
+    const rolledBack = readings.includes('rolled-back');
+    const verdicts = readings.filter((r) => r !== 'rolled-back');
+    if (verdicts.length === 0)
+        return { verdict: rolledBack ? 'healthy' : 'unknown', rolledBack };
     if (verdicts.includes('unhealthy'))
-        return 'unhealthy';
-    return verdicts.every((v) => v === 'healthy') ? 'healthy' : 'unknown';
+        return { verdict: 'unhealthy', rolledBack };
+    return { verdict: verdicts.every((v) => v === 'healthy') ? 'healthy' : 'unknown', rolledBack };
 }
 
 ;// CONCATENATED MODULE: ./src/health/health.ts
@@ -38105,11 +38112,12 @@ async function health_checkHealth(deps, request) {
         }
         const words = [claw.status, claw.deploymentStatus];
         const status = words.filter(Boolean).join(' / ');
-        const verdict = clawVerdict(words, request.classify);
-        if (verdict !== 'healthy' || !request.probeMessage) {
-            const detail = verdict === 'unknown' && !status ? 'no status could be read from the Claw' : `status ${status}`;
-            return entry(verdict, status, detail);
-        }
+        const { verdict, rolledBack } = clawVerdict(words, request.classify);
+        const read = verdict === 'unknown' && !status
+            ? 'no status could be read from the Claw'
+            : `status ${status}${rolledBack ? ' (its deployment was rolled back: it serves the previous release)' : ''}`;
+        if (verdict !== 'healthy' || !request.probeMessage)
+            return entry(verdict, status, read);
         try {
             const probe = await runProbe(deps, {
                 clawId,
@@ -38119,7 +38127,8 @@ async function health_checkHealth(deps, request) {
                 pollIntervalMs: request.pollIntervalMs,
                 classify: request.classify,
             });
-            return entry(probe.ok ? 'healthy' : 'unhealthy', status, `probe: ${probe.detail}`, probe.reply);
+            const detail = `${rolledBack ? `${read}; ` : ''}probe: ${probe.detail}`;
+            return entry(probe.ok ? 'healthy' : 'unhealthy', status, detail, probe.reply);
         }
         catch (err) {
             if (err instanceof CancelledError)
@@ -45627,8 +45636,22 @@ function readString(object, keys) {
     }
     return undefined;
 }
-/** Where the next page is: a cursor or a link, in the places list APIs put them. */
-function readNextPage(body) {
+/** The `rel="next"` target of an RFC 8288 `Link` header: `<url>; rel="next", <url>; rel="last"`. */
+function readLinkNext(linkHeader) {
+    if (!linkHeader)
+        return undefined;
+    for (const match of linkHeader.matchAll(/<([^>]*)>((?:\s*;\s*[^;,]+)*)/g)) {
+        const rel = /;\s*rel\s*=\s*"?([^";,]+)"?/i.exec(match[2])?.[1];
+        if (rel?.toLowerCase().split(/\s+/).includes('next'))
+            return match[1].trim() || undefined;
+    }
+    return undefined;
+}
+/** Where the next page is: a `Link` header, or a cursor or link in the places list APIs put them. */
+function readNextPage(body, linkHeader) {
+    const linked = readLinkNext(linkHeader);
+    if (linked)
+        return { url: linked };
     if (!isObject(body))
         return undefined;
     const places = [body];
@@ -45657,6 +45680,71 @@ function describeBody(body, max = 200) {
         return 'an empty body';
     const json = JSON.stringify(body) ?? String(body);
     return json.length > max ? `${json.slice(0, max)}…` : json;
+}
+// --- chat answers ------------------------------------------------------------------------------
+/** Where a reply's text may sit, best first. Keys that echo what was sent (`input`, `request`,
+ * `prompt`, …) are never read; a `message` string only when it differs from what was sent. */
+const REPLY_KEYS = ['reply', 'response', 'answer', 'output', 'content', 'text', 'completion', 'result', 'body'];
+/** Objects and lists that may hold the reply further down. */
+const CONTAINER_KEYS = ['data', 'message', 'messages', 'choices', 'reply', 'response', 'result'];
+const FROM_CLAW = /assistant|claw|agent|bot|model/i;
+const FROM_SENDER = /user|human|client|sender/i;
+function roleOf(value) {
+    return String(value.role ?? value.sender ?? value.from ?? value.author ?? '');
+}
+/**
+ * The Claw's reply in a chat answer or a finished task, wherever a plausible shape keeps it; never
+ * the text that was sent (`sent`), which answers may echo beside the reply.
+ */
+function readReply(value, sent, depth = 0) {
+    const isEcho = (text) => sent !== undefined && text.trim() === sent.trim();
+    if (typeof value === 'string')
+        return value.trim() === '' || isEcho(value) ? undefined : value;
+    if (depth > 6)
+        return undefined;
+    if (Array.isArray(value)) {
+        // A list of messages: the last one from the Claw, or the last that is not the sender's.
+        const objects = value.filter(isObject);
+        const fromClaw = objects.filter((m) => FROM_CLAW.test(roleOf(m)));
+        const candidates = fromClaw.length ? fromClaw : value.filter((m) => !isObject(m) || !FROM_SENDER.test(roleOf(m)));
+        for (const item of [...candidates].reverse()) {
+            const text = readReply(item, sent, depth + 1);
+            if (text)
+                return text;
+        }
+        return undefined;
+    }
+    if (!isObject(value) || FROM_SENDER.test(roleOf(value)))
+        return undefined;
+    for (const key of REPLY_KEYS) {
+        const text = readReply(value[key], sent, depth + 1);
+        if (text)
+            return text;
+    }
+    for (const key of CONTAINER_KEYS) {
+        const inner = value[key];
+        if (typeof inner === 'object' && inner !== null) {
+            const text = readReply(inner, sent, depth + 1);
+            if (text)
+                return text;
+        }
+    }
+    // A bare `message` string is the reply only when it is not the text that was sent.
+    return typeof value.message === 'string' ? readReply(value.message, sent, depth + 1) : undefined;
+}
+/** Whether the answer holds the text that was sent (an echo), wherever it is. */
+function echoes(value, sent, depth = 0) {
+    if (typeof value === 'string')
+        return value.trim() === sent.trim();
+    if (depth > 6 || typeof value !== 'object' || value === null)
+        return false;
+    return Object.values(value).some((v) => echoes(v, sent, depth + 1));
+}
+function readChatAnswer(body, sent) {
+    const raw = readObject(body, 'message') ?? {};
+    const task = raw.task;
+    const taskId = readString(raw, ['taskId', 'task_id']) ?? (isObject(task) ? readString(task, ['id', 'taskId']) : undefined);
+    return { taskId, reply: taskId ? undefined : readReply(raw, sent), raw };
 }
 
 ;// CONCATENATED MODULE: ./src/api/client.ts
@@ -45880,7 +45968,7 @@ class AmsClient {
         });
     }
     // --- Chat and tasks ----------------------------------------------------------------------
-    /** Sends a message; the answer holds the reply, or a `taskId` to poll. */
+    /** Sends a message; the answer holds the Claw's reply (never the echo of `message`), or a task to poll. */
     async sendMessage(clawId, message, options = {}) {
         const res = await this.call({
             method: 'POST',
@@ -45891,7 +45979,7 @@ class AmsClient {
             what: `Claw "${clawId}"`,
             ...options,
         });
-        return readObject(res.body, 'message') ?? {};
+        return readChatAnswer(res.body, message);
     }
     async getHistory(clawId, options = {}) {
         const items = await this.listAll({
@@ -45931,7 +46019,8 @@ class AmsClient {
             if (!list)
                 throw unreadable(`${request.method} /v1${request.route}`, `a list of ${plural}`, res);
             items.push(...list);
-            const next = readNextPage(res.body);
+            const link = res.headers.link;
+            const next = readNextPage(res.body, Array.isArray(link) ? link.join(', ') : link);
             if (!next || list.length === 0)
                 break;
             page = next.url

@@ -5,10 +5,12 @@ import { clip } from '../format.js';
 import { ID_EXPECTED, isValidId } from '../identifiers.js';
 import { ApiError } from './errors.js';
 import {
+  type ChatAnswer,
   type Json,
   describeBody,
   isObject,
   readId,
+  readChatAnswer,
   readList,
   readNextPage,
   readObject,
@@ -307,8 +309,8 @@ export class AmsClient {
 
   // --- Chat and tasks ----------------------------------------------------------------------
 
-  /** Sends a message; the answer holds the reply, or a `taskId` to poll. */
-  async sendMessage(clawId: string, message: string, options: CallOptions = {}): Promise<Json> {
+  /** Sends a message; the answer holds the Claw's reply (never the echo of `message`), or a task to poll. */
+  async sendMessage(clawId: string, message: string, options: CallOptions = {}): Promise<ChatAnswer> {
     const res = await this.call({
       method: 'POST',
       route: '/chat/:clawId/messages',
@@ -318,7 +320,7 @@ export class AmsClient {
       what: `Claw "${clawId}"`,
       ...options,
     });
-    return readObject(res.body, 'message') ?? {};
+    return readChatAnswer(res.body, message);
   }
 
   async getHistory(clawId: string, options: CallOptions = {}): Promise<Json[]> {
@@ -365,7 +367,8 @@ export class AmsClient {
       const list = readList(res.body, plural);
       if (!list) throw unreadable(`${request.method} /v1${request.route}`, `a list of ${plural}`, res);
       items.push(...list);
-      const next = readNextPage(res.body);
+      const link = res.headers.link;
+      const next = readNextPage(res.body, Array.isArray(link) ? link.join(', ') : link);
       if (!next || list.length === 0) break;
       page = next.url
         ? { ...request, url: next.url }

@@ -67,4 +67,47 @@ describe('pacing by the rate-limit budget', () => {
     expect(result.message).toContain('rate limited (429) until after the deadline');
     expect(h.clock.now() - h.deps.startedAt).toBeLessThanOrEqual(30_000);
   });
+
+  describe('Retry-After wins, and no header ends a wait early', () => {
+    /** A 429 saying: retry in 1 s, though the window is spent and resets in 60 s. */
+    const spentFor60s = (h: Harness) => ({
+      'X-RateLimit-Limit': '60',
+      'X-RateLimit-Remaining': '0',
+      'X-RateLimit-Reset': String(Math.ceil((h.clock.now() + 60_000) / 1000)),
+    });
+
+    it.each([
+      ['the trigger', 'POST', '/deployments'],
+      ['a poll', 'GET', '/deployments/'],
+    ])('after a 429 on %s, the next attempt goes when Retry-After says', async (_, method, path) => {
+      h = await setup();
+      h.sim.addClaw('c1', { plan: [['pending', 5000], ['live']] });
+      h.sim.fault({ kind: '429', method, path, times: 1, retryAfter: '1', headers: spentFor60s(h) });
+      const result = await deployClaw(
+        h.deps,
+        { clawId: 'c1', strategy: '', payload: {}, wait: true },
+        policy({ timeoutMs: 40_000 }),
+      );
+      expect(result.outcome).toBe('succeeded');
+      expect(h.sim.triggered('c1')).toHaveLength(1);
+      const [limited, next] = h.sim.requests.filter((r) => r.method === method).slice(0, 2);
+      expect(limited.status).toBe(429);
+      expect(next.at - limited.at).toBeLessThan(2000);
+    });
+
+    it('when the budget is spent past the deadline, waits to the deadline and reports timed-out then', async () => {
+      h = await setup();
+      h.sim.addClaw('c1', { plan: [['pending', 5000], ['live']] });
+      h.sim.fault({ kind: '429', method: 'GET', path: '/deployments/', times: 100, headers: spentFor60s(h) });
+      const result = await deployClaw(
+        h.deps,
+        { clawId: 'c1', strategy: '', payload: {}, wait: true },
+        policy({ timeoutMs: 40_000 }),
+      );
+      expect(result.outcome).toBe('timed-out');
+      expect(h.clock.now() - h.deps.startedAt).toBe(40_000);
+      expect(result.message).not.toContain('.;');
+      expect(result.message).toMatch(/timed out: .*until after the deadline\); last status "pending"\.$/);
+    });
+  });
 });

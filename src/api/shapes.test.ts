@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { toClaw, toDeployment } from './client.js';
-import { readId, readList, readNextPage, readObject, readStatus, readUrl } from './shapes.js';
+import { readId, readLinkNext, readList, readNextPage, readObject, readReply, readStatus, readUrl } from './shapes.js';
 
 describe('readObject', () => {
   const dep = { id: 'd1', status: 'live' };
@@ -89,5 +89,50 @@ describe('readUrl and readNextPage', () => {
     expect(readNextPage({ data: [], links: { next: '/v1/claws?page=2' } })).toEqual({ url: '/v1/claws?page=2' });
     expect(readNextPage({ data: [] })).toBeUndefined();
     expect(readNextPage([])).toBeUndefined();
+  });
+});
+
+describe('readReply', () => {
+  it.each([
+    [{ reply: 'pong' }, 'pong'],
+    [{ message: { content: 'pong' } }, 'pong'],
+    [{ data: { response: { text: 'pong' } } }, 'pong'],
+    [{ result: { reply: 'pong' } }, 'pong'],
+    [
+      {
+        messages: [
+          { role: 'user', content: 'ping' },
+          { role: 'assistant', content: 'pong' },
+        ],
+      },
+      'pong',
+    ],
+    [{ choices: [{ message: { content: 'pong' } }] }, 'pong'],
+    [{ taskId: 't1' }, undefined],
+    [{}, undefined],
+    // Answers that echo what was sent: the echo is never the reply.
+    [{ message: 'ping', reply: 'pong' }, 'pong'],
+    [{ message: 'ping', reply: '' }, undefined],
+    [{ input: 'ping', output: 'pong' }, 'pong'],
+    [{ request: { text: 'ping' }, response: { text: 'pong' } }, 'pong'],
+    [{ message: { role: 'user', content: 'ping' } }, undefined],
+    [{ message: 'pong' }, 'pong'],
+    [{ message: 'ping' }, undefined],
+    [{ data: { message: 'ping', content: 'ping' } }, undefined],
+  ])('%j → %s', (body, text) => expect(readReply(body, 'ping')).toBe(text));
+});
+
+describe('readLinkNext', () => {
+  it.each([
+    ['<https://api.example.com/v1/claws?page=2>; rel="next"', 'https://api.example.com/v1/claws?page=2'],
+    ['<https://a.example/x?p=1>; rel="prev", <https://a.example/x?p=3>; rel="next"', 'https://a.example/x?p=3'],
+    ['</v1/claws?cursor=b>; title="more"; rel=next', '/v1/claws?cursor=b'],
+    ['<https://a.example/x?p=9>; rel="last"', undefined],
+    ['<https://a.example/x?p=2>; rel="next prefetch"', 'https://a.example/x?p=2'],
+    ['', undefined],
+  ])('%s → %s', (header, next) => expect(readLinkNext(header)).toBe(next));
+
+  it('a Link header wins over the body', () => {
+    expect(readNextPage([], '</v1/claws?page=2>; rel="next"')).toEqual({ url: '/v1/claws?page=2' });
   });
 });

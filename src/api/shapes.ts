@@ -111,8 +111,20 @@ export function readString(object: Json | undefined, keys: string[]): string | u
   return undefined;
 }
 
-/** Where the next page is: a cursor or a link, in the places list APIs put them. */
-export function readNextPage(body: unknown): { cursor?: string; url?: string } | undefined {
+/** The `rel="next"` target of an RFC 8288 `Link` header: `<url>; rel="next", <url>; rel="last"`. */
+export function readLinkNext(linkHeader: string | undefined): string | undefined {
+  if (!linkHeader) return undefined;
+  for (const match of linkHeader.matchAll(/<([^>]*)>((?:\s*;\s*[^;,]+)*)/g)) {
+    const rel = /;\s*rel\s*=\s*"?([^";,]+)"?/i.exec(match[2])?.[1];
+    if (rel?.toLowerCase().split(/\s+/).includes('next')) return match[1].trim() || undefined;
+  }
+  return undefined;
+}
+
+/** Where the next page is: a `Link` header, or a cursor or link in the places list APIs put them. */
+export function readNextPage(body: unknown, linkHeader?: string): { cursor?: string; url?: string } | undefined {
+  const linked = readLinkNext(linkHeader);
+  if (linked) return { url: linked };
   if (!isObject(body)) return undefined;
   const places: Json[] = [body];
   for (const key of ['meta', 'pagination', 'paging', 'page', 'links', '_links']) {
@@ -136,4 +148,75 @@ export function describeBody(body: unknown, max = 200): string {
   if (body === undefined) return 'an empty body';
   const json = JSON.stringify(body) ?? String(body);
   return json.length > max ? `${json.slice(0, max)}…` : json;
+}
+
+// --- chat answers ------------------------------------------------------------------------------
+
+/** Where a reply's text may sit, best first. Keys that echo what was sent (`input`, `request`,
+ * `prompt`, …) are never read; a `message` string only when it differs from what was sent. */
+const REPLY_KEYS = ['reply', 'response', 'answer', 'output', 'content', 'text', 'completion', 'result', 'body'];
+/** Objects and lists that may hold the reply further down. */
+const CONTAINER_KEYS = ['data', 'message', 'messages', 'choices', 'reply', 'response', 'result'];
+const FROM_CLAW = /assistant|claw|agent|bot|model/i;
+const FROM_SENDER = /user|human|client|sender/i;
+
+function roleOf(value: Json): string {
+  return String(value.role ?? value.sender ?? value.from ?? value.author ?? '');
+}
+
+/**
+ * The Claw's reply in a chat answer or a finished task, wherever a plausible shape keeps it; never
+ * the text that was sent (`sent`), which answers may echo beside the reply.
+ */
+export function readReply(value: unknown, sent?: string, depth = 0): string | undefined {
+  const isEcho = (text: string): boolean => sent !== undefined && text.trim() === sent.trim();
+  if (typeof value === 'string') return value.trim() === '' || isEcho(value) ? undefined : value;
+  if (depth > 6) return undefined;
+  if (Array.isArray(value)) {
+    // A list of messages: the last one from the Claw, or the last that is not the sender's.
+    const objects = value.filter(isObject);
+    const fromClaw = objects.filter((m) => FROM_CLAW.test(roleOf(m)));
+    const candidates = fromClaw.length ? fromClaw : value.filter((m) => !isObject(m) || !FROM_SENDER.test(roleOf(m)));
+    for (const item of [...candidates].reverse()) {
+      const text = readReply(item, sent, depth + 1);
+      if (text) return text;
+    }
+    return undefined;
+  }
+  if (!isObject(value) || FROM_SENDER.test(roleOf(value))) return undefined;
+  for (const key of REPLY_KEYS) {
+    const text = readReply(value[key], sent, depth + 1);
+    if (text) return text;
+  }
+  for (const key of CONTAINER_KEYS) {
+    const inner = value[key];
+    if (typeof inner === 'object' && inner !== null) {
+      const text = readReply(inner, sent, depth + 1);
+      if (text) return text;
+    }
+  }
+  // A bare `message` string is the reply only when it is not the text that was sent.
+  return typeof value.message === 'string' ? readReply(value.message, sent, depth + 1) : undefined;
+}
+
+/** Whether the answer holds the text that was sent (an echo), wherever it is. */
+export function echoes(value: unknown, sent: string, depth = 0): boolean {
+  if (typeof value === 'string') return value.trim() === sent.trim();
+  if (depth > 6 || typeof value !== 'object' || value === null) return false;
+  return Object.values(value).some((v) => echoes(v, sent, depth + 1));
+}
+
+/** A chat answer: the reply when it came at once, or the task to poll for it. */
+export interface ChatAnswer {
+  taskId?: string;
+  reply?: string;
+  raw: Json;
+}
+
+export function readChatAnswer(body: unknown, sent: string): ChatAnswer {
+  const raw = readObject(body, 'message') ?? {};
+  const task = raw.task;
+  const taskId =
+    readString(raw, ['taskId', 'task_id']) ?? (isObject(task) ? readString(task, ['id', 'taskId']) : undefined);
+  return { taskId, reply: taskId ? undefined : readReply(raw, sent), raw };
 }

@@ -163,7 +163,7 @@ async function settle(deps: CommandDeps, started: Started, policy: Policy, pollF
     succeeded: `${what} succeeded with status${quoted} after ${after}.`,
     failed: `${what} failed with status${quoted} after ${after}.`,
     paused: `${what} is paused with status${quoted} after ${after}: it needs a human.`,
-    'timed-out': `${what} timed out: ${note ?? 'no final status in time'}${status ? `; last status "${status}"` : ''}.`,
+    'timed-out': `${what} timed out: ${(note ?? 'no final status in time').replace(/\.$/, '')}${status ? `; last status "${status}"` : ''}.`,
     cancelled: `The run was cancelled while waiting for ${what.charAt(0).toLowerCase()}${what.slice(1)}${status ? ` (last status "${status}")` : ''}.`,
     triggered: '',
   }[outcome];

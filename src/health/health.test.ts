@@ -4,7 +4,6 @@ import { ALL_SCOPES } from '../../test/sim/server.ts';
 import { type Harness, setup } from '../../test/support/setup.ts';
 import { statusClassifier } from '../deploy/status.js';
 import { type HealthRequest, checkHealth } from './health.js';
-import { readReplyText } from './probe.js';
 import { clawVerdict } from './verdict.js';
 
 let h: Harness | undefined;
@@ -35,28 +34,11 @@ describe('clawVerdict', () => {
     [['online', 'deploying'], 'unknown'],
     [[undefined, undefined], 'unknown'],
     [['mysterious', undefined], 'unknown'],
-  ] as const)('%j → %s', (words, verdict) => expect(clawVerdict([...words], classify)).toBe(verdict));
-});
-
-describe('readReplyText', () => {
-  it.each([
-    [{ reply: 'pong' }, 'pong'],
-    [{ message: { content: 'pong' } }, 'pong'],
-    [{ data: { response: { text: 'pong' } } }, 'pong'],
-    [{ result: { reply: 'pong' } }, 'pong'],
-    [
-      {
-        messages: [
-          { role: 'user', content: 'ping' },
-          { role: 'assistant', content: 'pong' },
-        ],
-      },
-      'pong',
-    ],
-    [{ choices: [{ message: { content: 'pong' } }] }, 'pong'],
-    [{ taskId: 't1' }, undefined],
-    [{}, undefined],
-  ])('%j → %s', (body, text) => expect(readReplyText(body)).toBe(text));
+    // Rolled back: it serves the previous release; its own status decides.
+    [['online', 'rolled_back'], 'healthy'],
+    [[undefined, 'rolled_back'], 'healthy'],
+    [['offline', 'rolled_back'], 'unhealthy'],
+  ] as const)('%j → %s', (words, verdict) => expect(clawVerdict([...words], classify).verdict).toBe(verdict));
 });
 
 describe('checkHealth', () => {
@@ -164,5 +146,45 @@ describe('checkHealth', () => {
     const result = await checkHealth(h.deps, request({ targets: { all: true, ids: [] }, timeoutMs: 10 * 60_000 }));
     expect(result.healthy).toBe(true);
     expect(result.entries).toHaveLength(12);
+  });
+
+  it('follows an RFC 8288 Link header to every page of *, and finds the offline Claw on page two', async () => {
+    h = await setup({ pageSize: 2, paging: 'link-header' });
+    for (let i = 1; i <= 3; i++) h.sim.addClaw(`c${i}`, { status: i === 3 ? 'offline' : 'online' });
+    const result = await checkHealth(h.deps, request({ targets: { all: true, ids: [] } }));
+    expect(result.entries.map((e) => e.clawId)).toEqual(['c1', 'c2', 'c3']);
+    expect(result.healthy).toBe(false);
+    expect(h.sim.requests.filter((r) => r.path.startsWith('/v1/claws?offset='))).toHaveLength(1);
+  });
+
+  it('never takes an echo of the probe for the reply: a dead Claw fails and the detail says what arrived', async () => {
+    h = await setup();
+    h.sim.addClaw('c1', { chat: { mode: 'sync', reply: '', echo: true } });
+    const probe = 'Health check: reply with the word pong.';
+    const result = await checkHealth(h.deps, request({ probeMessage: probe, probeExpect: /pong/i }));
+    expect(result.entries[0]).toMatchObject({ healthy: false, verdict: 'unhealthy' });
+    expect(result.entries[0].detail).toMatch(/^probe: the answer only echoes the message sent in \{"message":/);
+  });
+
+  it('reads the reply beside an echo', async () => {
+    h = await setup();
+    h.sim.addClaw('c1', { chat: { mode: 'sync', reply: 'pong', echo: true } });
+    const result = await checkHealth(h.deps, request({ probeMessage: 'say pong', probeExpect: /^pong$/i }));
+    expect(result.entries[0]).toMatchObject({ healthy: true, reply: 'pong' });
+  });
+
+  it('a Claw whose deployment was rolled back in place is healthy when its own status allows, and is probed', async () => {
+    h = await setup({ rollbackForm: 'in-place' });
+    h.sim.addClaw('c1', { chat: { mode: 'sync', reply: 'pong' } });
+    const dep = h.sim.addDeployment('c1', [['crashed']]);
+    await h.client.rollbackDeployment(dep.id);
+    h.clock.advance(60_000); // the rollback has finished: rolled_back
+    const result = await checkHealth(
+      h.deps,
+      request({ probeMessage: 'ping', probeExpect: /pong/i, timeoutMs: 10 * 60_000 }),
+    );
+    expect(result.entries[0]).toMatchObject({ healthy: true, status: 'online / rolled_back', reply: 'pong' });
+    expect(result.entries[0].detail).toMatch(/rolled back: it serves the previous release\); probe: reply matches/);
+    expect(h.sim.requests.some((r) => r.method === 'POST' && r.path === '/v1/chat/c1/messages')).toBe(true);
   });
 });

@@ -70,11 +70,12 @@ export async function checkHealth(deps: WaitDeps, request: HealthRequest): Promi
     }
     const words = [claw.status, claw.deploymentStatus];
     const status = words.filter(Boolean).join(' / ');
-    const verdict = clawVerdict(words, request.classify);
-    if (verdict !== 'healthy' || !request.probeMessage) {
-      const detail = verdict === 'unknown' && !status ? 'no status could be read from the Claw' : `status ${status}`;
-      return entry(verdict, status, detail);
-    }
+    const { verdict, rolledBack } = clawVerdict(words, request.classify);
+    const read =
+      verdict === 'unknown' && !status
+        ? 'no status could be read from the Claw'
+        : `status ${status}${rolledBack ? ' (its deployment was rolled back: it serves the previous release)' : ''}`;
+    if (verdict !== 'healthy' || !request.probeMessage) return entry(verdict, status, read);
     try {
       const probe = await runProbe(deps, {
         clawId,
@@ -84,7 +85,8 @@ export async function checkHealth(deps: WaitDeps, request: HealthRequest): Promi
         pollIntervalMs: request.pollIntervalMs,
         classify: request.classify,
       });
-      return entry(probe.ok ? 'healthy' : 'unhealthy', status, `probe: ${probe.detail}`, probe.reply);
+      const detail = `${rolledBack ? `${read}; ` : ''}probe: ${probe.detail}`;
+      return entry(probe.ok ? 'healthy' : 'unhealthy', status, detail, probe.reply);
     } catch (err) {
       if (err instanceof CancelledError) throw err;
       const forbidden = err instanceof ApiError && err.kind === 'forbidden' && /tasks/.test(err.message);

@@ -34,6 +34,20 @@ const visible = (stdout: string) =>
     .join('\n');
 
 describe('deploy through dist/index.js', () => {
+  it('reaches a service on the IPv6 loopback, http://[::1]:PORT', async (ctx) => {
+    sim = new Simulator({ speed: 20 });
+    const listening = await sim.start(0, '::1').then(
+      () => true,
+      () => false,
+    );
+    if (!listening) return ctx.skip(); // this machine has no IPv6 loopback
+    sim.addClaw('c1', { plan: [['pending', 2000], ['live']] });
+    expect(sim.url).toMatch(/^http:\/\/\[::1\]:\d+$/);
+    const run = await runAction(inputsFor(sim));
+    expect(run.errors).toEqual([]);
+    expect(run.outputs.outcome).toBe('succeeded');
+  });
+
   it('deploys, waits and reports: outputs, summary, exit 0', async () => {
     const s = await start();
     s.addClaw('c1', { plan: [['pending', 2000], ['in_progress', 4000], ['live']] });

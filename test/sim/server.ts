@@ -31,6 +31,8 @@ export interface Fault {
   body?: unknown;
   /** `Retry-After` for 503 and 429, in seconds. */
   retryAfter?: string;
+  /** Headers that replace the simulator's own on the faulty answer (rate-limit headers, say). */
+  headers?: Record<string, string>;
 }
 
 export interface SimClaw {
@@ -42,7 +44,13 @@ export interface SimClaw {
   rollbackPlan?: Plan;
   currentDeploymentId?: string;
   /** Chat: answer at once, or with a task that finishes after `taskMs`; `never` never finishes. */
-  chat: { mode: 'sync' | 'task' | 'never'; reply?: string; taskMs?: number };
+  chat: {
+    mode: 'sync' | 'task' | 'never';
+    reply?: string;
+    taskMs?: number;
+    /** Answer `{"message": <what was sent>, "reply": ...}`, as services that echo do. */
+    echo?: boolean;
+  };
   skills: Fields[];
 }
 
@@ -95,8 +103,8 @@ export interface SimOptions {
   honourIdempotency?: boolean;
   /** Page lists this many items at a time (object list shapes). */
   pageSize?: number;
-  /** How the next page is offered: a cursor, or a link (`links.next`). */
-  paging?: 'cursor' | 'link';
+  /** How the next page is offered: a cursor, a link (`links.next`), or an RFC 8288 `Link` header. */
+  paging?: 'cursor' | 'link' | 'link-header';
   /** The server's clock minus the real one, for its `Date` header and epoch resets. */
   clockSkewMs?: number;
   /** Answer every request with a redirect here (tests that the key is never sent on). */
@@ -148,6 +156,8 @@ export class Simulator {
   private nextId = 1;
   /** The path being answered, for next-page links. */
   private currentPath = '';
+  /** Headers the route adds to its answer (a `Link` header). */
+  private routeHeaders: Record<string, string> = {};
   url = '';
 
   constructor(options: SimOptions = {}) {
@@ -224,15 +234,19 @@ export class Simulator {
 
   // --- server ----------------------------------------------------------------------------------
 
-  async start(port = 0): Promise<string> {
+  /** Listens on `host` (IPv4 loopback by default; `::1` for IPv6). */
+  async start(port = 0, host = '127.0.0.1'): Promise<string> {
     this.server = http.createServer((req, res) => void this.handle(req, res));
     this.server.on('connection', (socket) => {
       this.sockets.add(socket);
       socket.on('close', () => this.sockets.delete(socket));
     });
-    await new Promise<void>((resolve) => this.server?.listen(port, '127.0.0.1', resolve));
+    await new Promise<void>((resolve, reject) => {
+      this.server?.once('error', reject);
+      this.server?.listen(port, host, resolve);
+    });
     const { port: bound } = this.server.address() as AddressInfo;
-    this.url = `http://127.0.0.1:${bound}`;
+    this.url = `http://${host.includes(':') ? `[${host}]` : host}:${bound}`;
     return this.url;
   }
 
@@ -275,6 +289,7 @@ export class Simulator {
 
     const path = url.pathname.startsWith('/v1/') ? url.pathname.slice(3) : undefined;
     this.currentPath = url.pathname;
+    this.routeHeaders = {};
     const fault = path === undefined ? undefined : this.takeFault(method, path);
     const serverNow = now + (this.options.clockSkewMs ?? 0);
     const headers: Record<string, string> = {
@@ -319,9 +334,15 @@ export class Simulator {
           res.writeHead(502, { 'Content-Type': 'text/html' }).end('<html><body><h1>502 Bad Gateway</h1></body></html>');
           return;
         case '503':
-          return sendError(503, 'simulated unavailability', { 'Retry-After': fault.retryAfter ?? '1' });
+          return sendError(503, 'simulated unavailability', {
+            'Retry-After': fault.retryAfter ?? '1',
+            ...fault.headers,
+          });
         case '429':
-          return sendError(429, 'simulated rate limit', fault.retryAfter ? { 'Retry-After': fault.retryAfter } : {});
+          return sendError(429, 'simulated rate limit', {
+            ...(fault.retryAfter ? { 'Retry-After': fault.retryAfter } : {}),
+            ...fault.headers,
+          });
         case 'error': {
           const status = fault.status ?? 400;
           if (fault.body !== undefined) return send(status, fault.body);
@@ -348,7 +369,7 @@ export class Simulator {
     }
     try {
       const [status, payload] = this.route(method, path, url.searchParams, body, scopes, now, record.idempotencyKey);
-      send(status, payload);
+      send(status, payload, this.routeHeaders);
     } catch (err) {
       if (err instanceof HttpError) return sendError(err.status, err.message);
       sendError(500, err instanceof Error ? err.message : 'internal error');
@@ -590,7 +611,10 @@ export class Simulator {
     const history = this.messages.get(claw.id) ?? [];
     history.push({ role: 'user', content: text }, { role: 'claw', content: reply });
     this.messages.set(claw.id, history);
-    if (claw.chat.mode === 'sync') return [200, envelope(this.shape, 'message', { reply, clawId: claw.id })];
+    if (claw.chat.mode === 'sync') {
+      const answer = claw.chat.echo ? { message: text, reply, clawId: claw.id } : { reply, clawId: claw.id };
+      return [200, envelope(this.shape, 'message', answer)];
+    }
     const task: SimTask = {
       id: this.newId('task'),
       createdAt: now,
@@ -604,15 +628,18 @@ export class Simulator {
 
   private page(plural: string, items: unknown[], query: URLSearchParams): unknown {
     const size = this.options.pageSize;
-    if (!size || this.shape.list === 'array') return dressList(this.shape, plural, items);
-    const start = Number(query.get(this.options.paging === 'link' ? 'offset' : 'cursor') ?? '0');
+    // A bare array can carry no cursor; it pages only by Link header.
+    if (!size || (this.shape.list === 'array' && this.options.paging !== 'link-header')) {
+      return dressList(this.shape, plural, items);
+    }
+    const byOffset = this.options.paging === 'link' || this.options.paging === 'link-header';
+    const start = Number(query.get(byOffset ? 'offset' : 'cursor') ?? '0');
     const next = start + size < items.length ? String(start + size) : undefined;
-    const page = dressList(
-      this.shape,
-      plural,
-      items.slice(start, start + size),
-      this.options.paging === 'link' ? undefined : next,
-    );
+    const page = dressList(this.shape, plural, items.slice(start, start + size), byOffset ? undefined : next);
+    if (this.options.paging === 'link-header' && next) {
+      const link = `${this.url}${this.currentPath}?offset=${next}`;
+      this.routeHeaders.Link = `<${link}>; rel="next", <${this.url}${this.currentPath}?offset=0>; rel="first"`;
+    }
     if (this.options.paging === 'link' && next && typeof page === 'object' && page !== null) {
       return { ...page, links: { next: `${this.url}${this.currentPath}?offset=${next}` } };
     }
