@@ -46343,22 +46343,60 @@ function serverTime(headers, localNow) {
     const parsed = date ? Date.parse(date) : NaN;
     return Number.isNaN(parsed) ? localNow : parsed;
 }
+/**
+ * The IETF fields (draft-ietf-httpapi-ratelimit-headers), in both the structured form
+ * (`RateLimit: "default";r=50;t=30`, `RateLimit-Policy: "default";q=60;w=60`) and the older ones
+ * (`RateLimit: limit=60, remaining=50, reset=30`, or `RateLimit-Limit` / `-Remaining` / `-Reset`).
+ * Their reset is always a delay in seconds.
+ */
+function readIetfRateLimit(headers) {
+    const param = (text, names) => {
+        if (!text)
+            return undefined;
+        for (const name of names) {
+            const match = new RegExp(`(?:^|[;,\\s])${name}\\s*=\\s*"?(\\d+(?:\\.\\d+)?)`, 'i').exec(text);
+            if (match)
+                return Number(match[1]);
+        }
+        return undefined;
+    };
+    const plain = (name) => {
+        const text = header(headers, name);
+        return text !== undefined && /^\d+$/.test(text) ? Number(text) : undefined;
+    };
+    const combined = header(headers, 'ratelimit');
+    const policy = header(headers, 'ratelimit-policy');
+    return {
+        limit: param(policy, ['q']) ?? param(combined, ['limit']) ?? plain('ratelimit-limit') ?? leadingNumber(policy),
+        remaining: param(combined, ['r', 'remaining']) ?? plain('ratelimit-remaining'),
+        resetInS: param(combined, ['t', 'reset']) ?? plain('ratelimit-reset'),
+    };
+}
+/** The older policy form's first item: `60;w=60` → 60. */
+function leadingNumber(text) {
+    const match = text ? /^\s*(\d+)\s*(?:[;,]|$)/.exec(text) : null;
+    return match ? Number(match[1]) : undefined;
+}
 function readRateLimit(headers, localNow, log, memory = {}) {
     const serverNow = serverTime(headers, localNow);
     const int = (name) => {
         const text = header(headers, name);
-        const n = text !== undefined && /^\d+$/.test(text) ? Number(text) : undefined;
-        return n;
+        return text !== undefined && /^\d+$/.test(text) ? Number(text) : undefined;
     };
     const reset = header(headers, 'x-ratelimit-reset');
     const retryAfter = header(headers, 'retry-after');
+    // The spec's X- headers first; the IETF fields for services that send those instead.
+    const ietf = readIetfRateLimit(headers);
+    const ietfReset = ietf.resetInS === undefined ? undefined : Math.min(ietf.resetInS * 1000, MAX_HEADER_WAIT_MS);
     return {
-        limit: int('x-ratelimit-limit'),
-        remaining: int('x-ratelimit-remaining'),
-        resetInMs: reset === undefined ? undefined : readReset(reset, serverNow, log, memory, localNow),
+        limit: int('x-ratelimit-limit') ?? ietf.limit,
+        remaining: int('x-ratelimit-remaining') ?? ietf.remaining,
+        resetInMs: reset === undefined ? ietfReset : readReset(reset, serverNow, log, memory, localNow),
         retryAfterMs: retryAfter === undefined ? undefined : readRetryAfter(retryAfter, serverNow, log),
     };
 }
+/** Responses of its own after which a window's estimate of the sharers stands on its own. */
+const CARRY_WEIGHT = 3;
 /**
  * Shared view of the team's budget, fed by every response. Polls are spread so what is left lasts
  * until the reset, minus a reserve left for the team's other clients; jitter keeps concurrent
@@ -46377,6 +46415,15 @@ class RateLimitPacer {
     resetAt;
     /** This window as this run saw it: Remaining at its first response, and its responses since. */
     window;
+    /**
+     * How many share the budget, as the last window ended: the best guess for the next one until
+     * it has shown its own pace, so the first poll of a window does not go out as if alone.
+     */
+    carried;
+    /** Requests sent whose answers have not been observed yet. */
+    inFlight = 0;
+    /** Before any pace of its own: the window's spending so far, read as one request per run. */
+    firstLook;
     constructor(now, random = Math.random) {
         this.now = now;
         this.random = random;
@@ -46393,8 +46440,15 @@ class RateLimitPacer {
         // A new window: the old one's reset has passed, or Remaining rose by more than reordered
         // responses of our own could explain.
         const fresh = !w || now >= w.resetAt || reading.remaining > (this.remaining ?? 0) + 4;
-        if (fresh)
+        if (fresh) {
+            if (w && w.mine > 0)
+                this.carried = this.sharers;
+            // A run's very first look: whatever the window has spent may be as many runs as requests,
+            // all just started like this one. Cautious until its own pace says otherwise.
+            if (!w && this.limit !== undefined)
+                this.firstLook = Math.max(1, this.limit - reading.remaining);
             this.window = { firstRemaining: reading.remaining, mine: 0, resetAt: this.resetAt ?? Infinity };
+        }
         else
             w.mine += 1;
         this.remaining = reading.remaining;
@@ -46403,12 +46457,19 @@ class RateLimitPacer {
     get reserve() {
         return Math.max(1, Math.ceil((this.limit ?? 10) * 0.1));
     }
-    /** How many runs like this one share the window, judged by how fast Remaining falls. */
+    /**
+     * How many runs like this one share the window, judged by how fast Remaining falls against this
+     * run's own spending; early in a window, blended with the estimate carried from the last one.
+     */
     get sharers() {
         const w = this.window;
         if (!w || w.mine === 0 || this.remaining === undefined)
-            return 1;
-        return Math.max(1, (w.firstRemaining - this.remaining) / w.mine);
+            return this.carried ?? this.firstLook ?? 1;
+        const seen = Math.max(1, (w.firstRemaining - this.remaining) / w.mine);
+        if (this.carried === undefined)
+            return seen;
+        const weight = Math.min(w.mine, CARRY_WEIGHT);
+        return (this.carried * (CARRY_WEIGHT - weight) + seen * weight) / CARRY_WEIGHT;
     }
     budget() {
         if (this.remaining === undefined || this.resetAt === undefined)
@@ -46448,10 +46509,25 @@ class RateLimitPacer {
         const delayMs = Math.max(baseMs, Math.min(jitter(spread), afterReset));
         return { delayMs, mode: 'stretched', detail: `${left}${shared}; spreading them until it resets` };
     }
-    /** The wait before any request: only when the window is spent outright. */
+    /** The wait before any request: only when the window is spent outright, counting requests in flight. */
     requestDelay() {
         const budget = this.budget();
-        return budget && budget.remaining <= 0 ? budget.resetInMs : 0;
+        return budget && budget.remaining - this.inFlight <= 0 ? budget.resetInMs : 0;
+    }
+    /**
+     * Claims a request's place in the window when there is one (returns 0), or says how long to
+     * wait. Claiming and checking are one step, so concurrent requests never count the same slot.
+     * `force` claims it regardless (Retry-After has said when to go).
+     */
+    claim(force = false) {
+        const wait = force ? 0 : this.requestDelay();
+        if (wait <= 0)
+            this.inFlight += 1;
+        return wait;
+    }
+    /** A claimed request has been answered (its response, if any, already observed) or failed. */
+    release() {
+        this.inFlight = Math.max(0, this.inFlight - 1);
     }
 }
 
@@ -46723,10 +46799,15 @@ class Transport {
         // if Remaining reads 0 until a later reset.
         let skipBudget = false;
         for (;;) {
-            if (!skipBudget)
-                await this.waitForBudget(request, label);
+            await this.waitForBudget(request, label, skipBudget);
             skipBudget = false;
-            const attempt = await this.attempt(request, label);
+            let attempt;
+            try {
+                attempt = await this.attempt(request, label);
+            }
+            finally {
+                this.options.pacer?.release();
+            }
             const verdict = classify(attempt, isWrite, label, clock.now(), this.headerLog);
             switch (verdict.kind) {
                 case 'done':
@@ -46771,13 +46852,18 @@ class Transport {
             await clock.sleep(left, request.signal);
         throw new ApiError(reason, 'deadline');
     }
-    /** Before sending: when the window is spent, wait for it to reset (never past the deadline). */
-    async waitForBudget(request, label) {
-        const wait = this.options.pacer?.requestDelay() ?? 0;
-        if (wait <= 0)
+    /**
+     * Before sending: claims a place in the window, or waits for it to reset (never past the
+     * deadline). With `skip` (Retry-After said when), the place is claimed without waiting.
+     */
+    async waitForBudget(request, label, skip) {
+        const { pacer } = this.options;
+        if (!pacer)
             return;
-        this.options.log.debug(`rate limit: window spent; waiting ${formatDuration(wait)} for it to reset`);
-        await this.sleepWithin(request, wait, `${label}: the team's rate-limit window resets after the deadline`);
+        for (let wait = pacer.claim(skip); wait > 0; wait = pacer.claim()) {
+            this.options.log.debug(`rate limit: window spent; waiting ${formatDuration(wait)} for it to reset`);
+            await this.sleepWithin(request, wait, `${label}: the team's rate-limit window resets after the deadline`);
+        }
     }
     /** Waits as the 429's headers say; true when Retry-After set the time of the next attempt. */
     async waitAfter429(request, headers, label) {

@@ -43,6 +43,22 @@ describe('pacing by the rate-limit budget', () => {
     },
   );
 
+  it.each(['ietf-structured', 'ietf-combined'] as const)(
+    'reads the IETF RateLimit fields (%s) when the X- headers are absent: no 429',
+    async (fields) => {
+      h = await setup({ rateLimit: { limit: 10, windowMs: 60_000, fields } });
+      h.sim.addClaw('c1', { plan: [['in_progress', 5 * 60_000], ['live']] });
+      const result = await deployClaw(
+        h.deps,
+        { clawId: 'c1', strategy: '', payload: {}, wait: true },
+        policy({ pollIntervalMs: 2000 }),
+      );
+      expect(result.outcome).toBe('succeeded');
+      expect(h.sim.rateLimit.rejected).toBe(0);
+      expect(h.log.text('info')).toMatch(/Next poll in .*requests left in the team's window/);
+    },
+  );
+
   it('waits out a 429 as Retry-After says, without counting it as a failure', async () => {
     h = await setup();
     h.sim.addClaw('c1', { plan: [['pending', 5000], ['live']] });

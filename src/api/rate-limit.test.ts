@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../clock.js';
-import { MAX_HEADER_WAIT_MS, RateLimitPacer, readRateLimit, readReset } from './rate-limit.js';
+import { MAX_HEADER_WAIT_MS, RateLimitPacer, readIetfRateLimit, readRateLimit, readReset } from './rate-limit.js';
 
 const NOW = Date.parse('2026-11-22T12:00:00Z');
 
@@ -65,11 +65,13 @@ describe('readRateLimit', () => {
 });
 
 describe('RateLimitPacer', () => {
+  /** A run alone on the budget: two responses of its own, one request apart. */
   const pacerAt = (remaining: number, resetInMs: number, limit = 60) => {
     const pacer = new RateLimitPacer(
       () => NOW,
       () => 0.5,
     );
+    pacer.observe({ limit, remaining: remaining + 1, resetInMs });
     pacer.observe({ limit, remaining, resetInMs });
     return pacer;
   };
@@ -141,18 +143,32 @@ describe('RateLimitPacer', () => {
     expect(pacer.pollDelay(100).delayMs).toBe(1900 + 0.5 * 190);
   });
 
-  it('starts counting again in a new window', () => {
+  it('carries its estimate of the sharers into a new window, until that window shows its own pace', () => {
     let now = NOW;
     const pacer = new RateLimitPacer(
       () => now,
       () => 0.5,
     );
-    pacer.observe({ limit: 60, remaining: 50, resetInMs: 1000 });
-    pacer.observe({ limit: 60, remaining: 30, resetInMs: 900 });
+    pacer.observe({ limit: 60, remaining: 59, resetInMs: 1000 });
+    pacer.observe({ limit: 60, remaining: 39, resetInMs: 900 });
     expect(pacer.sharers).toBe(20);
     now += 1000;
+    // The first response of the next window: still about twenty, not one alone.
     pacer.observe({ limit: 60, remaining: 59, resetInMs: 60_000 });
-    expect(pacer.sharers).toBe(1);
+    expect(pacer.sharers).toBe(20);
+    expect(pacer.pollDelay(100).mode).toBe('stretched');
+    // Three of its own responses later the window's own pace stands: two clients now.
+    for (const remaining of [57, 55, 53]) pacer.observe({ limit: 60, remaining, resetInMs: 59_000 });
+    expect(pacer.sharers).toBe(2);
+  });
+
+  it('is cautious at its first look: what the window spent may be as many runs as requests', () => {
+    const pacer = new RateLimitPacer(
+      () => NOW,
+      () => 0.5,
+    );
+    pacer.observe({ limit: 60, remaining: 40, resetInMs: 3000 });
+    expect(pacer.sharers).toBe(20);
   });
 
   it('forgets a window once its reset has passed', () => {
@@ -165,5 +181,32 @@ describe('RateLimitPacer', () => {
     now += 1001;
     expect(pacer.requestDelay()).toBe(0);
     expect(pacer.pollDelay(5000).mode).toBe('steady');
+  });
+});
+
+describe('readIetfRateLimit', () => {
+  it.each([
+    [
+      { ratelimit: '"default";r=50;t=30', 'ratelimit-policy': '"default";q=60;w=60' },
+      { limit: 60, remaining: 50, resetInS: 30 },
+    ],
+    [
+      { ratelimit: 'limit=60, remaining=7, reset=12', 'ratelimit-policy': '60;w=60' },
+      { limit: 60, remaining: 7, resetInS: 12 },
+    ],
+    [
+      { 'ratelimit-limit': '100', 'ratelimit-remaining': '3', 'ratelimit-reset': '9' },
+      { limit: 100, remaining: 3, resetInS: 9 },
+    ],
+    [{}, { limit: undefined, remaining: undefined, resetInS: undefined }],
+  ])('%j', (headers, reading) => expect(readIetfRateLimit(headers)).toEqual(reading));
+
+  it('leaves the X- headers first when both are sent', () => {
+    const reading = readRateLimit(
+      { 'x-ratelimit-remaining': '5', ratelimit: '"d";r=50;t=30', 'x-ratelimit-limit': '60' },
+      NOW,
+      silentLogger,
+    );
+    expect(reading).toMatchObject({ limit: 60, remaining: 5, resetInMs: 30_000 });
   });
 });

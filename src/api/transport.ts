@@ -148,9 +148,14 @@ export class Transport {
     let skipBudget = false;
 
     for (;;) {
-      if (!skipBudget) await this.waitForBudget(request, label);
+      await this.waitForBudget(request, label, skipBudget);
       skipBudget = false;
-      const attempt = await this.attempt(request, label);
+      let attempt: Attempt;
+      try {
+        attempt = await this.attempt(request, label);
+      } finally {
+        this.options.pacer?.release();
+      }
       const verdict: Verdict = classify(attempt, isWrite, label, clock.now(), this.headerLog);
       switch (verdict.kind) {
         case 'done':
@@ -200,12 +205,17 @@ export class Transport {
     throw new ApiError(reason, 'deadline');
   }
 
-  /** Before sending: when the window is spent, wait for it to reset (never past the deadline). */
-  private async waitForBudget(request: ApiRequest, label: string): Promise<void> {
-    const wait = this.options.pacer?.requestDelay() ?? 0;
-    if (wait <= 0) return;
-    this.options.log.debug(`rate limit: window spent; waiting ${formatDuration(wait)} for it to reset`);
-    await this.sleepWithin(request, wait, `${label}: the team's rate-limit window resets after the deadline`);
+  /**
+   * Before sending: claims a place in the window, or waits for it to reset (never past the
+   * deadline). With `skip` (Retry-After said when), the place is claimed without waiting.
+   */
+  private async waitForBudget(request: ApiRequest, label: string, skip: boolean): Promise<void> {
+    const { pacer } = this.options;
+    if (!pacer) return;
+    for (let wait = pacer.claim(skip); wait > 0; wait = pacer.claim()) {
+      this.options.log.debug(`rate limit: window spent; waiting ${formatDuration(wait)} for it to reset`);
+      await this.sleepWithin(request, wait, `${label}: the team's rate-limit window resets after the deadline`);
+    }
   }
 
   /** Waits as the 429's headers say; true when Retry-After set the time of the next attempt. */

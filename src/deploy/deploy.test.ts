@@ -118,3 +118,64 @@ describe('waitOnDeployment', () => {
     await expect(waitOnDeployment(h.deps, 'nope', policy())).rejects.toThrow('Deployment "nope" was not found');
   });
 });
+
+describe('cancel paths, on the fake clock', () => {
+  /** A harness whose run is cancelled (as SIGINT would) once the clock reaches `afterMs`. */
+  async function cancelledAt(afterMs: number, options: Parameters<typeof setup>[0] = {}) {
+    const harness = await setup(options);
+    const cancel = new AbortController();
+    harness.deps.signal = cancel.signal;
+    harness.clock.at(harness.clock.now() + afterMs, () => cancel.abort());
+    return harness;
+  }
+
+  it('before the trigger: cancelled, and no deployment is made', async () => {
+    h = await cancelledAt(5000);
+    h.sim.addClaw('c1', { plan: [['live']] });
+    // The trigger meets a 503 asking for 10 s; the cancel comes during that wait.
+    h.sim.fault({ kind: '503', method: 'POST', path: '/deployments', times: 1, retryAfter: '10' });
+    const result = await deploy(h, { autoRollback: true, rollbackOn: ['cancelled'] });
+    expect(result).toMatchObject({ ok: false, outcome: 'cancelled' });
+    expect(result.deploymentId).toBeUndefined();
+    expect(result.message).toBe('Cancelled before deployment of Claw c1 was triggered.');
+    expect(h.sim.triggered('c1')).toHaveLength(0);
+    expect(h.sim.requests.filter((r) => r.path.endsWith('/rollback'))).toHaveLength(0);
+  });
+
+  it('during the wait: cancelled, and the rollback is requested, not waited for', async () => {
+    h = await cancelledAt(20_000);
+    h.sim.addClaw('c1', { plan: [['in_progress', 60_000], ['live']] });
+    const result = await deploy(h, { autoRollback: true, rollbackOn: ['cancelled'] });
+    expect(result).toMatchObject({ ok: false, outcome: 'cancelled', status: 'in_progress' });
+    expect(result.rollback).toMatchObject({ outcome: 'requested', succeeded: false });
+    expect(result.message).toMatch(/cancelled while waiting for deployment dep_0001.*A rollback was requested/);
+    const rollbacks = h.sim.requests.filter((r) => r.path === '/v1/deployments/dep_0001/rollback');
+    expect(rollbacks).toHaveLength(1);
+    // Nothing is polled after the rollback request: the runner's grace period is short.
+    expect(h.sim.requests.at(-1)?.path).toBe('/v1/deployments/dep_0001/rollback');
+  });
+
+  it('during the wait, without cancelled in rollback-on: cancelled, nothing rolled back', async () => {
+    h = await cancelledAt(20_000);
+    h.sim.addClaw('c1', { plan: [['in_progress', 60_000], ['live']] });
+    const result = await deploy(h, { autoRollback: true });
+    expect(result).toMatchObject({ outcome: 'cancelled', rollback: undefined });
+    expect(h.sim.requests.filter((r) => r.path.endsWith('/rollback'))).toHaveLength(0);
+  });
+
+  it("during the rollback's wait: the failure stands, and the rollback is reported as requested", async () => {
+    h = await cancelledAt(30_000, { rollbackForm: 'in-place' });
+    h.sim.addClaw('c1', {
+      plan: [['in_progress', 10_000], ['failed']],
+      rollbackPlan: [['rolling_back', 120_000], ['rolled_back']],
+    });
+    const result = await deploy(h, { autoRollback: true });
+    expect(result).toMatchObject({ ok: false, outcome: 'failed' });
+    expect(result.rollback).toMatchObject({
+      outcome: 'requested',
+      succeeded: false,
+      message: 'the run was cancelled while waiting for the rollback',
+    });
+    expect(h.clock.now() - h.deps.startedAt).toBeLessThan(35_000);
+  });
+});

@@ -140,12 +140,15 @@ describe('checkHealth', () => {
     expect(result.entries[0].detail).toBe('probe: no reply text found in {"ok":true,"tokens":3}');
   });
 
-  it('checks Claws concurrently, within the pacing', async () => {
-    h = await setup({ rateLimit: { limit: 6, windowMs: 60_000 } });
+  it('checks Claws concurrently, within the pacing: four in flight at most, no 429', async () => {
+    h = await setup({ rateLimit: { limit: 6, windowMs: 60_000 }, holdMs: 5 });
     for (let i = 1; i <= 12; i++) h.sim.addClaw(`c${i}`);
     const result = await checkHealth(h.deps, request({ targets: { all: true, ids: [] }, timeoutMs: 10 * 60_000 }));
     expect(result.healthy).toBe(true);
     expect(result.entries).toHaveLength(12);
+    expect(h.sim.maxInFlight).toBe(4);
+    expect(h.sim.rateLimit.rejected).toBe(0);
+    expect(h.log.text('warning')).not.toMatch(/429/);
   });
 
   it('follows an RFC 8288 Link header to every page of *, and finds the offline Claw on page two', async () => {

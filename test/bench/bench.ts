@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parseArgs } from 'node:util';
 import { ROOT, runAction } from '../e2e/harness.ts';
 import { DEMO_KEY, Simulator } from '../sim/server.ts';
 import { fixedIntervalDeploy } from './baseline.ts';
@@ -37,6 +38,8 @@ interface LoadFigures {
   lagMedianMs: number;
   lagMaxMs: number;
   duplicates: number;
+  /** The most requests the limit let through in any one window (goal: ≤ limit − reserve). */
+  busiestWindow: number;
   peakRssMb?: number;
 }
 
@@ -57,6 +60,17 @@ interface RunResult {
   ok: boolean;
   exitAt: number;
   rssKb?: number;
+}
+
+/** Requests answered (not 429) per window of the simulator's limit, at its busiest. */
+function busiestWindow(sim: Simulator): number {
+  const perWindow = new Map<number, number>();
+  for (const r of sim.requests) {
+    if (r.status === 429) continue;
+    const window = r.at - (r.at % WINDOW_MS);
+    perWindow.set(window, (perWindow.get(window) ?? 0) + 1);
+  }
+  return Math.max(0, ...perWindow.values());
 }
 
 /** N runs of `runOne` at once against one simulator, and the figures they leave. */
@@ -91,6 +105,7 @@ async function measureLoad(
     lagMedianMs: median(lags),
     lagMaxMs: lags.length ? max(lags) : NaN,
     duplicates: claws.filter((id) => sim.triggered(id).length > 1).length,
+    busiestWindow: busiestWindow(sim),
     peakRssMb: rss.length ? max(rss) / 1024 : undefined,
   };
 }
@@ -164,10 +179,16 @@ function dirSize(dir: string): number {
 
 // --- run ------------------------------------------------------------------------------------
 
+// `--runs K` repeats the N = 20 measurement K times (the busy case varies most from run to run).
+const { values: args } = parseArgs({ options: { runs: { type: 'string', default: '3' } } });
+const RUNS = Math.max(1, Number(args.runs));
+
 const load: LoadFigures[] = [];
 for (const n of [1, 5, 20]) {
-  process.stderr.write(`load: ${n} concurrent run(s) of dist/index.js…\n`);
-  load.push(await measureLoad('claw-deploy', n, runBundledAction));
+  for (let run = 1; run <= (n === 20 ? RUNS : 1); run++) {
+    process.stderr.write(`load: ${n} concurrent run(s) of dist/index.js${n === 20 ? ` (${run} of ${RUNS})` : ''}…\n`);
+    load.push(await measureLoad('claw-deploy', n, runBundledAction));
+  }
 }
 for (const n of [1, 20]) {
   process.stderr.write(`load: ${n} concurrent fixed-interval poller(s)…\n`);
@@ -178,11 +199,11 @@ const start = await startUp(9);
 const kb = (file: string) => statSync(join(ROOT, file)).size / 1024;
 
 const loadTable = [
-  '| runner | N | failures | 429 share | requests / deployment | total time | ideal | total ÷ ideal | detection lag median / max | duplicate deployments | peak RSS |',
-  '|---|---|---|---|---|---|---|---|---|---|---|',
+  `| runner | N | failures | 429 share | busiest window (of ${LIMIT}) | requests / deployment | total time | ideal | total ÷ ideal | detection lag median / max | duplicate deployments | peak RSS |`,
+  '|---|---|---|---|---|---|---|---|---|---|---|---|',
   ...load.map(
     (f) =>
-      `| ${f.who} | ${f.n} | ${f.failures} | ${fmt((100 * f.rateLimited) / f.requests, 1)}% (${f.rateLimited}/${f.requests}) | ${fmt(f.perDeployment, 1)} | ${fmt(f.totalMs / 1000, 1)} s | ${fmt(f.idealMs / 1000, 1)} s | ${fmt(f.totalMs / f.idealMs, 2)}× | ${fmt(f.lagMedianMs)} / ${fmt(f.lagMaxMs)} ms (${fmt(f.lagMedianMs / POLL_MS, 2)} / ${fmt(f.lagMaxMs / POLL_MS, 2)} poll) | ${f.duplicates} | ${f.peakRssMb ? `${fmt(f.peakRssMb, 0)} MB` : '—'} |`,
+      `| ${f.who} | ${f.n} | ${f.failures} | ${fmt((100 * f.rateLimited) / f.requests, 1)}% (${f.rateLimited}/${f.requests}) | ${f.busiestWindow} | ${fmt(f.perDeployment, 1)} | ${fmt(f.totalMs / 1000, 1)} s | ${fmt(f.idealMs / 1000, 1)} s | ${fmt(f.totalMs / f.idealMs, 2)}× | ${fmt(f.lagMedianMs)} / ${fmt(f.lagMaxMs)} ms (${fmt(f.lagMedianMs / POLL_MS, 2)} / ${fmt(f.lagMaxMs / POLL_MS, 2)} poll) | ${f.duplicates} | ${f.peakRssMb ? `${fmt(f.peakRssMb, 0)} MB` : '—'} |`,
   ),
 ];
 const otherTable = [
@@ -199,7 +220,7 @@ const report = [
   '',
   `Run ${new Date().toISOString()} on Node ${process.version}, ${process.platform}/${process.arch}. Written by \`npm run bench\`; figures, not a pass/fail test.`,
   '',
-  `Setup: a team limit of ${LIMIT} requests per window; time scaled ${SPEED}× (the 60 s window lasts ${WINDOW_MS / 1000} s, a ${DEPLOY_SIM_MS / 60_000}-minute deployment ${DEPLOY_SIM_MS / SPEED / 1000} s, the 5 s poll interval ${POLL_MS} ms). All runs start together. The ideal time is the longer of the deployment itself and one trigger plus one final poll per run at the team's rate. Detection lag is from the simulator's final status to the process's exit. Goals: 0 failures, ≤ 5% 429s, ≤ 1.3× ideal, lag ≤ one poll interval.`,
+  `Setup: a team limit of ${LIMIT} requests per window; time scaled ${SPEED}× (the 60 s window lasts ${WINDOW_MS / 1000} s, a ${DEPLOY_SIM_MS / 60_000}-minute deployment ${DEPLOY_SIM_MS / SPEED / 1000} s, the 5 s poll interval ${POLL_MS} ms). All runs start together. The ideal time is the longer of the deployment itself and one trigger plus one final poll per run at the team's rate. Detection lag is from the simulator's final status to the process's exit. Goals: 0 failures, 0 429s, no window above ${LIMIT - Math.ceil(LIMIT / 10)} of ${LIMIT} (the reserve kept), ≤ 1.3× ideal, lag ≤ one poll interval. N = 20 runs ${RUNS} times.`,
   '',
   ...loadTable,
   '',

@@ -10,6 +10,11 @@ export interface RateLimitOptions {
   resetForm: ResetForm;
   /** Also send `Retry-After` (seconds) on 429. */
   retryAfter: boolean;
+  /**
+   * Which fields carry the limit: the spec's `X-RateLimit-*`, or only the IETF draft's, in its
+   * structured form (`RateLimit` + `RateLimit-Policy`) or its older combined one.
+   */
+  fields?: 'x' | 'ietf-structured' | 'ietf-combined';
 }
 
 export class TeamRateLimit {
@@ -55,11 +60,25 @@ export class TeamRateLimit {
       'http-date': new Date(Math.ceil(resetAt / 1000) * 1000).toUTCString(),
       iso: new Date(resetAt).toISOString(),
     }[this.options.resetForm];
-    const headers: Record<string, string> = {
-      'X-RateLimit-Limit': String(this.options.limit),
-      'X-RateLimit-Remaining': String(Math.max(0, this.options.limit - this.count)),
-      'X-RateLimit-Reset': reset,
-    };
+    const remaining = Math.max(0, this.options.limit - this.count);
+    const resetS = Math.max(0, Math.ceil(resetIn / 1000));
+    const windowS = Math.ceil(this.options.windowMs / 1000);
+    const headers: Record<string, string> =
+      this.options.fields === 'ietf-structured'
+        ? {
+            RateLimit: `"default";r=${remaining};t=${resetS}`,
+            'RateLimit-Policy': `"default";q=${this.options.limit};w=${windowS}`,
+          }
+        : this.options.fields === 'ietf-combined'
+          ? {
+              RateLimit: `limit=${this.options.limit}, remaining=${remaining}, reset=${resetS}`,
+              'RateLimit-Policy': `${this.options.limit};w=${windowS}`,
+            }
+          : {
+              'X-RateLimit-Limit': String(this.options.limit),
+              'X-RateLimit-Remaining': String(remaining),
+              'X-RateLimit-Reset': reset,
+            };
     if (limited && this.options.retryAfter) headers['Retry-After'] = String(Math.max(1, Math.ceil(resetIn / 1000)));
     return headers;
   }

@@ -113,6 +113,8 @@ export interface SimOptions {
   echoKey?: boolean;
   /** A `url` field on deployments and Claws. */
   urls?: boolean;
+  /** Hold each answer this many real milliseconds, so concurrent requests overlap for sure. */
+  holdMs?: number;
 }
 
 export const ALL_SCOPES = ['claws', 'deployments', 'skills', 'team', 'chat'].flatMap((r) => [
@@ -150,6 +152,9 @@ export class Simulator {
   readonly messages = new Map<string, Fields[]>();
   readonly requests: RequestRecord[] = [];
   readonly faults: Fault[] = [];
+  /** Requests being answered right now, and the most there ever were at once. */
+  inFlight = 0;
+  maxInFlight = 0;
   private server?: http.Server;
   private readonly sockets = new Set<Socket>();
   private readonly faultSeen = new Map<Fault, number>();
@@ -236,7 +241,14 @@ export class Simulator {
 
   /** Listens on `host` (IPv4 loopback by default; `::1` for IPv6). */
   async start(port = 0, host = '127.0.0.1'): Promise<string> {
-    this.server = http.createServer((req, res) => void this.handle(req, res));
+    this.server = http.createServer((req, res) => {
+      this.inFlight += 1;
+      this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
+      res.on('close', () => (this.inFlight -= 1));
+      const handle = () => void this.handle(req, res);
+      if (this.options.holdMs) setTimeout(handle, this.options.holdMs);
+      else handle();
+    });
     this.server.on('connection', (socket) => {
       this.sockets.add(socket);
       socket.on('close', () => this.sockets.delete(socket));

@@ -13,9 +13,27 @@ export class FakeClock implements Clock {
 
   now = (): number => this.t;
 
+  /** Callbacks to run once the clock reaches their time (a cancel at a given moment, say). */
+  private readonly timers: { at: number; run: () => void }[] = [];
+
+  /** Runs `run` as soon as a sleep carries the clock to `at` or past it. */
+  at(at: number, run: () => void): void {
+    this.timers.push({ at, run });
+  }
+
   sleep = async (ms: number, signal?: AbortSignal): Promise<void> => {
     if (signal?.aborted) throw new CancelledError();
     this.sleeps.push(ms);
+    const due = this.timers.filter((timer) => timer.at <= this.t + Math.max(0, ms)).sort((a, b) => a.at - b.at)[0];
+    if (due) {
+      // Stop at the timer's moment, as a real sleep would be cut short by the signal it fires.
+      this.t = Math.max(this.t, due.at);
+      this.timers.splice(this.timers.indexOf(due), 1);
+      due.run();
+      await new Promise((resolve) => setImmediate(resolve));
+      if (signal?.aborted) throw new CancelledError();
+      return;
+    }
     this.t += Math.max(0, ms);
     // Let sockets and other tasks run, as a real sleep would.
     await new Promise((resolve) => setImmediate(resolve));
