@@ -32,6 +32,9 @@ export interface Logger {
   info(message: string): void;
   warning(message: string): void;
   debug(message: string): void;
+  /** A foldable group in the runner's log, for a phase (a wave of a fleet). */
+  startGroup?(name: string): void;
+  endGroup?(): void;
 }
 
 export const silentLogger: Logger = { info() {}, warning() {}, debug() {} };

@@ -4,9 +4,11 @@ import * as core from '@actions/core';
 import * as github from '@actions/github';
 import { type Logger, systemClock } from './clock.js';
 import { type CommandDeps, type DeployResult, deployClaw, rollbackCommand, waitOnDeployment } from './deploy/deploy.js';
+import { rolloutFleet } from './deploy/fleet.js';
 import { CancelledError, errorMessage } from './errors.js';
 import { checkHealth } from './health/health.js';
 import { deployOutputs, deploySummary } from './report/deploy-report.js';
+import { fleetOutputs, fleetSummary } from './report/fleet-report.js';
 import { healthOutputs, healthSummary } from './report/health-report.js';
 import { sanitizeLogLine } from './report/log-line.js';
 import { capMarkdown } from './report/markdown.js';
@@ -21,6 +23,8 @@ export const log: Logger = {
   info: (message) => core.info(sanitizeLogLine(message)),
   warning: (message) => core.warning(sanitizeLogLine(message)),
   debug: (message) => core.debug(sanitizeLogLine(message)),
+  startGroup: (name) => core.startGroup(sanitizeLogLine(name)),
+  endGroup: () => core.endGroup(),
 };
 export const fail = (message: string): void => core.setFailed(sanitizeLogLine(message));
 
@@ -68,29 +72,13 @@ export async function run(): Promise<void> {
         core.saveState(STATE.final, String(final));
       },
     };
-    if (settings.command === 'health') {
-      const result = await checkHealth(deps, {
-        targets: settings.healthTargets,
-        probeMessage: settings.probeMessage,
-        probeExpect: settings.probeExpect,
-        timeoutMs: settings.timeoutMs,
-        pollIntervalMs: settings.pollIntervalMs,
-        classify: classifierOf(settings),
-      });
-      const { outputs, notes } = healthOutputs(result);
-      setOutputs(outputs);
-      notes.forEach(log.warning);
-      await writeSummary(healthSummary(result));
-      if (!result.healthy && settings.failOnUnhealthy) fail(result.message);
-      else if (!result.healthy) log.warning(result.message);
-      else log.info(result.message);
-    } else {
-      const result = await runDeployCommand(settings, deps);
-      setOutputs(deployOutputs(result));
-      await writeSummary(deploySummary(result, runContext()));
-      if (result.ok) log.info(result.message);
-      else fail(result.message);
-    }
+    const result = await runCommand(settings, deps);
+    setOutputs(result.outputs);
+    result.notes.forEach(log.warning);
+    await writeSummary(result.summary);
+    if (result.ok) log.info(result.message);
+    else if (result.failStep) fail(result.message);
+    else log.warning(result.message);
     core.saveState(STATE.finished, 'true');
   } catch (err) {
     fail(err instanceof CancelledError ? `Cancelled before the ${settings.command} finished.` : errorMessage(err));
@@ -102,19 +90,69 @@ export async function run(): Promise<void> {
   }
 }
 
-function runDeployCommand(settings: Settings, deps: CommandDeps): Promise<DeployResult> {
+/** What every command gives back, whatever it did: main.ts turns it into outputs and a summary. */
+interface CommandResult {
+  ok: boolean;
+  /** One line: what happened, and for a failure, why. */
+  message: string;
+  outputs: Record<string, string>;
+  summary: string;
+  /** Lines for the log's warnings (an output cut to its cap, say). */
+  notes: string[];
+  /** A result that is not ok fails the step, unless the user asked for a warning only. */
+  failStep: boolean;
+}
+
+async function runCommand(settings: Settings, deps: CommandDeps): Promise<CommandResult> {
   const policy = policyOf(settings);
-  switch (settings.command) {
-    case 'deploy':
-      return deployClaw(
-        deps,
-        { clawId: settings.clawId, strategy: settings.strategy, payload: settings.payload, wait: settings.wait },
-        policy,
-      );
+  const fromDeploy = (result: DeployResult): CommandResult => ({
+    ok: result.ok,
+    message: result.message,
+    outputs: deployOutputs(result),
+    summary: deploySummary(result, runContext()),
+    notes: [],
+    failStep: true,
+  });
+  const command = settings.command;
+  switch (command) {
+    case 'deploy': {
+      if (!settings.fleet) {
+        const { clawId, strategy, payload, wait } = settings;
+        return fromDeploy(await deployClaw(deps, { clawId, strategy, payload, wait }, policy));
+      }
+      const result = await rolloutFleet(deps, settings, policy);
+      const { outputs, notes } = fleetOutputs(result);
+      return { ok: result.ok, message: result.message, outputs, summary: fleetSummary(result), notes, failStep: true };
+    }
     case 'wait':
-      return waitOnDeployment(deps, settings.deploymentId, policy);
-    default:
-      return rollbackCommand(deps, { deploymentId: settings.deploymentId, clawId: settings.clawId }, policy);
+      return fromDeploy(await waitOnDeployment(deps, settings.deploymentId, policy));
+    case 'rollback':
+      return fromDeploy(
+        await rollbackCommand(deps, { deploymentId: settings.deploymentId, clawId: settings.clawId }, policy),
+      );
+    case 'health': {
+      const result = await checkHealth(deps, {
+        targets: settings.targets,
+        probeMessage: settings.probeMessage,
+        probeExpect: settings.probeExpect,
+        timeoutMs: settings.timeoutMs,
+        pollIntervalMs: settings.pollIntervalMs,
+        classify: classifierOf(settings),
+      });
+      const { outputs, notes } = healthOutputs(result);
+      return {
+        ok: result.healthy,
+        message: result.message,
+        outputs,
+        summary: healthSummary(result),
+        notes,
+        failStep: settings.failOnUnhealthy,
+      };
+    }
+    default: {
+      const unknown: never = command;
+      throw new Error(`unknown command ${String(unknown)}`);
+    }
   }
 }
 

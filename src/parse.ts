@@ -46,3 +46,24 @@ export function parseEnum<T extends string>(text: string, allowed: readonly T[])
   if (match === undefined) throw new ParseError(`one of ${allowed.join(', ')}`);
   return match;
 }
+
+/** A number of Claws, or a percentage of them. */
+export type Share = { count: number } | { percent: number };
+
+/** `3` or `25%`: a positive count or a percentage up to 100 (`zero` allows 0, as max-failures does). */
+export function parseShare(text: string, zero = false): Share {
+  const value = text.trim();
+  const percent = /^(\d+(?:\.\d+)?)%$/.exec(value);
+  if (percent && Number(percent[1]) <= 100 && (zero || Number(percent[1]) > 0)) return { percent: Number(percent[1]) };
+  if (/^\d+$/.test(value) && (zero || Number(value) > 0)) return { count: Number(value) };
+  throw new ParseError(
+    `a ${zero ? '' : 'positive '}count of Claws or a percentage such as ${zero ? '2 or 10%' : '1, 25% or 100%'}, comma separated`,
+  );
+}
+
+/** How many of `total` a share is; a percentage rounds up (a wave) or down (a failure budget). */
+export function shareOf(share: Share, total: number, round: 'up' | 'down' = 'up'): number {
+  if ('count' in share) return Math.min(share.count, total);
+  const exact = (share.percent / 100) * total;
+  return Math.min(total, round === 'up' ? Math.ceil(exact) : Math.floor(exact));
+}

@@ -16,6 +16,9 @@ const DEFAULTS: Record<string, string> = {
   'request-timeout': '30s',
   'auth-scheme': 'Bearer',
   'fail-on-unhealthy': 'true',
+  waves: '',
+  bake: '0s',
+  'max-failures': '0',
 };
 
 function settings(overrides: Record<string, string> = {}) {
@@ -64,7 +67,7 @@ describe('readSettings', () => {
   });
 
   it('keeps every message on one line', () => {
-    expect(errorOf({ 'claw-id': 'a\nb' })).not.toContain('\n');
+    expect(errorOf({ command: 'rollback', 'claw-id': 'a\nb' })).not.toContain('\n');
   });
 
   it('never shows the key', () => {
@@ -108,13 +111,48 @@ describe('readSettings', () => {
   });
 
   it('reads health targets: ids, or * for all', () => {
-    expect(settings({ command: 'health', 'claw-id': 'a, b\nc,a' }).healthTargets).toEqual({
+    expect(settings({ command: 'health', 'claw-id': 'a, b\nc,a' }).targets).toEqual({
       all: false,
       ids: ['a', 'b', 'c'],
     });
-    expect(settings({ command: 'health', 'claw-id': '*' }).healthTargets).toEqual({ all: true, ids: [] });
+    expect(settings({ command: 'health', 'claw-id': '*' }).targets).toEqual({ all: true, ids: [] });
     expect(errorOf({ command: 'health', 'claw-id': '*,a' })).toContain("either '*' alone");
     expect(errorOf({ command: 'health', 'claw-id': '' })).toContain("Input 'claw-id'");
+  });
+
+  it('reads a fleet: several Claws or *, waves, bake and max-failures', () => {
+    expect(settings()).toMatchObject({
+      fleet: false,
+      clawId: 'claw-1',
+      waves: [],
+      bakeMs: 0,
+      maxFailures: { count: 0 },
+    });
+    expect(settings({ 'claw-id': 'a, b', waves: '1, 25%, 100%', bake: '2m', 'max-failures': '10%' })).toMatchObject({
+      fleet: true,
+      clawId: '',
+      targets: { all: false, ids: ['a', 'b'] },
+      waves: [{ count: 1 }, { percent: 25 }, { percent: 100 }],
+      bakeMs: 120_000,
+      maxFailures: { percent: 10 },
+    });
+    expect(settings({ 'claw-id': '*' })).toMatchObject({ fleet: true, targets: { all: true, ids: [] } });
+    expect(settings({ 'claw-id': 'a,a' })).toMatchObject({ fleet: false, clawId: 'a' });
+  });
+
+  it.each([
+    ['waves', '0', 'Input \'waves\' is "0": expected a positive count of Claws or a percentage such as 1, 25% or 100%'],
+    ['waves', '1, 150%', 'Input \'waves\' is "1, 150%"'],
+    ['max-failures', '-1', 'Input \'max-failures\' is "-1": expected a count of Claws or a percentage'],
+    ['bake', 'soon', 'Input \'bake\' is "soon": expected a duration'],
+  ])('refuses %s %j before any request', (input, value, message) => {
+    expect(errorOf({ 'claw-id': 'a,b', [input]: value })).toContain(message);
+  });
+
+  it('refuses wait: false for a fleet, which waits for each wave', () => {
+    expect(errorOf({ 'claw-id': 'a,b', wait: 'false' })).toBe(
+      "Input 'wait' is \"false\": expected true when 'claw-id' names several Claws: a rollout waits for each wave.",
+    );
   });
 
   it('rejects zero durations and bad regular expressions', () => {

@@ -2,7 +2,7 @@
 // runs before any request is sent.
 import { InputError } from './errors.js';
 import { ID_EXPECTED, hasSpaceOrControl, isValidId } from './identifiers.js';
-import { ParseError, parseBoolean, parseDuration, parseEnum, parseList } from './parse.js';
+import { ParseError, type Share, parseBoolean, parseDuration, parseEnum, parseList, parseShare } from './parse.js';
 import { type ReplyPattern, compilePattern } from './pattern.js';
 
 export const COMMANDS = ['deploy', 'wait', 'rollback', 'health'] as const;
@@ -17,10 +17,18 @@ export interface Settings {
   apiKey: string;
   /** Base address without a trailing `/v1` or slash; the transport adds exactly one `/v1`. */
   baseUrl: string;
-  /** deploy/rollback: the one Claw. Empty when not given. */
+  /** deploy/rollback: the one Claw. Empty when not given, or when `targets` names several. */
   clawId: string;
-  /** health: the Claws to check; `all` means every Claw in the workspace (`*`). */
-  healthTargets: { all: boolean; ids: string[] };
+  /** deploy and health: the Claws named; `all` means every Claw in the workspace (`*`). */
+  targets: { all: boolean; ids: string[] };
+  /** deploy: several Claws (a list or `*`) make a fleet rollout. */
+  fleet: boolean;
+  /** Fleet: cumulative wave sizes, the last always all. */
+  waves: Share[];
+  /** Fleet: how long deployed Claws must stay healthy before the next wave. */
+  bakeMs: number;
+  /** Fleet: how many Claws may fail before the rollout halts. */
+  maxFailures: Share;
   /** Sent only when non-empty; otherwise the team default applies. */
   strategy: string;
   /** Extra fields merged into the trigger body. */
@@ -147,25 +155,28 @@ export function readSettings(read: InputReader): Settings {
   const baseUrl = parseBaseUrl(read('base-url'));
 
   const clawInput = read('claw-id').trim();
-  const healthTargets = { all: false, ids: [] as string[] };
+  const targets = { all: false, ids: [] as string[] };
   let clawId = '';
-  if (command === 'health') {
+  if (command === 'health' || command === 'deploy') {
     const ids = parseList(clawInput);
-    if (ids.length === 0)
-      fail('claw-id', clawInput, "one or more Claw ids (comma or newline separated), or '*' for every Claw");
+    if (ids.length === 0) {
+      const what = command === 'deploy' ? 'the Claw to deploy' : 'one Claw';
+      fail('claw-id', clawInput, `${what}, several ids (comma or newline separated), or '*' for every Claw`);
+    }
     if (ids.includes('*')) {
       if (ids.length > 1) fail('claw-id', clawInput, "either '*' alone or a list of Claw ids");
-      healthTargets.all = true;
+      targets.all = true;
     } else {
       for (const id of ids) if (!isValidId(id)) fail('claw-id', id, ID_EXPECTED);
-      healthTargets.ids = [...new Set(ids)];
+      targets.ids = [...new Set(ids)];
+      if (targets.ids.length === 1) clawId = targets.ids[0];
     }
   } else {
     clawId = identifier(read, 'claw-id');
   }
+  const fleet = command === 'deploy' && clawId === '';
   const deploymentId = identifier(read, 'deployment-id');
 
-  if (command === 'deploy' && clawId === '') fail('claw-id', '', 'the id of the Claw to deploy');
   if (command === 'wait' && deploymentId === '') fail('deployment-id', '', 'the id of the deployment to wait on');
   if (command === 'rollback' && clawId === '' && deploymentId === '') {
     fail('deployment-id', '', "the deployment to roll back, or a 'claw-id' whose current deployment is rolled back");
@@ -185,16 +196,24 @@ export function readSettings(read: InputReader): Settings {
   const authScheme = read('auth-scheme').trim();
   if (!/^[\w.-]*$/.test(authScheme)) fail('auth-scheme', authScheme, 'a single word such as Bearer, or empty');
 
+  const wait = parsed(read, 'wait', parseBoolean);
+  if (fleet && !wait)
+    fail('wait', read('wait'), "true when 'claw-id' names several Claws: a rollout waits for each wave");
+
   return {
     command,
     apiKey,
     baseUrl,
     clawId,
-    healthTargets,
+    targets,
+    fleet,
+    waves: parsed(read, 'waves', (v) => parseList(v).map((w) => parseShare(w))),
+    bakeMs: parsed(read, 'bake', (v) => (v.trim() === '' ? 0 : parseDuration(v))),
+    maxFailures: parsed(read, 'max-failures', (v) => (v.trim() === '' ? { count: 0 } : parseShare(v, true))),
     strategy,
     payload: parsed(read, 'payload', parsePayload),
     deploymentId,
-    wait: parsed(read, 'wait', parseBoolean),
+    wait,
     timeoutMs: positiveDuration(read, 'timeout'),
     pollIntervalMs: positiveDuration(read, 'poll-interval'),
     autoRollback: parsed(read, 'auto-rollback', parseBoolean),

@@ -32379,13 +32379,13 @@ function info(message) {
  * @param name The name of the output group
  */
 function startGroup(name) {
-    issue('group', name);
+    command_issue('group', name);
 }
 /**
  * End an output group.
  */
 function endGroup() {
-    issue('endgroup');
+    command_issue('endgroup');
 }
 /**
  * Wrap an asynchronous function call in a group.
@@ -32682,7 +32682,7 @@ function status_describeClass(cls) {
 
 
 
-function deploymentOutcome(reading) {
+function wait_deploymentOutcome(reading) {
     switch (reading) {
         case 'succeeded':
             return 'succeeded';
@@ -32698,7 +32698,7 @@ function deploymentOutcome(reading) {
 async function wait_waitForFinalStatus(deps, request) {
     const { client, clock, log, pacer, signal, startedAt } = deps;
     const { deploymentId, deadline, timeline } = request;
-    const outcomeOf = request.outcomeOf ?? deploymentOutcome;
+    const outcomeOf = request.outcomeOf ?? wait_deploymentOutcome;
     let polls = 0;
     let last;
     let pace = 'steady';
@@ -32856,7 +32856,7 @@ async function rollback_rollBack(deps, request) {
 
 
 /** Time given to the rollback request on cancel: inside the runner's 7.5 s grace. */
-const CANCEL_ROLLBACK_MS = 5000;
+const deploy_CANCEL_ROLLBACK_MS = 5000;
 async function deploy_deployClaw(deps, input, policy) {
     const { client, log, signal, startedAt } = deps;
     const base = { command: 'deploy', clawId: input.clawId, strategy: input.strategy, timeline: [] };
@@ -32931,7 +32931,7 @@ async function settle(deps, started, policy, pollFirst) {
         rollback = await rollBack(deps, {
             deploymentId,
             statusBefore: status,
-            timeoutMs: cancelled ? CANCEL_ROLLBACK_MS : policy.timeoutMs,
+            timeoutMs: cancelled ? deploy_CANCEL_ROLLBACK_MS : policy.timeoutMs,
             pollIntervalMs: policy.pollIntervalMs,
             classify: policy.classify,
             wait: !cancelled,
@@ -38036,6 +38036,72 @@ function getOctokit(token, options, ...additionalPlugins) {
     return new GitHubWithPlugins(getOctokitOptions(token, options));
 }
 //# sourceMappingURL=github.js.map
+;// CONCATENATED MODULE: ./src/parse.ts
+// Parsers for action inputs. Each returns a value or throws a ParseError saying what form was
+// expected; settings.ts adds the input's name and value to make the one-line message.
+class ParseError extends Error {
+}
+const DURATION_PART = /(\d+(?:\.\d+)?)(ms|h|m|s)/gy;
+const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+/** Parses `90s`, `15m`, `1h30m`, `500ms`, or bare seconds (`45`, `0.5`) into milliseconds. */
+function parseDuration(text) {
+    const value = text.trim();
+    if (/^\d+(\.\d+)?$/.test(value))
+        return Math.round(Number(value) * 1000);
+    let total = 0;
+    let end = 0;
+    DURATION_PART.lastIndex = 0;
+    for (let m = DURATION_PART.exec(value); m; m = DURATION_PART.exec(value)) {
+        total += Number(m[1]) * UNIT_MS[m[2]];
+        end = DURATION_PART.lastIndex;
+    }
+    if (value === '' || end !== value.length) {
+        throw new ParseError('a duration such as 90s, 15m, 1h30m, 500ms, or a number of seconds');
+    }
+    return Math.round(total);
+}
+/** Strict boolean: the YAML 1.2 spellings of true and false, nothing else. */
+function parseBoolean(text) {
+    const value = text.trim();
+    if (['true', 'True', 'TRUE'].includes(value))
+        return true;
+    if (['false', 'False', 'FALSE'].includes(value))
+        return false;
+    throw new ParseError('true or false');
+}
+/** Comma- or newline-separated list; blanks dropped. */
+function parseList(text) {
+    return text
+        .split(/[,\n]/)
+        .map((item) => item.trim())
+        .filter((item) => item !== '');
+}
+/** One of a fixed set of words (case-insensitive), returned as spelled in `allowed`. */
+function parseEnum(text, allowed) {
+    const value = text.trim().toLowerCase();
+    const match = allowed.find((word) => word === value);
+    if (match === undefined)
+        throw new ParseError(`one of ${allowed.join(', ')}`);
+    return match;
+}
+/** `3` or `25%`: a positive count or a percentage up to 100 (`zero` allows 0, as max-failures does). */
+function parseShare(text, zero = false) {
+    const value = text.trim();
+    const percent = /^(\d+(?:\.\d+)?)%$/.exec(value);
+    if (percent && Number(percent[1]) <= 100 && (zero || Number(percent[1]) > 0))
+        return { percent: Number(percent[1]) };
+    if (/^\d+$/.test(value) && (zero || Number(value) > 0))
+        return { count: Number(value) };
+    throw new ParseError(`a ${zero ? '' : 'positive '}count of Claws or a percentage such as ${zero ? '2 or 10%' : '1, 25% or 100%'}, comma separated`);
+}
+/** How many of `total` a share is; a percentage rounds up (a wave) or down (a failure budget). */
+function parse_shareOf(share, total, round = 'up') {
+    if ('count' in share)
+        return Math.min(share.count, total);
+    const exact = (share.percent / 100) * total;
+    return Math.min(total, round === 'up' ? Math.ceil(exact) : Math.floor(exact));
+}
+
 ;// CONCATENATED MODULE: ./src/health/verdict.ts
 // A Claw's health from the words its record carries (its own status, its deployment's status).
 
@@ -38078,69 +38144,18 @@ function verdict_clawVerdict(words, classify) {
 
 
 /** Claws checked at once; the transport's pacing still governs the rate. */
-const CONCURRENCY = 4;
+const health_CONCURRENCY = 4;
 const REPLY_EXCERPT = 200;
 async function health_checkHealth(deps, request) {
-    const { client, clock, log, signal, startedAt } = deps;
+    const { client, log, signal, startedAt } = deps;
     const deadline = startedAt + request.timeoutMs;
     let claws = request.targets.ids;
     if (request.targets.all) {
         claws = await client.listClaws({ deadline, signal });
         log.info(`Checking ${claws.length} Claw(s) in the workspace.`);
     }
-    const checkOne = async (target) => {
-        const clawId = typeof target === 'string' ? target : target.id;
-        const began = clock.now();
-        const entry = (verdict, status, detail, reply) => ({
-            clawId,
-            healthy: verdict === 'healthy',
-            verdict,
-            status,
-            reply: reply === undefined ? undefined : reply.slice(0, REPLY_EXCERPT),
-            latencyMs: clock.now() - began,
-            detail,
-        });
-        let claw;
-        try {
-            claw = await client.getClaw(clawId, { deadline, signal });
-        }
-        catch (err) {
-            if (err instanceof CancelledError)
-                throw err;
-            const verdict = err instanceof ApiError && err.kind === 'not_found' ? 'unhealthy' : 'unknown';
-            return entry(verdict, '', errorMessage(err));
-        }
-        const words = [claw.status, claw.deploymentStatus];
-        const status = words.filter(Boolean).join(' / ');
-        const { verdict, rolledBack } = clawVerdict(words, request.classify);
-        const read = verdict === 'unknown' && !status
-            ? 'no status could be read from the Claw'
-            : `status ${status}${rolledBack ? ' (its deployment was rolled back: it serves the previous release)' : ''}`;
-        if (verdict !== 'healthy' || !request.probeMessage)
-            return entry(verdict, status, read);
-        try {
-            const probe = await runProbe(deps, {
-                clawId,
-                message: request.probeMessage,
-                expect: request.probeExpect,
-                deadline,
-                pollIntervalMs: request.pollIntervalMs,
-                classify: request.classify,
-            });
-            const detail = `${rolledBack ? `${read}; ` : ''}probe: ${probe.detail}`;
-            return entry(probe.ok ? 'healthy' : 'unhealthy', status, detail, probe.reply);
-        }
-        catch (err) {
-            if (err instanceof CancelledError)
-                throw err;
-            const forbidden = err instanceof ApiError && err.kind === 'forbidden' && /tasks/.test(err.message);
-            const detail = forbidden
-                ? `probe: the key may not read tasks (403 on GET /v1/tasks/:taskId). The spec names no scope for it; try chat:read. ${errorMessage(err)}`
-                : `probe: ${errorMessage(err)}`;
-            return entry('unknown', status, detail);
-        }
-    };
-    const entries = await mapWithConcurrency(claws, CONCURRENCY, checkOne);
+    const checkOne = (target) => health_checkClaw(deps, typeof target === 'string' ? target : target.id, { ...request, deadline });
+    const entries = await health_mapWithConcurrency(claws, health_CONCURRENCY, checkOne);
     for (const e of entries)
         log.info(`${e.healthy ? '✅' : '❌'} ${e.clawId}: ${e.verdict} (${e.detail})`);
     const unhealthy = entries.filter((e) => !e.healthy);
@@ -38152,7 +38167,7 @@ async function health_checkHealth(deps, request) {
             : `${unhealthy.length} of ${entries.length} Claw(s) are not healthy: ${unhealthy.map((e) => `${e.clawId} (${e.verdict})`).join(', ')}.`;
     return { healthy, entries, message };
 }
-async function mapWithConcurrency(items, limit, fn) {
+async function health_mapWithConcurrency(items, limit, fn) {
     const results = new Array(items.length);
     let next = 0;
     const worker = async () => {
@@ -38163,6 +38178,345 @@ async function mapWithConcurrency(items, limit, fn) {
     };
     await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
     return results;
+}
+/** One Claw's health: its record read by the health rules, then the chat probe when asked for. */
+async function health_checkClaw(deps, clawId, check) {
+    const { client, clock, signal } = deps;
+    const { deadline } = check;
+    const began = clock.now();
+    const entry = (verdict, status, detail, reply) => ({
+        clawId,
+        healthy: verdict === 'healthy',
+        verdict,
+        status,
+        reply: reply === undefined ? undefined : reply.slice(0, REPLY_EXCERPT),
+        latencyMs: clock.now() - began,
+        detail,
+    });
+    let claw;
+    try {
+        claw = await client.getClaw(clawId, { deadline, signal });
+    }
+    catch (err) {
+        if (err instanceof CancelledError)
+            throw err;
+        const verdict = err instanceof ApiError && err.kind === 'not_found' ? 'unhealthy' : 'unknown';
+        return entry(verdict, '', errorMessage(err));
+    }
+    const words = [claw.status, claw.deploymentStatus];
+    const status = words.filter(Boolean).join(' / ');
+    const { verdict, rolledBack } = clawVerdict(words, check.classify);
+    const read = verdict === 'unknown' && !status
+        ? 'no status could be read from the Claw'
+        : `status ${status}${rolledBack ? ' (its deployment was rolled back: it serves the previous release)' : ''}`;
+    if (verdict !== 'healthy' || !check.probeMessage)
+        return entry(verdict, status, read);
+    try {
+        const probe = await runProbe(deps, {
+            clawId,
+            message: check.probeMessage,
+            expect: check.probeExpect,
+            deadline,
+            pollIntervalMs: check.pollIntervalMs,
+            classify: check.classify,
+        });
+        const detail = `${rolledBack ? `${read}; ` : ''}probe: ${probe.detail}`;
+        return entry(probe.ok ? 'healthy' : 'unhealthy', status, detail, probe.reply);
+    }
+    catch (err) {
+        if (err instanceof CancelledError)
+            throw err;
+        const forbidden = err instanceof ApiError && err.kind === 'forbidden' && /tasks/.test(err.message);
+        const detail = forbidden
+            ? `probe: the key may not read tasks (403 on GET /v1/tasks/:taskId). The spec names no scope for it; try chat:read. ${errorMessage(err)}`
+            : `probe: ${errorMessage(err)}`;
+        return entry('unknown', status, detail);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/deploy/fleet.ts
+
+
+
+
+
+
+
+
+
+/** Cumulative wave sizes as index ranges over `total` Claws; a last 100% is implied. */
+function planWaves(total, waves) {
+    const ranges = [];
+    let start = 0;
+    for (const end of [...waves.map((w) => shareOf(w, total)), total]) {
+        if (end <= start)
+            continue;
+        ranges.push([start, end]);
+        start = end;
+    }
+    return ranges;
+}
+const FAILED = new Set(['failed', 'paused', 'timed-out']);
+async function fleet_rolloutFleet(deps, request, policy) {
+    const { client, clock, log, signal, startedAt } = deps;
+    const deadline = startedAt + policy.timeoutMs;
+    const options = { deadline, signal };
+    const ids = request.targets.all ? (await client.listClaws(options)).map((c) => c.id) : request.targets.ids;
+    const plan = planWaves(ids.length, request.waves);
+    const entries = ids.map((clawId, i) => ({
+        clawId,
+        wave: plan.findIndex(([start, end]) => i >= start && i < end) + 1,
+        outcome: 'skipped',
+        rolledBack: false,
+    }));
+    if (entries.length === 0) {
+        return {
+            entries,
+            waves: 0,
+            outcome: 'failed',
+            ok: false,
+            message: 'No Claws to deploy: the workspace lists none.',
+            durationMs: 0,
+        };
+    }
+    const budget = shareOf(request.maxFailures, entries.length, 'down');
+    const failures = () => entries.filter((e) => FAILED.has(e.outcome)).length;
+    let halt;
+    const checkHalt = () => {
+        if (halt)
+            return;
+        const paused = entries.find((e) => e.outcome === 'paused');
+        if (paused)
+            halt = { outcome: 'paused', reason: `Claw ${paused.clawId} is paused: it needs a human` };
+        else if (failures() > budget) {
+            halt = {
+                outcome: 'failed',
+                reason: `${failures()} Claw(s) failed, more than the ${budget} 'max-failures' allows`,
+            };
+        }
+    };
+    const finish = (entry, outcome, at, triggeredAt) => {
+        entry.outcome = outcome;
+        if (triggeredAt !== undefined)
+            entry.durationMs = at - triggeredAt;
+    };
+    log.info(`Rolling out ${entries.length} Claw(s) in ${plan.length} wave(s); up to ${budget} may fail.`);
+    const live = [];
+    try {
+        for (const [index, [start, end]] of plan.entries()) {
+            if (halt)
+                break;
+            const wave = entries.slice(start, end);
+            log.startGroup?.(`Wave ${index + 1} of ${plan.length}: ${wave.map((e) => e.clawId).join(', ')}`);
+            try {
+                for (const entry of wave) {
+                    if (halt || clock.now() >= deadline)
+                        break;
+                    await trigger(entry);
+                }
+                await followToFinal();
+                if (!halt && request.bakeMs > 0)
+                    await bake(entries.filter((e) => e.outcome === 'succeeded'));
+            }
+            finally {
+                log.endGroup?.();
+            }
+        }
+    }
+    catch (err) {
+        if (!(err instanceof CancelledError))
+            throw err;
+        halt = { outcome: 'cancelled', reason: 'the run was cancelled' };
+        for (const entry of live)
+            if (entry.outcome === 'in-progress')
+                finish(entry, 'cancelled', clock.now(), entry.triggeredAt);
+    }
+    if (!halt && clock.now() >= deadline && entries.some((e) => e.outcome === 'skipped')) {
+        halt = { outcome: 'timed-out', reason: `the rollout did not finish within ${formatDuration(policy.timeoutMs)}` };
+    }
+    const outcome = halt?.outcome ?? 'succeeded';
+    if (policy.autoRollback && policy.rollbackOn.includes(outcome))
+        await rollBackAll(outcome === 'cancelled');
+    return {
+        entries,
+        waves: plan.length,
+        outcome,
+        ok: outcome === 'succeeded',
+        message: message(),
+        durationMs: clock.now() - startedAt,
+    };
+    async function trigger(entry) {
+        let deployment;
+        try {
+            deployment = await client.triggerDeployment({ clawId: entry.clawId, strategy: request.strategy || undefined, payload: request.payload }, options);
+        }
+        catch (err) {
+            if (!(err instanceof ApiError))
+                throw err;
+            entry.outcome = 'failed';
+            entry.detail = `the trigger failed: ${err.message}`;
+            log.warning(`Claw ${entry.clawId}: ${entry.detail}`);
+            checkHalt();
+            return;
+        }
+        const started = Object.assign(entry, {
+            deploymentId: deployment.id,
+            triggeredAt: clock.now(),
+            status: deployment.status,
+            outcome: 'in-progress',
+        });
+        live.push(started);
+        log.info(`Triggered deployment ${deployment.id} of Claw ${entry.clawId}.`);
+    }
+    /** Follows every deployment in flight to a final status: one list request per round when it can. */
+    async function followToFinal() {
+        let useList = true;
+        for (;;) {
+            const pending = live.filter((e) => e.outcome === 'in-progress');
+            if (pending.length === 0)
+                return;
+            const left = deadline - clock.now();
+            if (left <= 0) {
+                for (const entry of pending)
+                    finish(entry, 'timed-out', clock.now(), entry.triggeredAt);
+                halt ??= {
+                    outcome: 'timed-out',
+                    reason: `deployments were still in progress after ${formatDuration(policy.timeoutMs)}`,
+                };
+                return;
+            }
+            const pace = deps.pacer?.pollDelay(policy.pollIntervalMs).delayMs ?? policy.pollIntervalMs;
+            await clock.sleep(Math.min(pace, left), signal);
+            if (clock.now() >= deadline)
+                continue;
+            const found = new Map();
+            if (useList) {
+                const listed = await client
+                    .findDeployments(pending.map((e) => e.deploymentId), options)
+                    .catch((err) => {
+                    if (err instanceof ApiError && err.kind !== 'deadline')
+                        return undefined; // read them one by one
+                    throw err;
+                });
+                if (!listed || !listed.statuses) {
+                    useList = false;
+                    log.info('The deployments list shows no statuses; polling each deployment instead.');
+                }
+                else
+                    for (const [id, d] of listed.found)
+                        found.set(id, d);
+            }
+            for (const entry of pending) {
+                if (found.has(entry.deploymentId))
+                    continue;
+                try {
+                    found.set(entry.deploymentId, await client.getDeployment(entry.deploymentId, options));
+                }
+                catch (err) {
+                    if (!(err instanceof ApiError) || err.kind === 'deadline')
+                        throw err;
+                    entry.detail = err.message;
+                    finish(entry, 'failed', clock.now(), entry.triggeredAt);
+                }
+            }
+            for (const entry of pending) {
+                const status = found.get(entry.deploymentId)?.status;
+                if (status === undefined || entry.outcome !== 'in-progress')
+                    continue;
+                const reading = policy.classify(status);
+                if (status !== entry.status) {
+                    log.info(`[${formatDuration(clock.now() - startedAt)}] ${entry.clawId} (${entry.deploymentId}): ${status} (${describeClass(reading)})`);
+                }
+                entry.status = status;
+                const outcome = deploymentOutcome(reading);
+                if (outcome)
+                    finish(entry, outcome, clock.now(), entry.triggeredAt);
+            }
+            checkHalt();
+        }
+    }
+    /** The bake: every Claw deployed so far checked at most once per poll interval, for `bake`. */
+    async function bake(deployed) {
+        const until = Math.min(clock.now() + request.bakeMs, deadline);
+        log.info(`Baking ${deployed.length} Claw(s) for ${formatDuration(request.bakeMs)}.`);
+        const check = { ...request, pollIntervalMs: policy.pollIntervalMs, classify: policy.classify, deadline };
+        for (;;) {
+            const results = await mapWithConcurrency(deployed, CONCURRENCY, (e) => checkClaw(deps, e.clawId, check));
+            results.forEach((health, i) => {
+                if (health.healthy)
+                    return;
+                deployed[i].outcome = 'failed';
+                deployed[i].detail = `unhealthy during the bake: ${health.detail}`;
+                log.warning(`Claw ${deployed[i].clawId} is ${health.verdict} during the bake: ${health.detail}`);
+            });
+            checkHalt();
+            if (halt)
+                return;
+            deployed = deployed.filter((e) => e.outcome === 'succeeded');
+            const left = until - clock.now();
+            if (left <= 0 || deployed.length === 0)
+                return;
+            const pace = deps.pacer?.pollDelay(policy.pollIntervalMs).delayMs ?? policy.pollIntervalMs;
+            await clock.sleep(Math.min(pace, left), signal);
+            if (clock.now() >= until)
+                return;
+        }
+    }
+    /** Every Claw this run deployed, once each, latest wave first; on cancel, requested only. */
+    async function rollBackAll(cancelled) {
+        const cancelDeadline = clock.now() + CANCEL_ROLLBACK_MS;
+        const deployed = live.filter((e) => e.deploymentId);
+        log.startGroup?.(`Rolling back ${deployed.length} Claw(s), latest wave first`);
+        try {
+            for (let wave = plan.length; wave >= 1; wave--) {
+                const group = deployed.filter((e) => e.wave === wave).reverse();
+                await Promise.all(group.map(async (entry) => {
+                    const timeoutMs = cancelled ? Math.max(0, cancelDeadline - clock.now()) : policy.timeoutMs;
+                    const result = await rollBack({ ...deps, signal: cancelled ? undefined : signal }, {
+                        deploymentId: entry.deploymentId,
+                        statusBefore: entry.status,
+                        timeoutMs,
+                        pollIntervalMs: policy.pollIntervalMs,
+                        classify: policy.classify,
+                        wait: !cancelled,
+                        timeline: [],
+                    }).catch((err) => {
+                        if (!(err instanceof CancelledError))
+                            throw err;
+                        return undefined;
+                    });
+                    if (!result)
+                        return;
+                    entry.rolledBack = result.succeeded;
+                    entry.rollbackId = result.id;
+                    if (!result.succeeded && result.outcome !== 'requested')
+                        entry.detail = result.message;
+                }));
+            }
+        }
+        finally {
+            log.endGroup?.();
+        }
+    }
+    function message() {
+        const count = (o) => entries.filter((e) => e.outcome === o).length;
+        const deployed = count('succeeded');
+        const rolledBack = entries.filter((e) => e.rolledBack).length;
+        const parts = [`${deployed} of ${entries.length} Claw(s) deployed`];
+        if (failures() > 0)
+            parts.push(`${failures()} failed`);
+        if (count('cancelled') > 0)
+            parts.push(`${count('cancelled')} cancelled`);
+        if (count('skipped') > 0)
+            parts.push(`${count('skipped')} skipped`);
+        if (rolledBack > 0)
+            parts.push(`${rolledBack} rolled back`);
+        const summary = parts.join(', ');
+        const after = formatDuration(clock.now() - startedAt);
+        return halt
+            ? `The rollout halted (${halt.outcome}): ${halt.reason}. ${summary}, after ${after}.`
+            : `The rollout succeeded: ${summary}, after ${after}.`;
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/report/markdown.ts
@@ -38324,7 +38678,7 @@ const MAX_REPORT_BYTES = (/* unused pure expression or super */ null && (512 * 1
  * A JSON array, cut to whole entries when it would pass `maxBytes`; `left` says how many
  * entries were left out, for a line in the log.
  */
-function cappedJsonArray(entries, maxBytes = MAX_REPORT_BYTES) {
+function health_report_cappedJsonArray(entries, maxBytes = MAX_REPORT_BYTES) {
     const parts = [];
     let bytes = 2;
     for (const entry of entries) {
@@ -38347,7 +38701,7 @@ function health_report_healthOutputs(result) {
         latencyMs: e.latencyMs,
         detail: e.detail,
     }));
-    const { json, left } = cappedJsonArray(report);
+    const { json, left } = health_report_cappedJsonArray(report);
     const notes = left > 0 ? [`The report output left out ${left} of ${report.length} entries: it is capped at 512 KiB.`] : [];
     return { outputs: { healthy: String(result.healthy), report: json }, notes };
 }
@@ -38363,6 +38717,71 @@ function health_report_healthSummary(result) {
     ]);
     const head = `### ${result.healthy ? '✅' : '❌'} Claw health`;
     return `${head}\n\n${escapeText(result.message)}\n\n${table(['', 'Claw', 'Verdict', 'Status', 'Reply', 'Latency', 'Detail'], rows)}\n`;
+}
+
+;// CONCATENATED MODULE: ./src/report/fleet-report.ts
+
+
+
+/** `outcome`, `duration` and `report`; the single-Claw outputs stay empty for a fleet. */
+function fleet_report_fleetOutputs(result) {
+    const report = result.entries.map((e) => ({
+        clawId: e.clawId,
+        wave: e.wave,
+        deploymentId: e.deploymentId ?? null,
+        status: e.status ?? null,
+        outcome: e.outcome,
+        rolledBack: e.rolledBack,
+        rollbackId: e.rollbackId ?? null,
+        durationMs: e.durationMs ?? null,
+    }));
+    const { json, left } = cappedJsonArray(report);
+    const notes = left > 0 ? [`The report output left out ${left} of ${report.length} entries: it is capped at 512 KiB.`] : [];
+    return {
+        outputs: { outcome: result.outcome, duration: String(Math.round(result.durationMs / 100) / 10), report: json },
+        notes,
+    };
+}
+const fleet_report_ICON = {
+    succeeded: '✅',
+    failed: '❌',
+    paused: '⏸️',
+    'timed-out': '⏱️',
+    cancelled: '🛑',
+    skipped: '⏭️',
+    'in-progress': '⏳',
+};
+function fleet_report_fleetSummary(result) {
+    const count = (outcome) => result.entries.filter((e) => e.outcome === outcome).length;
+    const failed = result.entries.filter((e) => ['failed', 'paused', 'timed-out'].includes(e.outcome)).length;
+    const rolledBack = result.entries.filter((e) => e.rolledBack).length;
+    const headline = [
+        `**${count('succeeded')}** deployed`,
+        `**${failed}** failed`,
+        `**${rolledBack}** rolled back`,
+        `**${count('skipped')}** skipped`,
+    ].join(' · ');
+    const rows = result.entries.map((e) => [
+        String(e.wave),
+        code(e.clawId),
+        e.deploymentId ? code(e.deploymentId) : '—',
+        e.status ? code(e.status) : '—',
+        `${fleet_report_ICON[e.outcome] ?? ''} ${e.outcome}`,
+        e.rollbackId ? `${e.rolledBack ? '✅' : '❌'} ${code(e.rollbackId)}` : '—',
+        e.durationMs === undefined ? '—' : formatDuration(e.durationMs),
+        e.detail ? escapeText(e.detail.slice(0, 300)) : '',
+    ]);
+    const title = `### ${fleet_report_ICON[result.outcome] ?? '❌'} Fleet rollout: ${result.outcome}`;
+    return [
+        title,
+        '',
+        headline,
+        '',
+        escapeText(result.message),
+        '',
+        table(['Wave', 'Claw', 'Deployment', 'Status', 'Outcome', 'Rollback', 'Duration', 'Detail'], rows),
+        '',
+    ].join('\n');
 }
 
 ;// CONCATENATED MODULE: ./src/report/log-line.ts
@@ -38455,55 +38874,6 @@ function identifiers_httpUrl(value) {
     if (url.username || url.password)
         return undefined;
     return url.href;
-}
-
-;// CONCATENATED MODULE: ./src/parse.ts
-// Parsers for action inputs. Each returns a value or throws a ParseError saying what form was
-// expected; settings.ts adds the input's name and value to make the one-line message.
-class ParseError extends Error {
-}
-const DURATION_PART = /(\d+(?:\.\d+)?)(ms|h|m|s)/gy;
-const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-/** Parses `90s`, `15m`, `1h30m`, `500ms`, or bare seconds (`45`, `0.5`) into milliseconds. */
-function parseDuration(text) {
-    const value = text.trim();
-    if (/^\d+(\.\d+)?$/.test(value))
-        return Math.round(Number(value) * 1000);
-    let total = 0;
-    let end = 0;
-    DURATION_PART.lastIndex = 0;
-    for (let m = DURATION_PART.exec(value); m; m = DURATION_PART.exec(value)) {
-        total += Number(m[1]) * UNIT_MS[m[2]];
-        end = DURATION_PART.lastIndex;
-    }
-    if (value === '' || end !== value.length) {
-        throw new ParseError('a duration such as 90s, 15m, 1h30m, 500ms, or a number of seconds');
-    }
-    return Math.round(total);
-}
-/** Strict boolean: the YAML 1.2 spellings of true and false, nothing else. */
-function parseBoolean(text) {
-    const value = text.trim();
-    if (['true', 'True', 'TRUE'].includes(value))
-        return true;
-    if (['false', 'False', 'FALSE'].includes(value))
-        return false;
-    throw new ParseError('true or false');
-}
-/** Comma- or newline-separated list; blanks dropped. */
-function parseList(text) {
-    return text
-        .split(/[,\n]/)
-        .map((item) => item.trim())
-        .filter((item) => item !== '');
-}
-/** One of a fixed set of words (case-insensitive), returned as spelled in `allowed`. */
-function parseEnum(text, allowed) {
-    const value = text.trim().toLowerCase();
-    const match = allowed.find((word) => word === value);
-    if (match === undefined)
-        throw new ParseError(`one of ${allowed.join(', ')}`);
-    return match;
 }
 
 ;// CONCATENATED MODULE: ./node_modules/re2js/build/index.js
@@ -45442,30 +45812,33 @@ function settings_readSettings(read) {
         fail('base-url', '', 'the service address, such as https://api.example.com/v1');
     const baseUrl = parseBaseUrl(read('base-url'));
     const clawInput = read('claw-id').trim();
-    const healthTargets = { all: false, ids: [] };
+    const targets = { all: false, ids: [] };
     let clawId = '';
-    if (command === 'health') {
+    if (command === 'health' || command === 'deploy') {
         const ids = parseList(clawInput);
-        if (ids.length === 0)
-            fail('claw-id', clawInput, "one or more Claw ids (comma or newline separated), or '*' for every Claw");
+        if (ids.length === 0) {
+            const what = command === 'deploy' ? 'the Claw to deploy' : 'one Claw';
+            fail('claw-id', clawInput, `${what}, several ids (comma or newline separated), or '*' for every Claw`);
+        }
         if (ids.includes('*')) {
             if (ids.length > 1)
                 fail('claw-id', clawInput, "either '*' alone or a list of Claw ids");
-            healthTargets.all = true;
+            targets.all = true;
         }
         else {
             for (const id of ids)
                 if (!identifiers_isValidId(id))
                     fail('claw-id', id, identifiers_ID_EXPECTED);
-            healthTargets.ids = [...new Set(ids)];
+            targets.ids = [...new Set(ids)];
+            if (targets.ids.length === 1)
+                clawId = targets.ids[0];
         }
     }
     else {
         clawId = identifier(read, 'claw-id');
     }
+    const fleet = command === 'deploy' && clawId === '';
     const deploymentId = identifier(read, 'deployment-id');
-    if (command === 'deploy' && clawId === '')
-        fail('claw-id', '', 'the id of the Claw to deploy');
     if (command === 'wait' && deploymentId === '')
         fail('deployment-id', '', 'the id of the deployment to wait on');
     if (command === 'rollback' && clawId === '' && deploymentId === '') {
@@ -45483,16 +45856,23 @@ function settings_readSettings(read) {
     const authScheme = read('auth-scheme').trim();
     if (!/^[\w.-]*$/.test(authScheme))
         fail('auth-scheme', authScheme, 'a single word such as Bearer, or empty');
+    const wait = parsed(read, 'wait', parseBoolean);
+    if (fleet && !wait)
+        fail('wait', read('wait'), "true when 'claw-id' names several Claws: a rollout waits for each wave");
     return {
         command,
         apiKey,
         baseUrl,
         clawId,
-        healthTargets,
+        targets,
+        fleet,
+        waves: parsed(read, 'waves', (v) => parseList(v).map((w) => parseShare(w))),
+        bakeMs: parsed(read, 'bake', (v) => (v.trim() === '' ? 0 : parseDuration(v))),
+        maxFailures: parsed(read, 'max-failures', (v) => (v.trim() === '' ? { count: 0 } : parseShare(v, true))),
         strategy,
         payload: parsed(read, 'payload', parsePayload),
         deploymentId,
-        wait: parsed(read, 'wait', parseBoolean),
+        wait,
         timeoutMs: positiveDuration(read, 'timeout'),
         pollIntervalMs: positiveDuration(read, 'poll-interval'),
         autoRollback: parsed(read, 'auto-rollback', parseBoolean),
@@ -45818,10 +46198,38 @@ class AmsClient {
     /** Recent deployments; `clawId` filters on our side, since the spec shows no query parameters. */
     async listDeployments({ clawId, ...options } = {}) {
         const items = await this.listAll({ method: 'GET', route: '/deployments', scope: 'deployments:read', what: 'the list of deployments', ...options }, 'deployments');
-        const deployments = items
-            .map((item) => toDeployment(readObject(item, 'deployment')))
-            .filter((d) => d !== undefined);
+        const deployments = items.map(listedDeployment).filter((d) => d !== undefined);
         return clawId === undefined ? deployments : deployments.filter((d) => d.clawId === clawId);
+    }
+    /**
+     * The deployments `ids` as the recent list shows them: one request for a whole round of polls.
+     * Further pages only while some id is still unseen, `maxPages` at most. `statuses` says whether
+     * the list's entries carry a status at all (if not, only per-id reads can tell).
+     */
+    async findDeployments(ids, { maxPages = 3, ...options } = {}) {
+        const wanted = new Set(ids);
+        const found = new Map();
+        let statuses = false;
+        const request = {
+            method: 'GET',
+            route: '/deployments',
+            scope: 'deployments:read',
+            what: 'the list of deployments',
+            ...options,
+        };
+        for await (const page of this.pages(request, 'deployments', maxPages)) {
+            for (const deployment of page.map(listedDeployment)) {
+                if (!deployment)
+                    continue;
+                if (deployment.status !== undefined)
+                    statuses = true;
+                if (wanted.has(deployment.id))
+                    found.set(deployment.id, deployment);
+            }
+            if (found.size === wanted.size)
+                break;
+        }
+        return { found, statuses };
     }
     async getDeployment(id, options = {}) {
         const res = await this.call({
@@ -46012,22 +46420,38 @@ class AmsClient {
     /** Every item of a list, following a next cursor or link for as long as there is one. */
     async listAll(request, plural) {
         const items = [];
+        for await (const page of this.pages(request, plural, MAX_PAGES))
+            items.push(...page);
+        return items;
+    }
+    /** A list's pages, one at a time: the caller may stop early. */
+    async *pages(request, plural, maxPages) {
         let page = request;
-        for (let n = 0; n < MAX_PAGES; n++) {
+        for (let n = 0; n < maxPages; n++) {
             const res = await this.call(page);
             const list = readList(res.body, plural);
             if (!list)
                 throw unreadable(`${request.method} /v1${request.route}`, `a list of ${plural}`, res);
-            items.push(...list);
+            yield list;
             const link = res.headers.link;
             const next = readNextPage(res.body, Array.isArray(link) ? link.join(', ') : link);
             if (!next || list.length === 0)
-                break;
+                return;
             page = next.url
                 ? { ...request, url: next.url }
                 : { ...request, query: { ...request.query, cursor: next.cursor } };
         }
-        return items;
+    }
+}
+/** A list entry as a deployment; an entry whose id is not usable is skipped, not fatal. */
+function listedDeployment(item) {
+    try {
+        return toDeployment(readObject(item, 'deployment'));
+    }
+    catch (err) {
+        if (err instanceof errors_ApiError)
+            return undefined;
+        throw err;
     }
 }
 function expectObject(res, resource, label) {
@@ -46948,12 +47372,16 @@ function wiring_policyOf(settings) {
 
 
 
+
+
 // Every line the layers log crosses into the runner's log here, and only here, sanitized: the
 // service's text can never become a workflow command.
 const log = {
     info: (message) => info(log_line_sanitizeLogLine(message)),
     warning: (message) => warning(log_line_sanitizeLogLine(message)),
     debug: (message) => core_debug(log_line_sanitizeLogLine(message)),
+    startGroup: (name) => startGroup(log_line_sanitizeLogLine(name)),
+    endGroup: () => endGroup(),
 };
 const main_fail = (message) => core.setFailed(sanitizeLogLine(message));
 async function run() {
@@ -46999,35 +47427,16 @@ async function run() {
                 core.saveState(STATE.final, String(final));
             },
         };
-        if (settings.command === 'health') {
-            const result = await checkHealth(deps, {
-                targets: settings.healthTargets,
-                probeMessage: settings.probeMessage,
-                probeExpect: settings.probeExpect,
-                timeoutMs: settings.timeoutMs,
-                pollIntervalMs: settings.pollIntervalMs,
-                classify: classifierOf(settings),
-            });
-            const { outputs, notes } = healthOutputs(result);
-            setOutputs(outputs);
-            notes.forEach(log.warning);
-            await writeSummary(healthSummary(result));
-            if (!result.healthy && settings.failOnUnhealthy)
-                main_fail(result.message);
-            else if (!result.healthy)
-                log.warning(result.message);
-            else
-                log.info(result.message);
-        }
-        else {
-            const result = await runDeployCommand(settings, deps);
-            setOutputs(deployOutputs(result));
-            await writeSummary(deploySummary(result, runContext()));
-            if (result.ok)
-                log.info(result.message);
-            else
-                main_fail(result.message);
-        }
+        const result = await runCommand(settings, deps);
+        setOutputs(result.outputs);
+        result.notes.forEach(log.warning);
+        await writeSummary(result.summary);
+        if (result.ok)
+            log.info(result.message);
+        else if (result.failStep)
+            main_fail(result.message);
+        else
+            log.warning(result.message);
         core.saveState(STATE.finished, 'true');
     }
     catch (err) {
@@ -47040,15 +47449,54 @@ async function run() {
         process.off('SIGTERM', onSignal);
     }
 }
-function runDeployCommand(settings, deps) {
+async function runCommand(settings, deps) {
     const policy = policyOf(settings);
-    switch (settings.command) {
-        case 'deploy':
-            return deployClaw(deps, { clawId: settings.clawId, strategy: settings.strategy, payload: settings.payload, wait: settings.wait }, policy);
+    const fromDeploy = (result) => ({
+        ok: result.ok,
+        message: result.message,
+        outputs: deployOutputs(result),
+        summary: deploySummary(result, runContext()),
+        notes: [],
+        failStep: true,
+    });
+    const command = settings.command;
+    switch (command) {
+        case 'deploy': {
+            if (!settings.fleet) {
+                const { clawId, strategy, payload, wait } = settings;
+                return fromDeploy(await deployClaw(deps, { clawId, strategy, payload, wait }, policy));
+            }
+            const result = await rolloutFleet(deps, settings, policy);
+            const { outputs, notes } = fleetOutputs(result);
+            return { ok: result.ok, message: result.message, outputs, summary: fleetSummary(result), notes, failStep: true };
+        }
         case 'wait':
-            return waitOnDeployment(deps, settings.deploymentId, policy);
-        default:
-            return rollbackCommand(deps, { deploymentId: settings.deploymentId, clawId: settings.clawId }, policy);
+            return fromDeploy(await waitOnDeployment(deps, settings.deploymentId, policy));
+        case 'rollback':
+            return fromDeploy(await rollbackCommand(deps, { deploymentId: settings.deploymentId, clawId: settings.clawId }, policy));
+        case 'health': {
+            const result = await checkHealth(deps, {
+                targets: settings.targets,
+                probeMessage: settings.probeMessage,
+                probeExpect: settings.probeExpect,
+                timeoutMs: settings.timeoutMs,
+                pollIntervalMs: settings.pollIntervalMs,
+                classify: classifierOf(settings),
+            });
+            const { outputs, notes } = healthOutputs(result);
+            return {
+                ok: result.healthy,
+                message: result.message,
+                outputs,
+                summary: healthSummary(result),
+                notes,
+                failStep: settings.failOnUnhealthy,
+            };
+        }
+        default: {
+            const unknown = command;
+            throw new Error(`unknown command ${String(unknown)}`);
+        }
     }
 }
 /** Outputs only through setOutput, and only values that pass the last check. */
@@ -47105,7 +47553,7 @@ async function runPost() {
         if (final || !settings.autoRollback || !settings.rollbackOn.includes('cancelled'))
             return;
         const { client } = wiring_createClient(settings, clock_systemClock, log, 'claw-deploy (post)');
-        const answer = await client.rollbackDeployment(deploymentId, { deadline: clock_systemClock.now() + CANCEL_ROLLBACK_MS });
+        const answer = await client.rollbackDeployment(deploymentId, { deadline: clock_systemClock.now() + deploy_CANCEL_ROLLBACK_MS });
         client.close();
         log.warning(`Requested a rollback of deployment ${deploymentId}${answer && answer.id !== deploymentId ? ` (rollback ${answer.id})` : ''}; not waiting for it.`);
     }

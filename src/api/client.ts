@@ -136,10 +136,38 @@ export class AmsClient {
       { method: 'GET', route: '/deployments', scope: 'deployments:read', what: 'the list of deployments', ...options },
       'deployments',
     );
-    const deployments = items
-      .map((item) => toDeployment(readObject(item, 'deployment')))
-      .filter((d): d is Deployment => d !== undefined);
+    const deployments = items.map(listedDeployment).filter((d): d is Deployment => d !== undefined);
     return clawId === undefined ? deployments : deployments.filter((d) => d.clawId === clawId);
+  }
+
+  /**
+   * The deployments `ids` as the recent list shows them: one request for a whole round of polls.
+   * Further pages only while some id is still unseen, `maxPages` at most. `statuses` says whether
+   * the list's entries carry a status at all (if not, only per-id reads can tell).
+   */
+  async findDeployments(
+    ids: string[],
+    { maxPages = 3, ...options }: CallOptions & { maxPages?: number } = {},
+  ): Promise<{ found: Map<string, Deployment>; statuses: boolean }> {
+    const wanted = new Set(ids);
+    const found = new Map<string, Deployment>();
+    let statuses = false;
+    const request: ApiRequest = {
+      method: 'GET',
+      route: '/deployments',
+      scope: 'deployments:read',
+      what: 'the list of deployments',
+      ...options,
+    };
+    for await (const page of this.pages(request, 'deployments', maxPages)) {
+      for (const deployment of page.map(listedDeployment)) {
+        if (!deployment) continue;
+        if (deployment.status !== undefined) statuses = true;
+        if (wanted.has(deployment.id)) found.set(deployment.id, deployment);
+      }
+      if (found.size === wanted.size) break;
+    }
+    return { found, statuses };
   }
 
   async getDeployment(id: string, options: CallOptions = {}): Promise<Deployment> {
@@ -361,20 +389,35 @@ export class AmsClient {
   /** Every item of a list, following a next cursor or link for as long as there is one. */
   private async listAll(request: ApiRequest, plural: string): Promise<unknown[]> {
     const items: unknown[] = [];
+    for await (const page of this.pages(request, plural, MAX_PAGES)) items.push(...page);
+    return items;
+  }
+
+  /** A list's pages, one at a time: the caller may stop early. */
+  private async *pages(request: ApiRequest, plural: string, maxPages: number): AsyncGenerator<unknown[]> {
     let page: ApiRequest = request;
-    for (let n = 0; n < MAX_PAGES; n++) {
+    for (let n = 0; n < maxPages; n++) {
       const res = await this.call(page);
       const list = readList(res.body, plural);
       if (!list) throw unreadable(`${request.method} /v1${request.route}`, `a list of ${plural}`, res);
-      items.push(...list);
+      yield list;
       const link = res.headers.link;
       const next = readNextPage(res.body, Array.isArray(link) ? link.join(', ') : link);
-      if (!next || list.length === 0) break;
+      if (!next || list.length === 0) return;
       page = next.url
         ? { ...request, url: next.url }
         : { ...request, query: { ...request.query, cursor: next.cursor } };
     }
-    return items;
+  }
+}
+
+/** A list entry as a deployment; an entry whose id is not usable is skipped, not fatal. */
+function listedDeployment(item: unknown): Deployment | undefined {
+  try {
+    return toDeployment(readObject(item, 'deployment'));
+  } catch (err) {
+    if (err instanceof ApiError) return undefined;
+    throw err;
   }
 }
 

@@ -36,11 +36,11 @@ export interface HealthRequest {
 }
 
 /** Claws checked at once; the transport's pacing still governs the rate. */
-const CONCURRENCY = 4;
+export const CONCURRENCY = 4;
 const REPLY_EXCERPT = 200;
 
 export async function checkHealth(deps: WaitDeps, request: HealthRequest): Promise<HealthResult> {
-  const { client, clock, log, signal, startedAt } = deps;
+  const { client, log, signal, startedAt } = deps;
   const deadline = startedAt + request.timeoutMs;
   let claws: (Claw | string)[] = request.targets.ids;
   if (request.targets.all) {
@@ -48,55 +48,8 @@ export async function checkHealth(deps: WaitDeps, request: HealthRequest): Promi
     log.info(`Checking ${claws.length} Claw(s) in the workspace.`);
   }
 
-  const checkOne = async (target: Claw | string): Promise<HealthEntry> => {
-    const clawId = typeof target === 'string' ? target : target.id;
-    const began = clock.now();
-    const entry = (verdict: Verdict, status: string, detail: string, reply?: string): HealthEntry => ({
-      clawId,
-      healthy: verdict === 'healthy',
-      verdict,
-      status,
-      reply: reply === undefined ? undefined : reply.slice(0, REPLY_EXCERPT),
-      latencyMs: clock.now() - began,
-      detail,
-    });
-    let claw: Claw;
-    try {
-      claw = await client.getClaw(clawId, { deadline, signal });
-    } catch (err) {
-      if (err instanceof CancelledError) throw err;
-      const verdict: Verdict = err instanceof ApiError && err.kind === 'not_found' ? 'unhealthy' : 'unknown';
-      return entry(verdict, '', errorMessage(err));
-    }
-    const words = [claw.status, claw.deploymentStatus];
-    const status = words.filter(Boolean).join(' / ');
-    const { verdict, rolledBack } = clawVerdict(words, request.classify);
-    const read =
-      verdict === 'unknown' && !status
-        ? 'no status could be read from the Claw'
-        : `status ${status}${rolledBack ? ' (its deployment was rolled back: it serves the previous release)' : ''}`;
-    if (verdict !== 'healthy' || !request.probeMessage) return entry(verdict, status, read);
-    try {
-      const probe = await runProbe(deps, {
-        clawId,
-        message: request.probeMessage,
-        expect: request.probeExpect,
-        deadline,
-        pollIntervalMs: request.pollIntervalMs,
-        classify: request.classify,
-      });
-      const detail = `${rolledBack ? `${read}; ` : ''}probe: ${probe.detail}`;
-      return entry(probe.ok ? 'healthy' : 'unhealthy', status, detail, probe.reply);
-    } catch (err) {
-      if (err instanceof CancelledError) throw err;
-      const forbidden = err instanceof ApiError && err.kind === 'forbidden' && /tasks/.test(err.message);
-      const detail = forbidden
-        ? `probe: the key may not read tasks (403 on GET /v1/tasks/:taskId). The spec names no scope for it; try chat:read. ${errorMessage(err)}`
-        : `probe: ${errorMessage(err)}`;
-      return entry('unknown', status, detail);
-    }
-  };
-
+  const checkOne = (target: Claw | string): Promise<HealthEntry> =>
+    checkClaw(deps, typeof target === 'string' ? target : target.id, { ...request, deadline });
   const entries = await mapWithConcurrency(claws, CONCURRENCY, checkOne);
   for (const e of entries) log.info(`${e.healthy ? '✅' : '❌'} ${e.clawId}: ${e.verdict} (${e.detail})`);
   const unhealthy = entries.filter((e) => !e.healthy);
@@ -110,7 +63,7 @@ export async function checkHealth(deps: WaitDeps, request: HealthRequest): Promi
   return { healthy, entries, message };
 }
 
-async function mapWithConcurrency<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+export async function mapWithConcurrency<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
   const results: R[] = new Array<R>(items.length);
   let next = 0;
   const worker = async (): Promise<void> => {
@@ -121,4 +74,64 @@ async function mapWithConcurrency<T, R>(items: T[], limit: number, fn: (item: T)
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
   return results;
+}
+
+/** What one check needs: the health words, the probe (optional), and the deadline. */
+export interface ClawCheck {
+  probeMessage: string;
+  probeExpect?: ReplyPattern;
+  pollIntervalMs: number;
+  classify: Classifier;
+  deadline: number;
+}
+
+/** One Claw's health: its record read by the health rules, then the chat probe when asked for. */
+export async function checkClaw(deps: WaitDeps, clawId: string, check: ClawCheck): Promise<HealthEntry> {
+  const { client, clock, signal } = deps;
+  const { deadline } = check;
+  const began = clock.now();
+  const entry = (verdict: Verdict, status: string, detail: string, reply?: string): HealthEntry => ({
+    clawId,
+    healthy: verdict === 'healthy',
+    verdict,
+    status,
+    reply: reply === undefined ? undefined : reply.slice(0, REPLY_EXCERPT),
+    latencyMs: clock.now() - began,
+    detail,
+  });
+  let claw: Claw;
+  try {
+    claw = await client.getClaw(clawId, { deadline, signal });
+  } catch (err) {
+    if (err instanceof CancelledError) throw err;
+    const verdict: Verdict = err instanceof ApiError && err.kind === 'not_found' ? 'unhealthy' : 'unknown';
+    return entry(verdict, '', errorMessage(err));
+  }
+  const words = [claw.status, claw.deploymentStatus];
+  const status = words.filter(Boolean).join(' / ');
+  const { verdict, rolledBack } = clawVerdict(words, check.classify);
+  const read =
+    verdict === 'unknown' && !status
+      ? 'no status could be read from the Claw'
+      : `status ${status}${rolledBack ? ' (its deployment was rolled back: it serves the previous release)' : ''}`;
+  if (verdict !== 'healthy' || !check.probeMessage) return entry(verdict, status, read);
+  try {
+    const probe = await runProbe(deps, {
+      clawId,
+      message: check.probeMessage,
+      expect: check.probeExpect,
+      deadline,
+      pollIntervalMs: check.pollIntervalMs,
+      classify: check.classify,
+    });
+    const detail = `${rolledBack ? `${read}; ` : ''}probe: ${probe.detail}`;
+    return entry(probe.ok ? 'healthy' : 'unhealthy', status, detail, probe.reply);
+  } catch (err) {
+    if (err instanceof CancelledError) throw err;
+    const forbidden = err instanceof ApiError && err.kind === 'forbidden' && /tasks/.test(err.message);
+    const detail = forbidden
+      ? `probe: the key may not read tasks (403 on GET /v1/tasks/:taskId). The spec names no scope for it; try chat:read. ${errorMessage(err)}`
+      : `probe: ${errorMessage(err)}`;
+    return entry('unknown', status, detail);
+  }
 }

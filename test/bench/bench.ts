@@ -119,6 +119,46 @@ async function runBundledAction(sim: Simulator, clawId: string): Promise<RunResu
   return { ok: run.exitCode === 0, exitAt: Date.now(), rssKb: run.peakRssKb };
 }
 
+/** One step rolling out `n` Claws at once (a fleet), against the same limit as `n` matrix runs. */
+async function measureFleet(n: number): Promise<LoadFigures> {
+  const sim = await newSim();
+  const claws = Array.from({ length: n }, (_, i) => `claw-${i + 1}`);
+  for (const id of claws) sim.addClaw(id, { plan: PLAN });
+  const started = Date.now();
+  const run = await runAction(
+    {
+      'api-key': DEMO_KEY,
+      'base-url': sim.url,
+      'claw-id': claws.join(','),
+      'poll-interval': `${POLL_MS}ms`,
+      timeout: '90s',
+    },
+    { measureRss: true, killAfterMs: 120_000 },
+  );
+  const totalMs = Date.now() - started;
+  const report = JSON.parse(run.outputs.report || '[]') as { outcome: string; durationMs: number | null }[];
+  // Each Claw's lag: how long after its deployment went final the rollout saw it.
+  const lags = report
+    .filter((e) => e.outcome === 'succeeded' && e.durationMs !== null)
+    .map((e) => (e.durationMs ?? 0) - DEPLOY_SIM_MS / SPEED);
+  await sim.stop();
+  return {
+    who: 'claw-deploy fleet (one step)',
+    n,
+    failures: n - report.filter((e) => e.outcome === 'succeeded').length,
+    requests: sim.requests.length,
+    rateLimited: sim.requests.filter((r) => r.status === 429).length,
+    perDeployment: sim.requests.length / n,
+    totalMs,
+    idealMs: idealMs(n),
+    lagMedianMs: median(lags),
+    lagMaxMs: lags.length ? max(lags) : NaN,
+    duplicates: claws.filter((id) => sim.triggered(id).length > 1).length,
+    busiestWindow: busiestWindow(sim),
+    peakRssMb: run.peakRssKb ? run.peakRssKb / 1024 : undefined,
+  };
+}
+
 async function runFixedIntervalPoller(sim: Simulator, clawId: string): Promise<RunResult> {
   return fixedIntervalDeploy(sim.url, DEMO_KEY, clawId, POLL_MS, 90_000);
 }
@@ -189,6 +229,10 @@ for (const n of [1, 5, 20]) {
     process.stderr.write(`load: ${n} concurrent run(s) of dist/index.js${n === 20 ? ` (${run} of ${RUNS})` : ''}…\n`);
     load.push(await measureLoad('claw-deploy', n, runBundledAction));
   }
+}
+for (let run = 1; run <= RUNS; run++) {
+  process.stderr.write(`fleet: one step rolling out 20 Claws (${run} of ${RUNS})…\n`);
+  load.push(await measureFleet(20));
 }
 for (const n of [1, 20]) {
   process.stderr.write(`load: ${n} concurrent fixed-interval poller(s)…\n`);

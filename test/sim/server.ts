@@ -115,6 +115,8 @@ export interface SimOptions {
   urls?: boolean;
   /** Hold each answer this many real milliseconds, so concurrent requests overlap for sure. */
   holdMs?: number;
+  /** `false`: entries of `GET /v1/deployments` carry ids but no status (only per-id reads tell). */
+  listStatuses?: boolean;
 }
 
 export const ALL_SCOPES = ['claws', 'deployments', 'skills', 'team', 'chat'].flatMap((r) => [
@@ -230,6 +232,20 @@ export class Simulator {
   finalAt(deployment: SimDeployment): number {
     const simMs = deployment.plan.slice(0, -1).reduce((sum, [, ms]) => sum + (ms ?? 0), 0);
     return deployment.planStart + simMs / (this.options.speed ?? 1);
+  }
+
+  /** Requests per route, ids folded: `GET /v1/deployments/:id` → 12. */
+  routeCounts(): Record<string, number> {
+    const counts: Record<string, number> = {};
+    for (const r of this.requests) {
+      const path = r.path.split('?')[0];
+      const route = path
+        .replace(/^\/v1\/(claws|deployments|tasks|chat)\/[^/]+/, '/v1/$1/:id')
+        .replace(/\/skills\/[^/]+$/, '/skills/:skillId');
+      const key = `${r.method} ${route}`;
+      counts[key] = (counts[key] ?? 0) + 1;
+    }
+    return counts;
   }
 
   /** Deployments created by POST /v1/deployments (not rollbacks, not seeded). */
@@ -470,7 +486,11 @@ export class Simulator {
           200,
           this.page(
             'deployments',
-            all.map((d) => this.deploymentObject(d, now)),
+            all.map((d) => {
+              const object = this.deploymentObject(d, now);
+              if (this.options.listStatuses === false) delete object[this.shape.status];
+              return object;
+            }),
             query,
           ),
         ];
