@@ -37602,7 +37602,30 @@ function capitalize(text) {
     return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-;// CONCATENATED MODULE: ./src/deploy/status.ts
+;// CONCATENATED MODULE: ./src/poll.ts
+
+function pollEvery(ctx, intervalMs, deadline) {
+    const { clock, log, pacer, signal } = ctx;
+    let pace = 'steady';
+    return {
+        async next() {
+            const due = pacer?.pollDelay(intervalMs) ?? { delayMs: intervalMs, mode: 'steady', detail: '' };
+            if (due.mode !== pace) {
+                log.info(due.mode === 'steady'
+                    ? `Polling every ${formatDuration(intervalMs)} again.`
+                    : `Next poll in ${formatDuration(due.delayMs)}: ${due.detail}.`);
+                pace = due.mode;
+            }
+            const left = deadline - clock.now();
+            if (left <= 0)
+                return false;
+            await clock.sleep(Math.min(due.delayMs, left), signal);
+            return clock.now() < deadline;
+        },
+    };
+}
+
+;// CONCATENATED MODULE: ./src/status.ts
 // Reading status words the spec never lists. Case-insensitive; '-' and spaces read as '_'.
 const BUILT_IN = {
     succeeded: [
@@ -37670,8 +37693,11 @@ function describeClass(cls) {
         in_progress: 'in progress',
     }[cls];
 }
+/** Outcomes that may trigger an automatic rollback (`rollback-on`). */
+const ROLLBACK_TRIGGERS = ['failed', 'timed-out', 'paused', 'cancelled'];
 
 ;// CONCATENATED MODULE: ./src/deploy/wait.ts
+
 
 
 
@@ -37689,33 +37715,15 @@ function deploymentOutcome(reading) {
     }
 }
 async function waitForFinalStatus(deps, request) {
-    const { client, clock, log, pacer, signal, startedAt } = deps;
+    const { client, clock, log, signal, startedAt } = deps;
     const { deploymentId, deadline, timeline } = request;
     const outcomeOf = request.outcomeOf ?? deploymentOutcome;
     let polls = 0;
     let last;
-    let pace = 'steady';
     const timedOutNote = () => `no final status within ${formatDuration(deadline - waitStart)}`;
     const waitStart = clock.now();
-    const sleepUntilNextPoll = async () => {
-        const next = pacer?.pollDelay(request.pollIntervalMs) ?? {
-            delayMs: request.pollIntervalMs,
-            mode: 'steady',
-            detail: '',
-        };
-        if (next.mode !== pace) {
-            log.info(next.mode === 'steady'
-                ? `Polling every ${formatDuration(request.pollIntervalMs)} again.`
-                : `Next poll in ${formatDuration(next.delayMs)}: ${next.detail}.`);
-            pace = next.mode;
-        }
-        const delayMs = next.delayMs;
-        const left = deadline - clock.now();
-        if (left <= 0)
-            return false;
-        await clock.sleep(Math.min(delayMs, left), signal);
-        return clock.now() < deadline;
-    };
+    const poller = pollEvery(deps, request.pollIntervalMs, deadline);
+    const sleepUntilNextPoll = () => poller.next();
     if (!request.pollFirst && !(await sleepUntilNextPoll())) {
         return { outcome: 'timed-out', polls, note: timedOutNote() };
     }
@@ -37851,11 +37859,11 @@ async function rollBack(deps, request) {
 /** Time given to the rollback request on cancel: inside the runner's 7.5 s grace. */
 const CANCEL_ROLLBACK_MS = 5000;
 async function deployClaw(deps, input, policy) {
-    const { client, log, signal, startedAt } = deps;
+    const { client, log, signal } = deps;
     const base = { command: 'deploy', clawId: input.clawId, strategy: input.strategy, timeline: [] };
     let deployment;
     try {
-        deployment = await client.triggerDeployment({ clawId: input.clawId, strategy: input.strategy || undefined, payload: input.payload }, { deadline: startedAt + policy.timeoutMs, signal });
+        deployment = await client.triggerDeployment({ clawId: input.clawId, strategy: input.strategy || undefined, payload: input.payload }, { deadline: deps.deadline, signal });
     }
     catch (err) {
         if (err instanceof CancelledError) {
@@ -37898,7 +37906,7 @@ async function settle(deps, started, policy, pollFirst) {
     try {
         const wait = await waitForFinalStatus(deps, {
             deploymentId,
-            deadline: startedAt + policy.timeoutMs,
+            deadline: deps.deadline,
             pollIntervalMs: policy.pollIntervalMs,
             classify: policy.classify,
             pollFirst,
@@ -37964,7 +37972,7 @@ async function settle(deps, started, policy, pollFirst) {
 /** The rollback command: rolls back `deploymentId`, or the Claw's current deployment. */
 async function rollbackCommand(deps, target, policy) {
     const { client, clock, log, startedAt, signal } = deps;
-    const options = { deadline: startedAt + policy.timeoutMs, signal };
+    const options = { deadline: deps.deadline, signal };
     let deploymentId = target.deploymentId;
     let statusBefore;
     if (deploymentId) {
@@ -38031,64 +38039,8 @@ async function rollbackCommand(deps, target, policy) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/parse.ts
-// Parsers for action inputs. Each returns a value or throws a ParseError saying what form was
-// expected; settings.ts adds the input's name and value to make the one-line message.
-class ParseError extends Error {
-}
-const DURATION_PART = /(\d+(?:\.\d+)?)(ms|h|m|s)/gy;
-const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-/** Parses `90s`, `15m`, `1h30m`, `500ms`, or bare seconds (`45`, `0.5`) into milliseconds. */
-function parseDuration(text) {
-    const value = text.trim();
-    if (/^\d+(\.\d+)?$/.test(value))
-        return Math.round(Number(value) * 1000);
-    let total = 0;
-    let end = 0;
-    DURATION_PART.lastIndex = 0;
-    for (let m = DURATION_PART.exec(value); m; m = DURATION_PART.exec(value)) {
-        total += Number(m[1]) * UNIT_MS[m[2]];
-        end = DURATION_PART.lastIndex;
-    }
-    if (value === '' || end !== value.length) {
-        throw new ParseError('a duration such as 90s, 15m, 1h30m, 500ms, or a number of seconds');
-    }
-    return Math.round(total);
-}
-/** Strict boolean: the YAML 1.2 spellings of true and false, nothing else. */
-function parseBoolean(text) {
-    const value = text.trim();
-    if (['true', 'True', 'TRUE'].includes(value))
-        return true;
-    if (['false', 'False', 'FALSE'].includes(value))
-        return false;
-    throw new ParseError('true or false');
-}
-/** Comma- or newline-separated list; blanks dropped. */
-function parseList(text) {
-    return text
-        .split(/[,\n]/)
-        .map((item) => item.trim())
-        .filter((item) => item !== '');
-}
-/** One of a fixed set of words (case-insensitive), returned as spelled in `allowed`. */
-function parseEnum(text, allowed) {
-    const value = text.trim().toLowerCase();
-    const match = allowed.find((word) => word === value);
-    if (match === undefined)
-        throw new ParseError(`one of ${allowed.join(', ')}`);
-    return match;
-}
-/** `3` or `25%`: a positive count or a percentage up to 100 (`zero` allows 0, as max-failures does). */
-function parseShare(text, zero = false) {
-    const value = text.trim();
-    const percent = /^(\d+(?:\.\d+)?)%$/.exec(value);
-    if (percent && Number(percent[1]) <= 100 && (zero || Number(percent[1]) > 0))
-        return { percent: Number(percent[1]) };
-    if (/^\d+$/.test(value) && (zero || Number(value) > 0))
-        return { count: Number(value) };
-    throw new ParseError(`a ${zero ? '' : 'positive '}count of Claws or a percentage such as ${zero ? '2 or 10%' : '1, 25% or 100%'}, comma separated`);
-}
+;// CONCATENATED MODULE: ./src/share.ts
+// A part of a fleet: a number of Claws or a percentage of them (wave sizes, the failure budget).
 /** How many of `total` a share is; a percentage rounds up (a wave) or down (a failure budget). */
 function shareOf(share, total, round = 'up') {
     if ('count' in share)
@@ -38368,14 +38320,17 @@ function readChatAnswer(body, sent) {
 }
 
 ;// CONCATENATED MODULE: ./src/health/probe.ts
+// The chat probe: send a message, follow a task when the reply is long-running, read the reply.
+
 
 async function runProbe(deps, input) {
-    const { client, clock, signal } = deps;
+    const { client, signal } = deps;
     const options = { deadline: input.deadline, signal };
     const answer = await client.sendMessage(input.clawId, input.message, options);
     let body = answer.raw;
     let text = answer.reply;
     if (answer.taskId) {
+        const poller = pollEvery(deps, input.pollIntervalMs, input.deadline);
         for (;;) {
             const task = await client.getTask(answer.taskId, options);
             body = task.raw;
@@ -38386,10 +38341,7 @@ async function runProbe(deps, input) {
             }
             if (reading !== 'in_progress')
                 return { ok: false, detail: `task ${task.id} ended ${task.status}` };
-            const left = input.deadline - clock.now();
-            if (left > 0)
-                await clock.sleep(Math.min(input.pollIntervalMs, left), signal);
-            if (clock.now() >= input.deadline) {
+            if (!(await poller.next())) {
                 return { ok: false, detail: `task ${task.id} still ${task.status ?? 'running'} at the deadline` };
             }
         }
@@ -38449,8 +38401,7 @@ function clawVerdict(words, classify) {
 const CONCURRENCY = 4;
 const REPLY_EXCERPT = 200;
 async function checkHealth(deps, request) {
-    const { client, log, signal, startedAt } = deps;
-    const deadline = startedAt + request.timeoutMs;
+    const { client, log, signal, deadline } = deps;
     let claws = request.targets.ids;
     if (request.targets.all) {
         claws = await client.listClaws({ deadline, signal });
@@ -38546,6 +38497,7 @@ async function checkClaw(deps, clawId, check) {
 
 
 
+
 /** Cumulative wave sizes as index ranges over `total` Claws; a last 100% is implied. */
 function planWaves(total, waves) {
     const ranges = [];
@@ -38560,8 +38512,7 @@ function planWaves(total, waves) {
 }
 const FAILED = new Set(['failed', 'paused', 'timed-out']);
 async function rolloutFleet(deps, request, policy) {
-    const { client, clock, log, signal, startedAt } = deps;
-    const deadline = startedAt + policy.timeoutMs;
+    const { client, clock, log, signal, startedAt, deadline } = deps;
     const options = { deadline, signal };
     const ids = request.targets.all ? (await client.listClaws(options)).map((c) => c.id) : request.targets.ids;
     const plan = planWaves(ids.length, request.waves);
@@ -38673,12 +38624,12 @@ async function rolloutFleet(deps, request, policy) {
     /** Follows every deployment in flight to a final status: one list request per round when it can. */
     async function followToFinal() {
         let useList = true;
+        const poller = pollEvery(deps, policy.pollIntervalMs, deadline);
         for (;;) {
             const pending = live.filter((e) => e.outcome === 'in-progress');
             if (pending.length === 0)
                 return;
-            const left = deadline - clock.now();
-            if (left <= 0) {
+            if (!(await poller.next())) {
                 for (const entry of pending)
                     finish(entry, 'timed-out', clock.now(), entry.triggeredAt);
                 halt ??= {
@@ -38687,10 +38638,6 @@ async function rolloutFleet(deps, request, policy) {
                 };
                 return;
             }
-            const pace = deps.pacer?.pollDelay(policy.pollIntervalMs).delayMs ?? policy.pollIntervalMs;
-            await clock.sleep(Math.min(pace, left), signal);
-            if (clock.now() >= deadline)
-                continue;
             const found = new Map();
             if (useList) {
                 const listed = await client
@@ -38742,6 +38689,7 @@ async function rolloutFleet(deps, request, policy) {
         const until = Math.min(clock.now() + request.bakeMs, deadline);
         log.info(`Baking ${deployed.length} Claw(s) for ${formatDuration(request.bakeMs)}.`);
         const check = { ...request, pollIntervalMs: policy.pollIntervalMs, classify: policy.classify, deadline };
+        const poller = pollEvery(deps, policy.pollIntervalMs, until);
         for (;;) {
             const results = await mapWithConcurrency(deployed, CONCURRENCY, (e) => checkClaw(deps, e.clawId, check));
             results.forEach((health, i) => {
@@ -38755,12 +38703,7 @@ async function rolloutFleet(deps, request, policy) {
             if (halt)
                 return;
             deployed = deployed.filter((e) => e.outcome === 'succeeded');
-            const left = until - clock.now();
-            if (left <= 0 || deployed.length === 0)
-                return;
-            const pace = deps.pacer?.pollDelay(policy.pollIntervalMs).delayMs ?? policy.pollIntervalMs;
-            await clock.sleep(Math.min(pace, left), signal);
-            if (clock.now() >= until)
+            if (deployed.length === 0 || !(await poller.next()))
                 return;
         }
     }
@@ -39138,6 +39081,65 @@ function checkOutputs(outputs) {
             values[name] = value;
     }
     return { values, refused };
+}
+
+;// CONCATENATED MODULE: ./src/parse.ts
+// Parsers for action inputs. Each returns a value or throws a ParseError saying what form was
+// expected; settings.ts adds the input's name and value to make the one-line message.
+class ParseError extends Error {
+}
+const DURATION_PART = /(\d+(?:\.\d+)?)(ms|h|m|s)/gy;
+const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+/** Parses `90s`, `15m`, `1h30m`, `500ms`, or bare seconds (`45`, `0.5`) into milliseconds. */
+function parseDuration(text) {
+    const value = text.trim();
+    if (/^\d+(\.\d+)?$/.test(value))
+        return Math.round(Number(value) * 1000);
+    let total = 0;
+    let end = 0;
+    DURATION_PART.lastIndex = 0;
+    for (let m = DURATION_PART.exec(value); m; m = DURATION_PART.exec(value)) {
+        total += Number(m[1]) * UNIT_MS[m[2]];
+        end = DURATION_PART.lastIndex;
+    }
+    if (value === '' || end !== value.length) {
+        throw new ParseError('a duration such as 90s, 15m, 1h30m, 500ms, or a number of seconds');
+    }
+    return Math.round(total);
+}
+/** Strict boolean: the YAML 1.2 spellings of true and false, nothing else. */
+function parseBoolean(text) {
+    const value = text.trim();
+    if (['true', 'True', 'TRUE'].includes(value))
+        return true;
+    if (['false', 'False', 'FALSE'].includes(value))
+        return false;
+    throw new ParseError('true or false');
+}
+/** Comma- or newline-separated list; blanks dropped. */
+function parseList(text) {
+    return text
+        .split(/[,\n]/)
+        .map((item) => item.trim())
+        .filter((item) => item !== '');
+}
+/** One of a fixed set of words (case-insensitive), returned as spelled in `allowed`. */
+function parseEnum(text, allowed) {
+    const value = text.trim().toLowerCase();
+    const match = allowed.find((word) => word === value);
+    if (match === undefined)
+        throw new ParseError(`one of ${allowed.join(', ')}`);
+    return match;
+}
+/** `3` or `25%`: a positive count or a percentage up to 100 (`zero` allows 0, as max-failures does). */
+function parseShare(text, zero = false) {
+    const value = text.trim();
+    const percent = /^(\d+(?:\.\d+)?)%$/.exec(value);
+    if (percent && Number(percent[1]) <= 100 && (zero || Number(percent[1]) > 0))
+        return { percent: Number(percent[1]) };
+    if (/^\d+$/.test(value) && (zero || Number(value) > 0))
+        return { count: Number(value) };
+    throw new ParseError(`a ${zero ? '' : 'positive '}count of Claws or a percentage such as ${zero ? '2 or 10%' : '1, 25% or 100%'}, comma separated`);
 }
 
 ;// CONCATENATED MODULE: ./node_modules/re2js/build/index.js
@@ -45973,8 +45975,8 @@ function compilePattern(source) {
 
 
 
+
 const COMMANDS = ['deploy', 'wait', 'rollback', 'health'];
-const ROLLBACK_TRIGGERS = ['failed', 'timed-out', 'paused', 'cancelled'];
 /** Shows a value in an error message: quoted, control characters escaped, long values cut. */
 function show(value) {
     return JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value);
@@ -47445,13 +47447,15 @@ async function run() {
     try {
         const { client, pacer } = createClient(settings, systemClock, log, `claw-deploy (${repository() || 'local'})`);
         close = () => client.close();
+        const startedAt = systemClock.now();
         const deps = {
             client,
             pacer,
             clock: systemClock,
             log,
             signal: cancel.signal,
-            startedAt: systemClock.now(),
+            startedAt,
+            deadline: startedAt + settings.timeoutMs,
             onProgress: ({ deploymentId, final }) => {
                 // Set at once, so a later failure (the service gone quiet) still tells which deployment.
                 setOutput('deployment-id', deploymentId);
@@ -47511,7 +47515,6 @@ async function runCommand(settings, deps) {
                 targets: settings.targets,
                 probeMessage: settings.probeMessage,
                 probeExpect: settings.probeExpect,
-                timeoutMs: settings.timeoutMs,
                 pollIntervalMs: settings.pollIntervalMs,
                 classify: classifierOf(settings),
             });

@@ -58,13 +58,15 @@ export async function run(): Promise<void> {
   try {
     const { client, pacer } = createClient(settings, systemClock, log, `claw-deploy (${repository() || 'local'})`);
     close = () => client.close();
+    const startedAt = systemClock.now();
     const deps: CommandDeps = {
       client,
       pacer,
       clock: systemClock,
       log,
       signal: cancel.signal,
-      startedAt: systemClock.now(),
+      startedAt,
+      deadline: startedAt + settings.timeoutMs,
       onProgress: ({ deploymentId, final }) => {
         // Set at once, so a later failure (the service gone quiet) still tells which deployment.
         core.setOutput('deployment-id', deploymentId);
@@ -135,7 +137,6 @@ async function runCommand(settings: Settings, deps: CommandDeps): Promise<Comman
         targets: settings.targets,
         probeMessage: settings.probeMessage,
         probeExpect: settings.probeExpect,
-        timeoutMs: settings.timeoutMs,
         pollIntervalMs: settings.pollIntervalMs,
         classify: classifierOf(settings),
       });

@@ -1,6 +1,8 @@
 // Parsers for action inputs. Each returns a value or throws a ParseError saying what form was
 // expected; settings.ts adds the input's name and value to make the one-line message.
 
+import type { Share } from './share.js';
+
 export class ParseError extends Error {}
 
 const DURATION_PART = /(\d+(?:\.\d+)?)(ms|h|m|s)/gy;
@@ -47,9 +49,6 @@ export function parseEnum<T extends string>(text: string, allowed: readonly T[])
   return match;
 }
 
-/** A number of Claws, or a percentage of them. */
-export type Share = { count: number } | { percent: number };
-
 /** `3` or `25%`: a positive count or a percentage up to 100 (`zero` allows 0, as max-failures does). */
 export function parseShare(text: string, zero = false): Share {
   const value = text.trim();
@@ -59,11 +58,4 @@ export function parseShare(text: string, zero = false): Share {
   throw new ParseError(
     `a ${zero ? '' : 'positive '}count of Claws or a percentage such as ${zero ? '2 or 10%' : '1, 25% or 100%'}, comma separated`,
   );
-}
-
-/** How many of `total` a share is; a percentage rounds up (a wave) or down (a failure budget). */
-export function shareOf(share: Share, total: number, round: 'up' | 'down' = 'up'): number {
-  if ('count' in share) return Math.min(share.count, total);
-  const exact = (share.percent / 100) * total;
-  return Math.min(total, round === 'up' ? Math.ceil(exact) : Math.floor(exact));
 }

@@ -2,14 +2,13 @@
 // runs before any request is sent.
 import { InputError } from './errors.js';
 import { ID_EXPECTED, hasSpaceOrControl, isValidId } from './identifiers.js';
-import { ParseError, type Share, parseBoolean, parseDuration, parseEnum, parseList, parseShare } from './parse.js';
+import { ParseError, parseBoolean, parseDuration, parseEnum, parseList, parseShare } from './parse.js';
+import type { Share } from './share.js';
+import { ROLLBACK_TRIGGERS, type RollbackTrigger } from './status.js';
 import { type ReplyPattern, compilePattern } from './pattern.js';
 
 export const COMMANDS = ['deploy', 'wait', 'rollback', 'health'] as const;
 export type Command = (typeof COMMANDS)[number];
-
-export const ROLLBACK_TRIGGERS = ['failed', 'timed-out', 'paused', 'cancelled'] as const;
-export type RollbackTrigger = (typeof ROLLBACK_TRIGGERS)[number];
 
 export interface Settings {
   command: Command;

@@ -4,7 +4,7 @@ import { RateLimitPacer } from './api/rate-limit.js';
 import { Transport } from './api/transport.js';
 import type { Clock, Logger } from './clock.js';
 import type { Policy } from './deploy/deploy.js';
-import { type Classifier, statusClassifier } from './deploy/status.js';
+import { type Classifier, statusClassifier } from './status.js';
 import type { Settings } from './settings.js';
 
 export function createClient(

@@ -1,7 +1,7 @@
 // Pacing by the team's budget, against the simulator's rate limit in every reset form.
 import { afterEach, describe, expect, it } from 'vitest';
 import { RESET_FORMS } from '../../test/sim/rate-limit.ts';
-import { type Harness, policy, setup } from '../../test/support/setup.ts';
+import { type Harness, policy, setup, timeout } from '../../test/support/setup.ts';
 import { deployClaw } from '../deploy/deploy.js';
 
 let h: Harness | undefined;
@@ -77,7 +77,7 @@ describe('pacing by the rate-limit budget', () => {
     const result = await deployClaw(
       h.deps,
       { clawId: 'c1', strategy: '', payload: {}, wait: true },
-      policy({ timeoutMs: 30_000 }),
+      policy({ timeoutMs: timeout(h, 30_000) }),
     );
     expect(result.outcome).toBe('timed-out');
     expect(result.message).toContain('rate limited (429) until after the deadline');
@@ -102,7 +102,7 @@ describe('pacing by the rate-limit budget', () => {
       const result = await deployClaw(
         h.deps,
         { clawId: 'c1', strategy: '', payload: {}, wait: true },
-        policy({ timeoutMs: 40_000 }),
+        policy({ timeoutMs: timeout(h, 40_000) }),
       );
       expect(result.outcome).toBe('succeeded');
       expect(h.sim.triggered('c1')).toHaveLength(1);
@@ -118,7 +118,7 @@ describe('pacing by the rate-limit budget', () => {
       const result = await deployClaw(
         h.deps,
         { clawId: 'c1', strategy: '', payload: {}, wait: true },
-        policy({ timeoutMs: 40_000 }),
+        policy({ timeoutMs: timeout(h, 40_000) }),
       );
       expect(result.outcome).toBe('timed-out');
       expect(h.clock.now() - h.deps.startedAt).toBe(40_000);

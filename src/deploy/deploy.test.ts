@@ -1,6 +1,6 @@
 // The deploy and wait commands against the simulator, on one fake clock shared with it.
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Harness, policy, setup } from '../../test/support/setup.ts';
+import { type Harness, policy, setup, timeout } from '../../test/support/setup.ts';
 import { SHAPES } from '../../test/sim/shapes.ts';
 import { deployClaw, waitOnDeployment } from './deploy.js';
 
@@ -60,7 +60,7 @@ describe('deployClaw', () => {
   it('reads the user status words', async () => {
     h = await setup();
     h.sim.addClaw('c1', { plan: [['warming', 5000], ['shipped']] });
-    const { statusClassifier } = await import('./status.js');
+    const { statusClassifier } = await import('../status.js');
     const result = await deploy(h, { classify: statusClassifier({ success: ['shipped'] }) });
     expect(result.outcome).toBe('succeeded');
   });
@@ -68,7 +68,7 @@ describe('deployClaw', () => {
   it('times out at the deadline, never sleeping past it', async () => {
     h = await setup();
     h.sim.addClaw('c1', { plan: [['in_progress']] });
-    const result = await deploy(h, { timeoutMs: 12_000, pollIntervalMs: 5000 });
+    const result = await deploy(h, { timeoutMs: timeout(h, 12_000), pollIntervalMs: 5000 });
     expect(result.outcome).toBe('timed-out');
     expect(h.clock.now() - h.deps.startedAt).toBe(12_000);
     expect(Math.max(...h.clock.sleeps)).toBeLessThanOrEqual(5500);

@@ -2,10 +2,11 @@
 import type { Json } from '../api/shapes.js';
 import { CancelledError } from '../errors.js';
 import { formatDuration } from '../format.js';
-import type { RollbackTrigger } from '../settings.js';
+
 import { type RollbackResult, rollBack } from './rollback.js';
-import type { Classifier } from './status.js';
-import { type TimelineEntry, type WaitDeps, type WaitOutcome, waitForFinalStatus } from './wait.js';
+import type { Classifier, RollbackTrigger } from '../status.js';
+import type { RunContext } from '../context.js';
+import { type TimelineEntry, type WaitOutcome, waitForFinalStatus } from './wait.js';
 
 export type Outcome = WaitOutcome | 'cancelled' | 'triggered';
 
@@ -40,7 +41,7 @@ export interface Progress {
   final: boolean;
 }
 
-export interface CommandDeps extends WaitDeps {
+export interface CommandDeps extends RunContext {
   onProgress?: (progress: Progress) => void;
 }
 
@@ -52,13 +53,13 @@ export async function deployClaw(
   input: { clawId: string; strategy: string; payload: Json; wait: boolean },
   policy: Policy,
 ): Promise<DeployResult> {
-  const { client, log, signal, startedAt } = deps;
+  const { client, log, signal } = deps;
   const base = { command: 'deploy' as const, clawId: input.clawId, strategy: input.strategy, timeline: [] };
   let deployment;
   try {
     deployment = await client.triggerDeployment(
       { clawId: input.clawId, strategy: input.strategy || undefined, payload: input.payload },
-      { deadline: startedAt + policy.timeoutMs, signal },
+      { deadline: deps.deadline, signal },
     );
   } catch (err) {
     if (err instanceof CancelledError) {
@@ -114,7 +115,7 @@ async function settle(deps: CommandDeps, started: Started, policy: Policy, pollF
   try {
     const wait = await waitForFinalStatus(deps, {
       deploymentId,
-      deadline: startedAt + policy.timeoutMs,
+      deadline: deps.deadline,
       pollIntervalMs: policy.pollIntervalMs,
       classify: policy.classify,
       pollFirst,
@@ -184,7 +185,7 @@ export async function rollbackCommand(
   policy: Policy,
 ): Promise<DeployResult> {
   const { client, clock, log, startedAt, signal } = deps;
-  const options = { deadline: startedAt + policy.timeoutMs, signal };
+  const options = { deadline: deps.deadline, signal };
   let deploymentId = target.deploymentId;
   let statusBefore: string | undefined;
   if (deploymentId) {

@@ -1,7 +1,7 @@
 // Faults on the trigger and on the poll: the right outcome, and never a second deployment.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FaultKind } from '../../test/sim/server.ts';
-import { type Harness, policy, setup } from '../../test/support/setup.ts';
+import { type Harness, policy, setup, timeout } from '../../test/support/setup.ts';
 import { ApiError } from '../api/errors.js';
 import { GIVE_UP_AFTER_FAILURES, GIVE_UP_AFTER_MS } from '../api/retry.js';
 import { deployClaw } from './deploy.js';
@@ -105,7 +105,7 @@ describe('transient failures', () => {
     const result = await deployClaw(
       h.deps,
       { clawId: 'c1', strategy: '', payload: {}, wait: true },
-      policy({ timeoutMs: 60_000 }),
+      policy({ timeoutMs: timeout(h, 60_000) }),
     );
     expect(result.outcome).toBe('timed-out');
     expect(h.clock.now() - h.deps.startedAt).toBeLessThanOrEqual(60_000);

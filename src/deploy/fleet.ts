@@ -6,13 +6,14 @@ import type { Deployment } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
 import { CancelledError } from '../errors.js';
 import { formatDuration } from '../format.js';
-import { type Share, shareOf } from '../parse.js';
+import { type Share, shareOf } from '../share.js';
 import { CONCURRENCY, checkClaw, mapWithConcurrency } from '../health/health.js';
 import type { ReplyPattern } from '../pattern.js';
 import type { Json } from '../api/shapes.js';
+import { pollEvery } from '../poll.js';
 import { CANCEL_ROLLBACK_MS, type CommandDeps, type Outcome, type Policy } from './deploy.js';
 import { rollBack } from './rollback.js';
-import { describeClass } from './status.js';
+import { describeClass } from '../status.js';
 import { deploymentOutcome } from './wait.js';
 
 export type FleetOutcome = Exclude<Outcome, 'triggered'> | 'skipped';
@@ -70,8 +71,7 @@ const FAILED: ReadonlySet<FleetEntry['outcome']> = new Set(['failed', 'paused', 
 type Live = FleetEntry & { deploymentId: string; triggeredAt: number };
 
 export async function rolloutFleet(deps: CommandDeps, request: FleetRequest, policy: Policy): Promise<FleetResult> {
-  const { client, clock, log, signal, startedAt } = deps;
-  const deadline = startedAt + policy.timeoutMs;
+  const { client, clock, log, signal, startedAt, deadline } = deps;
   const options = { deadline, signal };
   const ids = request.targets.all ? (await client.listClaws(options)).map((c) => c.id) : request.targets.ids;
   const plan = planWaves(ids.length, request.waves);
@@ -178,11 +178,11 @@ export async function rolloutFleet(deps: CommandDeps, request: FleetRequest, pol
   /** Follows every deployment in flight to a final status: one list request per round when it can. */
   async function followToFinal(): Promise<void> {
     let useList = true;
+    const poller = pollEvery(deps, policy.pollIntervalMs, deadline);
     for (;;) {
       const pending = live.filter((e) => e.outcome === 'in-progress');
       if (pending.length === 0) return;
-      const left = deadline - clock.now();
-      if (left <= 0) {
+      if (!(await poller.next())) {
         for (const entry of pending) finish(entry, 'timed-out', clock.now(), entry.triggeredAt);
         halt ??= {
           outcome: 'timed-out',
@@ -190,9 +190,6 @@ export async function rolloutFleet(deps: CommandDeps, request: FleetRequest, pol
         };
         return;
       }
-      const pace = deps.pacer?.pollDelay(policy.pollIntervalMs).delayMs ?? policy.pollIntervalMs;
-      await clock.sleep(Math.min(pace, left), signal);
-      if (clock.now() >= deadline) continue;
       const found = new Map<string, Deployment>();
       if (useList) {
         const listed = await client
@@ -241,6 +238,7 @@ export async function rolloutFleet(deps: CommandDeps, request: FleetRequest, pol
     const until = Math.min(clock.now() + request.bakeMs, deadline);
     log.info(`Baking ${deployed.length} Claw(s) for ${formatDuration(request.bakeMs)}.`);
     const check = { ...request, pollIntervalMs: policy.pollIntervalMs, classify: policy.classify, deadline };
+    const poller = pollEvery(deps, policy.pollIntervalMs, until);
     for (;;) {
       const results = await mapWithConcurrency(deployed, CONCURRENCY, (e) => checkClaw(deps, e.clawId, check));
       results.forEach((health, i) => {
@@ -252,11 +250,7 @@ export async function rolloutFleet(deps: CommandDeps, request: FleetRequest, pol
       checkHalt();
       if (halt) return;
       deployed = deployed.filter((e) => e.outcome === 'succeeded');
-      const left = until - clock.now();
-      if (left <= 0 || deployed.length === 0) return;
-      const pace = deps.pacer?.pollDelay(policy.pollIntervalMs).delayMs ?? policy.pollIntervalMs;
-      await clock.sleep(Math.min(pace, left), signal);
-      if (clock.now() >= until) return;
+      if (deployed.length === 0 || !(await poller.next())) return;
     }
   }
 

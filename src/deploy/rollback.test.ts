@@ -1,6 +1,6 @@
 // Rollback in both forms the service may use, against the simulator on a fake clock.
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Harness, policy, setup } from '../../test/support/setup.ts';
+import { type Harness, policy, setup, timeout } from '../../test/support/setup.ts';
 import { deployClaw, rollbackCommand } from './deploy.js';
 
 let h: Harness | undefined;
@@ -41,7 +41,7 @@ describe('automatic rollback', () => {
   it('rolls back on timeout, and gives the rollback its own deadline', async () => {
     h = await setup();
     h.sim.addClaw('c1', { plan: [['in_progress']], rollbackPlan: [['rolling_back', 50_000], ['rolled_back']] });
-    const result = await deploy(h, { timeoutMs: 60_000 });
+    const result = await deploy(h, { timeoutMs: timeout(h, 60_000) });
     expect(result.outcome).toBe('timed-out');
     expect(result.rollback).toMatchObject({ succeeded: true, status: 'rolled_back' });
     // The rollback took 50 s, more than what was left of the first minute.

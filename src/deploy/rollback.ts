@@ -2,9 +2,10 @@
 // service may use: a new deployment to follow, or the original moving to `rolled_back`.
 import { ApiError } from '../api/errors.js';
 import { errorMessage } from '../errors.js';
-import type { StatusClass } from './status.js';
-import { type TimelineEntry, type WaitDeps, type WaitOutcome, waitForFinalStatus } from './wait.js';
-import type { Classifier } from './status.js';
+import type { StatusClass } from '../status.js';
+import type { RunContext } from '../context.js';
+import { type TimelineEntry, type WaitOutcome, waitForFinalStatus } from './wait.js';
+import type { Classifier } from '../status.js';
 
 export interface RollbackResult {
   /** The deployment that carries the rollback: a new one, or the original. */
@@ -33,7 +34,7 @@ export interface RollbackRequest {
 /** Polls of an unchanged pre-rollback status before it is taken as the rollback's result. */
 const STALE_POLLS = 3;
 
-export async function rollBack(deps: WaitDeps, request: RollbackRequest): Promise<RollbackResult> {
+export async function rollBack(deps: RunContext, request: RollbackRequest): Promise<RollbackResult> {
   const { client, clock, log } = deps;
   const { deploymentId } = request;
   const deadline = clock.now() + request.timeoutMs;

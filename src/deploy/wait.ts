@@ -1,10 +1,10 @@
 // Polls one deployment until its status is final, the deadline passes, or the run is cancelled.
-import type { AmsClient, Deployment } from '../api/client.js';
+import type { Deployment } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
-import type { PaceMode, RateLimitPacer } from '../api/rate-limit.js';
-import type { Clock, Logger } from '../clock.js';
+import type { RunContext } from '../context.js';
 import { formatDuration } from '../format.js';
-import { type Classifier, type StatusClass, describeClass } from './status.js';
+import { pollEvery } from '../poll.js';
+import { type Classifier, type StatusClass, describeClass } from '../status.js';
 
 export type WaitOutcome = 'succeeded' | 'failed' | 'paused' | 'timed-out';
 
@@ -14,16 +14,6 @@ export interface TimelineEntry {
   deploymentId: string;
   status: string;
   reading: StatusClass;
-}
-
-export interface WaitDeps {
-  client: AmsClient;
-  clock: Clock;
-  log: Logger;
-  pacer?: RateLimitPacer;
-  signal?: AbortSignal;
-  /** Clock time the run started; timeline times count from it. */
-  startedAt: number;
 }
 
 export interface WaitRequest {
@@ -64,36 +54,17 @@ export function deploymentOutcome(reading: StatusClass): WaitOutcome | undefined
   }
 }
 
-export async function waitForFinalStatus(deps: WaitDeps, request: WaitRequest): Promise<WaitResult> {
-  const { client, clock, log, pacer, signal, startedAt } = deps;
+export async function waitForFinalStatus(deps: RunContext, request: WaitRequest): Promise<WaitResult> {
+  const { client, clock, log, signal, startedAt } = deps;
   const { deploymentId, deadline, timeline } = request;
   const outcomeOf = request.outcomeOf ?? deploymentOutcome;
   let polls = 0;
   let last: Deployment | undefined;
-  let pace: PaceMode = 'steady';
   const timedOutNote = (): string => `no final status within ${formatDuration(deadline - waitStart)}`;
   const waitStart = clock.now();
 
-  const sleepUntilNextPoll = async (): Promise<boolean> => {
-    const next = pacer?.pollDelay(request.pollIntervalMs) ?? {
-      delayMs: request.pollIntervalMs,
-      mode: 'steady' as const,
-      detail: '',
-    };
-    if (next.mode !== pace) {
-      log.info(
-        next.mode === 'steady'
-          ? `Polling every ${formatDuration(request.pollIntervalMs)} again.`
-          : `Next poll in ${formatDuration(next.delayMs)}: ${next.detail}.`,
-      );
-      pace = next.mode;
-    }
-    const delayMs = next.delayMs;
-    const left = deadline - clock.now();
-    if (left <= 0) return false;
-    await clock.sleep(Math.min(delayMs, left), signal);
-    return clock.now() < deadline;
-  };
+  const poller = pollEvery(deps, request.pollIntervalMs, deadline);
+  const sleepUntilNextPoll = (): Promise<boolean> => poller.next();
 
   if (!request.pollFirst && !(await sleepUntilNextPoll())) {
     return { outcome: 'timed-out', polls, note: timedOutNote() };

@@ -1,8 +1,8 @@
 // The health command against the simulator: verdicts, `*` over paged lists, and the chat probe.
 import { afterEach, describe, expect, it } from 'vitest';
 import { ALL_SCOPES } from '../../test/sim/server.ts';
-import { type Harness, setup } from '../../test/support/setup.ts';
-import { statusClassifier } from '../deploy/status.js';
+import { type Harness, setup, timeout } from '../../test/support/setup.ts';
+import { statusClassifier } from '../status.js';
 import { type HealthRequest, checkHealth } from './health.js';
 import { clawVerdict } from './verdict.js';
 
@@ -15,7 +15,6 @@ afterEach(async () => {
 const request = (overrides: Partial<HealthRequest> = {}): HealthRequest => ({
   targets: { all: false, ids: ['c1'] },
   probeMessage: '',
-  timeoutMs: 60_000,
   pollIntervalMs: 2000,
   classify: statusClassifier(),
   ...overrides,
@@ -114,7 +113,8 @@ describe('checkHealth', () => {
   it('a task that never ends before the deadline is unhealthy, and the check ends at the deadline', async () => {
     h = await setup();
     h.sim.addClaw('c1', { chat: { mode: 'never' } });
-    const result = await checkHealth(h.deps, request({ probeMessage: 'ping', timeoutMs: 20_000 }));
+    timeout(h, 20_000);
+    const result = await checkHealth(h.deps, request({ probeMessage: 'ping' }));
     expect(result.entries[0]).toMatchObject({ healthy: false });
     expect(result.entries[0].detail).toMatch(/task task_\d+ still running at the deadline/);
     expect(h.clock.now() - h.deps.startedAt).toBe(20_000);
@@ -143,7 +143,7 @@ describe('checkHealth', () => {
   it('checks Claws concurrently, within the pacing: four in flight at most, no 429', async () => {
     h = await setup({ rateLimit: { limit: 6, windowMs: 60_000 }, holdMs: 5 });
     for (let i = 1; i <= 12; i++) h.sim.addClaw(`c${i}`);
-    const result = await checkHealth(h.deps, request({ targets: { all: true, ids: [] }, timeoutMs: 10 * 60_000 }));
+    const result = await checkHealth(h.deps, request({ targets: { all: true, ids: [] } }));
     expect(result.healthy).toBe(true);
     expect(result.entries).toHaveLength(12);
     expect(h.sim.maxInFlight).toBe(4);
@@ -182,10 +182,7 @@ describe('checkHealth', () => {
     const dep = h.sim.addDeployment('c1', [['crashed']]);
     await h.client.rollbackDeployment(dep.id);
     h.clock.advance(60_000); // the rollback has finished: rolled_back
-    const result = await checkHealth(
-      h.deps,
-      request({ probeMessage: 'ping', probeExpect: /pong/i, timeoutMs: 10 * 60_000 }),
-    );
+    const result = await checkHealth(h.deps, request({ probeMessage: 'ping', probeExpect: /pong/i }));
     expect(result.entries[0]).toMatchObject({ healthy: true, status: 'online / rolled_back', reply: 'pong' });
     expect(result.entries[0].detail).toMatch(/rolled back: it serves the previous release\); probe: reply matches/);
     expect(h.sim.requests.some((r) => r.method === 'POST' && r.path === '/v1/chat/c1/messages')).toBe(true);

@@ -2,8 +2,8 @@
 import type { Claw } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
 import { CancelledError, errorMessage } from '../errors.js';
-import type { Classifier } from '../deploy/status.js';
-import type { WaitDeps } from '../deploy/wait.js';
+import type { Classifier } from '../status.js';
+import type { RunContext } from '../context.js';
 import type { ReplyPattern } from '../pattern.js';
 import { runProbe } from './probe.js';
 import { type Verdict, clawVerdict } from './verdict.js';
@@ -30,7 +30,6 @@ export interface HealthRequest {
   targets: { all: boolean; ids: string[] };
   probeMessage: string;
   probeExpect?: ReplyPattern;
-  timeoutMs: number;
   pollIntervalMs: number;
   classify: Classifier;
 }
@@ -39,9 +38,8 @@ export interface HealthRequest {
 export const CONCURRENCY = 4;
 const REPLY_EXCERPT = 200;
 
-export async function checkHealth(deps: WaitDeps, request: HealthRequest): Promise<HealthResult> {
-  const { client, log, signal, startedAt } = deps;
-  const deadline = startedAt + request.timeoutMs;
+export async function checkHealth(deps: RunContext, request: HealthRequest): Promise<HealthResult> {
+  const { client, log, signal, deadline } = deps;
   let claws: (Claw | string)[] = request.targets.ids;
   if (request.targets.all) {
     claws = await client.listClaws({ deadline, signal });
@@ -86,7 +84,7 @@ export interface ClawCheck {
 }
 
 /** One Claw's health: its record read by the health rules, then the chat probe when asked for. */
-export async function checkClaw(deps: WaitDeps, clawId: string, check: ClawCheck): Promise<HealthEntry> {
+export async function checkClaw(deps: RunContext, clawId: string, check: ClawCheck): Promise<HealthEntry> {
   const { client, clock, signal } = deps;
   const { deadline } = check;
   const began = clock.now();

@@ -1,9 +1,9 @@
 // The chat probe: send a message, follow a task when the reply is long-running, read the reply.
-import type { AmsClient } from '../api/client.js';
 import { type Json, describeBody, echoes, readReply } from '../api/shapes.js';
-import type { Clock } from '../clock.js';
-import type { Classifier } from '../deploy/status.js';
+import type { RunContext } from '../context.js';
+import type { Classifier } from '../status.js';
 import type { ReplyPattern } from '../pattern.js';
+import { pollEvery } from '../poll.js';
 
 export interface ProbeResult {
   ok: boolean;
@@ -12,7 +12,7 @@ export interface ProbeResult {
 }
 
 export async function runProbe(
-  deps: { client: AmsClient; clock: Clock; signal?: AbortSignal },
+  deps: Pick<RunContext, 'client' | 'clock' | 'log' | 'pacer' | 'signal'>,
   input: {
     clawId: string;
     message: string;
@@ -22,12 +22,13 @@ export async function runProbe(
     classify: Classifier;
   },
 ): Promise<ProbeResult> {
-  const { client, clock, signal } = deps;
+  const { client, signal } = deps;
   const options = { deadline: input.deadline, signal };
   const answer = await client.sendMessage(input.clawId, input.message, options);
   let body: Json = answer.raw;
   let text = answer.reply;
   if (answer.taskId) {
+    const poller = pollEvery(deps, input.pollIntervalMs, input.deadline);
     for (;;) {
       const task = await client.getTask(answer.taskId, options);
       body = task.raw;
@@ -37,9 +38,7 @@ export async function runProbe(
         break;
       }
       if (reading !== 'in_progress') return { ok: false, detail: `task ${task.id} ended ${task.status}` };
-      const left = input.deadline - clock.now();
-      if (left > 0) await clock.sleep(Math.min(input.pollIntervalMs, left), signal);
-      if (clock.now() >= input.deadline) {
+      if (!(await poller.next())) {
         return { ok: false, detail: `task ${task.id} still ${task.status ?? 'running'} at the deadline` };
       }
     }

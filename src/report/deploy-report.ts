@@ -1,6 +1,6 @@
 // A deploy, wait or rollback result as the action's outputs and its job summary.
 import type { DeployResult } from '../deploy/deploy.js';
-import { describeClass } from '../deploy/status.js';
+import { describeClass } from '../status.js';
 import { formatDuration } from '../format.js';
 import { code, escapeText, link, table } from './markdown.js';
 

@@ -4,7 +4,7 @@ import { RateLimitPacer } from '../../src/api/rate-limit.js';
 import { Transport } from '../../src/api/transport.js';
 import type { Logger } from '../../src/clock.js';
 import { type CommandDeps, type Policy } from '../../src/deploy/deploy.js';
-import { statusClassifier } from '../../src/deploy/status.js';
+import { statusClassifier } from '../../src/status.js';
 import { DEMO_KEY, type SimOptions, Simulator } from '../sim/server.ts';
 import { FakeClock } from './fake-clock.ts';
 
@@ -52,13 +52,28 @@ export async function setup(
     random: client.random ?? (() => 0.5),
   });
   const api = new AmsClient(transport);
-  const deps: CommandDeps = { client: api, clock, log, pacer, startedAt: clock.now() };
+  const deps: CommandDeps = {
+    client: api,
+    clock,
+    log,
+    pacer,
+    startedAt: clock.now(),
+    deadline: clock.now() + DEFAULT_TIMEOUT_MS,
+  };
   return { sim, clock, log, client: api, transport, pacer, deps };
+}
+
+const DEFAULT_TIMEOUT_MS = 30 * 60_000;
+
+/** Sets the run's timeout (its deadline), as the `timeout` input does; returns it for `policy`. */
+export function timeout(harness: Harness, ms: number): number {
+  harness.deps.deadline = harness.deps.startedAt + ms;
+  return ms;
 }
 
 export function policy(overrides: Partial<Policy> = {}): Policy {
   return {
-    timeoutMs: 30 * 60_000,
+    timeoutMs: DEFAULT_TIMEOUT_MS,
     pollIntervalMs: 5000,
     classify: statusClassifier(),
     autoRollback: false,

@@ -68,3 +68,7 @@ export function describeClass(cls: StatusClass): string {
     in_progress: 'in progress',
   }[cls];
 }
+
+/** Outcomes that may trigger an automatic rollback (`rollback-on`). */
+export const ROLLBACK_TRIGGERS = ['failed', 'timed-out', 'paused', 'cancelled'] as const;
+export type RollbackTrigger = (typeof ROLLBACK_TRIGGERS)[number];

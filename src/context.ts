@@ -1,0 +1,17 @@
+// What every command runs with, built once in main.ts: the client, the clock, the log, the
+// cancel signal, when the run started and when it must end.
+import type { AmsClient } from './api/client.js';
+import type { RateLimitPacer } from './api/rate-limit.js';
+import type { Clock, Logger } from './clock.js';
+
+export interface RunContext {
+  client: AmsClient;
+  clock: Clock;
+  log: Logger;
+  pacer?: RateLimitPacer;
+  signal?: AbortSignal;
+  /** Clock time the run started; timeline times and durations count from it. */
+  startedAt: number;
+  /** The whole run's deadline (`timeout` after the start): no request or wait goes past it. */
+  deadline: number;
+}
