@@ -2,6 +2,18 @@ import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
+const TOOLKIT = { group: ['@actions/core'], message: 'Only main.ts and post.ts use the toolkit.' };
+const GITHUB = { group: ['@actions/github'], message: 'Only src/github/ uses @actions/github.' };
+const HTTP = {
+  group: ['@actions/http-client', 'node:http', 'node:https', 'http', 'https'],
+  message: 'Only src/api/http.ts speaks HTTP.',
+};
+
+/** Files that may not import the given modules. */
+function layer(files, ignores, patterns) {
+  return { files, ignores, rules: { 'no-restricted-imports': ['error', { patterns }] } };
+}
+
 export default tseslint.config(
   { ignores: ['dist/', 'lib/', 'node_modules/', 'coverage/'] },
   js.configs.recommended,
@@ -12,37 +24,14 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
     },
   },
-  {
-    // The layering rule: only main.ts and post.ts touch the runner's toolkit; only the transport touches HTTP.
-    files: ['src/**/*.ts'],
-    ignores: ['src/main.ts', 'src/post.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            { group: ['@actions/core', '@actions/github'], message: 'Only main.ts and post.ts use the toolkit.' },
-          ],
-        },
-      ],
-    },
-  },
-  {
-    files: ['src/**/*.ts'],
-    ignores: ['src/main.ts', 'src/post.ts', 'src/api/http.ts', 'src/**/*.test.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            { group: ['@actions/core', '@actions/github'], message: 'Only main.ts and post.ts use the toolkit.' },
-            {
-              group: ['@actions/http-client', 'node:http', 'node:https', 'http', 'https'],
-              message: 'Only src/api/http.ts speaks HTTP.',
-            },
-          ],
-        },
-      ],
-    },
-  },
+  // The layering rules: only main.ts and post.ts touch the runner's toolkit; only src/github/
+  // (called from them) uses @actions/github; only src/api/http.ts speaks HTTP.
+  layer(
+    ['src/**/*.ts'],
+    ['src/main.ts', 'src/post.ts', 'src/github/**', 'src/api/http.ts', 'src/**/*.test.ts'],
+    [TOOLKIT, GITHUB, HTTP],
+  ),
+  layer(['src/main.ts', 'src/post.ts'], [], [GITHUB, HTTP]),
+  layer(['src/github/**/*.ts'], [], [TOOLKIT, HTTP]),
+  layer(['src/api/http.ts'], [], [TOOLKIT, GITHUB]),
 );

@@ -1,3 +1,6 @@
-import { run } from './main.js';
+// One bundle for both steps: the main step saves a state first thing, so when the runner starts
+// this file again for `post:`, that state says which step this is (as actions/checkout does).
+import { isPostStep, run } from './main.js';
+import { run as runPost } from './post.js';
 
-void run();
+void (isPostStep() ? runPost() : run());

@@ -1,7 +1,6 @@
 // Inputs → command → outputs and job summary. The only module (with post.ts) that touches
 // @actions/core and @actions/github; one catch turns any failure into one setFailed line.
 import * as core from '@actions/core';
-import * as github from '@actions/github';
 import { type Logger, systemClock } from './clock.js';
 import { type CommandDeps, type DeployResult, deployClaw, rollbackCommand, waitOnDeployment } from './deploy/deploy.js';
 import { rolloutFleet } from './deploy/fleet.js';
@@ -14,6 +13,8 @@ import { sanitizeLogLine } from './report/log-line.js';
 import { capMarkdown } from './report/markdown.js';
 import { checkOutputs } from './report/outputs.js';
 import { type Settings, readSettings } from './settings.js';
+import { type DeploymentState, GitHubDeployment } from './github/deployments.js';
+import { type GitHubRun, commitUrl, githubRun, runUrl } from './github/run.js';
 import { STATE } from './state.js';
 import { classifierOf, createClient, policyOf } from './wiring.js';
 
@@ -28,10 +29,18 @@ export const log: Logger = {
 };
 export const fail = (message: string): void => core.setFailed(sanitizeLogLine(message));
 
+/** True when the runner starts the bundle again for the post step. */
+export function isPostStep(): boolean {
+  return core.getState(STATE.isPost) === 'true';
+}
+
 export async function run(): Promise<void> {
   // Mask the key before anything else can print it.
   const rawKey = core.getInput('api-key');
   if (rawKey.trim()) core.setSecret(rawKey.trim());
+  const githubToken = core.getInput('github-token');
+  if (githubToken.trim()) core.setSecret(githubToken.trim());
+  core.saveState(STATE.isPost, 'true');
 
   let settings: Settings;
   try {
@@ -56,8 +65,10 @@ export async function run(): Promise<void> {
 
   let close = (): void => {};
   try {
-    const { client, pacer } = createClient(settings, systemClock, log, `claw-deploy (${repository() || 'local'})`);
+    const github = githubRun();
+    const { client, pacer } = createClient(settings, systemClock, log, `claw-deploy (${github.repository || 'local'})`);
     close = () => client.close();
+    const mirror = mirrorFor(settings, github);
     const startedAt = systemClock.now();
     const deps: CommandDeps = {
       client,
@@ -72,9 +83,12 @@ export async function run(): Promise<void> {
         core.setOutput('deployment-id', deploymentId);
         core.saveState(STATE.deploymentId, deploymentId);
         core.saveState(STATE.final, String(final));
+        mirror?.start([settings.clawId], [deploymentId]);
       },
     };
-    const result = await runCommand(settings, deps);
+    if (settings.fleet) mirror?.start(settings.targets.all ? ['*'] : settings.targets.ids, []);
+    const result = await runCommand(settings, deps, github);
+    if (mirror) result.outputs['github-deployment-id'] = await mirror.finish(result.github);
     setOutputs(result.outputs);
     result.notes.forEach(log.warning);
     await writeSummary(result.summary);
@@ -92,6 +106,35 @@ export async function run(): Promise<void> {
   }
 }
 
+/** The GitHub Deployment of a deploy with `environment`: started at the trigger, closed at the end. */
+function mirrorFor(settings: Settings, github: GitHubRun) {
+  if (!settings.environment || settings.command !== 'deploy') return undefined;
+  const deployment = new GitHubDeployment({
+    token: settings.githubToken,
+    environment: settings.environment,
+    run: github,
+    warn: log.warning,
+  });
+  let started: Promise<void> | undefined;
+  return {
+    start(claws: string[], deploymentIds: string[]): void {
+      started ??= (async () => {
+        const id = await deployment.create({ claws, deploymentIds }, `Deploying ${claws.join(', ')}`);
+        if (id === undefined) return;
+        core.saveState(STATE.githubDeploymentId, String(id));
+        const what = deploymentIds.length ? ` (deployment ${deploymentIds.join(', ')})` : '';
+        await deployment.status('in_progress', `Deploying ${claws.join(', ')}${what}`);
+      })();
+    },
+    /** The final status, when there is one; returns the deployment's id for the output. */
+    async finish(final: CommandResult['github']): Promise<string> {
+      await started;
+      if (final) await deployment.status(final.state, final.description, final.url);
+      return deployment.id === undefined ? '' : String(deployment.id);
+    },
+  };
+}
+
 /** What every command gives back, whatever it did: main.ts turns it into outputs and a summary. */
 interface CommandResult {
   ok: boolean;
@@ -103,18 +146,37 @@ interface CommandResult {
   notes: string[];
   /** A result that is not ok fails the step, unless the user asked for a warning only. */
   failStep: boolean;
+  /** The GitHub Deployment's final status, for a deploy (absent: leave it as it is). */
+  github?: { state: DeploymentState; description: string; url?: string };
 }
 
-async function runCommand(settings: Settings, deps: CommandDeps): Promise<CommandResult> {
+/** GitHub's reading of an outcome: failed or paused is a failure, timed-out or cancelled an error. */
+function githubState(outcome: string): DeploymentState | undefined {
+  if (outcome === 'succeeded') return 'success';
+  if (outcome === 'failed' || outcome === 'paused') return 'failure';
+  if (outcome === 'timed-out' || outcome === 'cancelled') return 'error';
+  return undefined; // triggered without waiting: still in progress
+}
+
+async function runCommand(settings: Settings, deps: CommandDeps, github: GitHubRun): Promise<CommandResult> {
   const policy = policyOf(settings);
-  const fromDeploy = (result: DeployResult): CommandResult => ({
-    ok: result.ok,
-    message: result.message,
-    outputs: deployOutputs(result),
-    summary: deploySummary(result, runContext()),
-    notes: [],
-    failStep: true,
-  });
+  const fromDeploy = (result: DeployResult): CommandResult => {
+    const state = githubState(result.outcome ?? '');
+    const rolledBack = result.rollback?.succeeded ? `, rolled back (${result.rollback.id})` : '';
+    return {
+      ok: result.ok,
+      message: result.message,
+      outputs: deployOutputs(result),
+      summary: deploySummary(result, { runUrl: runUrl(github), sha: github.sha, commitUrl: commitUrl(github) }),
+      notes: [],
+      failStep: true,
+      github: state && {
+        state,
+        description: `Claw ${result.clawId}: ${result.outcome} (deployment ${result.deploymentId})${rolledBack}`,
+        url: result.url,
+      },
+    };
+  };
   const command = settings.command;
   switch (command) {
     case 'deploy': {
@@ -124,7 +186,21 @@ async function runCommand(settings: Settings, deps: CommandDeps): Promise<Comman
       }
       const result = await rolloutFleet(deps, settings, policy);
       const { outputs, notes } = fleetOutputs(result);
-      return { ok: result.ok, message: result.message, outputs, summary: fleetSummary(result), notes, failStep: true };
+      const count = (test: (e: (typeof result.entries)[number]) => boolean): number =>
+        result.entries.filter(test).length;
+      const state = githubState(result.outcome);
+      return {
+        ok: result.ok,
+        message: result.message,
+        outputs,
+        summary: fleetSummary(result),
+        notes,
+        failStep: true,
+        github: state && {
+          state,
+          description: `Rollout of ${result.entries.length} Claw(s): ${result.outcome}; ${count((e) => e.outcome === 'succeeded')} deployed, ${count((e) => e.rolledBack)} rolled back`,
+        },
+      };
     }
     case 'wait':
       return fromDeploy(await waitOnDeployment(deps, settings.deploymentId, policy));
@@ -168,20 +244,4 @@ async function writeSummary(markdown: string): Promise<void> {
   // Outside a runner (no summary file) the summary is skipped, not an error.
   if (!process.env.GITHUB_STEP_SUMMARY) return;
   await core.summary.addRaw(capMarkdown(markdown)).write();
-}
-
-/** `owner/repo`, or '' outside a runner (`github.context.repo` throws there). */
-function repository(): string {
-  if (!process.env.GITHUB_REPOSITORY) return '';
-  const { owner, repo } = github.context.repo;
-  return `${owner}/${repo}`;
-}
-
-function runContext(): { runUrl?: string; sha?: string } {
-  const { serverUrl, runId, sha } = github.context;
-  const repo = repository();
-  return {
-    runUrl: repo && runId ? `${serverUrl}/${repo}/actions/runs/${runId}` : undefined,
-    sha: sha || undefined,
-  };
 }

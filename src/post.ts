@@ -1,25 +1,33 @@
 // The post step (`post-if: always()`): when the main step was killed before it could act on a
-// cancel, do what it would have done. It only warns; it never fails the job.
+// cancel, do what it would have done. It only warns; it never fails the job. The same bundle
+// runs both steps (index.ts tells them apart); importing this module runs nothing.
 import * as core from '@actions/core';
 import { systemClock } from './clock.js';
 import { CANCEL_ROLLBACK_MS } from './deploy/deploy.js';
 import { errorMessage } from './errors.js';
 import { log } from './main.js';
-import { readSettings } from './settings.js';
+import { GitHubDeployment } from './github/deployments.js';
+import { githubRun } from './github/run.js';
+import { type Settings, readSettings } from './settings.js';
 import { STATE } from './state.js';
 import { createClient } from './wiring.js';
 
-export async function runPost(): Promise<void> {
+export async function run(): Promise<void> {
   try {
     const deploymentId = core.getState(STATE.deploymentId);
-    if (core.getState(STATE.finished) === 'true' || !deploymentId) return;
+    const githubDeploymentId = Number(core.getState(STATE.githubDeploymentId));
+    if (core.getState(STATE.finished) === 'true' || (!deploymentId && !githubDeploymentId)) return;
     const rawKey = core.getInput('api-key');
     if (rawKey.trim()) core.setSecret(rawKey.trim());
+    const githubToken = core.getInput('github-token');
+    if (githubToken.trim()) core.setSecret(githubToken.trim());
     const final = core.getState(STATE.final) === 'true';
+    const settings = readSettings((name) => core.getInput(name));
+    if (githubDeploymentId) await closeGitHubDeployment(settings, githubDeploymentId);
+    if (!deploymentId) return;
     log.warning(
       `The main step ended before it finished with deployment ${deploymentId}${final ? '' : ', which had not reached a final status'}.`,
     );
-    const settings = readSettings((name) => core.getInput(name));
     if (final || !settings.autoRollback || !settings.rollbackOn.includes('cancelled')) return;
     const { client } = createClient(settings, systemClock, log, 'claw-deploy (post)');
     const answer = await client.rollbackDeployment(deploymentId, { deadline: systemClock.now() + CANCEL_ROLLBACK_MS });
@@ -32,4 +40,15 @@ export async function runPost(): Promise<void> {
   }
 }
 
-void runPost();
+/** The GitHub Deployment the killed main step left in progress ends as an error. */
+async function closeGitHubDeployment(settings: Settings, id: number): Promise<void> {
+  if (!settings.environment) return;
+  const deployment = new GitHubDeployment({
+    token: settings.githubToken,
+    environment: settings.environment,
+    run: githubRun(),
+    warn: log.warning,
+  });
+  deployment.id = id;
+  await deployment.status('error', 'The step was stopped before the deployment finished');
+}

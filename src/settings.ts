@@ -1,6 +1,7 @@
 // Inputs → one typed Settings object. Every validation and its message lives here, and all of it
 // runs before any request is sent.
 import { InputError } from './errors.js';
+import { hasControls } from './format.js';
 import { ID_EXPECTED, hasSpaceOrControl, isValidId } from './identifiers.js';
 import { ParseError, parseBoolean, parseDuration, parseEnum, parseList, parseShare } from './parse.js';
 import type { Share } from './share.js';
@@ -47,6 +48,10 @@ export interface Settings {
   /** RE2 syntax, case-insensitive. */
   probeExpect: ReplyPattern | undefined;
   failOnUnhealthy: boolean;
+  /** A GitHub environment to mirror a deploy into as a GitHub Deployment; empty: no mirroring. */
+  environment: string;
+  /** Token for the GitHub Deployments calls; masked by main.ts, used only with `environment`. */
+  githubToken: string;
 }
 
 /** Reads one input by its action.yml name; returns '' when unset. */
@@ -195,6 +200,17 @@ export function readSettings(read: InputReader): Settings {
   const authScheme = read('auth-scheme').trim();
   if (!/^[\w.-]*$/.test(authScheme)) fail('auth-scheme', authScheme, 'a single word such as Bearer, or empty');
 
+  const environment = read('environment').trim();
+  if (environment.length > 255 || hasControls(environment)) {
+    fail('environment', environment, 'a GitHub environment name such as production, at most 255 characters');
+  }
+  const githubToken = read('github-token').trim();
+  if (environment && githubToken === '') {
+    throw new InputError(
+      "Input 'github-token' is empty: expected a token with 'deployments: write' when 'environment' is set (the default is the workflow's github.token).",
+    );
+  }
+
   const wait = parsed(read, 'wait', parseBoolean);
   if (fleet && !wait)
     fail('wait', read('wait'), "true when 'claw-id' names several Claws: a rollout waits for each wave");
@@ -226,5 +242,7 @@ export function readSettings(read: InputReader): Settings {
     probeMessage,
     probeExpect,
     failOnUnhealthy: parsed(read, 'fail-on-unhealthy', parseBoolean),
+    environment,
+    githubToken,
   };
 }

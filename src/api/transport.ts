@@ -175,7 +175,10 @@ export class Transport {
             const why = `gave up after ${failures.count} failures in a row over ${formatDuration(failures.spanMs(clock.now()))}`;
             throw new ApiError(`${label} failed: ${verdict.reason} (${why}).${body}`, verdict.errorKind);
           }
-          log.warning(`${label}: ${verdict.reason}; retry ${failures.count} in ${formatDuration(wait)}.`);
+          // One warning per episode of failures (annotations are few); its retries are info lines.
+          const line = `${label}: ${verdict.reason}; retry ${failures.count} in ${formatDuration(wait)}.`;
+          if (failures.count === 1) log.warning(`${line} Retrying; further retries are logged as info.`);
+          else log.info(line);
           await this.sleepWithin(
             request,
             wait,

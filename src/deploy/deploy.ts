@@ -4,7 +4,7 @@ import { CancelledError } from '../errors.js';
 import { formatDuration } from '../format.js';
 
 import { type RollbackResult, rollBack } from './rollback.js';
-import type { Classifier, RollbackTrigger } from '../status.js';
+import { type Classifier, type RollbackTrigger, describeClass } from '../status.js';
 import type { RunContext } from '../context.js';
 import { type TimelineEntry, type WaitOutcome, waitForFinalStatus } from './wait.js';
 
@@ -19,6 +19,8 @@ export interface DeployResult {
   outcome?: Outcome;
   url?: string;
   durationMs?: number;
+  /** When the run started (epoch milliseconds), for the summary. */
+  startedAt?: number;
   timeline: TimelineEntry[];
   rollback?: RollbackResult;
   /** Whether the step succeeds. */
@@ -54,14 +56,23 @@ export async function deployClaw(
   policy: Policy,
 ): Promise<DeployResult> {
   const { client, log, signal } = deps;
-  const base = { command: 'deploy' as const, clawId: input.clawId, strategy: input.strategy, timeline: [] };
+  const timeline: TimelineEntry[] = [];
+  const base = {
+    command: 'deploy' as const,
+    clawId: input.clawId,
+    strategy: input.strategy,
+    startedAt: deps.startedAt,
+    timeline,
+  };
   let deployment;
+  log.startGroup?.(`Trigger: a deployment of Claw ${input.clawId}`);
   try {
     deployment = await client.triggerDeployment(
       { clawId: input.clawId, strategy: input.strategy || undefined, payload: input.payload },
       { deadline: deps.deadline, signal },
     );
   } catch (err) {
+    log.endGroup?.();
     if (err instanceof CancelledError) {
       return {
         ...base,
@@ -74,8 +85,16 @@ export async function deployClaw(
   }
   deps.onProgress?.({ deploymentId: deployment.id, final: false });
   log.info(
-    `Triggered deployment ${deployment.id} of Claw ${input.clawId} (strategy: ${input.strategy || 'team default'}).`,
+    `Triggered deployment ${deployment.id} of Claw ${input.clawId} (strategy: ${input.strategy || 'team default'}).${deployment.url ? ` Dashboard: ${deployment.url}` : ''}`,
   );
+  log.endGroup?.();
+  if (deployment.status !== undefined) {
+    // The timeline starts at the trigger, with the first status the service gave.
+    const reading = policy.classify(deployment.status);
+    const atMs = deps.clock.now() - deps.startedAt;
+    timeline.push({ atMs, deploymentId: deployment.id, status: deployment.status, reading });
+    log.info(`[${formatDuration(atMs)}] deployment ${deployment.id}: ${deployment.status} (${describeClass(reading)})`);
+  }
   if (!input.wait) {
     return {
       ...base,
@@ -97,10 +116,10 @@ export async function deployClaw(
 
 export async function waitOnDeployment(deps: CommandDeps, deploymentId: string, policy: Policy): Promise<DeployResult> {
   deps.onProgress?.({ deploymentId, final: false });
-  return settle(deps, { command: 'wait', deploymentId, timeline: [] }, policy, true);
+  return settle(deps, { command: 'wait', deploymentId, startedAt: deps.startedAt, timeline: [] }, policy, true);
 }
 
-type Started = Pick<DeployResult, 'command' | 'clawId' | 'strategy' | 'status' | 'url' | 'timeline'> & {
+type Started = Pick<DeployResult, 'command' | 'clawId' | 'strategy' | 'status' | 'url' | 'timeline' | 'startedAt'> & {
   deploymentId: string;
 };
 
@@ -112,6 +131,7 @@ async function settle(deps: CommandDeps, started: Started, policy: Policy, pollF
   let status = started.status;
   let url = started.url;
   let note: string | undefined;
+  deps.log.startGroup?.(`Wait: deployment ${deploymentId}`);
   try {
     const wait = await waitForFinalStatus(deps, {
       deploymentId,
@@ -129,6 +149,8 @@ async function settle(deps: CommandDeps, started: Started, policy: Policy, pollF
     if (!(err instanceof CancelledError)) throw err;
     outcome = 'cancelled';
     status = timeline.at(-1)?.status ?? status;
+  } finally {
+    deps.log.endGroup?.();
   }
   const durationMs = clock.now() - startedAt;
   const reachedFinal = outcome === 'succeeded' || outcome === 'failed' || outcome === 'paused';
@@ -137,6 +159,7 @@ async function settle(deps: CommandDeps, started: Started, policy: Policy, pollF
   let rollback: RollbackResult | undefined;
   if (policy.autoRollback && (policy.rollbackOn as string[]).includes(outcome)) {
     const cancelled = outcome === 'cancelled';
+    deps.log.startGroup?.(`Rollback: deployment ${deploymentId}`);
     rollback = await rollBack(deps, {
       deploymentId,
       statusBefore: status,
@@ -155,6 +178,7 @@ async function settle(deps: CommandDeps, started: Started, policy: Policy, pollF
         message: 'the run was cancelled while waiting for the rollback',
       } satisfies RollbackResult;
     });
+    deps.log.endGroup?.();
   }
 
   const what = `Deployment ${deploymentId}${started.clawId ? ` of Claw ${started.clawId}` : ''}`;

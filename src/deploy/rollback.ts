@@ -12,6 +12,8 @@ export interface RollbackResult {
   id: string;
   form: 'new-deployment' | 'in-place';
   status?: string;
+  /** A URL the service gave for the rollback's deployment, if any. */
+  url?: string;
   succeeded: boolean;
   outcome: WaitOutcome | 'requested' | 'error';
   /** One line on how it went, for the log and the step's message. */
@@ -103,5 +105,5 @@ export async function rollBack(deps: RunContext, request: RollbackRequest): Prom
     : result.outcome === 'timed-out'
       ? `rollback ${id} did not finish: ${result.note ?? 'timed out'}${status ? ` (last status ${status})` : ''}`
       : `rollback ${id} did not succeed: ${status ?? result.outcome}`;
-  return { id, form, status, succeeded, outcome: result.outcome, message };
+  return { id, form, status, url: result.deployment?.url ?? answer?.url, succeeded, outcome: result.outcome, message };
 }

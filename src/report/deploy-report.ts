@@ -36,7 +36,14 @@ function title(result: DeployResult): string {
   return `${icon} Deployment${claw}: ${result.outcome ?? 'not started'}`;
 }
 
-export function deploySummary(result: DeployResult, context: { runUrl?: string; sha?: string } = {}): string {
+/** Where the run is on GitHub, for links in the summary. */
+export interface SummaryContext {
+  runUrl?: string;
+  sha?: string;
+  commitUrl?: string;
+}
+
+export function deploySummary(result: DeployResult, context: SummaryContext = {}): string {
   const rows: string[][] = [];
   if (result.clawId) rows.push(['Claw', code(result.clawId)]);
   if (result.deploymentId) {
@@ -46,25 +53,30 @@ export function deploySummary(result: DeployResult, context: { runUrl?: string; 
   if (result.command === 'deploy') rows.push(['Strategy', result.strategy ? code(result.strategy) : 'team default']);
   if (result.outcome) rows.push(['Outcome', `**${result.outcome}**`]);
   if (result.status) rows.push(['Last status', code(result.status)]);
+  if (result.startedAt !== undefined)
+    rows.push(['Started', `${new Date(result.startedAt).toISOString().slice(0, 19)} UTC`]);
   if (result.durationMs !== undefined) rows.push(['Duration', formatDuration(result.durationMs)]);
   if (result.rollback) {
     const r = result.rollback;
     rows.push([
       'Rollback',
-      `${r.succeeded ? '✅' : '❌'} ${code(r.id)}${r.status ? ` ${code(r.status)}` : ''} (${r.form === 'new-deployment' ? 'new deployment' : 'in place'})`,
+      `${r.succeeded ? '✅' : '❌'} ${link(code(r.id), r.url)}${r.status ? ` ${code(r.status)}` : ''} (${r.form === 'new-deployment' ? 'new deployment' : 'in place'})`,
     ]);
   }
-  if (context.sha) rows.push(['Commit', code(context.sha.slice(0, 12))]);
+  if (context.sha) rows.push(['Commit', link(code(context.sha.slice(0, 12)), context.commitUrl)]);
 
-  const parts = [`### ${title(result)}`, '', escapeText(result.message), '', table(['', 'Value'], rows)];
+  const parts = [`### ${title(result)}`, '', escapeText(result.message), '', table(['Field', 'Value'], rows)];
   if (result.timeline.length > 0) {
-    const timeline = result.timeline.map((entry) => [
+    // How long each status held: until the next one, or until the end of the run.
+    const end = result.durationMs ?? result.timeline.at(-1)?.atMs ?? 0;
+    const timeline = result.timeline.map((entry, i) => [
       `+${formatDuration(entry.atMs)}`,
       code(entry.deploymentId),
       code(entry.status),
       describeClass(entry.reading),
+      formatDuration(Math.max(0, (result.timeline[i + 1]?.atMs ?? end) - entry.atMs)),
     ]);
-    parts.push('', '#### Timeline', '', table(['Time', 'Deployment', 'Status', 'Read as'], timeline));
+    parts.push('', '#### Timeline', '', table(['Time', 'Deployment', 'Status', 'Read as', 'For'], timeline));
   }
   if (context.runUrl) parts.push('', `<sub>${link('Workflow run', context.runUrl)}</sub>`);
   return `${parts.join('\n')}\n`;

@@ -256,7 +256,6 @@ const otherTable = [
   `| start-up: spawn → first request, dist/index.js (median of 9) | ${fmt(start.actionMs)} ms |`,
   `| start-up: spawn → first request, bare node with fetch (median of 9) | ${fmt(start.bareMs)} ms |`,
   `| dist/index.js | ${fmt(kb('dist/index.js'))} KiB |`,
-  `| dist/post/index.js | ${fmt(kb('dist/post/index.js'))} KiB |`,
   `| dist/ in all | ${fmt(dirSize(join(ROOT, 'dist')) / 1024)} KiB |`,
 ];
 const report = [

@@ -10,6 +10,9 @@ import { parse } from 'yaml';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
+/** What `${{ github.token }}` evaluates to in these runs. */
+export const WORKFLOW_TOKEN = 'ghs_workflow-token-for-tests-0123456789';
+
 interface ActionYml {
   inputs: Record<string, { default?: string; description: string; required?: boolean }>;
   outputs: Record<string, { description: string }>;
@@ -21,7 +24,7 @@ export function readActionYml(): ActionYml {
 }
 
 export interface RunOptions {
-  /** `main` (dist/index.js) or `post` (dist/post/index.js). */
+  /** `main` or `post`: the same dist/index.js, told apart by the state the main step saved. */
   entry?: 'main' | 'post';
   /** State the main step saved, handed to the post step as STATE_* variables. */
   state?: Record<string, string>;
@@ -119,11 +122,15 @@ export async function runAction(inputs: Record<string, string>, options: RunOpti
     GITHUB_ACTION: 'claw-deploy',
     RUNNER_TEMP: dir,
   };
-  // The runner sets every input declared in action.yml: the workflow's value or the default.
+  // The runner sets every input declared in action.yml: the workflow's value or the default,
+  // with the default's `${{ github.token }}` evaluated.
   for (const [name, spec] of Object.entries(action.inputs)) {
-    env[`INPUT_${name.toUpperCase()}`] = inputs[name] ?? spec.default ?? '';
+    const value = inputs[name] ?? spec.default ?? '';
+    env[`INPUT_${name.toUpperCase()}`] = value.replace(/\$\{\{\s*github\.token\s*\}\}/g, WORKFLOW_TOKEN);
   }
-  for (const [name, value] of Object.entries(options.state ?? {})) env[`STATE_${name}`] = value;
+  // The post step runs with the state the main step saved, which always begins with isPost.
+  const state = options.entry === 'post' ? { isPost: 'true', ...options.state } : (options.state ?? {});
+  for (const [name, value] of Object.entries(state)) env[`STATE_${name}`] = value;
   Object.assign(env, options.env);
   if (options.measureRss) {
     const hook = `import fs from 'node:fs';process.on('exit',()=>fs.writeFileSync(${JSON.stringify(files.rss)},String(process.resourceUsage().maxRSS)))`;
