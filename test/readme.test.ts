@@ -63,7 +63,13 @@ describe('README', () => {
     }
   });
 
-  it('gives every workflow example least permissions', () => {
-    for (const example of workflowExamples(readme)) expect(example.permissions).toEqual({ contents: 'read' });
+  it('gives every workflow example least permissions: deployments: write only with environment', () => {
+    for (const example of workflowExamples(readme)) {
+      const jobs = Object.values(
+        example.jobs as Record<string, { steps: (Step & { with?: Record<string, string> })[] }>,
+      );
+      const mirrors = jobs.some((job) => job.steps.some((step) => step.with?.environment));
+      expect(example.permissions).toEqual(mirrors ? { contents: 'read', deployments: 'write' } : { contents: 'read' });
+    }
   });
 });
