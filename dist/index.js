@@ -32904,7 +32904,11 @@ async function rolloutFleet(deps, request, policy) {
             outcome: 'in-progress',
         });
         live.push(started);
+        reportInFlight();
         log.info(`Triggered deployment ${deployment.id} of Claw ${entry.clawId}.`);
+    }
+    function reportInFlight() {
+        deps.onFleetProgress?.(live.filter((e) => e.outcome === 'in-progress').map((e) => e.deploymentId));
     }
     /** Follows every deployment in flight to a final status: one list request per round when it can. */
     async function followToFinal() {
@@ -32966,6 +32970,7 @@ async function rolloutFleet(deps, request, policy) {
                 if (outcome)
                     finish(entry, outcome, clock.now(), entry.triggeredAt);
             }
+            reportInFlight();
             checkHalt();
         }
     }
@@ -40575,6 +40580,8 @@ const STATE = {
     deploymentId: 'deployment-id',
     final: 'final',
     finished: 'finished',
+    /** A fleet's deployments not yet final (a JSON array), for the post step to roll back. */
+    fleetInFlight: 'fleet-in-flight',
     /** The GitHub Deployment mirroring this step, for the post step to close if main was killed. */
     githubDeploymentId: 'github-deployment-id',
 };
@@ -41900,6 +41907,7 @@ async function run() {
                 mirror?.start([settings.clawId], [deploymentId]);
             },
         };
+        deps.onFleetProgress = (inFlight) => saveState(STATE.fleetInFlight, JSON.stringify(inFlight));
         if (settings.fleet)
             mirror?.start(settings.targets.all ? ['*'] : settings.targets.ids, []);
         const result = await runCommand(settings, deps, github);
@@ -42066,11 +42074,15 @@ async function writeSummary(markdown) {
 
 
 
+
 async function post_run() {
     try {
         const deploymentId = getState(STATE.deploymentId);
         const githubDeploymentId = Number(getState(STATE.githubDeploymentId));
-        if (getState(STATE.finished) === 'true' || (!deploymentId && !githubDeploymentId))
+        const fleetInFlight = savedIds(getState(STATE.fleetInFlight));
+        if (getState(STATE.finished) === 'true')
+            return;
+        if (!deploymentId && !githubDeploymentId && fleetInFlight.length === 0)
             return;
         const rawKey = getInput('api-key');
         if (rawKey.trim())
@@ -42082,6 +42094,8 @@ async function post_run() {
         const settings = readSettings((name) => getInput(name));
         if (githubDeploymentId)
             await closeGitHubDeployment(settings, githubDeploymentId);
+        if (fleetInFlight.length > 0)
+            return await rollBackFleet(settings, fleetInFlight);
         if (!deploymentId)
             return;
         log.warning(`The main step ended before it finished with deployment ${deploymentId}${final ? '' : ', which had not reached a final status'}.`);
@@ -42108,6 +42122,33 @@ async function closeGitHubDeployment(settings, id) {
     });
     deployment.id = id;
     await deployment.status('error', 'The step was stopped before the deployment finished');
+}
+/** The ids a fleet saved: a JSON array of usable ids, or nothing. */
+function savedIds(text) {
+    try {
+        const ids = JSON.parse(text || '[]');
+        return Array.isArray(ids) ? ids.filter((id) => typeof id === 'string' && isValidId(id)) : [];
+    }
+    catch {
+        return [];
+    }
+}
+/** A killed fleet rollout: its deployments in flight are rolled back when rollback-on says so. */
+async function rollBackFleet(settings, inFlight) {
+    log.warning(`The main step ended before the rollout finished, with ${inFlight.length} deployment(s) in flight: ${inFlight.join(', ')}.`);
+    if (!settings.autoRollback || !settings.rollbackOn.includes('cancelled'))
+        return;
+    const { client } = createClient(settings, systemClock, log, 'claw-deploy (post)');
+    const deadline = systemClock.now() + CANCEL_ROLLBACK_MS;
+    try {
+        await Promise.all(inFlight.map(async (id) => {
+            await client.rollbackDeployment(id, { deadline });
+            log.warning(`Requested a rollback of deployment ${id}; not waiting for it.`);
+        }));
+    }
+    finally {
+        client.close();
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/index.ts

@@ -86,6 +86,7 @@ export async function run(): Promise<void> {
         mirror?.start([settings.clawId], [deploymentId]);
       },
     };
+    deps.onFleetProgress = (inFlight) => core.saveState(STATE.fleetInFlight, JSON.stringify(inFlight));
     if (settings.fleet) mirror?.start(settings.targets.all ? ['*'] : settings.targets.ids, []);
     const result = await runCommand(settings, deps, github);
     if (mirror) result.outputs['github-deployment-id'] = await mirror.finish(result.github);

@@ -8,6 +8,7 @@ import { errorMessage } from './errors.js';
 import { log } from './main.js';
 import { GitHubDeployment } from './github/deployments.js';
 import { githubRun } from './github/run.js';
+import { isValidId } from './identifiers.js';
 import { type Settings, readSettings } from './settings.js';
 import { STATE } from './state.js';
 import { createClient } from './wiring.js';
@@ -16,7 +17,9 @@ export async function run(): Promise<void> {
   try {
     const deploymentId = core.getState(STATE.deploymentId);
     const githubDeploymentId = Number(core.getState(STATE.githubDeploymentId));
-    if (core.getState(STATE.finished) === 'true' || (!deploymentId && !githubDeploymentId)) return;
+    const fleetInFlight = savedIds(core.getState(STATE.fleetInFlight));
+    if (core.getState(STATE.finished) === 'true') return;
+    if (!deploymentId && !githubDeploymentId && fleetInFlight.length === 0) return;
     const rawKey = core.getInput('api-key');
     if (rawKey.trim()) core.setSecret(rawKey.trim());
     const githubToken = core.getInput('github-token');
@@ -24,6 +27,7 @@ export async function run(): Promise<void> {
     const final = core.getState(STATE.final) === 'true';
     const settings = readSettings((name) => core.getInput(name));
     if (githubDeploymentId) await closeGitHubDeployment(settings, githubDeploymentId);
+    if (fleetInFlight.length > 0) return await rollBackFleet(settings, fleetInFlight);
     if (!deploymentId) return;
     log.warning(
       `The main step ended before it finished with deployment ${deploymentId}${final ? '' : ', which had not reached a final status'}.`,
@@ -51,4 +55,34 @@ async function closeGitHubDeployment(settings: Settings, id: number): Promise<vo
   });
   deployment.id = id;
   await deployment.status('error', 'The step was stopped before the deployment finished');
+}
+
+/** The ids a fleet saved: a JSON array of usable ids, or nothing. */
+function savedIds(text: string): string[] {
+  try {
+    const ids = JSON.parse(text || '[]') as unknown;
+    return Array.isArray(ids) ? ids.filter((id): id is string => typeof id === 'string' && isValidId(id)) : [];
+  } catch {
+    return [];
+  }
+}
+
+/** A killed fleet rollout: its deployments in flight are rolled back when rollback-on says so. */
+async function rollBackFleet(settings: Settings, inFlight: string[]): Promise<void> {
+  log.warning(
+    `The main step ended before the rollout finished, with ${inFlight.length} deployment(s) in flight: ${inFlight.join(', ')}.`,
+  );
+  if (!settings.autoRollback || !settings.rollbackOn.includes('cancelled')) return;
+  const { client } = createClient(settings, systemClock, log, 'claw-deploy (post)');
+  const deadline = systemClock.now() + CANCEL_ROLLBACK_MS;
+  try {
+    await Promise.all(
+      inFlight.map(async (id) => {
+        await client.rollbackDeployment(id, { deadline });
+        log.warning(`Requested a rollback of deployment ${id}; not waiting for it.`);
+      }),
+    );
+  } finally {
+    client.close();
+  }
 }

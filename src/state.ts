@@ -5,6 +5,8 @@ export const STATE = {
   deploymentId: 'deployment-id',
   final: 'final',
   finished: 'finished',
+  /** A fleet's deployments not yet final (a JSON array), for the post step to roll back. */
+  fleetInFlight: 'fleet-in-flight',
   /** The GitHub Deployment mirroring this step, for the post step to close if main was killed. */
   githubDeploymentId: 'github-deployment-id',
 } as const;

@@ -45,6 +45,8 @@ export interface Progress {
 
 export interface CommandDeps extends RunContext {
   onProgress?: (progress: Progress) => void;
+  /** A fleet's deployments not yet final, each time that changes: what the post step rolls back. */
+  onFleetProgress?: (inFlight: string[]) => void;
 }
 
 /** Time given to the rollback request on cancel: inside the runner's 7.5 s grace. */

@@ -172,7 +172,12 @@ export async function rolloutFleet(deps: CommandDeps, request: FleetRequest, pol
       outcome: 'in-progress' as const,
     });
     live.push(started);
+    reportInFlight();
     log.info(`Triggered deployment ${deployment.id} of Claw ${entry.clawId}.`);
+  }
+
+  function reportInFlight(): void {
+    deps.onFleetProgress?.(live.filter((e) => e.outcome === 'in-progress').map((e) => e.deploymentId));
   }
 
   /** Follows every deployment in flight to a final status: one list request per round when it can. */
@@ -229,6 +234,7 @@ export async function rolloutFleet(deps: CommandDeps, request: FleetRequest, pol
         const outcome = deploymentOutcome(reading);
         if (outcome) finish(entry, outcome, clock.now(), entry.triggeredAt);
       }
+      reportInFlight();
       checkHalt();
     }
   }

@@ -93,20 +93,36 @@ async function measureLoad(
     .filter(Number.isFinite);
   const rss = runs.map((r) => r.rssKb).filter((kb): kb is number => kb !== undefined);
   await sim.stop();
+  return figures(who, sim, claws, {
+    failures: runs.filter((r) => !r.ok).length,
+    totalMs,
+    lags,
+    peakRssMb: rss.length ? max(rss) / 1024 : undefined,
+  });
+}
+
+/** The figures a load leaves on the simulator, with what only the runs could tell. */
+function figures(
+  who: string,
+  sim: Simulator,
+  claws: string[],
+  runs: { failures: number; totalMs: number; lags: number[]; peakRssMb?: number },
+): LoadFigures {
+  const n = claws.length;
   return {
     who,
     n,
-    failures: runs.filter((r) => !r.ok).length,
+    failures: runs.failures,
     requests: sim.requests.length,
     rateLimited: sim.requests.filter((r) => r.status === 429).length,
     perDeployment: sim.requests.length / n,
-    totalMs,
+    totalMs: runs.totalMs,
     idealMs: idealMs(n),
-    lagMedianMs: median(lags),
-    lagMaxMs: lags.length ? max(lags) : NaN,
+    lagMedianMs: median(runs.lags),
+    lagMaxMs: runs.lags.length ? max(runs.lags) : NaN,
     duplicates: claws.filter((id) => sim.triggered(id).length > 1).length,
     busiestWindow: busiestWindow(sim),
-    peakRssMb: rss.length ? max(rss) / 1024 : undefined,
+    peakRssMb: runs.peakRssMb,
   };
 }
 
@@ -142,21 +158,12 @@ async function measureFleet(n: number): Promise<LoadFigures> {
     .filter((e) => e.outcome === 'succeeded' && e.durationMs !== null)
     .map((e) => (e.durationMs ?? 0) - DEPLOY_SIM_MS / SPEED);
   await sim.stop();
-  return {
-    who: 'claw-deploy fleet (one step)',
-    n,
+  return figures('claw-deploy fleet (one step)', sim, claws, {
     failures: n - report.filter((e) => e.outcome === 'succeeded').length,
-    requests: sim.requests.length,
-    rateLimited: sim.requests.filter((r) => r.status === 429).length,
-    perDeployment: sim.requests.length / n,
     totalMs,
-    idealMs: idealMs(n),
-    lagMedianMs: median(lags),
-    lagMaxMs: lags.length ? max(lags) : NaN,
-    duplicates: claws.filter((id) => sim.triggered(id).length > 1).length,
-    busiestWindow: busiestWindow(sim),
+    lags,
     peakRssMb: run.peakRssKb ? run.peakRssKb / 1024 : undefined,
-  };
+  });
 }
 
 async function runFixedIntervalPoller(sim: Simulator, clawId: string): Promise<RunResult> {

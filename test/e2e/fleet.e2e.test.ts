@@ -100,4 +100,21 @@ describe('fleet rollout through dist/index.js', () => {
     expect(report.map((e) => e.outcome)).toEqual(['cancelled', 'cancelled']);
     expect(s.requests.filter((r) => r.path.endsWith('/rollback'))).toHaveLength(2);
   });
+
+  it('the post step rolls back what a killed rollout left in flight', async () => {
+    const s = await start([[['rolling_out']], [['rolling_out']]]);
+    const rolloutInputs = inputs(s, { 'auto-rollback': 'true', 'rollback-on': 'failed,cancelled', timeout: '10m' });
+    const main = await runAction(rolloutInputs, {
+      onLine: (line: string, child: ChildProcess) => {
+        if (/Triggered deployment dep_\d+ of Claw c2/.test(line)) setTimeout(() => child.kill('SIGKILL'), 200);
+      },
+    });
+    expect(main.signal).toBe('SIGKILL');
+    expect(JSON.parse(main.state['fleet-in-flight'])).toEqual(['dep_0001', 'dep_0002']);
+    const post = await runAction(rolloutInputs, { entry: 'post', state: main.state });
+    expect(post.exitCode).toBe(0);
+    expect(post.errors).toEqual([]);
+    const rollbacks = s.requests.filter((r) => r.path.endsWith('/rollback')).map((r) => r.path);
+    expect(rollbacks.sort()).toEqual(['/v1/deployments/dep_0001/rollback', '/v1/deployments/dep_0002/rollback']);
+  });
 });
