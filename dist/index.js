@@ -41885,11 +41885,11 @@ async function run() {
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
     let close = () => { };
+    const github = githubRun();
+    const mirror = mirrorFor(settings, github);
     try {
-        const github = githubRun();
         const { client, pacer } = createClient(settings, systemClock, log, `claw-deploy (${github.repository || 'local'})`);
         close = () => client.close();
-        const mirror = mirrorFor(settings, github);
         const startedAt = systemClock.now();
         const deps = {
             client,
@@ -41906,8 +41906,8 @@ async function run() {
                 saveState(STATE.final, String(final));
                 mirror?.start([settings.clawId], [deploymentId]);
             },
+            onFleetProgress: (inFlight) => saveState(STATE.fleetInFlight, JSON.stringify(inFlight)),
         };
-        deps.onFleetProgress = (inFlight) => saveState(STATE.fleetInFlight, JSON.stringify(inFlight));
         if (settings.fleet)
             mirror?.start(settings.targets.all ? ['*'] : settings.targets.ids, []);
         const result = await runCommand(settings, deps, github);
@@ -41925,7 +41925,10 @@ async function run() {
         saveState(STATE.finished, 'true');
     }
     catch (err) {
-        main_fail(err instanceof CancelledError ? `Cancelled before the ${settings.command} finished.` : errorMessage(err));
+        const message = err instanceof CancelledError ? `Cancelled before the ${settings.command} finished.` : errorMessage(err);
+        // A GitHub Deployment left in progress would say so forever.
+        await mirror?.finish({ state: 'error', description: message });
+        main_fail(message);
         saveState(STATE.finished, 'true');
     }
     finally {

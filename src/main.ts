@@ -64,11 +64,11 @@ export async function run(): Promise<void> {
   process.on('SIGTERM', onSignal);
 
   let close = (): void => {};
+  const github = githubRun();
+  const mirror = mirrorFor(settings, github);
   try {
-    const github = githubRun();
     const { client, pacer } = createClient(settings, systemClock, log, `claw-deploy (${github.repository || 'local'})`);
     close = () => client.close();
-    const mirror = mirrorFor(settings, github);
     const startedAt = systemClock.now();
     const deps: CommandDeps = {
       client,
@@ -85,8 +85,8 @@ export async function run(): Promise<void> {
         core.saveState(STATE.final, String(final));
         mirror?.start([settings.clawId], [deploymentId]);
       },
+      onFleetProgress: (inFlight) => core.saveState(STATE.fleetInFlight, JSON.stringify(inFlight)),
     };
-    deps.onFleetProgress = (inFlight) => core.saveState(STATE.fleetInFlight, JSON.stringify(inFlight));
     if (settings.fleet) mirror?.start(settings.targets.all ? ['*'] : settings.targets.ids, []);
     const result = await runCommand(settings, deps, github);
     if (mirror) result.outputs['github-deployment-id'] = await mirror.finish(result.github);
@@ -98,7 +98,11 @@ export async function run(): Promise<void> {
     else log.warning(result.message);
     core.saveState(STATE.finished, 'true');
   } catch (err) {
-    fail(err instanceof CancelledError ? `Cancelled before the ${settings.command} finished.` : errorMessage(err));
+    const message =
+      err instanceof CancelledError ? `Cancelled before the ${settings.command} finished.` : errorMessage(err);
+    // A GitHub Deployment left in progress would say so forever.
+    await mirror?.finish({ state: 'error', description: message });
+    fail(message);
     core.saveState(STATE.finished, 'true');
   } finally {
     close();
