@@ -67,15 +67,17 @@ export function deploySummary(result: DeployResult, context: SummaryContext = {}
 
   const parts = [`### ${title(result)}`, '', escapeText(result.message), '', table(['Field', 'Value'], rows)];
   if (result.timeline.length > 0) {
-    // How long each status held: until the next one, or until the end of the run.
-    const end = result.durationMs ?? result.timeline.at(-1)?.atMs ?? 0;
-    const timeline = result.timeline.map((entry, i) => [
-      `+${formatDuration(entry.atMs)}`,
-      code(entry.deploymentId),
-      code(entry.status),
-      describeClass(entry.reading),
-      formatDuration(Math.max(0, (result.timeline[i + 1]?.atMs ?? end) - entry.atMs)),
-    ]);
+    // How long each status held: until the next one (the last one is where it ended).
+    const timeline = result.timeline.map((entry, i) => {
+      const next = result.timeline[i + 1];
+      return [
+        `+${formatDuration(entry.atMs)}`,
+        code(entry.deploymentId),
+        code(entry.status),
+        describeClass(entry.reading),
+        next ? formatDuration(Math.max(0, next.atMs - entry.atMs)) : '—',
+      ];
+    });
     parts.push('', '#### Timeline', '', table(['Time', 'Deployment', 'Status', 'Read as', 'For'], timeline));
   }
   if (context.runUrl) parts.push('', `<sub>${link('Workflow run', context.runUrl)}</sub>`);

@@ -73,9 +73,31 @@ describe('deploy through dist/index.js', () => {
     ]) {
       expect(run.summary).toContain(text);
     }
-    expect(run.summary).toMatch(/\| \+[\d.]+m?s \| `dep_0001` \| `in_progress` \| in progress \|/);
+    expect(run.summary).toMatch(/\| \+[\d.]+m?s \| `dep_0001` \| `in_progress` \| in progress \| [\d.]+m?s \|/);
+    // A real header, the start in UTC, the commit linked, and the timeline from the trigger on.
+    expect(run.summary).toContain('| Field | Value |');
+    expect(run.summary).toMatch(/\| Started \| \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d UTC \|/);
+    expect(run.summary).toContain('[`a1b2c3d4e5f6`](https://github.com/octo/claws/commit/a1b2c3d4e5f6a7b8c9d0)');
+    expect(run.summary).toMatch(/\| \+\d+ms \| `dep_0001` \| `pending` \| in progress \|/);
+    // A log group per phase, and the dashboard at the trigger.
+    expect(run.commands.filter((c) => c.startsWith('::group::'))).toEqual([
+      '::group::Trigger: a deployment of Claw c1',
+      '::group::Wait: deployment dep_0001',
+    ]);
+    expect(run.stdout).toContain('Dashboard: https://dashboard.example.com/deployments/dep_0001');
     expect(s.triggered()).toHaveLength(1);
     expect(s.requests[0].body).toEqual({ clawId: 'c1', strategy: 'rolling' });
+  });
+
+  it('a deploy that succeeded after four 502s shows one warning, not four', async () => {
+    const s = await start();
+    s.addClaw('c1', { plan: [['pending', 2000], ['live']] });
+    s.fault({ kind: '502-html', method: 'GET', path: '/deployments/', times: 4 });
+    const run = await runAction(inputsFor(s));
+    expect(run.exitCode).toBe(0);
+    expect(run.warnings).toHaveLength(1);
+    expect(run.warnings[0]).toMatch(/502 from the service; retry 1 in .*further retries are logged as info/);
+    expect(run.stdout.match(/; retry [2-4] in /g)).toHaveLength(3);
   });
 
   it.each([
