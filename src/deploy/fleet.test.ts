@@ -1,7 +1,7 @@
 // Fleet rollouts against the simulator, on one fake clock shared with it.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Plan, SimOptions } from '../../test/sim/server.ts';
-import { type Harness, policy, setup } from '../../test/support/setup.ts';
+import { type Harness, policy, setup, timeout } from '../../test/support/setup.ts';
 import type { Share } from '../share.js';
 import type { Policy } from './deploy.js';
 import { type FleetRequest, planWaves, rolloutFleet } from './fleet.js';
@@ -223,5 +223,14 @@ describe('rolloutFleet', () => {
     const perId = harness.sim.requests.filter((r) => r.path.startsWith('/v1/deployments/dep_'));
     expect(perId.length).toBeGreaterThan(0);
     expect(new Set(perId.map((r) => r.path)).size).toBe(1);
+  });
+
+  it('timeout bounds the whole rollout: in flight at the deadline is timed-out, the rest skipped', async () => {
+    const harness = await fleet([OK, [['in_progress', 10 * 60_000], ['live']], OK]);
+    timeout(harness, 2 * 60_000);
+    const result = await rollout(harness, { waves: [{ count: 1 }, { count: 2 }] }, { timeoutMs: 2 * 60_000 });
+    expect(result.outcome).toBe('timed-out');
+    expect(result.entries.map((e) => e.outcome)).toEqual(['succeeded', 'timed-out', 'skipped']);
+    expect(harness.clock.now() - harness.deps.startedAt).toBeLessThanOrEqual(2 * 60_000);
   });
 });

@@ -113,4 +113,14 @@ describe('GitHub Deployments through dist/index.js', () => {
     expect(post.exitCode).toBe(0);
     expect(gh.statuses().map((st) => st.state)).toEqual(['in_progress', 'error']);
   });
+
+  it('a fleet rollout makes one GitHub deployment for the step', async () => {
+    const { s, gh } = await start([['pending', 2000], ['live']]);
+    s.addClaw('c2', { plan: [['pending', 2000], ['live']] });
+    const run = await runAction(inputs(s, { 'claw-id': 'c1, c2' }), { env: env(gh) });
+    expect(run.exitCode).toBe(0);
+    expect(gh.creates()).toEqual([expect.objectContaining({ payload: { claws: ['c1', 'c2'], deploymentIds: [] } })]);
+    expect(gh.statuses().map((st) => st.state)).toEqual(['in_progress', 'success']);
+    expect(String(gh.statuses()[1].description)).toMatch(/^Rollout of 2 Claw\(s\): succeeded; 2 deployed/);
+  });
 });
