@@ -32862,12 +32862,17 @@ async function rolloutFleet(deps, request, policy) {
         }
     }
     catch (err) {
-        if (!(err instanceof CancelledError))
+        // A cancel, or a request that met the deadline: what is in flight ends as such, and the
+        // rollback policy still applies.
+        const timedOut = err instanceof ApiError && err.kind === 'deadline';
+        if (!(err instanceof CancelledError) && !timedOut)
             throw err;
-        halt = { outcome: 'cancelled', reason: 'the run was cancelled' };
-        for (const entry of live)
+        const outcome = timedOut ? 'timed-out' : 'cancelled';
+        halt = { outcome, reason: timedOut ? `the deadline came first (${err.message})` : 'the run was cancelled' };
+        for (const entry of live) {
             if (entry.outcome === 'in-progress')
-                finish(entry, 'cancelled', clock.now(), entry.triggeredAt);
+                finish(entry, outcome, clock.now(), entry.triggeredAt);
+        }
     }
     if (!halt && clock.now() >= deadline && entries.some((e) => e.outcome === 'skipped')) {
         halt = { outcome: 'timed-out', reason: `the rollout did not finish within ${formatDuration(policy.timeoutMs)}` };
@@ -32889,7 +32894,7 @@ async function rolloutFleet(deps, request, policy) {
             deployment = await client.triggerDeployment({ clawId: entry.clawId, strategy: request.strategy || undefined, payload: request.payload }, options);
         }
         catch (err) {
-            if (!(err instanceof ApiError))
+            if (!(err instanceof ApiError) || err.kind === 'deadline')
                 throw err;
             entry.outcome = 'failed';
             entry.detail = `the trigger failed: ${err.message}`;

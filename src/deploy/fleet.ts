@@ -129,10 +129,15 @@ export async function rolloutFleet(deps: CommandDeps, request: FleetRequest, pol
       }
     }
   } catch (err) {
-    if (!(err instanceof CancelledError)) throw err;
-    halt = { outcome: 'cancelled', reason: 'the run was cancelled' };
-    for (const entry of live)
-      if (entry.outcome === 'in-progress') finish(entry, 'cancelled', clock.now(), entry.triggeredAt);
+    // A cancel, or a request that met the deadline: what is in flight ends as such, and the
+    // rollback policy still applies.
+    const timedOut = err instanceof ApiError && err.kind === 'deadline';
+    if (!(err instanceof CancelledError) && !timedOut) throw err;
+    const outcome = timedOut ? 'timed-out' : 'cancelled';
+    halt = { outcome, reason: timedOut ? `the deadline came first (${err.message})` : 'the run was cancelled' };
+    for (const entry of live) {
+      if (entry.outcome === 'in-progress') finish(entry, outcome, clock.now(), entry.triggeredAt);
+    }
   }
   if (!halt && clock.now() >= deadline && entries.some((e) => e.outcome === 'skipped')) {
     halt = { outcome: 'timed-out', reason: `the rollout did not finish within ${formatDuration(policy.timeoutMs)}` };
@@ -158,7 +163,7 @@ export async function rolloutFleet(deps: CommandDeps, request: FleetRequest, pol
         options,
       );
     } catch (err) {
-      if (!(err instanceof ApiError)) throw err;
+      if (!(err instanceof ApiError) || err.kind === 'deadline') throw err;
       entry.outcome = 'failed';
       entry.detail = `the trigger failed: ${err.message}`;
       log.warning(`Claw ${entry.clawId}: ${entry.detail}`);
