@@ -15,8 +15,12 @@ export class FakeGitHub {
   private nextId = 1001;
   url = '';
 
+  private readonly options: { createStatus?: number };
+
   /** `createStatus`: answer creating a deployment with this status (403: no deployments: write). */
-  constructor(private readonly options: { createStatus?: number } = {}) {}
+  constructor(options: { createStatus?: number } = {}) {
+    this.options = options;
+  }
 
   /** Statuses posted, in order: `[state, description, environment_url]`. */
   statuses(): Record<string, unknown>[] {

@@ -29,7 +29,11 @@ export class HostileServer {
   connections = 0;
   url = '';
 
-  constructor(private readonly answer: (request: HostileRequest) => HostileAnswer) {}
+  private readonly answer: (request: HostileRequest) => HostileAnswer;
+
+  constructor(answer: (request: HostileRequest) => HostileAnswer) {
+    this.answer = answer;
+  }
 
   async start(): Promise<string> {
     this.server = http.createServer((req, res) => {
