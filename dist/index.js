@@ -32796,6 +32796,17 @@ function planWaves(total, waves) {
     return ranges;
 }
 const FAILED = new Set(['failed', 'paused', 'timed-out']);
+/** The fleet's entries counted once, for the message, the summary's headline and GitHub. */
+function tally(entries) {
+    const count = (test) => entries.filter(test).length;
+    return {
+        deployed: count((e) => e.outcome === 'succeeded'),
+        failed: count((e) => FAILED.has(e.outcome)),
+        cancelled: count((e) => e.outcome === 'cancelled'),
+        skipped: count((e) => e.outcome === 'skipped'),
+        rolledBack: count((e) => e.rolledBack),
+    };
+}
 async function rolloutFleet(deps, request, policy) {
     const { client, clock, log, signal, startedAt, deadline } = deps;
     const options = { deadline, signal };
@@ -32818,7 +32829,7 @@ async function rolloutFleet(deps, request, policy) {
         };
     }
     const budget = shareOf(request.maxFailures, entries.length, 'down');
-    const failures = () => entries.filter((e) => FAILED.has(e.outcome)).length;
+    const failures = () => tally(entries).failed;
     let halt;
     const checkHalt = () => {
         if (halt)
@@ -33039,18 +33050,16 @@ async function rolloutFleet(deps, request, policy) {
         }
     }
     function message() {
-        const count = (o) => entries.filter((e) => e.outcome === o).length;
-        const deployed = count('succeeded');
-        const rolledBack = entries.filter((e) => e.rolledBack).length;
-        const parts = [`${deployed} of ${entries.length} Claw(s) deployed`];
-        if (failures() > 0)
-            parts.push(`${failures()} failed`);
-        if (count('cancelled') > 0)
-            parts.push(`${count('cancelled')} cancelled`);
-        if (count('skipped') > 0)
-            parts.push(`${count('skipped')} skipped`);
-        if (rolledBack > 0)
-            parts.push(`${rolledBack} rolled back`);
+        const t = tally(entries);
+        const parts = [`${t.deployed} of ${entries.length} Claw(s) deployed`];
+        if (t.failed > 0)
+            parts.push(`${t.failed} failed`);
+        if (t.cancelled > 0)
+            parts.push(`${t.cancelled} cancelled`);
+        if (t.skipped > 0)
+            parts.push(`${t.skipped} skipped`);
+        if (t.rolledBack > 0)
+            parts.push(`${t.rolledBack} rolled back`);
         const summary = parts.join(', ');
         const after = formatDuration(clock.now() - startedAt);
         return halt
@@ -33222,10 +33231,10 @@ function deploySummary(result, context = {}) {
 /** The `report` output stays well under GitHub's 1 MiB limit for a step's outputs. */
 const MAX_REPORT_BYTES = 512 * 1024;
 /**
- * A JSON array, cut to whole entries when it would pass `maxBytes`; `left` says how many
- * entries were left out, for a line in the log.
+ * The `report` output: a JSON array, cut to whole entries when it would pass `maxBytes`, with a
+ * note for the log saying how many were left out.
  */
-function cappedJsonArray(entries, maxBytes = MAX_REPORT_BYTES) {
+function reportOutput(entries, maxBytes = MAX_REPORT_BYTES) {
     const parts = [];
     let bytes = 2;
     for (const entry of entries) {
@@ -33236,7 +33245,10 @@ function cappedJsonArray(entries, maxBytes = MAX_REPORT_BYTES) {
         parts.push(part);
         bytes += size;
     }
-    return { json: `[${parts.join(',')}]`, left: entries.length - parts.length };
+    const left = entries.length - parts.length;
+    const cap = `${Math.round(maxBytes / 1024)} KiB`;
+    const notes = left > 0 ? [`The report output left out ${left} of ${entries.length} entries: it is capped at ${cap}.`] : [];
+    return { json: `[${parts.join(',')}]`, notes };
 }
 function healthOutputs(result) {
     const report = result.entries.map((e) => ({
@@ -33248,8 +33260,7 @@ function healthOutputs(result) {
         latencyMs: e.latencyMs,
         detail: e.detail,
     }));
-    const { json, left } = cappedJsonArray(report);
-    const notes = left > 0 ? [`The report output left out ${left} of ${report.length} entries: it is capped at 512 KiB.`] : [];
+    const { json, notes } = reportOutput(report);
     return { outputs: { healthy: String(result.healthy), report: json }, notes };
 }
 function healthSummary(result) {
@@ -33267,6 +33278,8 @@ function healthSummary(result) {
 }
 
 ;// CONCATENATED MODULE: ./src/report/fleet-report.ts
+// A fleet rollout as the action's outputs and its job summary.
+
 
 
 
@@ -33282,8 +33295,7 @@ function fleetOutputs(result) {
         rollbackId: e.rollbackId ?? null,
         durationMs: e.durationMs ?? null,
     }));
-    const { json, left } = cappedJsonArray(report);
-    const notes = left > 0 ? [`The report output left out ${left} of ${report.length} entries: it is capped at 512 KiB.`] : [];
+    const { json, notes } = reportOutput(report);
     return {
         outputs: { outcome: result.outcome, duration: String(Math.round(result.durationMs / 100) / 10), report: json },
         notes,
@@ -33299,14 +33311,12 @@ const fleet_report_ICON = {
     'in-progress': '⏳',
 };
 function fleetSummary(result) {
-    const count = (outcome) => result.entries.filter((e) => e.outcome === outcome).length;
-    const failed = result.entries.filter((e) => ['failed', 'paused', 'timed-out'].includes(e.outcome)).length;
-    const rolledBack = result.entries.filter((e) => e.rolledBack).length;
+    const t = tally(result.entries);
     const headline = [
-        `**${count('succeeded')}** deployed`,
-        `**${failed}** failed`,
-        `**${rolledBack}** rolled back`,
-        `**${count('skipped')}** skipped`,
+        `**${t.deployed}** deployed`,
+        `**${t.failed}** failed`,
+        `**${t.rolledBack}** rolled back`,
+        `**${t.skipped}** skipped`,
     ].join(' · ');
     const rows = result.entries.map((e) => [
         String(e.wave),
@@ -42013,7 +42023,7 @@ async function runCommand(settings, deps, github) {
             }
             const result = await rolloutFleet(deps, settings, policy);
             const { outputs, notes } = fleetOutputs(result);
-            const count = (test) => result.entries.filter(test).length;
+            const t = tally(result.entries);
             const state = githubState(result.outcome);
             return {
                 ok: result.ok,
@@ -42024,7 +42034,7 @@ async function runCommand(settings, deps, github) {
                 failStep: true,
                 github: state && {
                     state,
-                    description: `Rollout of ${result.entries.length} Claw(s): ${result.outcome}; ${count((e) => e.outcome === 'succeeded')} deployed, ${count((e) => e.rolledBack)} rolled back`,
+                    description: `Rollout of ${result.entries.length} Claw(s): ${result.outcome}; ${t.deployed} deployed, ${t.rolledBack} rolled back`,
                 },
             };
         }
@@ -42104,17 +42114,15 @@ async function post_run() {
         const settings = readSettings((name) => getInput(name));
         if (githubDeploymentId)
             await closeGitHubDeployment(settings, githubDeploymentId);
-        if (fleetInFlight.length > 0)
-            return await rollBackFleet(settings, fleetInFlight);
+        if (fleetInFlight.length > 0) {
+            log.warning(`The main step ended before the rollout finished, with ${fleetInFlight.length} deployment(s) in flight: ${fleetInFlight.join(', ')}.`);
+            return await requestRollbacks(settings, fleetInFlight);
+        }
         if (!deploymentId)
             return;
         log.warning(`The main step ended before it finished with deployment ${deploymentId}${final ? '' : ', which had not reached a final status'}.`);
-        if (final || !settings.autoRollback || !settings.rollbackOn.includes('cancelled'))
-            return;
-        const { client } = createClient(settings, systemClock, log, 'claw-deploy (post)');
-        const answer = await client.rollbackDeployment(deploymentId, { deadline: systemClock.now() + CANCEL_ROLLBACK_MS });
-        client.close();
-        log.warning(`Requested a rollback of deployment ${deploymentId}${answer && answer.id !== deploymentId ? ` (rollback ${answer.id})` : ''}; not waiting for it.`);
+        if (!final)
+            await requestRollbacks(settings, [deploymentId]);
     }
     catch (err) {
         log.warning(`Post step: ${errorMessage(err)}`);
@@ -42143,17 +42151,17 @@ function savedIds(text) {
         return [];
     }
 }
-/** A killed fleet rollout: its deployments in flight are rolled back when rollback-on says so. */
-async function rollBackFleet(settings, inFlight) {
-    log.warning(`The main step ended before the rollout finished, with ${inFlight.length} deployment(s) in flight: ${inFlight.join(', ')}.`);
+/** Rollbacks of what the killed main step left in flight, when rollback-on says so; not waited for. */
+async function requestRollbacks(settings, ids) {
     if (!settings.autoRollback || !settings.rollbackOn.includes('cancelled'))
         return;
     const { client } = createClient(settings, systemClock, log, 'claw-deploy (post)');
     const deadline = systemClock.now() + CANCEL_ROLLBACK_MS;
     try {
-        await Promise.all(inFlight.map(async (id) => {
-            await client.rollbackDeployment(id, { deadline });
-            log.warning(`Requested a rollback of deployment ${id}; not waiting for it.`);
+        await Promise.all(ids.map(async (id) => {
+            const answer = await client.rollbackDeployment(id, { deadline });
+            const rollback = answer && answer.id !== id ? ` (rollback ${answer.id})` : '';
+            log.warning(`Requested a rollback of deployment ${id}${rollback}; not waiting for it.`);
         }));
     }
     finally {

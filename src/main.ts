@@ -3,7 +3,7 @@
 import * as core from '@actions/core';
 import { type Logger, systemClock } from './clock.js';
 import { type CommandDeps, type DeployResult, deployClaw, rollbackCommand, waitOnDeployment } from './deploy/deploy.js';
-import { rolloutFleet } from './deploy/fleet.js';
+import { rolloutFleet, tally } from './deploy/fleet.js';
 import { CancelledError, errorMessage } from './errors.js';
 import { checkHealth } from './health/health.js';
 import { deployOutputs, deploySummary } from './report/deploy-report.js';
@@ -191,8 +191,7 @@ async function runCommand(settings: Settings, deps: CommandDeps, github: GitHubR
       }
       const result = await rolloutFleet(deps, settings, policy);
       const { outputs, notes } = fleetOutputs(result);
-      const count = (test: (e: (typeof result.entries)[number]) => boolean): number =>
-        result.entries.filter(test).length;
+      const t = tally(result.entries);
       const state = githubState(result.outcome);
       return {
         ok: result.ok,
@@ -203,7 +202,7 @@ async function runCommand(settings: Settings, deps: CommandDeps, github: GitHubR
         failStep: true,
         github: state && {
           state,
-          description: `Rollout of ${result.entries.length} Claw(s): ${result.outcome}; ${count((e) => e.outcome === 'succeeded')} deployed, ${count((e) => e.rolledBack)} rolled back`,
+          description: `Rollout of ${result.entries.length} Claw(s): ${result.outcome}; ${t.deployed} deployed, ${t.rolledBack} rolled back`,
         },
       };
     }

@@ -27,18 +27,17 @@ export async function run(): Promise<void> {
     const final = core.getState(STATE.final) === 'true';
     const settings = readSettings((name) => core.getInput(name));
     if (githubDeploymentId) await closeGitHubDeployment(settings, githubDeploymentId);
-    if (fleetInFlight.length > 0) return await rollBackFleet(settings, fleetInFlight);
+    if (fleetInFlight.length > 0) {
+      log.warning(
+        `The main step ended before the rollout finished, with ${fleetInFlight.length} deployment(s) in flight: ${fleetInFlight.join(', ')}.`,
+      );
+      return await requestRollbacks(settings, fleetInFlight);
+    }
     if (!deploymentId) return;
     log.warning(
       `The main step ended before it finished with deployment ${deploymentId}${final ? '' : ', which had not reached a final status'}.`,
     );
-    if (final || !settings.autoRollback || !settings.rollbackOn.includes('cancelled')) return;
-    const { client } = createClient(settings, systemClock, log, 'claw-deploy (post)');
-    const answer = await client.rollbackDeployment(deploymentId, { deadline: systemClock.now() + CANCEL_ROLLBACK_MS });
-    client.close();
-    log.warning(
-      `Requested a rollback of deployment ${deploymentId}${answer && answer.id !== deploymentId ? ` (rollback ${answer.id})` : ''}; not waiting for it.`,
-    );
+    if (!final) await requestRollbacks(settings, [deploymentId]);
   } catch (err) {
     log.warning(`Post step: ${errorMessage(err)}`);
   }
@@ -67,19 +66,17 @@ function savedIds(text: string): string[] {
   }
 }
 
-/** A killed fleet rollout: its deployments in flight are rolled back when rollback-on says so. */
-async function rollBackFleet(settings: Settings, inFlight: string[]): Promise<void> {
-  log.warning(
-    `The main step ended before the rollout finished, with ${inFlight.length} deployment(s) in flight: ${inFlight.join(', ')}.`,
-  );
+/** Rollbacks of what the killed main step left in flight, when rollback-on says so; not waited for. */
+async function requestRollbacks(settings: Settings, ids: string[]): Promise<void> {
   if (!settings.autoRollback || !settings.rollbackOn.includes('cancelled')) return;
   const { client } = createClient(settings, systemClock, log, 'claw-deploy (post)');
   const deadline = systemClock.now() + CANCEL_ROLLBACK_MS;
   try {
     await Promise.all(
-      inFlight.map(async (id) => {
-        await client.rollbackDeployment(id, { deadline });
-        log.warning(`Requested a rollback of deployment ${id}; not waiting for it.`);
+      ids.map(async (id) => {
+        const answer = await client.rollbackDeployment(id, { deadline });
+        const rollback = answer && answer.id !== id ? ` (rollback ${answer.id})` : '';
+        log.warning(`Requested a rollback of deployment ${id}${rollback}; not waiting for it.`);
       }),
     );
   } finally {

@@ -67,6 +67,27 @@ export function planWaves(total: number, waves: Share[]): [start: number, end: n
 
 const FAILED: ReadonlySet<FleetEntry['outcome']> = new Set(['failed', 'paused', 'timed-out']);
 
+export interface FleetTally {
+  deployed: number;
+  /** Failed, paused or timed out: what counts against `max-failures`. */
+  failed: number;
+  cancelled: number;
+  skipped: number;
+  rolledBack: number;
+}
+
+/** The fleet's entries counted once, for the message, the summary's headline and GitHub. */
+export function tally(entries: FleetEntry[]): FleetTally {
+  const count = (test: (e: FleetEntry) => boolean): number => entries.filter(test).length;
+  return {
+    deployed: count((e) => e.outcome === 'succeeded'),
+    failed: count((e) => FAILED.has(e.outcome)),
+    cancelled: count((e) => e.outcome === 'cancelled'),
+    skipped: count((e) => e.outcome === 'skipped'),
+    rolledBack: count((e) => e.rolledBack),
+  };
+}
+
 /** An entry whose deployment is under way; `triggeredAt` times its duration. */
 type Live = FleetEntry & { deploymentId: string; triggeredAt: number };
 
@@ -92,7 +113,7 @@ export async function rolloutFleet(deps: CommandDeps, request: FleetRequest, pol
     };
   }
   const budget = shareOf(request.maxFailures, entries.length, 'down');
-  const failures = (): number => entries.filter((e) => FAILED.has(e.outcome)).length;
+  const failures = (): number => tally(entries).failed;
   let halt: { outcome: Exclude<Outcome, 'triggered' | 'succeeded'>; reason: string } | undefined;
   const checkHalt = (): void => {
     if (halt) return;
@@ -304,14 +325,12 @@ export async function rolloutFleet(deps: CommandDeps, request: FleetRequest, pol
   }
 
   function message(): string {
-    const count = (o: FleetEntry['outcome']): number => entries.filter((e) => e.outcome === o).length;
-    const deployed = count('succeeded');
-    const rolledBack = entries.filter((e) => e.rolledBack).length;
-    const parts = [`${deployed} of ${entries.length} Claw(s) deployed`];
-    if (failures() > 0) parts.push(`${failures()} failed`);
-    if (count('cancelled') > 0) parts.push(`${count('cancelled')} cancelled`);
-    if (count('skipped') > 0) parts.push(`${count('skipped')} skipped`);
-    if (rolledBack > 0) parts.push(`${rolledBack} rolled back`);
+    const t = tally(entries);
+    const parts = [`${t.deployed} of ${entries.length} Claw(s) deployed`];
+    if (t.failed > 0) parts.push(`${t.failed} failed`);
+    if (t.cancelled > 0) parts.push(`${t.cancelled} cancelled`);
+    if (t.skipped > 0) parts.push(`${t.skipped} skipped`);
+    if (t.rolledBack > 0) parts.push(`${t.rolledBack} rolled back`);
     const summary = parts.join(', ');
     const after = formatDuration(clock.now() - startedAt);
     return halt

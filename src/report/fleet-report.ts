@@ -1,7 +1,7 @@
 // A fleet rollout as the action's outputs and its job summary.
-import type { FleetResult } from '../deploy/fleet.js';
+import { type FleetResult, tally } from '../deploy/fleet.js';
 import { formatDuration } from '../format.js';
-import { cappedJsonArray } from './health-report.js';
+import { reportOutput } from './health-report.js';
 import { code, escapeText, table } from './markdown.js';
 
 /** `outcome`, `duration` and `report`; the single-Claw outputs stay empty for a fleet. */
@@ -16,9 +16,7 @@ export function fleetOutputs(result: FleetResult): { outputs: Record<string, str
     rollbackId: e.rollbackId ?? null,
     durationMs: e.durationMs ?? null,
   }));
-  const { json, left } = cappedJsonArray(report);
-  const notes =
-    left > 0 ? [`The report output left out ${left} of ${report.length} entries: it is capped at 512 KiB.`] : [];
+  const { json, notes } = reportOutput(report);
   return {
     outputs: { outcome: result.outcome, duration: String(Math.round(result.durationMs / 100) / 10), report: json },
     notes,
@@ -36,14 +34,12 @@ const ICON: Record<string, string> = {
 };
 
 export function fleetSummary(result: FleetResult): string {
-  const count = (outcome: string): number => result.entries.filter((e) => e.outcome === outcome).length;
-  const failed = result.entries.filter((e) => ['failed', 'paused', 'timed-out'].includes(e.outcome)).length;
-  const rolledBack = result.entries.filter((e) => e.rolledBack).length;
+  const t = tally(result.entries);
   const headline = [
-    `**${count('succeeded')}** deployed`,
-    `**${failed}** failed`,
-    `**${rolledBack}** rolled back`,
-    `**${count('skipped')}** skipped`,
+    `**${t.deployed}** deployed`,
+    `**${t.failed}** failed`,
+    `**${t.rolledBack}** rolled back`,
+    `**${t.skipped}** skipped`,
   ].join(' · ');
   const rows = result.entries.map((e) => [
     String(e.wave),

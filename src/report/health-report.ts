@@ -6,10 +6,10 @@ import { code, escapeText, table } from './markdown.js';
 export const MAX_REPORT_BYTES = 512 * 1024;
 
 /**
- * A JSON array, cut to whole entries when it would pass `maxBytes`; `left` says how many
- * entries were left out, for a line in the log.
+ * The `report` output: a JSON array, cut to whole entries when it would pass `maxBytes`, with a
+ * note for the log saying how many were left out.
  */
-export function cappedJsonArray(entries: unknown[], maxBytes = MAX_REPORT_BYTES): { json: string; left: number } {
+export function reportOutput(entries: unknown[], maxBytes = MAX_REPORT_BYTES): { json: string; notes: string[] } {
   const parts: string[] = [];
   let bytes = 2;
   for (const entry of entries) {
@@ -19,7 +19,11 @@ export function cappedJsonArray(entries: unknown[], maxBytes = MAX_REPORT_BYTES)
     parts.push(part);
     bytes += size;
   }
-  return { json: `[${parts.join(',')}]`, left: entries.length - parts.length };
+  const left = entries.length - parts.length;
+  const cap = `${Math.round(maxBytes / 1024)} KiB`;
+  const notes =
+    left > 0 ? [`The report output left out ${left} of ${entries.length} entries: it is capped at ${cap}.`] : [];
+  return { json: `[${parts.join(',')}]`, notes };
 }
 
 export function healthOutputs(result: HealthResult): { outputs: Record<string, string>; notes: string[] } {
@@ -32,9 +36,7 @@ export function healthOutputs(result: HealthResult): { outputs: Record<string, s
     latencyMs: e.latencyMs,
     detail: e.detail,
   }));
-  const { json, left } = cappedJsonArray(report);
-  const notes =
-    left > 0 ? [`The report output left out ${left} of ${report.length} entries: it is capped at 512 KiB.`] : [];
+  const { json, notes } = reportOutput(report);
   return { outputs: { healthy: String(result.healthy), report: json }, notes };
 }
 
