@@ -16,7 +16,9 @@ export function isValidId(value: string): boolean {
     value !== '.' &&
     value !== '..' &&
     !SPACE_OR_CONTROL.test(value) &&
-    !value.includes('/')
+    !value.includes('/') &&
+    // A lone surrogate cannot be percent-encoded into a path ("URI malformed").
+    value.isWellFormed()
   );
 }
 

@@ -4,9 +4,11 @@ import * as core from '@actions/core';
 import { type Logger, systemClock } from './clock.js';
 import { type CommandDeps, type DeployResult, deployClaw, rollbackCommand, waitOnDeployment } from './deploy/deploy.js';
 import { rolloutFleet, tally } from './deploy/fleet.js';
-import { CancelledError, errorMessage } from './errors.js';
+import { CancelledError, InputError, errorMessage } from './errors.js';
+import { ApiError } from './api/errors.js';
 import { checkHealth } from './health/health.js';
 import { deployOutputs, deploySummary } from './report/deploy-report.js';
+import { errorSummary } from './report/error-report.js';
 import { fleetOutputs, fleetSummary } from './report/fleet-report.js';
 import { healthOutputs, healthSummary } from './report/health-report.js';
 import { sanitizeLogLine } from './report/log-line.js';
@@ -46,7 +48,10 @@ export async function run(): Promise<void> {
   try {
     settings = readSettings((name) => core.getInput(name));
   } catch (err) {
-    fail(errorMessage(err));
+    const message = errorMessage(err);
+    core.setOutput('outcome', 'error');
+    await writeSummary(errorSummary(core.getInput('command') || 'deploy', message)).catch(() => undefined);
+    fail(message);
     return;
   }
 
@@ -98,10 +103,13 @@ export async function run(): Promise<void> {
     else log.warning(result.message);
     core.saveState(STATE.finished, 'true');
   } catch (err) {
-    const message =
-      err instanceof CancelledError ? `Cancelled before the ${settings.command} finished.` : errorMessage(err);
+    const cancelled = err instanceof CancelledError;
+    const message = cancelled ? `Cancelled before the ${settings.command} finished.` : describeFailure(settings, err);
+    // Every failing step sets an outcome, so a later `if:` can tell it from a step that never ran.
+    core.setOutput('outcome', cancelled ? 'cancelled' : 'error');
     // A GitHub Deployment left in progress would say so forever.
     await mirror?.finish({ state: 'error', description: message });
+    await writeSummary(errorSummary(settings.command, message, cancelled)).catch(() => undefined);
     fail(message);
     core.saveState(STATE.finished, 'true');
   } finally {
@@ -109,6 +117,23 @@ export async function run(): Promise<void> {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }
+}
+
+/**
+ * The one-line reason for a step that could not go on. The service's errors and bad input already
+ * say what was being done; anything else (a runtime error's bare text) is told with its context.
+ */
+function describeFailure(settings: Settings, err: unknown): string {
+  const text = errorMessage(err);
+  if (err instanceof ApiError || err instanceof InputError) return text;
+  const target = settings.clawId
+    ? ` of Claw ${settings.clawId}`
+    : settings.deploymentId
+      ? ` of deployment ${settings.deploymentId}`
+      : settings.targets.ids.length
+        ? ` of ${settings.targets.ids.join(', ')}`
+        : '';
+  return `The ${settings.command}${target} stopped on an unexpected error: ${text}`;
 }
 
 /** The GitHub Deployment of a deploy with `environment`: started at the trigger, closed at the end. */
@@ -159,7 +184,7 @@ interface CommandResult {
 function githubState(outcome: string): DeploymentState | undefined {
   if (outcome === 'succeeded') return 'success';
   if (outcome === 'failed' || outcome === 'paused') return 'failure';
-  if (outcome === 'timed-out' || outcome === 'cancelled') return 'error';
+  if (outcome === 'timed-out' || outcome === 'cancelled' || outcome === 'error') return 'error';
   return undefined; // triggered without waiting: still in progress
 }
 

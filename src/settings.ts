@@ -7,6 +7,7 @@ import { ParseError, parseBoolean, parseDuration, parseEnum, parseList, parseSha
 import type { Share } from './share.js';
 import { ROLLBACK_TRIGGERS, type RollbackTrigger } from './status.js';
 import { type ReplyPattern, compilePattern } from './pattern.js';
+import { ON_CONFLICT, type OnConflict } from './deploy/conflict.js';
 
 export const COMMANDS = ['deploy', 'wait', 'rollback', 'health'] as const;
 export type Command = (typeof COMMANDS)[number];
@@ -52,6 +53,8 @@ export interface Settings {
   environment: string;
   /** Token for the GitHub Deployments calls; masked by main.ts, used only with `environment`. */
   githubToken: string;
+  /** A Claw already deploying (409 on the trigger): wait for that deployment, or fail at once. */
+  onConflict: OnConflict;
 }
 
 /** Reads one input by its action.yml name; returns '' when unset. */
@@ -244,5 +247,6 @@ export function readSettings(read: InputReader): Settings {
     failOnUnhealthy: parsed(read, 'fail-on-unhealthy', parseBoolean),
     environment,
     githubToken,
+    onConflict: parsed(read, 'on-conflict', (v) => parseEnum(v || 'wait', ON_CONFLICT)),
   };
 }

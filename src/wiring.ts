@@ -41,5 +41,6 @@ export function policyOf(settings: Settings): Policy {
     classify: classifierOf(settings),
     autoRollback: settings.autoRollback,
     rollbackOn: settings.rollbackOn,
+    onConflict: settings.onConflict,
   };
 }

@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { clip } from '../format.js';
 import { ID_EXPECTED, isValidId } from '../identifiers.js';
-import { ApiError } from './errors.js';
+import { ApiError, ConflictError, readErrorEnvelope } from './errors.js';
 import {
   type ChatAnswer,
   type Json,
@@ -13,6 +13,7 @@ import {
   readChatAnswer,
   readList,
   readNextPage,
+  readBlockingId,
   readObject,
   readStatus,
   readString,
@@ -170,6 +171,21 @@ export class AmsClient {
     return { found, statuses };
   }
 
+  /** The first page of recent deployments only: what the service keeps nearest to hand. */
+  async recentDeployments(options: CallOptions = {}): Promise<Deployment[]> {
+    const request: ApiRequest = {
+      method: 'GET',
+      route: '/deployments',
+      scope: 'deployments:read',
+      what: 'the list of deployments',
+      ...options,
+    };
+    for await (const page of this.pages(request, 'deployments', 1)) {
+      return page.map(listedDeployment).filter((d): d is Deployment => d !== undefined);
+    }
+    return [];
+  }
+
   async getDeployment(id: string, options: CallOptions = {}): Promise<Deployment> {
     const res = await this.call({
       method: 'GET',
@@ -205,6 +221,10 @@ export class AmsClient {
       idempotencyKey,
       recover,
       ...options,
+    }).catch((err: unknown) => {
+      // A 409 means the Claw is busy, whatever code word the service uses (the spec lists none).
+      if (err instanceof ApiError && err.status === 409) throw conflictOf(err, input.clawId);
+      throw err;
     });
     const deployment = toDeployment(expectObject(res, 'deployment', 'POST /v1/deployments'));
     if (!deployment) throw unreadable('POST /v1/deployments', 'a deployment id', res);
@@ -409,6 +429,16 @@ export class AmsClient {
         : { ...request, query: { ...request.query, cursor: next.cursor } };
     }
   }
+}
+
+/** A 409 on a trigger as a ConflictError naming the deployment in the way, when the error names a usable one. */
+function conflictOf(err: ApiError, clawId: string): ConflictError {
+  const said = readErrorEnvelope(err.body)?.message;
+  return new ConflictError(
+    `Claw "${clawId}" already has a deployment in progress (409 on POST /v1/deployments).${said ? ` The service said: ${said}` : ''}`,
+    usableId(readBlockingId(err.body)),
+    err.body,
+  );
 }
 
 /** A list entry as a deployment; an entry whose id is not usable is skipped, not fatal. */

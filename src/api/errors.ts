@@ -19,6 +19,8 @@ export class ApiError extends Error {
     readonly kind: ApiErrorKind,
     readonly status?: number,
     readonly code?: string,
+    /** The error response's parsed body (the key already redacted), for callers that read more of it. */
+    readonly body?: unknown,
   ) {
     super(message);
   }
@@ -62,6 +64,8 @@ export interface ExplainInput {
   envelope: ErrorEnvelope | undefined;
   /** First characters of a body that was not an envelope (already redacted). */
   excerpt: string;
+  /** The parsed body, kept on the error for callers that read more of it (a 409's deployment). */
+  body?: unknown;
 }
 
 /** Turns an error response into a one-line explanation with advice. */
@@ -80,6 +84,7 @@ export function explainErrorResponse(e: ExplainInput): ApiError {
         'unauthorized',
         401,
         code,
+        e.body,
       );
     case 403:
       return new ApiError(
@@ -87,9 +92,16 @@ export function explainErrorResponse(e: ExplainInput): ApiError {
         'forbidden',
         403,
         code,
+        e.body,
       );
     case 404:
-      return new ApiError(`${capitalize(e.what)} was not found (404 on ${request}).${said}`, 'not_found', 404, code);
+      return new ApiError(
+        `${capitalize(e.what)} was not found (404 on ${request}).${said}`,
+        'not_found',
+        404,
+        code,
+        e.body,
+      );
   }
   if (e.status >= 300 && e.status < 400) {
     return new ApiError(
@@ -97,10 +109,32 @@ export function explainErrorResponse(e: ExplainInput): ApiError {
       'redirect',
       e.status,
       code,
+      e.body,
     );
   }
   const kind = e.status >= 500 ? 'server' : 'client';
-  return new ApiError(`${request} failed with ${e.status}${code ? ` ${code}` : ''}.${said}`, kind, e.status, code);
+  return new ApiError(
+    `${request} failed with ${e.status}${code ? ` ${code}` : ''}.${said}`,
+    kind,
+    e.status,
+    code,
+    e.body,
+  );
+}
+
+/**
+ * The trigger was refused because the Claw already has a deployment in progress (409, whatever
+ * its code word). `blockingId` is the deployment the error names, when it names one.
+ */
+export class ConflictError extends ApiError {
+  override name = 'ConflictError';
+  constructor(
+    message: string,
+    readonly blockingId: string | undefined,
+    body?: unknown,
+  ) {
+    super(message, 'client', 409, 'conflict', body);
+  }
 }
 
 function capitalize(text: string): string {

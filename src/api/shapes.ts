@@ -143,6 +143,43 @@ export function readNextPage(body: unknown, linkHeader?: string): { cursor?: str
   return undefined;
 }
 
+const BLOCKING_KEYS = [
+  'deploymentId',
+  'deployment_id',
+  'currentDeploymentId',
+  'current_deployment_id',
+  'activeDeploymentId',
+  'blockingDeploymentId',
+  'conflictingDeploymentId',
+  'inProgressDeploymentId',
+];
+
+/**
+ * The deployment a conflict error names, if it names one: an id field in the error object, its
+ * `details`/`meta`, or the body itself, or a nested `deployment` object. The spec shows none.
+ */
+export function readBlockingId(body: unknown): string | undefined {
+  if (!isObject(body)) return undefined;
+  const places: Json[] = [];
+  const add = (value: unknown): void => {
+    if (isObject(value)) places.push(value);
+  };
+  add(body.error);
+  if (isObject(body.error)) for (const key of ['details', 'detail', 'meta', 'data']) add(body.error[key]);
+  add(body);
+  for (const key of ['details', 'meta', 'data']) add(body[key]);
+  for (const place of places) {
+    const id = readString(place, BLOCKING_KEYS);
+    if (id) return id;
+    for (const key of ['deployment', 'currentDeployment', 'conflictingDeployment', 'blockingDeployment']) {
+      const nested = place[key];
+      const nestedId = isObject(nested) ? readId(nested, 'deployment') : undefined;
+      if (nestedId) return nestedId;
+    }
+  }
+  return undefined;
+}
+
 /** Describes a body in one short line for messages: status and what arrived. */
 export function describeBody(body: unknown, max = 200): string {
   if (body === undefined) return 'an empty body';

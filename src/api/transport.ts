@@ -249,6 +249,7 @@ export class Transport {
       scope: request.scope,
       envelope: readErrorEnvelope(body),
       excerpt: body === undefined ? excerpt(text) : '',
+      body,
     });
   }
 

@@ -6,9 +6,11 @@ import { formatDuration } from '../format.js';
 import { type RollbackResult, rollBack } from './rollback.js';
 import { type Classifier, type RollbackTrigger, describeClass } from '../status.js';
 import type { RunContext } from '../context.js';
+import { type OnConflict, triggerPastConflicts } from './conflict.js';
 import { type TimelineEntry, type WaitOutcome, waitForFinalStatus } from './wait.js';
 
-export type Outcome = WaitOutcome | 'cancelled' | 'triggered';
+/** `error`: the step could not do what it was asked (a refused key, an unknown Claw, a conflict with `on-conflict: fail`). */
+export type Outcome = WaitOutcome | 'cancelled' | 'triggered' | 'error';
 
 export interface DeployResult {
   command: 'deploy' | 'wait' | 'rollback';
@@ -35,6 +37,8 @@ export interface Policy {
   classify: Classifier;
   autoRollback: boolean;
   rollbackOn: RollbackTrigger[];
+  /** A Claw already deploying: wait for that deployment, or fail at once. */
+  onConflict: OnConflict;
 }
 
 /** What the post step needs if this process is killed: saved as it happens. */
@@ -57,7 +61,7 @@ export async function deployClaw(
   input: { clawId: string; strategy: string; payload: Json; wait: boolean },
   policy: Policy,
 ): Promise<DeployResult> {
-  const { client, log, signal } = deps;
+  const { log } = deps;
   const timeline: TimelineEntry[] = [];
   const base = {
     command: 'deploy' as const,
@@ -66,12 +70,13 @@ export async function deployClaw(
     startedAt: deps.startedAt,
     timeline,
   };
-  let deployment;
+  let triggered;
   log.startGroup?.(`Trigger: a deployment of Claw ${input.clawId}`);
   try {
-    deployment = await client.triggerDeployment(
+    triggered = await triggerPastConflicts(
+      deps,
       { clawId: input.clawId, strategy: input.strategy || undefined, payload: input.payload },
-      { deadline: deps.deadline, signal },
+      { onConflict: policy.onConflict, pollIntervalMs: policy.pollIntervalMs, classify: policy.classify, timeline },
     );
   } catch (err) {
     log.endGroup?.();
@@ -85,6 +90,12 @@ export async function deployClaw(
     }
     throw err;
   }
+  if (triggered.kind === 'blocked') {
+    log.endGroup?.();
+    const durationMs = deps.clock.now() - deps.startedAt;
+    return { ...base, outcome: triggered.outcome, durationMs, ok: false, message: triggered.message };
+  }
+  const deployment = triggered.deployment;
   deps.onProgress?.({ deploymentId: deployment.id, final: false });
   log.info(
     `Triggered deployment ${deployment.id} of Claw ${input.clawId} (strategy: ${input.strategy || 'team default'}).${deployment.url ? ` Dashboard: ${deployment.url}` : ''}`,
@@ -137,6 +148,7 @@ async function settle(deps: CommandDeps, started: Started, policy: Policy, pollF
   try {
     const wait = await waitForFinalStatus(deps, {
       deploymentId,
+      clawId: started.clawId,
       deadline: deps.deadline,
       pollIntervalMs: policy.pollIntervalMs,
       classify: policy.classify,
@@ -193,6 +205,7 @@ async function settle(deps: CommandDeps, started: Started, policy: Policy, pollF
     'timed-out': `${what} timed out: ${(note ?? 'no final status in time').replace(/\.$/, '')}${status ? `; last status "${status}"` : ''}.`,
     cancelled: `The run was cancelled while waiting for ${what.charAt(0).toLowerCase()}${what.slice(1)}${status ? ` (last status "${status}")` : ''}.`,
     triggered: '',
+    error: '',
   }[outcome];
   if (rollback) {
     message += rollback.succeeded

@@ -4,6 +4,7 @@
 // pause, halt the rollout; what this run deployed is then rolled back, latest wave first.
 import type { Deployment } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
+import type { Logger } from '../clock.js';
 import { CancelledError } from '../errors.js';
 import { formatDuration } from '../format.js';
 import { type Share, shareOf } from '../share.js';
@@ -11,6 +12,7 @@ import { CONCURRENCY, checkClaw, mapWithConcurrency } from '../health/health.js'
 import type { ReplyPattern } from '../pattern.js';
 import type { Json } from '../api/shapes.js';
 import { pollEvery } from '../poll.js';
+import { triggerPastConflicts } from './conflict.js';
 import { CANCEL_ROLLBACK_MS, type CommandDeps, type Outcome, type Policy } from './deploy.js';
 import { rollBack } from './rollback.js';
 import { describeClass } from '../status.js';
@@ -91,20 +93,20 @@ export function tally(entries: FleetEntry[]): FleetTally {
 /** An entry whose deployment is under way; `triggeredAt` times its duration. */
 type Live = FleetEntry & { deploymentId: string; triggeredAt: number };
 
+/** Why the rollout stopped before its last wave. */
+interface Halt {
+  outcome: Exclude<Outcome, 'triggered' | 'succeeded' | 'error'>;
+  reason: string;
+}
+
 export async function rolloutFleet(deps: CommandDeps, request: FleetRequest, policy: Policy): Promise<FleetResult> {
-  const { client, clock, log, signal, startedAt, deadline } = deps;
-  const options = { deadline, signal };
-  const ids = request.targets.all ? (await client.listClaws(options)).map((c) => c.id) : request.targets.ids;
-  const plan = planWaves(ids.length, request.waves);
-  const entries: FleetEntry[] = ids.map((clawId, i) => ({
-    clawId,
-    wave: plan.findIndex(([start, end]) => i >= start && i < end) + 1,
-    outcome: 'skipped',
-    rolledBack: false,
-  }));
-  if (entries.length === 0) {
+  const { client, deadline, signal } = deps;
+  const ids = request.targets.all
+    ? (await client.listClaws({ deadline, signal })).map((c) => c.id)
+    : request.targets.ids;
+  if (ids.length === 0) {
     return {
-      entries,
+      entries: [],
       waves: 0,
       outcome: 'failed',
       ok: false,
@@ -112,110 +114,165 @@ export async function rolloutFleet(deps: CommandDeps, request: FleetRequest, pol
       durationMs: 0,
     };
   }
-  const budget = shareOf(request.maxFailures, entries.length, 'down');
-  const failures = (): number => tally(entries).failed;
-  let halt: { outcome: Exclude<Outcome, 'triggered' | 'succeeded'>; reason: string } | undefined;
-  const checkHalt = (): void => {
-    if (halt) return;
-    const paused = entries.find((e) => e.outcome === 'paused');
-    if (paused) halt = { outcome: 'paused', reason: `Claw ${paused.clawId} is paused: it needs a human` };
-    else if (failures() > budget) {
-      halt = {
-        outcome: 'failed',
-        reason: `${failures()} Claw(s) failed, more than the ${budget} 'max-failures' allows`,
+  return new FleetRollout(deps, request, policy, ids).run();
+}
+
+/**
+ * One rollout. The state its phases share is named here once: `entries` (the report, one per
+ * Claw), `live` (what this run triggered, in order: what a halt rolls back) and `halt`. Each
+ * phase is one method: trigger, followToFinal, bake, checkHalt, rollBackAll.
+ */
+class FleetRollout {
+  private readonly plan: [start: number, end: number][];
+  private readonly entries: FleetEntry[];
+  private readonly live: Live[] = [];
+  private halt?: Halt;
+  /** How many Claws may fail before the rollout halts. */
+  private readonly budget: number;
+  private readonly log: Logger;
+
+  constructor(
+    private readonly deps: CommandDeps,
+    private readonly request: FleetRequest,
+    private readonly policy: Policy,
+    ids: string[],
+  ) {
+    this.log = deps.log;
+    this.plan = planWaves(ids.length, request.waves);
+    this.entries = ids.map((clawId, i) => ({
+      clawId,
+      wave: this.plan.findIndex(([start, end]) => i >= start && i < end) + 1,
+      outcome: 'skipped',
+      rolledBack: false,
+    }));
+    this.budget = shareOf(request.maxFailures, ids.length, 'down');
+  }
+
+  private get options() {
+    return { deadline: this.deps.deadline, signal: this.deps.signal };
+  }
+
+  async run(): Promise<FleetResult> {
+    const { clock, deadline, startedAt } = this.deps;
+    const { entries, plan, policy } = this;
+    this.log.info(`Rolling out ${entries.length} Claw(s) in ${plan.length} wave(s); up to ${this.budget} may fail.`);
+    try {
+      for (const [index, [start, end]] of plan.entries()) {
+        if (this.halt) break;
+        await this.runWave(index + 1, entries.slice(start, end));
+      }
+    } catch (err) {
+      // A cancel, or a request that met the deadline: what is in flight ends as such, and the
+      // rollback policy still applies.
+      const timedOut = err instanceof ApiError && err.kind === 'deadline';
+      if (!(err instanceof CancelledError) && !timedOut) throw err;
+      const outcome = timedOut ? 'timed-out' : 'cancelled';
+      this.halt = { outcome, reason: timedOut ? `the deadline came first (${err.message})` : 'the run was cancelled' };
+      for (const entry of this.inFlight()) this.finish(entry, outcome);
+    }
+    if (!this.halt && clock.now() >= deadline && entries.some((e) => e.outcome === 'skipped')) {
+      this.halt = {
+        outcome: 'timed-out',
+        reason: `the rollout did not finish within ${formatDuration(policy.timeoutMs)}`,
       };
     }
-  };
-  const finish = (entry: FleetEntry, outcome: FleetOutcome, at: number, triggeredAt?: number): void => {
-    entry.outcome = outcome;
-    if (triggeredAt !== undefined) entry.durationMs = at - triggeredAt;
-  };
-  log.info(`Rolling out ${entries.length} Claw(s) in ${plan.length} wave(s); up to ${budget} may fail.`);
-
-  const live: Live[] = [];
-  try {
-    for (const [index, [start, end]] of plan.entries()) {
-      if (halt) break;
-      const wave = entries.slice(start, end);
-      log.startGroup?.(`Wave ${index + 1} of ${plan.length}: ${wave.map((e) => e.clawId).join(', ')}`);
-      try {
-        for (const entry of wave) {
-          if (halt || clock.now() >= deadline) break;
-          await trigger(entry);
-        }
-        await followToFinal();
-        if (!halt && request.bakeMs > 0) await bake(entries.filter((e) => e.outcome === 'succeeded'));
-      } finally {
-        log.endGroup?.();
-      }
+    const outcome = this.halt?.outcome ?? 'succeeded';
+    if (policy.autoRollback && (policy.rollbackOn as string[]).includes(outcome)) {
+      await this.rollBackAll(outcome === 'cancelled');
     }
-  } catch (err) {
-    // A cancel, or a request that met the deadline: what is in flight ends as such, and the
-    // rollback policy still applies.
-    const timedOut = err instanceof ApiError && err.kind === 'deadline';
-    if (!(err instanceof CancelledError) && !timedOut) throw err;
-    const outcome = timedOut ? 'timed-out' : 'cancelled';
-    halt = { outcome, reason: timedOut ? `the deadline came first (${err.message})` : 'the run was cancelled' };
-    for (const entry of live) {
-      if (entry.outcome === 'in-progress') finish(entry, outcome, clock.now(), entry.triggeredAt);
-    }
-  }
-  if (!halt && clock.now() >= deadline && entries.some((e) => e.outcome === 'skipped')) {
-    halt = { outcome: 'timed-out', reason: `the rollout did not finish within ${formatDuration(policy.timeoutMs)}` };
+    return {
+      entries,
+      waves: plan.length,
+      outcome,
+      ok: outcome === 'succeeded',
+      message: this.message(),
+      durationMs: clock.now() - startedAt,
+    };
   }
 
-  const outcome = halt?.outcome ?? 'succeeded';
-  if (policy.autoRollback && (policy.rollbackOn as string[]).includes(outcome))
-    await rollBackAll(outcome === 'cancelled');
-  return {
-    entries,
-    waves: plan.length,
-    outcome,
-    ok: outcome === 'succeeded',
-    message: message(),
-    durationMs: clock.now() - startedAt,
-  };
-
-  async function trigger(entry: FleetEntry): Promise<void> {
-    let deployment: Deployment;
+  /** A wave: trigger its Claws one at a time, follow them to a final status, then bake. */
+  private async runWave(number: number, wave: FleetEntry[]): Promise<void> {
+    this.log.startGroup?.(`Wave ${number} of ${this.plan.length}: ${wave.map((e) => e.clawId).join(', ')}`);
     try {
-      deployment = await client.triggerDeployment(
+      for (const entry of wave) {
+        if (this.halt || this.deps.clock.now() >= this.deps.deadline) break;
+        await this.trigger(entry);
+      }
+      await this.followToFinal();
+      if (!this.halt && this.request.bakeMs > 0) await this.bake(this.entries.filter((e) => e.outcome === 'succeeded'));
+    } finally {
+      this.log.endGroup?.();
+    }
+  }
+
+  private inFlight(): Live[] {
+    return this.live.filter((e) => e.outcome === 'in-progress');
+  }
+
+  private finish(entry: Live, outcome: FleetOutcome): void {
+    entry.outcome = outcome;
+    entry.durationMs = this.deps.clock.now() - entry.triggeredAt;
+  }
+
+  /** A Claw that could not be deployed at all (its trigger refused): failed, with the reason. */
+  private refuse(entry: FleetEntry, outcome: 'failed' | 'timed-out', detail: string): void {
+    entry.outcome = outcome;
+    entry.detail = detail;
+    this.log.warning(`Claw ${entry.clawId}: ${detail}`);
+    this.checkHalt();
+  }
+
+  /** Triggers one Claw's deployment; a Claw already deploying is met by `on-conflict`. */
+  private async trigger(entry: FleetEntry): Promise<void> {
+    const { request, policy } = this;
+    let result;
+    try {
+      result = await triggerPastConflicts(
+        this.deps,
         { clawId: entry.clawId, strategy: request.strategy || undefined, payload: request.payload },
-        options,
+        {
+          onConflict: policy.onConflict,
+          pollIntervalMs: policy.pollIntervalMs,
+          classify: policy.classify,
+          timeline: [],
+        },
       );
     } catch (err) {
       if (!(err instanceof ApiError) || err.kind === 'deadline') throw err;
-      entry.outcome = 'failed';
-      entry.detail = `the trigger failed: ${err.message}`;
-      log.warning(`Claw ${entry.clawId}: ${entry.detail}`);
-      checkHalt();
-      return;
+      return this.refuse(entry, 'failed', `the trigger failed: ${err.message}`);
     }
-    const started: Live = Object.assign(entry, {
-      deploymentId: deployment.id,
-      triggeredAt: clock.now(),
-      status: deployment.status,
-      outcome: 'in-progress' as const,
-    });
-    live.push(started);
-    reportInFlight();
-    log.info(`Triggered deployment ${deployment.id} of Claw ${entry.clawId}.`);
+    if (result.kind === 'blocked') {
+      return this.refuse(entry, result.outcome === 'error' ? 'failed' : 'timed-out', result.message);
+    }
+    const deployment = result.deployment;
+    this.live.push(
+      Object.assign(entry, {
+        deploymentId: deployment.id,
+        triggeredAt: this.deps.clock.now(),
+        status: deployment.status,
+        outcome: 'in-progress' as const,
+      }),
+    );
+    this.reportInFlight();
+    this.log.info(`Triggered deployment ${deployment.id} of Claw ${entry.clawId}.`);
   }
 
-  function reportInFlight(): void {
-    deps.onFleetProgress?.(live.filter((e) => e.outcome === 'in-progress').map((e) => e.deploymentId));
+  private reportInFlight(): void {
+    this.deps.onFleetProgress?.(this.inFlight().map((e) => e.deploymentId));
   }
 
   /** Follows every deployment in flight to a final status: one list request per round when it can. */
-  async function followToFinal(): Promise<void> {
+  private async followToFinal(): Promise<void> {
+    const { client, clock, startedAt, deadline } = this.deps;
+    const { policy } = this;
     let useList = true;
-    const poller = pollEvery(deps, policy.pollIntervalMs, deadline);
+    const poller = pollEvery(this.deps, policy.pollIntervalMs, deadline);
     for (;;) {
-      const pending = live.filter((e) => e.outcome === 'in-progress');
+      const pending = this.inFlight();
       if (pending.length === 0) return;
       if (!(await poller.next())) {
-        for (const entry of pending) finish(entry, 'timed-out', clock.now(), entry.triggeredAt);
-        halt ??= {
+        for (const entry of pending) this.finish(entry, 'timed-out');
+        this.halt ??= {
           outcome: 'timed-out',
           reason: `deployments were still in progress after ${formatDuration(policy.timeoutMs)}`,
         };
@@ -226,7 +283,7 @@ export async function rolloutFleet(deps: CommandDeps, request: FleetRequest, pol
         const listed = await client
           .findDeployments(
             pending.map((e) => e.deploymentId),
-            options,
+            this.options,
           )
           .catch((err: unknown) => {
             if (err instanceof ApiError && err.kind !== 'deadline') return undefined; // read them one by one
@@ -234,17 +291,17 @@ export async function rolloutFleet(deps: CommandDeps, request: FleetRequest, pol
           });
         if (!listed || !listed.statuses) {
           useList = false;
-          log.info('The deployments list shows no statuses; polling each deployment instead.');
+          this.log.info('The deployments list shows no statuses; polling each deployment instead.');
         } else for (const [id, d] of listed.found) found.set(id, d);
       }
       for (const entry of pending) {
         if (found.has(entry.deploymentId)) continue;
         try {
-          found.set(entry.deploymentId, await client.getDeployment(entry.deploymentId, options));
+          found.set(entry.deploymentId, await client.getDeployment(entry.deploymentId, this.options));
         } catch (err) {
           if (!(err instanceof ApiError) || err.kind === 'deadline') throw err;
           entry.detail = err.message;
-          finish(entry, 'failed', clock.now(), entry.triggeredAt);
+          this.finish(entry, 'failed');
         }
       }
       for (const entry of pending) {
@@ -252,53 +309,70 @@ export async function rolloutFleet(deps: CommandDeps, request: FleetRequest, pol
         if (status === undefined || entry.outcome !== 'in-progress') continue;
         const reading = policy.classify(status);
         if (status !== entry.status) {
-          log.info(
+          this.log.info(
             `[${formatDuration(clock.now() - startedAt)}] ${entry.clawId} (${entry.deploymentId}): ${status} (${describeClass(reading)})`,
           );
         }
         entry.status = status;
         const outcome = deploymentOutcome(reading);
-        if (outcome) finish(entry, outcome, clock.now(), entry.triggeredAt);
+        if (outcome) this.finish(entry, outcome);
       }
-      reportInFlight();
-      checkHalt();
+      this.reportInFlight();
+      this.checkHalt();
     }
   }
 
   /** The bake: every Claw deployed so far checked at most once per poll interval, for `bake`. */
-  async function bake(deployed: FleetEntry[]): Promise<void> {
+  private async bake(deployed: FleetEntry[]): Promise<void> {
+    const { clock, deadline } = this.deps;
+    const { request, policy } = this;
     const until = Math.min(clock.now() + request.bakeMs, deadline);
-    log.info(`Baking ${deployed.length} Claw(s) for ${formatDuration(request.bakeMs)}.`);
+    this.log.info(`Baking ${deployed.length} Claw(s) for ${formatDuration(request.bakeMs)}.`);
     const check = { ...request, pollIntervalMs: policy.pollIntervalMs, classify: policy.classify, deadline };
-    const poller = pollEvery(deps, policy.pollIntervalMs, until);
+    const poller = pollEvery(this.deps, policy.pollIntervalMs, until);
     for (;;) {
-      const results = await mapWithConcurrency(deployed, CONCURRENCY, (e) => checkClaw(deps, e.clawId, check));
+      const results = await mapWithConcurrency(deployed, CONCURRENCY, (e) => checkClaw(this.deps, e.clawId, check));
       results.forEach((health, i) => {
         if (health.healthy) return;
         deployed[i].outcome = 'failed';
         deployed[i].detail = `unhealthy during the bake: ${health.detail}`;
-        log.warning(`Claw ${deployed[i].clawId} is ${health.verdict} during the bake: ${health.detail}`);
+        this.log.warning(`Claw ${deployed[i].clawId} is ${health.verdict} during the bake: ${health.detail}`);
       });
-      checkHalt();
-      if (halt) return;
+      this.checkHalt();
+      if (this.halt) return;
       deployed = deployed.filter((e) => e.outcome === 'succeeded');
       if (deployed.length === 0 || !(await poller.next())) return;
     }
   }
 
+  /** The halt rule: a paused Claw, or more failures than `max-failures` allows. */
+  private checkHalt(): void {
+    if (this.halt) return;
+    const paused = this.entries.find((e) => e.outcome === 'paused');
+    const failed = tally(this.entries).failed;
+    if (paused) this.halt = { outcome: 'paused', reason: `Claw ${paused.clawId} is paused: it needs a human` };
+    else if (failed > this.budget) {
+      this.halt = {
+        outcome: 'failed',
+        reason: `${failed} Claw(s) failed, more than the ${this.budget} 'max-failures' allows`,
+      };
+    }
+  }
+
   /** Every Claw this run deployed, once each, latest wave first; on cancel, requested only. */
-  async function rollBackAll(cancelled: boolean): Promise<void> {
+  private async rollBackAll(cancelled: boolean): Promise<void> {
+    const { clock, signal } = this.deps;
+    const { policy } = this;
     const cancelDeadline = clock.now() + CANCEL_ROLLBACK_MS;
-    const deployed = live.filter((e) => e.deploymentId);
-    log.startGroup?.(`Rolling back ${deployed.length} Claw(s), latest wave first`);
+    this.log.startGroup?.(`Rolling back ${this.live.length} Claw(s), latest wave first`);
     try {
-      for (let wave = plan.length; wave >= 1; wave--) {
-        const group = deployed.filter((e) => e.wave === wave).reverse();
+      for (let wave = this.plan.length; wave >= 1; wave--) {
+        const group = this.live.filter((e) => e.wave === wave).reverse();
         await Promise.all(
           group.map(async (entry) => {
             const timeoutMs = cancelled ? Math.max(0, cancelDeadline - clock.now()) : policy.timeoutMs;
             const result = await rollBack(
-              { ...deps, signal: cancelled ? undefined : signal },
+              { ...this.deps, signal: cancelled ? undefined : signal },
               {
                 deploymentId: entry.deploymentId,
                 statusBefore: entry.status,
@@ -320,21 +394,21 @@ export async function rolloutFleet(deps: CommandDeps, request: FleetRequest, pol
         );
       }
     } finally {
-      log.endGroup?.();
+      this.log.endGroup?.();
     }
   }
 
-  function message(): string {
-    const t = tally(entries);
-    const parts = [`${t.deployed} of ${entries.length} Claw(s) deployed`];
+  private message(): string {
+    const t = tally(this.entries);
+    const parts = [`${t.deployed} of ${this.entries.length} Claw(s) deployed`];
     if (t.failed > 0) parts.push(`${t.failed} failed`);
     if (t.cancelled > 0) parts.push(`${t.cancelled} cancelled`);
     if (t.skipped > 0) parts.push(`${t.skipped} skipped`);
     if (t.rolledBack > 0) parts.push(`${t.rolledBack} rolled back`);
     const summary = parts.join(', ');
-    const after = formatDuration(clock.now() - startedAt);
-    return halt
-      ? `The rollout halted (${halt.outcome}): ${halt.reason}. ${summary}, after ${after}.`
+    const after = formatDuration(this.deps.clock.now() - this.deps.startedAt);
+    return this.halt
+      ? `The rollout halted (${this.halt.outcome}): ${this.halt.reason}. ${summary}, after ${after}.`
       : `The rollout succeeded: ${summary}, after ${after}.`;
   }
 }

@@ -14,10 +14,14 @@ export interface TimelineEntry {
   deploymentId: string;
   status: string;
   reading: StatusClass;
+  /** What the row is, when not this run's own deployment (another one it waited for). */
+  note?: string;
 }
 
 export interface WaitRequest {
   deploymentId: string;
+  /** The Claw deployed, when known (the schedule learns from its history). */
+  clawId?: string;
   deadline: number;
   pollIntervalMs: number;
   classify: Classifier;

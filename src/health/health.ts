@@ -102,6 +102,8 @@ export async function checkClaw(deps: RunContext, clawId: string, check: ClawChe
     claw = await client.getClaw(clawId, { deadline, signal });
   } catch (err) {
     if (err instanceof CancelledError) throw err;
+    // A refused key or a missing scope says nothing of the Claw: the step cannot check at all.
+    if (err instanceof ApiError && (err.kind === 'unauthorized' || err.kind === 'forbidden')) throw err;
     const verdict: Verdict = err instanceof ApiError && err.kind === 'not_found' ? 'unhealthy' : 'unknown';
     return entry(verdict, '', errorMessage(err));
   }

@@ -25,6 +25,7 @@ const ICON: Record<string, string> = {
   'timed-out': '⏱️',
   paused: '⏸️',
   cancelled: '🛑',
+  error: '⛔',
 };
 
 function title(result: DeployResult): string {
@@ -74,7 +75,7 @@ export function deploySummary(result: DeployResult, context: SummaryContext = {}
         `+${formatDuration(entry.atMs)}`,
         code(entry.deploymentId),
         code(entry.status),
-        describeClass(entry.reading),
+        entry.note ? escapeText(entry.note) : describeClass(entry.reading),
         next ? formatDuration(Math.max(0, next.atMs - entry.atMs)) : '—',
       ];
     });

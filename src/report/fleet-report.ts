@@ -29,6 +29,7 @@ const ICON: Record<string, string> = {
   paused: '⏸️',
   'timed-out': '⏱️',
   cancelled: '🛑',
+  error: '⛔',
   skipped: '⏭️',
   'in-progress': '⏳',
 };

@@ -117,6 +117,11 @@ export interface SimOptions {
   holdMs?: number;
   /** `false`: entries of `GET /v1/deployments` carry ids but no status (only per-id reads tell). */
   listStatuses?: boolean;
+  /**
+   * Refuse a trigger with 409 while the Claw's current deployment is in progress: `named` puts the
+   * deployment's id in the error, `anonymous` does not.
+   */
+  conflicts?: 'named' | 'anonymous';
 }
 
 export const ALL_SCOPES = ['claws', 'deployments', 'skills', 'team', 'chat'].flatMap((r) => [
@@ -137,9 +142,12 @@ const STATUS_TEXT: Record<number, string> = {
 
 class HttpError extends Error {
   status: number;
-  constructor(status: number, message: string) {
+  /** Fields added to the error object beside code, message and status. */
+  extra: Fields;
+  constructor(status: number, message: string, extra: Fields = {}) {
     super(message);
     this.status = status;
+    this.extra = extra;
   }
 }
 
@@ -217,6 +225,12 @@ export class Simulator {
 
   private elapsed(since: number, now = this.now()): number {
     return (now - since) * (this.options.speed ?? 1);
+  }
+
+  /** Whether the deployment has not yet reached the last status of its plan. */
+  inProgress(deployment: SimDeployment, now = this.now()): boolean {
+    const total = deployment.plan.slice(0, -1).reduce((sum, [, ms]) => sum + (ms ?? 0), 0);
+    return this.elapsed(deployment.planStart, now) < total;
   }
 
   statusOf(deployment: SimDeployment, now = this.now()): string {
@@ -341,9 +355,14 @@ export class Simulator {
       }
       res.writeHead(status, headers).end(json);
     };
-    const sendError = (status: number, message: string, extra: Record<string, string> = {}): void => {
+    const sendError = (
+      status: number,
+      message: string,
+      extra: Record<string, string> = {},
+      fields: Fields = {},
+    ): void => {
       const code = STATUS_TEXT[status] ?? (status >= 500 ? 'internal_error' : 'bad_request');
-      send(status, { error: { code, message, status } }, extra);
+      send(status, { error: { code, message, status, ...fields } }, extra);
     };
 
     if (fault) {
@@ -399,7 +418,7 @@ export class Simulator {
       const [status, payload] = this.route(method, path, url.searchParams, body, scopes, now, record.idempotencyKey);
       send(status, payload, this.routeHeaders);
     } catch (err) {
-      if (err instanceof HttpError) return sendError(err.status, err.message);
+      if (err instanceof HttpError) return sendError(err.status, err.message, {}, err.extra);
       sendError(500, err instanceof Error ? err.message : 'internal error');
     }
   }
@@ -594,6 +613,11 @@ export class Simulator {
     if (this.options.honourIdempotency && idempotencyKey) {
       const earlier = [...this.deployments.values()].find((d) => d.idempotencyKey === idempotencyKey);
       if (earlier) return [200, envelope(this.shape, 'deployment', this.deploymentObject(earlier, now))];
+    }
+    const current = claw.currentDeploymentId ? this.deployments.get(claw.currentDeploymentId) : undefined;
+    if (this.options.conflicts && current && this.inProgress(current, now)) {
+      const named = this.options.conflicts === 'named' ? { deploymentId: current.id } : {};
+      throw new HttpError(409, `Claw ${claw.id} already has a deployment in progress`, named);
     }
     const fields = Object.fromEntries(
       Object.entries(input).filter(([name]) => name !== 'clawId' && name !== 'strategy'),

@@ -78,6 +78,7 @@ export function policy(overrides: Partial<Policy> = {}): Policy {
     classify: statusClassifier(),
     autoRollback: false,
     rollbackOn: ['failed', 'timed-out'],
+    onConflict: 'wait',
     ...overrides,
   };
 }
