@@ -4,6 +4,12 @@ import * as core from '@actions/core';
 import { type Logger, systemClock } from './clock.js';
 import { type CommandDeps, type DeployResult, deployClaw, rollbackCommand, waitOnDeployment } from './deploy/deploy.js';
 import { rolloutFleet, tally } from './deploy/fleet.js';
+import { DeploymentHistory } from './deploy/history.js';
+import type { Assertion } from './checks/assertions.js';
+import { type ChecksResult, runChecks } from './checks/gate.js';
+import { writeJUnit } from './checks/junit.js';
+import { type CheckSuite, DEFAULT_CHECK_TIMEOUT_MS, loadChecks } from './checks/suite.js';
+import { checksOutputs, checksSummary } from './report/checks-report.js';
 import { CancelledError, InputError, errorMessage } from './errors.js';
 import { ApiError } from './api/errors.js';
 import { checkHealth } from './health/health.js';
@@ -45,8 +51,11 @@ export async function run(): Promise<void> {
   core.saveState(STATE.isPost, 'true');
 
   let settings: Settings;
+  let suite: CheckSuite | undefined;
   try {
     settings = readSettings((name) => core.getInput(name));
+    // The checks file is input too: every mistake in it is found before any request.
+    suite = settings.checks ? withProbe(await loadChecks(settings.checks, workspace()), settings) : undefined;
   } catch (err) {
     const message = errorMessage(err);
     core.setOutput('outcome', 'error');
@@ -75,6 +84,7 @@ export async function run(): Promise<void> {
     const { client, pacer } = createClient(settings, systemClock, log, `claw-deploy (${github.repository || 'local'})`);
     close = () => client.close();
     const startedAt = systemClock.now();
+    const deadline = startedAt + settings.timeoutMs;
     const deps: CommandDeps = {
       client,
       pacer,
@@ -82,7 +92,16 @@ export async function run(): Promise<void> {
       log,
       signal: cancel.signal,
       startedAt,
-      deadline: startedAt + settings.timeoutMs,
+      deadline,
+      // Read only when a wait first needs it: a run that never polls a deployment spends nothing on it.
+      history: new DeploymentHistory(client, log, { deadline, signal: cancel.signal }),
+      checks:
+        suite &&
+        ((clawIds) =>
+          runChecks(deps, suite, clawIds, {
+            pollIntervalMs: settings.pollIntervalMs,
+            classify: classifierOf(settings),
+          })),
       onProgress: ({ deploymentId, final }) => {
         // Set at once, so a later failure (the service gone quiet) still tells which deployment.
         core.setOutput('deployment-id', deploymentId);
@@ -95,9 +114,18 @@ export async function run(): Promise<void> {
     if (settings.fleet) mirror?.start(settings.targets.all ? ['*'] : settings.targets.ids, []);
     const result = await runCommand(settings, deps, github);
     if (mirror) result.outputs['github-deployment-id'] = await mirror.finish(result.github);
-    setOutputs(result.outputs);
-    result.notes.forEach(log.warning);
-    await writeSummary(result.summary);
+    const checks = checksOutputs(result.checks);
+    setOutputs({ ...result.outputs, ...(suite ? checks.outputs : {}) });
+    [...result.notes, ...checks.notes].forEach(log.warning);
+    if (suite && result.checks && settings.checksJunit) {
+      const written = await writeJUnit(settings.checksJunit, workspace(), result.checks, suite.file).catch(
+        (err: unknown) => {
+          log.warning(`Could not write the JUnit file '${settings.checksJunit}': ${errorMessage(err)}`);
+        },
+      );
+      if (written) log.info(`Wrote the checks' results as JUnit XML to ${settings.checksJunit}.`);
+    }
+    await writeSummary([result.summary, checksSummary(result.checks)].filter(Boolean).join('\n'));
     if (result.ok) log.info(result.message);
     else if (result.failStep) fail(result.message);
     else log.warning(result.message);
@@ -178,6 +206,32 @@ interface CommandResult {
   failStep: boolean;
   /** The GitHub Deployment's final status, for a deploy (absent: leave it as it is). */
   github?: { state: DeploymentState; description: string; url?: string };
+  /** The conversation checks that ran, when there is a checks file. */
+  checks?: ChecksResult;
+}
+
+/** Where the user's files are: the runner's workspace, or here when run by hand. */
+function workspace(): string {
+  return process.env.GITHUB_WORKSPACE || process.cwd();
+}
+
+/**
+ * With a checks file, `probe-message`/`probe-expect` become one more check, `probe`, for health
+ * (without one, health runs the probe as it always has).
+ */
+function withProbe(suite: CheckSuite, settings: Settings): CheckSuite {
+  if (settings.command !== 'health' || !settings.probeMessage) return suite;
+  const assert: Assertion[] = settings.probeExpect
+    ? [{ type: 'regex', negate: false, pattern: settings.probeExpect }]
+    : [];
+  const probe = {
+    name: 'probe',
+    turns: [{ send: settings.probeMessage, assert }],
+    repeat: 1,
+    minPass: 1,
+    timeoutMs: DEFAULT_CHECK_TIMEOUT_MS,
+  };
+  return { ...suite, checks: [...suite.checks, probe] };
 }
 
 /** GitHub's reading of an outcome: failed or paused is a failure, timed-out or cancelled an error. */
@@ -200,6 +254,7 @@ async function runCommand(settings: Settings, deps: CommandDeps, github: GitHubR
       summary: deploySummary(result, { runUrl: runUrl(github), sha: github.sha, commitUrl: commitUrl(github) }),
       notes: [],
       failStep: true,
+      checks: result.checks,
       github: state && {
         state,
         description: `Claw ${result.clawId}: ${result.outcome} (deployment ${result.deploymentId})${rolledBack}`,
@@ -225,6 +280,7 @@ async function runCommand(settings: Settings, deps: CommandDeps, github: GitHubR
         summary: fleetSummary(result),
         notes,
         failStep: true,
+        checks: result.checks,
         github: state && {
           state,
           description: `Rollout of ${result.entries.length} Claw(s): ${result.outcome}; ${t.deployed} deployed, ${t.rolledBack} rolled back`,
@@ -240,7 +296,8 @@ async function runCommand(settings: Settings, deps: CommandDeps, github: GitHubR
     case 'health': {
       const result = await checkHealth(deps, {
         targets: settings.targets,
-        probeMessage: settings.probeMessage,
+        // With a checks file the probe is one of the checks (see withProbe).
+        probeMessage: deps.checks ? '' : settings.probeMessage,
         probeExpect: settings.probeExpect,
         pollIntervalMs: settings.pollIntervalMs,
         classify: classifierOf(settings),
@@ -253,6 +310,7 @@ async function runCommand(settings: Settings, deps: CommandDeps, github: GitHubR
         summary: healthSummary(result),
         notes,
         failStep: settings.failOnUnhealthy,
+        checks: result.checks,
       };
     }
     default: {

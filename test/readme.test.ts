@@ -1,5 +1,5 @@
 // The README's input and output tables must say what action.yml says.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -31,12 +31,23 @@ function tableUnder(markdown: string, heading: string): Map<string, string[]> {
   return rows;
 }
 
-describe('README', () => {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+/** The README and every guide under docs/: the action's documentation, linted as one. */
+export function documentation(): { path: string; text: string }[] {
+  const guides = readdirSync(join(ROOT, 'docs')).filter((name) => name.endsWith('.md'));
+  return ['README.md', ...guides.map((name) => `docs/${name}`)].map((path) => ({
+    path,
+    text: readFileSync(join(ROOT, path), 'utf8'),
+  }));
+}
+
+describe('README and docs/', () => {
+  const docs = documentation();
+  const reference = readFileSync(join(ROOT, 'docs', 'reference.md'), 'utf8');
   const action = readActionYml();
+  const all = docs.map((d) => d.text).join('\n');
 
   it('lists every input with its default, and nothing else', () => {
-    const rows = tableUnder(readme, '## Inputs');
+    const rows = tableUnder(reference, '## Inputs');
     rows.delete('Input');
     expect([...rows.keys()].sort()).toEqual(Object.keys(action.inputs).sort());
     for (const [name, spec] of Object.entries(action.inputs)) {
@@ -47,14 +58,14 @@ describe('README', () => {
   });
 
   it('lists every output, and nothing else', () => {
-    const rows = tableUnder(readme, '## Outputs');
+    const rows = tableUnder(reference, '## Outputs');
     rows.delete('Output');
     expect([...rows.keys()].sort()).toEqual(Object.keys(action.outputs).sort());
   });
 
   it('passes outputs to shell steps through env:, never as ${{ }} inside a script', () => {
-    const examples = workflowExamples(readme);
-    expect(examples.length).toBeGreaterThanOrEqual(4);
+    const examples = workflowExamples(all);
+    expect(examples.length).toBeGreaterThanOrEqual(6);
     for (const example of examples) {
       const jobs = Object.values(example.jobs as Record<string, { steps: Step[] }>);
       for (const step of jobs.flatMap((job) => job.steps)) {
@@ -63,13 +74,25 @@ describe('README', () => {
     }
   });
 
-  it('gives every workflow example least permissions: deployments: write only with environment', () => {
-    for (const example of workflowExamples(readme)) {
-      const jobs = Object.values(
-        example.jobs as Record<string, { steps: (Step & { with?: Record<string, string> })[] }>,
-      );
-      const mirrors = jobs.some((job) => job.steps.some((step) => step.with?.environment));
-      expect(example.permissions).toEqual(mirrors ? { contents: 'read', deployments: 'write' } : { contents: 'read' });
+  it('gives every workflow example least permissions: each beyond contents: read is one a step needs', () => {
+    for (const example of workflowExamples(all)) {
+      const steps = Object.values(
+        example.jobs as Record<string, { steps: (Step & { with?: Record<string, unknown> })[] }>,
+      ).flatMap((job) => job.steps);
+      const expected: Record<string, string> = { contents: 'read' };
+      if (steps.some((step) => step.with?.environment)) expected.deployments = 'write';
+      if (steps.some((step) => String(step.with?.comment) === 'true')) expected['pull-requests'] = 'write';
+      if (steps.some((step) => step.uses?.startsWith('dorny/test-reporter'))) expected.checks = 'write';
+      expect(example.permissions).toEqual(expected);
+    }
+  });
+
+  it('links only to guides that exist', () => {
+    for (const doc of docs) {
+      for (const [, target] of doc.text.matchAll(/\]\((?!https?:|#)([^)#]+)(?:#[^)]*)?\)/g)) {
+        const base = doc.path.startsWith('docs/') ? join(ROOT, 'docs') : ROOT;
+        expect(existsSync(join(base, target)), `${doc.path} links to ${target}`).toBe(true);
+      }
     }
   });
 });

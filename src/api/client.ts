@@ -144,15 +144,17 @@ export class AmsClient {
   /**
    * The deployments `ids` as the recent list shows them: one request for a whole round of polls.
    * Further pages only while some id is still unseen, `maxPages` at most. `statuses` says whether
-   * the list's entries carry a status at all (if not, only per-id reads can tell).
+   * the list's entries carry a status at all (if not, only per-id reads can tell); `firstPage` is
+   * the recent list itself, which also serves as the history.
    */
   async findDeployments(
     ids: string[],
     { maxPages = 3, ...options }: CallOptions & { maxPages?: number } = {},
-  ): Promise<{ found: Map<string, Deployment>; statuses: boolean }> {
+  ): Promise<{ found: Map<string, Deployment>; statuses: boolean; firstPage: Deployment[] }> {
     const wanted = new Set(ids);
     const found = new Map<string, Deployment>();
     let statuses = false;
+    let firstPage: Deployment[] | undefined;
     const request: ApiRequest = {
       method: 'GET',
       route: '/deployments',
@@ -161,23 +163,28 @@ export class AmsClient {
       ...options,
     };
     for await (const page of this.pages(request, 'deployments', maxPages)) {
-      for (const deployment of page.map(listedDeployment)) {
-        if (!deployment) continue;
+      const deployments = page.map(listedDeployment).filter((d): d is Deployment => d !== undefined);
+      firstPage ??= deployments;
+      for (const deployment of deployments) {
         if (deployment.status !== undefined) statuses = true;
         if (wanted.has(deployment.id)) found.set(deployment.id, deployment);
       }
       if (found.size === wanted.size) break;
     }
-    return { found, statuses };
+    return { found, statuses, firstPage: firstPage ?? [] };
   }
 
-  /** The first page of recent deployments only: what the service keeps nearest to hand. */
-  async recentDeployments(options: CallOptions = {}): Promise<Deployment[]> {
+  /**
+   * The first page of recent deployments, in one attempt of at most `timeoutMs`: a read that only
+   * saves work must never cost more than itself.
+   */
+  async recentDeployments({ timeoutMs, ...options }: CallOptions & { timeoutMs: number }): Promise<Deployment[]> {
     const request: ApiRequest = {
       method: 'GET',
       route: '/deployments',
       scope: 'deployments:read',
       what: 'the list of deployments',
+      once: { timeoutMs },
       ...options,
     };
     for await (const page of this.pages(request, 'deployments', 1)) {

@@ -127,3 +127,40 @@ describe('pacing by the rate-limit budget', () => {
     });
   });
 });
+
+describe('a large plan never stalls', () => {
+  it('a trigger answered 429 (Remaining 0, Retry-After 1) is retried after a second, then polled at the interval', async () => {
+    h = await setup({ rateLimit: { limit: 10_000, windowMs: 60_000 } });
+    h.sim.addClaw('c1', { plan: [['in_progress', 20_000], ['live']] });
+    h.sim.fault({
+      kind: '429',
+      method: 'POST',
+      path: '/deployments',
+      retryAfter: '1',
+      headers: { 'X-RateLimit-Limit': '10000', 'X-RateLimit-Remaining': '0' },
+      times: 1,
+    });
+    timeout(h, 30_000);
+    const result = await deployClaw(
+      h.deps,
+      { clawId: 'c1', strategy: '', payload: {}, wait: true },
+      policy({ pollIntervalMs: 5000, timeoutMs: 30_000 }),
+    );
+    expect(result.outcome).toBe('succeeded');
+    const [refused, trigger, firstPoll] = h.sim.requests;
+    expect(refused.status).toBe(429);
+    expect(trigger.at - refused.at).toBeGreaterThanOrEqual(1000);
+    expect(trigger.at - refused.at).toBeLessThan(1200);
+    expect(firstPoll.at - trigger.at).toBe(5000);
+    expect(h.log.text()).not.toContain('shared by about');
+  });
+
+  it('a first answer of 9,000 of 10,000 left polls at the interval, not every 14.7 s', async () => {
+    h = await setup({ rateLimit: { limit: 10_000, windowMs: 60_000 } });
+    h.sim.rateLimit.spend(h.clock.now(), 1000);
+    h.sim.addClaw('c1', { plan: [['in_progress', 20_000], ['live']] });
+    await deployClaw(h.deps, { clawId: 'c1', strategy: '', payload: {}, wait: true }, policy({ pollIntervalMs: 5000 }));
+    const gaps = h.sim.requests.slice(1).map((r, i) => r.at - h!.sim.requests[i].at);
+    expect(gaps.every((gap) => gap === 5000)).toBe(true);
+  });
+});

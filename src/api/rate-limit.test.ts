@@ -162,13 +162,43 @@ describe('RateLimitPacer', () => {
     expect(pacer.sharers).toBe(2);
   });
 
-  it('is cautious at its first look: what the window spent may be as many runs as requests', () => {
+  it('reads no clients from what a window spent before its first look', () => {
+    // 9,000 of 10,000 left is not a thousand clients: the first poll goes at the interval asked for.
+    const pacer = new RateLimitPacer(
+      () => NOW,
+      () => 0.5,
+    );
+    pacer.observe({ limit: 10_000, remaining: 9000, resetInMs: 60_000 });
+    expect(pacer.sharers).toBe(1);
+    expect(pacer.pollDelay(5000)).toMatchObject({ delayMs: 5000, mode: 'steady' });
+  });
+
+  it("reads a 429's Remaining of 0 as a spent window, never as how many share it", () => {
+    let now = NOW;
+    const pacer = new RateLimitPacer(
+      () => now,
+      () => 0.5,
+    );
+    pacer.observe({ limit: 10_000, remaining: 0, resetInMs: 60_000, retryAfterMs: 1000 }, true);
+    // Spent until the reset, for every request that would go now...
+    expect(pacer.requestDelay()).toBe(60_000);
+    now += 1000;
+    // ...but the retry Retry-After allowed is answered with plenty left: poll at the interval.
+    pacer.observe({ limit: 10_000, remaining: 9998, resetInMs: 59_000 });
+    expect(pacer.sharers).toBe(1);
+    expect(pacer.pollDelay(5000)).toMatchObject({ delayMs: 5000, mode: 'steady' });
+  });
+
+  it('learns the sharers from its second response on, from the pace Remaining falls at', () => {
     const pacer = new RateLimitPacer(
       () => NOW,
       () => 0.5,
     );
     pacer.observe({ limit: 60, remaining: 40, resetInMs: 3000 });
+    expect(pacer.sharers).toBe(1);
+    pacer.observe({ limit: 60, remaining: 20, resetInMs: 2900 });
     expect(pacer.sharers).toBe(20);
+    expect(pacer.pollDelay(100).mode).toBe('stretched');
   });
 
   it('forgets a window once its reset has passed', () => {

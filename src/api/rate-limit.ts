@@ -176,8 +176,11 @@ export class RateLimitPacer {
   private limit?: number;
   private remaining?: number;
   private resetAt?: number;
-  /** This window as this run saw it: Remaining at its first response, and its responses since. */
-  private window?: { firstRemaining: number; mine: number; resetAt: number };
+  /**
+   * This window as this run saw it: Remaining at its first counted response, its responses since,
+   * and Remaining at the last of them (a 429 is not counted: see `observe`).
+   */
+  private window?: { firstRemaining: number; mine: number; lastRemaining: number; resetAt: number };
   /**
    * How many share the budget, as the last window ended: the best guess for the next one until
    * it has shown its own pace, so the first poll of a window does not go out as if alone.
@@ -185,31 +188,40 @@ export class RateLimitPacer {
   private carried?: number;
   /** Requests sent whose answers have not been observed yet. */
   private inFlight = 0;
-  /** Before any pace of its own: the window's spending so far, read as one request per run. */
-  private firstLook?: number;
 
   constructor(
     private readonly now: () => number,
     private readonly random: () => number = Math.random,
   ) {}
 
-  observe(reading: RateLimitReading): void {
+  /**
+   * Learns from one response's headers. A 429's Remaining (0) says the window is spent until its
+   * reset; it says nothing of how many share it, so it never feeds the estimate of the sharers.
+   * Nor does what a window had spent before this run first looked: spent requests are not clients.
+   */
+  observe(reading: RateLimitReading, rateLimited = false): void {
     const now = this.now();
     if (reading.limit !== undefined) this.limit = reading.limit;
     if (reading.resetInMs !== undefined) this.resetAt = now + reading.resetInMs;
     if (reading.remaining === undefined) return;
+    this.remaining = rateLimited ? 0 : reading.remaining;
+    if (rateLimited) return;
     const w = this.window;
     // A new window: the old one's reset has passed, or Remaining rose by more than reordered
     // responses of our own could explain.
-    const fresh = !w || now >= w.resetAt || reading.remaining > (this.remaining ?? 0) + 4;
+    const fresh = !w || now >= w.resetAt || reading.remaining > w.lastRemaining + 4;
     if (fresh) {
       if (w && w.mine > 0) this.carried = this.sharers;
-      // A run's very first look: whatever the window has spent may be as many runs as requests,
-      // all just started like this one. Cautious until its own pace says otherwise.
-      if (!w && this.limit !== undefined) this.firstLook = Math.max(1, this.limit - reading.remaining);
-      this.window = { firstRemaining: reading.remaining, mine: 0, resetAt: this.resetAt ?? Infinity };
-    } else w.mine += 1;
-    this.remaining = reading.remaining;
+      this.window = {
+        firstRemaining: reading.remaining,
+        mine: 0,
+        lastRemaining: reading.remaining,
+        resetAt: this.resetAt ?? Infinity,
+      };
+    } else {
+      w.mine += 1;
+      w.lastRemaining = reading.remaining;
+    }
   }
 
   /** Requests kept back for the team's other clients: a tenth of the limit, at least one. */
@@ -223,8 +235,8 @@ export class RateLimitPacer {
    */
   get sharers(): number {
     const w = this.window;
-    if (!w || w.mine === 0 || this.remaining === undefined) return this.carried ?? this.firstLook ?? 1;
-    const seen = Math.max(1, (w.firstRemaining - this.remaining) / w.mine);
+    if (!w || w.mine === 0) return this.carried ?? 1;
+    const seen = Math.max(1, (w.firstRemaining - w.lastRemaining) / w.mine);
     if (this.carried === undefined) return seen;
     const weight = Math.min(w.mine, CARRY_WEIGHT);
     return (this.carried * (CARRY_WEIGHT - weight) + seen * weight) / CARRY_WEIGHT;

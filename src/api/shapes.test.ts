@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { toClaw, toDeployment } from './client.js';
-import { readId, readLinkNext, readList, readNextPage, readObject, readReply, readStatus, readUrl } from './shapes.js';
+import {
+  readChatAnswer,
+  readId,
+  readLinkNext,
+  readList,
+  readNextPage,
+  readObject,
+  readReply,
+  readStatus,
+  readUrl,
+} from './shapes.js';
 
 describe('readObject', () => {
   const dep = { id: 'd1', status: 'live' };
@@ -120,6 +130,30 @@ describe('readReply', () => {
     [{ message: 'ping' }, undefined],
     [{ data: { message: 'ping', content: 'ping' } }, undefined],
   ])('%j → %s', (body, text) => expect(readReply(body, 'ping')).toBe(text));
+});
+
+describe('readChatAnswer', () => {
+  // Every shape the simulator and the design name: the reply is found, never the echo of 'ping'.
+  it.each([
+    [{ reply: 'pong' }, 'pong'],
+    [{ message: 'ping', reply: 'pong' }, 'pong'],
+    [{ message: { role: 'user', content: 'ping' }, reply: 'pong' }, 'pong'],
+    [{ message: { role: 'user', content: 'ping' }, reply: { role: 'assistant', content: 'pong' } }, 'pong'],
+    [{ message: { text: 'ping' }, response: { text: 'pong' } }, 'pong'],
+    [{ data: { message: 'ping', reply: 'pong' } }, 'pong'],
+    [{ message: { message: 'ping', reply: 'pong' } }, 'pong'],
+    [{ data: { message: { role: 'user', content: 'ping' }, reply: 'pong' } }, 'pong'],
+    [{ message: { role: 'user', content: 'ping' } }, undefined],
+  ])('%j → %s', (body, reply) => expect(readChatAnswer(body, 'ping').reply).toBe(reply));
+
+  it.each([
+    [{ taskId: 't1' }, 't1'],
+    [{ task: { id: 't2' } }, 't2'],
+    [{ data: { task_id: 't3' } }, 't3'],
+    [{ message: { taskId: 't4' } }, 't4'],
+  ])('finds the task in %j', (body, taskId) => {
+    expect(readChatAnswer(body, 'ping')).toMatchObject({ taskId, reply: undefined });
+  });
 });
 
 describe('readLinkNext', () => {

@@ -88,12 +88,22 @@ export function readUrl(object: Json | undefined): string | undefined {
   return undefined;
 }
 
-/** A timestamp field as epoch milliseconds: ISO text, epoch seconds or epoch milliseconds. */
+/** A timestamp field as epoch milliseconds: ISO text, or epoch seconds or milliseconds (number or digits). */
 export function readTime(object: Json | undefined, keys: string[]): number | undefined {
   if (!object) return undefined;
   for (const key of keys) {
     const value = object[key];
-    if (typeof value === 'number' && Number.isFinite(value)) return value > 1e12 ? value : value * 1000;
+    const number =
+      typeof value === 'number'
+        ? value
+        : typeof value === 'string' && /^\d+(\.\d+)?$/.test(value.trim())
+          ? Number(value)
+          : NaN;
+    // Below 1e9 is neither epoch seconds nor milliseconds of this century: a misread field.
+    if (Number.isFinite(number)) {
+      if (number >= 1e9) return number > 1e12 ? number : number * 1000;
+      continue;
+    }
     if (typeof value === 'string') {
       const parsed = Date.parse(value);
       if (!Number.isNaN(parsed)) return parsed;
@@ -251,9 +261,23 @@ export interface ChatAnswer {
 }
 
 export function readChatAnswer(body: unknown, sent: string): ChatAnswer {
-  const raw = readObject(body, 'message') ?? {};
-  const task = raw.task;
-  const taskId =
-    readString(raw, ['taskId', 'task_id']) ?? (isObject(task) ? readString(task, ['id', 'taskId']) : undefined);
+  // The whole answer, not `readObject(body, 'message')`: in `{"message": <what was sent>, "reply":
+  // …}` the `message` object is the echo, and unwrapping it would lose the reply beside it.
+  const raw = isObject(body) ? body : {};
+  const taskId = readTaskId(raw);
   return { taskId, reply: taskId ? undefined : readReply(raw, sent), raw };
+}
+
+/** A task id in a chat answer: top level, in a `task` object, or under `data`/`message`. */
+function readTaskId(object: Json, depth = 0): string | undefined {
+  const task = object.task;
+  const id =
+    readString(object, ['taskId', 'task_id']) ?? (isObject(task) ? readString(task, ['id', 'taskId']) : undefined);
+  if (id || depth > 2) return id;
+  for (const key of ['data', 'message']) {
+    const inner = object[key];
+    const nested = isObject(inner) ? readTaskId(inner, depth + 1) : undefined;
+    if (nested) return nested;
+  }
+  return undefined;
 }

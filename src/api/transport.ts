@@ -39,6 +39,11 @@ export interface ApiRequest {
   /** Clock time after which no request is sent and no wait is begun. */
   deadline?: number;
   signal?: AbortSignal;
+  /**
+   * For reads that only save work (the deployment history): one attempt, no retry and no wait
+   * after a 429, and at most `timeoutMs` however long `request-timeout` allows.
+   */
+  once?: { timeoutMs: number };
 }
 
 export interface ApiResponse {
@@ -107,6 +112,11 @@ export class Transport {
     return localMs + this.clockOffsetMs;
   }
 
+  /** A time on the service's clock as a local one. */
+  toLocalTime(serverMs: number): number {
+    return serverMs - this.clockOffsetMs;
+  }
+
   url(request: Pick<ApiRequest, 'route' | 'params' | 'query' | 'url'>): string {
     if (request.url !== undefined) {
       const next = new URL(request.url, `${this.options.baseUrl}/`);
@@ -163,9 +173,11 @@ export class Transport {
         case 'fail':
           throw verdict.error;
         case 'rate-limited':
+          if (request.once) throw new ApiError(`${label}: rate limited (429); not retried`, 'client', 429);
           skipBudget = await this.waitAfter429(request, verdict.headers, label);
           continue; // a 429 never counts as a failed attempt
         case 'retry': {
+          if (request.once) throw new ApiError(`${label} failed: ${verdict.reason}`, verdict.errorKind);
           failures.record(clock.now());
           const wait =
             verdict.retryAfterMs ??
@@ -271,13 +283,16 @@ export class Transport {
       url,
       headers,
       body,
-      timeoutMs: Math.min(requestTimeoutMs, left),
+      timeoutMs: Math.min(requestTimeoutMs, request.once?.timeoutMs ?? Infinity, left),
       signal: request.signal,
     });
     if (attempt.kind !== 'no-response') {
       const localNow = clock.now();
       this.clockOffsetMs = serverTime(attempt.headers, localNow) - localNow;
-      pacer?.observe(readRateLimit(attempt.headers, localNow, this.headerLog, this.resetMemory));
+      pacer?.observe(
+        readRateLimit(attempt.headers, localNow, this.headerLog, this.resetMemory),
+        attempt.status === 429,
+      );
       log.debug(`${request.method} ${this.redact(url)} → ${attempt.status}`);
     }
     return attempt;

@@ -6,6 +6,7 @@ import { formatDuration } from '../format.js';
 import { type RollbackResult, rollBack } from './rollback.js';
 import { type Classifier, type RollbackTrigger, describeClass } from '../status.js';
 import type { RunContext } from '../context.js';
+import { type ChecksResult, describeFailedChecks } from '../checks/gate.js';
 import { type OnConflict, triggerPastConflicts } from './conflict.js';
 import { type TimelineEntry, type WaitOutcome, waitForFinalStatus } from './wait.js';
 
@@ -25,6 +26,8 @@ export interface DeployResult {
   startedAt?: number;
   timeline: TimelineEntry[];
   rollback?: RollbackResult;
+  /** The conversation checks run after the deployment succeeded, when there is a checks file. */
+  checks?: ChecksResult;
   /** Whether the step succeeds. */
   ok: boolean;
   /** One line: what happened, and for a failure, why. */
@@ -170,12 +173,25 @@ async function settle(deps: CommandDeps, started: Started, policy: Policy, pollF
   const reachedFinal = outcome === 'succeeded' || outcome === 'failed' || outcome === 'paused';
   deps.onProgress?.({ deploymentId, final: reachedFinal });
 
+  // The behaviour gate: a deployment that succeeded must still prove the Claw answers as it should.
+  let checks: ChecksResult | undefined;
+  if (outcome === 'succeeded' && deps.checks && started.clawId) {
+    try {
+      checks = await deps.checks([started.clawId]);
+      if (!checks.passed) outcome = 'failed';
+    } catch (err) {
+      if (!(err instanceof CancelledError)) throw err;
+      outcome = 'cancelled';
+    }
+  }
+
   let rollback: RollbackResult | undefined;
   if (policy.autoRollback && (policy.rollbackOn as string[]).includes(outcome)) {
     const cancelled = outcome === 'cancelled';
     deps.log.startGroup?.(`Rollback: deployment ${deploymentId}`);
     rollback = await rollBack(deps, {
       deploymentId,
+      clawId: started.clawId,
       statusBefore: status,
       timeoutMs: cancelled ? CANCEL_ROLLBACK_MS : policy.timeoutMs,
       pollIntervalMs: policy.pollIntervalMs,
@@ -199,8 +215,11 @@ async function settle(deps: CommandDeps, started: Started, policy: Policy, pollF
   const quoted = status ? ` "${status}"` : '';
   const after = formatDuration(durationMs);
   let message = {
-    succeeded: `${what} succeeded with status${quoted} after ${after}.`,
-    failed: `${what} failed with status${quoted} after ${after}.`,
+    succeeded: `${what} succeeded with status${quoted} after ${after}${checks ? `, and its ${checks.entries.length} check(s) passed` : ''}.`,
+    failed:
+      checks && !checks.passed
+        ? `${what} succeeded with status${quoted} after ${after}, but its checks did not pass: ${describeFailedChecks(checks)}.`
+        : `${what} failed with status${quoted} after ${after}.`,
     paused: `${what} is paused with status${quoted} after ${after}: it needs a human.`,
     'timed-out': `${what} timed out: ${(note ?? 'no final status in time').replace(/\.$/, '')}${status ? `; last status "${status}"` : ''}.`,
     cancelled: `The run was cancelled while waiting for ${what.charAt(0).toLowerCase()}${what.slice(1)}${status ? ` (last status "${status}")` : ''}.`,
@@ -214,7 +233,7 @@ async function settle(deps: CommandDeps, started: Started, policy: Policy, pollF
         ? ` A rollback was requested (${rollback.message}).`
         : ` Rolling it back failed too: ${rollback.message}.`;
   }
-  return { ...started, status, url, outcome, durationMs, rollback, ok: outcome === 'succeeded', message };
+  return { ...started, status, url, outcome, durationMs, rollback, checks, ok: outcome === 'succeeded', message };
 }
 
 /** The rollback command: rolls back `deploymentId`, or the Claw's current deployment. */
@@ -261,6 +280,7 @@ export async function rollbackCommand(
   try {
     const rollback = await rollBack(deps, {
       deploymentId,
+      clawId: target.clawId || undefined,
       statusBefore,
       timeoutMs: policy.timeoutMs,
       pollIntervalMs: policy.pollIntervalMs,

@@ -12,7 +12,9 @@ import { CONCURRENCY, checkClaw, mapWithConcurrency } from '../health/health.js'
 import type { ReplyPattern } from '../pattern.js';
 import type { Json } from '../api/shapes.js';
 import { pollEvery } from '../poll.js';
+import { type CheckEntry, type ChecksResult, describeFailedChecks } from '../checks/gate.js';
 import { triggerPastConflicts } from './conflict.js';
+import { type Expectation, nextPollDelay } from './history.js';
 import { CANCEL_ROLLBACK_MS, type CommandDeps, type Outcome, type Policy } from './deploy.js';
 import { rollBack } from './rollback.js';
 import { describeClass } from '../status.js';
@@ -37,6 +39,8 @@ export interface FleetEntry {
 
 export interface FleetResult {
   entries: FleetEntry[];
+  /** The conversation checks of every wave, when there is a checks file. */
+  checks?: ChecksResult;
   waves: number;
   outcome: Exclude<Outcome, 'triggered'>;
   ok: boolean;
@@ -127,6 +131,10 @@ class FleetRollout {
   private readonly entries: FleetEntry[];
   private readonly live: Live[] = [];
   private halt?: Halt;
+  /** What each Claw's history says of its deployments' durations: the rounds' schedule (learned after the first round). */
+  private readonly expectations = new Map<string, Expectation | undefined>();
+  /** Every wave's check results, for the report. */
+  private readonly checks: CheckEntry[] = [];
   /** How many Claws may fail before the rollout halts. */
   private readonly budget: number;
   private readonly log: Logger;
@@ -182,6 +190,7 @@ class FleetRollout {
     }
     return {
       entries,
+      checks: this.deps.checks ? { passed: this.checks.every((c) => c.passed), entries: this.checks } : undefined,
       waves: plan.length,
       outcome,
       ok: outcome === 'succeeded',
@@ -199,6 +208,7 @@ class FleetRollout {
         await this.trigger(entry);
       }
       await this.followToFinal();
+      if (!this.halt) await this.gate(wave);
       if (!this.halt && this.request.bakeMs > 0) await this.bake(this.entries.filter((e) => e.outcome === 'succeeded'));
     } finally {
       this.log.endGroup?.();
@@ -257,6 +267,38 @@ class FleetRollout {
     this.log.info(`Triggered deployment ${deployment.id} of Claw ${entry.clawId}.`);
   }
 
+  /** What the history says of each Claw in flight, once: the first round's list read is the history. */
+  private async learnExpectations(): Promise<void> {
+    const { history } = this.deps;
+    if (!history) return;
+    for (const entry of this.inFlight()) {
+      if (this.expectations.has(entry.clawId)) continue;
+      this.expectations.set(
+        entry.clawId,
+        await history.expect(entry.clawId, this.policy.classify, this.policy.pollIntervalMs),
+      );
+    }
+  }
+
+  /**
+   * The wait before the next round: the schedule of the deployment in flight expected to end
+   * first (its trigger plus its Claw's shortest recent duration). A Claw without history has no
+   * expected end: while one is in flight, rounds keep to the interval.
+   */
+  private nextRoundDelay(): number {
+    const now = this.deps.clock.now();
+    let first: { end: number; delay: number } | undefined;
+    for (const entry of this.inFlight()) {
+      const expectation = this.expectations.get(entry.clawId);
+      if (!expectation) return this.policy.pollIntervalMs;
+      const end = entry.triggeredAt + expectation.shortestMs;
+      if (!first || end < first.end) {
+        first = { end, delay: nextPollDelay(this.policy.pollIntervalMs, now - entry.triggeredAt, expectation) };
+      }
+    }
+    return first?.delay ?? this.policy.pollIntervalMs;
+  }
+
   private reportInFlight(): void {
     this.deps.onFleetProgress?.(this.inFlight().map((e) => e.deploymentId));
   }
@@ -266,7 +308,7 @@ class FleetRollout {
     const { client, clock, startedAt, deadline } = this.deps;
     const { policy } = this;
     let useList = true;
-    const poller = pollEvery(this.deps, policy.pollIntervalMs, deadline);
+    const poller = pollEvery(this.deps, () => this.nextRoundDelay(), deadline);
     for (;;) {
       const pending = this.inFlight();
       if (pending.length === 0) return;
@@ -289,11 +331,13 @@ class FleetRollout {
             if (err instanceof ApiError && err.kind !== 'deadline') return undefined; // read them one by one
             throw err;
           });
+        if (listed) this.deps.history?.offer(listed.firstPage);
         if (!listed || !listed.statuses) {
           useList = false;
           this.log.info('The deployments list shows no statuses; polling each deployment instead.');
         } else for (const [id, d] of listed.found) found.set(id, d);
       }
+      await this.learnExpectations();
       for (const entry of pending) {
         if (found.has(entry.deploymentId)) continue;
         try {
@@ -320,6 +364,31 @@ class FleetRollout {
       this.reportInFlight();
       this.checkHalt();
     }
+  }
+
+  /**
+   * The behaviour gate: the wave's deployed Claws run their checks. One that does not pass has
+   * failed (against `max-failures`); its new release is live and misbehaving, so when the rollback
+   * rules cover failures it is rolled back at once, even while the rollout goes on.
+   */
+  private async gate(wave: FleetEntry[]): Promise<void> {
+    const run = this.deps.checks;
+    const deployed = wave.filter((e): e is Live => e.outcome === 'succeeded' && e.deploymentId !== undefined);
+    if (!run || deployed.length === 0) return;
+    const result = await run(deployed.map((e) => e.clawId));
+    this.checks.push(...result.entries);
+    const { policy } = this;
+    const rollBackNow = policy.autoRollback && (policy.rollbackOn as string[]).includes('failed');
+    for (const entry of deployed) {
+      const own = { passed: true, entries: result.entries.filter((c) => c.clawId === entry.clawId) };
+      own.passed = own.entries.every((c) => c.passed);
+      if (own.passed) continue;
+      entry.outcome = 'failed';
+      entry.detail = `its checks did not pass: ${describeFailedChecks(own)}`;
+      this.log.warning(`Claw ${entry.clawId}: ${entry.detail}`);
+      if (rollBackNow) await this.rollBackOne(entry, false);
+    }
+    this.checkHalt();
   }
 
   /** The bake: every Claw deployed so far checked at most once per poll interval, for `bake`. */
@@ -361,41 +430,45 @@ class FleetRollout {
 
   /** Every Claw this run deployed, once each, latest wave first; on cancel, requested only. */
   private async rollBackAll(cancelled: boolean): Promise<void> {
-    const { clock, signal } = this.deps;
-    const { policy } = this;
-    const cancelDeadline = clock.now() + CANCEL_ROLLBACK_MS;
-    this.log.startGroup?.(`Rolling back ${this.live.length} Claw(s), latest wave first`);
+    const cancelDeadline = this.deps.clock.now() + CANCEL_ROLLBACK_MS;
+    // A Claw its checks already had rolled back is not rolled back twice.
+    const toRollBack = this.live.filter((e) => e.rollbackId === undefined);
+    this.log.startGroup?.(`Rolling back ${toRollBack.length} Claw(s), latest wave first`);
     try {
       for (let wave = this.plan.length; wave >= 1; wave--) {
-        const group = this.live.filter((e) => e.wave === wave).reverse();
-        await Promise.all(
-          group.map(async (entry) => {
-            const timeoutMs = cancelled ? Math.max(0, cancelDeadline - clock.now()) : policy.timeoutMs;
-            const result = await rollBack(
-              { ...this.deps, signal: cancelled ? undefined : signal },
-              {
-                deploymentId: entry.deploymentId,
-                statusBefore: entry.status,
-                timeoutMs,
-                pollIntervalMs: policy.pollIntervalMs,
-                classify: policy.classify,
-                wait: !cancelled,
-                timeline: [],
-              },
-            ).catch((err: unknown) => {
-              if (!(err instanceof CancelledError)) throw err;
-              return undefined;
-            });
-            if (!result) return;
-            entry.rolledBack = result.succeeded;
-            entry.rollbackId = result.id;
-            if (!result.succeeded && result.outcome !== 'requested') entry.detail = result.message;
-          }),
-        );
+        const group = toRollBack.filter((e) => e.wave === wave).reverse();
+        await Promise.all(group.map((entry) => this.rollBackOne(entry, cancelled, cancelDeadline)));
       }
     } finally {
       this.log.endGroup?.();
     }
+  }
+
+  /** One Claw's rollback, followed as for one Claw (on cancel: requested within the grace, not followed). */
+  private async rollBackOne(entry: Live, cancelled: boolean, cancelDeadline = Infinity): Promise<void> {
+    const { clock, signal } = this.deps;
+    const { policy } = this;
+    const timeoutMs = cancelled ? Math.max(0, cancelDeadline - clock.now()) : policy.timeoutMs;
+    const result = await rollBack(
+      { ...this.deps, signal: cancelled ? undefined : signal },
+      {
+        deploymentId: entry.deploymentId,
+        clawId: entry.clawId,
+        statusBefore: entry.status,
+        timeoutMs,
+        pollIntervalMs: policy.pollIntervalMs,
+        classify: policy.classify,
+        wait: !cancelled,
+        timeline: [],
+      },
+    ).catch((err: unknown) => {
+      if (!(err instanceof CancelledError)) throw err;
+      return undefined;
+    });
+    if (!result) return;
+    entry.rolledBack = result.succeeded;
+    entry.rollbackId = result.id;
+    if (!result.succeeded && result.outcome !== 'requested') entry.detail = result.message;
   }
 
   private message(): string {

@@ -22,6 +22,8 @@ export interface RollbackResult {
 
 export interface RollbackRequest {
   deploymentId: string;
+  /** The Claw, when known: its history shapes the poll schedule. */
+  clawId?: string;
   /** The original's last known status, to tell a rollback that has not started from one that failed. */
   statusBefore?: string;
   timeoutMs: number;
@@ -90,6 +92,7 @@ export async function rollBack(deps: RunContext, request: RollbackRequest): Prom
   };
   const result = await waitForFinalStatus(deps, {
     deploymentId: id,
+    clawId: request.clawId,
     deadline,
     pollIntervalMs: request.pollIntervalMs,
     classify: request.classify,

@@ -4,6 +4,7 @@ import { ApiError } from '../api/errors.js';
 import type { RunContext } from '../context.js';
 import { formatDuration } from '../format.js';
 import { pollEvery } from '../poll.js';
+import { type Expectation, nextPollDelay } from './history.js';
 import { type Classifier, type StatusClass, describeClass } from '../status.js';
 
 export type WaitOutcome = 'succeeded' | 'failed' | 'paused' | 'timed-out';
@@ -67,8 +68,26 @@ export async function waitForFinalStatus(deps: RunContext, request: WaitRequest)
   const timedOutNote = (): string => `no final status within ${formatDuration(deadline - waitStart)}`;
   const waitStart = clock.now();
 
-  const poller = pollEvery(deps, request.pollIntervalMs, deadline);
-  const sleepUntilNextPoll = (): Promise<boolean> => poller.next();
+  // The schedule: from the trigger (or the deployment's creation, for a deployment found running),
+  // shaped by the Claw's history once the Claw is known.
+  let since = waitStart;
+  let clawId = request.clawId;
+  let expectation: Expectation | undefined;
+  let learned = false;
+  const learn = async (): Promise<void> => {
+    if (learned || !clawId || !deps.history) return;
+    learned = true;
+    expectation = await deps.history.expect(clawId, request.classify, request.pollIntervalMs);
+  };
+  const poller = pollEvery(
+    deps,
+    () => nextPollDelay(request.pollIntervalMs, clock.now() - since, expectation),
+    deadline,
+  );
+  const sleepUntilNextPoll = async (): Promise<boolean> => {
+    await learn();
+    return poller.next();
+  };
 
   if (!request.pollFirst && !(await sleepUntilNextPoll())) {
     return { outcome: 'timed-out', polls, note: timedOutNote() };
@@ -77,6 +96,11 @@ export async function waitForFinalStatus(deps: RunContext, request: WaitRequest)
     try {
       last = await client.getDeployment(deploymentId, { deadline, signal });
       polls += 1;
+      if (!clawId && last.clawId) {
+        // Waiting on a deployment someone else started: its age counts, on our clock.
+        clawId = last.clawId;
+        if (last.createdAt !== undefined) since = Math.min(waitStart, client.transport.toLocalTime(last.createdAt));
+      }
     } catch (err) {
       // Retries already happened below; past the deadline, the wait has simply run out of time.
       if (err instanceof ApiError && err.transient && clock.now() >= deadline - 1) {

@@ -6,6 +6,7 @@ import type { Classifier } from '../status.js';
 import type { RunContext } from '../context.js';
 import type { ReplyPattern } from '../pattern.js';
 import { runProbe } from './probe.js';
+import { type ChecksResult, describeFailedChecks } from '../checks/gate.js';
 import { type Verdict, clawVerdict } from './verdict.js';
 
 export interface HealthEntry {
@@ -23,6 +24,8 @@ export interface HealthEntry {
 export interface HealthResult {
   healthy: boolean;
   entries: HealthEntry[];
+  /** The conversation checks, when there is a checks file: a Claw that does not pass is unhealthy. */
+  checks?: ChecksResult;
   message: string;
 }
 
@@ -49,6 +52,18 @@ export async function checkHealth(deps: RunContext, request: HealthRequest): Pro
   const checkOne = (target: Claw | string): Promise<HealthEntry> =>
     checkClaw(deps, typeof target === 'string' ? target : target.id, { ...request, deadline });
   const entries = await mapWithConcurrency(claws, CONCURRENCY, checkOne);
+  // Claws healthy by their status must also behave; one already unhealthy is not talked to.
+  let checks: ChecksResult | undefined;
+  if (deps.checks) {
+    checks = await deps.checks(entries.filter((e) => e.healthy).map((e) => e.clawId));
+    for (const entry of entries) {
+      const own = checks.entries.filter((c) => c.clawId === entry.clawId);
+      if (own.every((c) => c.passed)) continue;
+      entry.healthy = false;
+      entry.verdict = 'unhealthy';
+      entry.detail = `${entry.detail}; checks did not pass: ${describeFailedChecks({ passed: false, entries: own })}`;
+    }
+  }
   for (const e of entries) log.info(`${e.healthy ? '✅' : '❌'} ${e.clawId}: ${e.verdict} (${e.detail})`);
   const unhealthy = entries.filter((e) => !e.healthy);
   const healthy = unhealthy.length === 0 && entries.length > 0;
@@ -58,7 +73,7 @@ export async function checkHealth(deps: RunContext, request: HealthRequest): Pro
       : healthy
         ? `All ${entries.length} Claw(s) are healthy.`
         : `${unhealthy.length} of ${entries.length} Claw(s) are not healthy: ${unhealthy.map((e) => `${e.clawId} (${e.verdict})`).join(', ')}.`;
-  return { healthy, entries, message };
+  return { healthy, entries, checks, message };
 }
 
 export async function mapWithConcurrency<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {

@@ -1,9 +1,8 @@
-// The chat probe: send a message, follow a task when the reply is long-running, read the reply.
-import { type Json, describeBody, echoes, readReply } from '../api/shapes.js';
+// The chat probe: one message, and a regular expression the reply must match.
 import type { RunContext } from '../context.js';
-import type { Classifier } from '../status.js';
 import type { ReplyPattern } from '../pattern.js';
-import { pollEvery } from '../poll.js';
+import type { Classifier } from '../status.js';
+import { askClaw } from './chat.js';
 
 export interface ProbeResult {
   ok: boolean;
@@ -22,31 +21,9 @@ export async function runProbe(
     classify: Classifier;
   },
 ): Promise<ProbeResult> {
-  const { client, signal } = deps;
-  const options = { deadline: input.deadline, signal };
-  const answer = await client.sendMessage(input.clawId, input.message, options);
-  let body: Json = answer.raw;
-  let text = answer.reply;
-  if (answer.taskId) {
-    const poller = pollEvery(deps, input.pollIntervalMs, input.deadline);
-    for (;;) {
-      const task = await client.getTask(answer.taskId, options);
-      body = task.raw;
-      const reading = input.classify(task.status);
-      if (reading === 'succeeded') {
-        text = readReply(task.raw, input.message);
-        break;
-      }
-      if (reading !== 'in_progress') return { ok: false, detail: `task ${task.id} ended ${task.status}` };
-      if (!(await poller.next())) {
-        return { ok: false, detail: `task ${task.id} still ${task.status ?? 'running'} at the deadline` };
-      }
-    }
-  }
-  if (text === undefined) {
-    const what = echoes(body, input.message) ? 'the answer only echoes the message sent' : 'no reply text found';
-    return { ok: false, detail: `${what} in ${describeBody(body)}` };
-  }
+  const answer = await askClaw(deps, input);
+  if ('problem' in answer) return { ok: false, detail: answer.problem };
+  const text = answer.reply;
   if (input.expect && !input.expect.test(text)) {
     return { ok: false, reply: text, detail: `reply does not match /${input.expect.source}/` };
   }

@@ -9,7 +9,11 @@ export const MAX_REPORT_BYTES = 512 * 1024;
  * The `report` output: a JSON array, cut to whole entries when it would pass `maxBytes`, with a
  * note for the log saying how many were left out.
  */
-export function reportOutput(entries: unknown[], maxBytes = MAX_REPORT_BYTES): { json: string; notes: string[] } {
+export function reportOutput(
+  entries: unknown[],
+  maxBytes = MAX_REPORT_BYTES,
+  name = 'report',
+): { json: string; notes: string[] } {
   const parts: string[] = [];
   let bytes = 2;
   for (const entry of entries) {
@@ -22,7 +26,7 @@ export function reportOutput(entries: unknown[], maxBytes = MAX_REPORT_BYTES): {
   const left = entries.length - parts.length;
   const cap = `${Math.round(maxBytes / 1024)} KiB`;
   const notes =
-    left > 0 ? [`The report output left out ${left} of ${entries.length} entries: it is capped at ${cap}.`] : [];
+    left > 0 ? [`The ${name} output left out ${left} of ${entries.length} entries: it is capped at ${cap}.`] : [];
   return { json: `[${parts.join(',')}]`, notes };
 }
 

@@ -166,6 +166,65 @@ async function measureFleet(n: number): Promise<LoadFigures> {
   });
 }
 
+// --- polling from history ---------------------------------------------------------------------
+
+/** A usual deployment (the 3 minutes of PLAN), an early crash at a sixth of it, and a slow one (1.6×). */
+const SCENARIOS: { name: string; plan: [string, number?][]; endsSimMs: number }[] = [
+  { name: 'usual', plan: PLAN, endsSimMs: DEPLOY_SIM_MS },
+  { name: 'early crash', plan: [['building', DEPLOY_SIM_MS / 6], ['crashed']], endsSimMs: DEPLOY_SIM_MS / 6 },
+  { name: 'slow (1.6×)', plan: [['building', DEPLOY_SIM_MS * 1.6], ['live']], endsSimMs: DEPLOY_SIM_MS * 1.6 },
+];
+/** The Claw's last 12 successful deployments: 3 minutes to 3 minutes 20. */
+const HISTORY_SIM_MS = Array.from({ length: 12 }, (_, i) => DEPLOY_SIM_MS + (i * 20_000) / 11);
+
+interface HistoryFigures {
+  who: string;
+  scenario: string;
+  history: boolean;
+  perDeployment: number;
+  lags: number[];
+}
+
+/** One run (N = 1) or one fleet step of 20, with or without timestamps in the deployments list. */
+async function measureHistory(fleet: boolean, scenario: (typeof SCENARIOS)[number], history: boolean) {
+  const sim = new Simulator({
+    speed: SPEED,
+    timestamps: history,
+    rateLimit: { limit: LIMIT, windowMs: WINDOW_MS, resetForm: 'epoch-ms' },
+  });
+  await sim.start();
+  const claws = Array.from({ length: fleet ? 20 : 1 }, (_, i) => `claw-${i + 1}`);
+  for (const id of claws) {
+    sim.addClaw(id, { plan: scenario.plan });
+    for (const ms of HISTORY_SIM_MS) sim.addPastDeployment(id, ms);
+  }
+  const run = await runAction(
+    {
+      'api-key': DEMO_KEY,
+      'base-url': sim.url,
+      'claw-id': claws.join(','),
+      'poll-interval': `${POLL_MS}ms`,
+      'max-failures': '100%',
+      timeout: '90s',
+    },
+    { killAfterMs: 120_000 },
+  );
+  const exitAt = Date.now();
+  // Lag: from each deployment's final status to when the run saw it (a fleet's report says when; one run's exit).
+  const report = JSON.parse(run.outputs.report || '[]') as { clawId: string; durationMs: number | null }[];
+  const lags = fleet
+    ? report.filter((e) => e.durationMs !== null).map((e) => (e.durationMs ?? 0) - scenario.endsSimMs / SPEED)
+    : sim.triggered().map((d) => exitAt - sim.finalAt(d));
+  await sim.stop();
+  return {
+    who: fleet ? 'fleet of 20 (one step)' : 'N = 1',
+    scenario: scenario.name,
+    history,
+    perDeployment: sim.requests.length / claws.length,
+    lags,
+  } satisfies HistoryFigures;
+}
+
 async function runFixedIntervalPoller(sim: Simulator, clawId: string): Promise<RunResult> {
   return fixedIntervalDeploy(sim.url, DEMO_KEY, clawId, POLL_MS, 90_000);
 }
@@ -226,9 +285,51 @@ function dirSize(dir: string): number {
 
 // --- run ------------------------------------------------------------------------------------
 
-// `--runs K` repeats the N = 20 measurement K times (the busy case varies most from run to run).
-const { values: args } = parseArgs({ options: { runs: { type: 'string', default: '3' } } });
+// `--runs K` repeats the N = 20 measurement K times (the busy case varies most from run to run);
+// `--only history` runs the history table alone.
+const { values: args } = parseArgs({
+  options: { runs: { type: 'string', default: '3' }, only: { type: 'string', default: '' } },
+});
 const RUNS = Math.max(1, Number(args.runs));
+
+const historyRuns: HistoryFigures[] = [];
+for (const fleet of [false, true]) {
+  for (const scenario of SCENARIOS) {
+    for (const history of [false, true]) {
+      for (let run = 1; run <= RUNS; run++) {
+        process.stderr.write(
+          `history: ${fleet ? 'fleet of 20' : 'N = 1'}, ${scenario.name}, ${history ? 'with' : 'without'} history (${run} of ${RUNS})…\n`,
+        );
+        historyRuns.push(await measureHistory(fleet, scenario, history));
+      }
+    }
+  }
+}
+/** min / median / max of one figure over the runs of a row. */
+const spread = (xs: number[], digits = 0) =>
+  `${fmt(Math.min(...xs), digits)} / ${fmt(median(xs), digits)} / ${fmt(max(xs), digits)}`;
+const historyRows = new Map<string, HistoryFigures[]>();
+for (const f of historyRuns) {
+  const key = `${f.who}|${f.scenario}|${f.history}`;
+  historyRows.set(key, [...(historyRows.get(key) ?? []), f]);
+}
+const historyTable = [
+  '| runner | deployment | history | requests / deployment (min / median / max) | ratio to no history (median) | detection lag median, ms (min / median / max of runs) | detection lag max, ms (min / median / max of runs) |',
+  '|---|---|---|---|---|---|---|',
+  ...[...historyRows.values()].map((runs) => {
+    const f = runs[0];
+    const without = historyRows.get(`${f.who}|${f.scenario}|false`) ?? [];
+    const ratio = median(runs.map((r) => r.perDeployment)) / median(without.map((r) => r.perDeployment));
+    return `| ${f.who} | ${f.scenario} | ${f.history ? 'yes' : 'no'} | ${spread(
+      runs.map((r) => r.perDeployment),
+      2,
+    )} | ${fmt(ratio, 2)}× | ${spread(runs.map((r) => median(r.lags)))} | ${spread(runs.map((r) => max(r.lags)))} |`;
+  }),
+];
+if (args.only === 'history') {
+  console.log(historyTable.join('\n'));
+  process.exit(0);
+}
 
 const load: LoadFigures[] = [];
 for (const n of [1, 5, 20]) {
@@ -273,6 +374,10 @@ const report = [
   `Setup: a team limit of ${LIMIT} requests per window; time scaled ${SPEED}× (the 60 s window lasts ${WINDOW_MS / 1000} s, a ${DEPLOY_SIM_MS / 60_000}-minute deployment ${DEPLOY_SIM_MS / SPEED / 1000} s, the 5 s poll interval ${POLL_MS} ms). All runs start together. The ideal time is the longer of the deployment itself and one trigger plus one final poll per run at the team's rate. Detection lag is from the simulator's final status to the process's exit. Goals: 0 failures, 0 429s, no window above ${LIMIT - Math.ceil(LIMIT / 10)} of ${LIMIT} (the reserve kept), ≤ 1.3× ideal, lag ≤ one poll interval. N = 20 runs ${RUNS} times.`,
   '',
   ...loadTable,
+  '',
+  `Polling from history: one run and one fleet step of 20, each Claw with 12 past deployments of 3m–3m20s in the list (with timestamps, or without: the fallback, which still spends its one list read). The poll interval is ${POLL_MS} ms (5 s); goals: at N = 1 a usual deployment at most half the requests of no history and lag ≤ ${2 * POLL_MS} ms; an early crash (at a sixth) lag ≤ ${POLL_MS} ms + a third of the time elapsed (${POLL_MS + DEPLOY_SIM_MS / 6 / SPEED / 3} ms); a slow one (1.6×) lag ≤ ${2 * POLL_MS} ms; the fleet with history at most 0.6× the requests, median lag ≤ ${2 * POLL_MS} ms. ${RUNS} runs each.`,
+  '',
+  ...historyTable,
   '',
   ...otherTable,
   '',

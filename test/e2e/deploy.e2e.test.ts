@@ -129,7 +129,7 @@ describe('deploy through dist/index.js', () => {
   it('still names the deployment when the service stops answering mid-wait', async () => {
     const s = await start();
     s.addClaw('c1', { plan: [['in_progress']] });
-    s.fault({ kind: 'error', status: 403, method: 'GET', times: 1 });
+    s.fault({ kind: 'error', status: 403, method: 'GET', path: '/deployments/', times: 1 });
     const run = await runAction(inputsFor(s));
     expect(run.exitCode).toBe(1);
     expect(run.outputs['deployment-id']).toBe('dep_0001');
@@ -200,5 +200,21 @@ describe('deploy through dist/index.js', () => {
     expect(run.exitCode).toBe(0);
     expect(run.outputs).toMatchObject({ 'deployment-id': 'dep_0001', status: 'ready', outcome: 'succeeded' });
     expect(run.outputs.url).toContain('dep_0001');
+  });
+
+  it('polls from the Claw history: one list read, then fewer polls than a fixed poller', async () => {
+    const s = await start({ timestamps: true });
+    // 20× speed: a 60 s deployment takes 3 s; the poll interval is 100 ms.
+    s.addClaw('c1', { plan: [['deploying', 60_000], ['live']] });
+    for (const ms of [60_000, 64_000, 70_000]) s.addPastDeployment('c1', ms);
+    const run = await runAction(inputsFor(s));
+    expect(run.exitCode).toBe(0);
+    expect(run.stdout).toMatch(
+      /The last 3 deployments of c1 took 3s–3\.5s: polling every 100ms from 2\.9s, less often before\./,
+    );
+    const counts = s.routeCounts();
+    expect(counts['GET /v1/deployments']).toBe(1);
+    // A fixed 100 ms poller needs about 30 polls for 3 s; the schedule far fewer.
+    expect(counts['GET /v1/deployments/:id']).toBeLessThan(20);
   });
 });

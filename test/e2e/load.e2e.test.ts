@@ -19,7 +19,10 @@ describe('concurrent runs against a shared limit', () => {
     const s = sim;
     const runs = await Promise.all(
       claws.map((id) =>
-        runAction({ 'api-key': DEMO_KEY, 'base-url': url, 'claw-id': id, 'poll-interval': '100ms', timeout: '60s' }),
+        runAction(
+          { 'api-key': DEMO_KEY, 'base-url': url, 'claw-id': id, 'poll-interval': '100ms', timeout: '60s' },
+          { killAfterMs: 25_000 },
+        ),
       ),
     );
     for (const [i, run] of runs.entries()) {

@@ -192,7 +192,7 @@ describe('cancellation with real signals', () => {
     });
     // Half a second after the trigger, the first poll (sent after 100 ms) is hanging.
     const { run, exitMs } = await runAndSignal(inputs, /Triggered deployment dep_0001/, 'SIGINT', 500);
-    expect(s.requests.filter((r) => r.method === 'GET')).toHaveLength(1);
+    expect(s.requests.filter((r) => r.method === 'GET' && r.path.startsWith('/v1/deployments/'))).toHaveLength(1);
     expect(exitMs).toBeLessThan(7500);
     expect(run.outputs.outcome).toBe('cancelled');
     expect(rollbacks(s)).toHaveLength(1);

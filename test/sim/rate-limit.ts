@@ -47,6 +47,12 @@ export class TeamRateLimit {
     return true;
   }
 
+  /** Requests other clients spent in the current window (a run that starts in a busy window). */
+  spend(now: number, count: number): void {
+    this.roll(now);
+    this.count += count;
+  }
+
   /** The three headers (and Retry-After when asked), as seen at `now` on a server clock `serverNow`. */
   headers(now: number, serverNow: number, limited: boolean): Record<string, string> {
     this.roll(now);

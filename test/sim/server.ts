@@ -48,8 +48,12 @@ export interface SimClaw {
     mode: 'sync' | 'task' | 'never';
     reply?: string;
     taskMs?: number;
-    /** Answer `{"message": <what was sent>, "reply": ...}`, as services that echo do. */
-    echo?: boolean;
+    /** Answer `{"message": <what was sent>, "reply": ...}`, as services that echo do; `object` sends both as role objects. */
+    echo?: boolean | 'object';
+    /** The reply to each message (`n` counts this Claw's messages from 1); default `reply`, else an echo. */
+    respond?: (message: string, n: number) => string;
+    /** Tasks end `failed` instead of finishing. */
+    taskFails?: boolean;
   };
   skills: Fields[];
 }
@@ -75,6 +79,7 @@ export interface SimTask {
   ms: number;
   reply: string;
   never: boolean;
+  fails: boolean;
 }
 
 export interface RequestRecord {
@@ -122,6 +127,8 @@ export interface SimOptions {
    * deployment's id in the error, `anonymous` does not.
    */
   conflicts?: 'named' | 'anonymous';
+  /** Final deployments carry `finishedAt` beside `createdAt`, so a client can learn durations. */
+  timestamps?: boolean;
 }
 
 export const ALL_SCOPES = ['claws', 'deployments', 'skills', 'team', 'chat'].flatMap((r) => [
@@ -210,6 +217,26 @@ export class Simulator {
     this.deployments.set(id, deployment);
     const claw = this.claws.get(clawId);
     if (claw) claw.currentDeploymentId = id;
+    return deployment;
+  }
+
+  /**
+   * A deployment of `clawId` that succeeded in the past after `simMs` (simulated), ending a little
+   * before now: the history a client may learn durations from. Not the Claw's current deployment.
+   */
+  addPastDeployment(clawId: string, simMs: number, endedAgoMs = 60_000): SimDeployment {
+    const realMs = simMs / (this.options.speed ?? 1);
+    const createdAt = this.now() - endedAgoMs - realMs;
+    const deployment: SimDeployment = {
+      id: this.newId('dep'),
+      clawId,
+      fields: {},
+      createdAt,
+      planStart: createdAt,
+      plan: [['deploying', simMs], ['succeeded']],
+      origin: 'seed',
+    };
+    this.deployments.set(deployment.id, deployment);
     return deployment;
   }
 
@@ -580,15 +607,9 @@ export class Simulator {
         const task = this.tasks.get(id);
         if (!task) throw new HttpError(404, `no task ${id}`);
         const done = !task.never && this.elapsed(task.createdAt, now) >= task.ms;
-        const fields: Fields = done ? { result: { reply: task.reply } } : {};
-        return [
-          200,
-          envelope(
-            this.shape,
-            'task',
-            dressObject(this.shape, 'task', task.id, done ? 'completed' : 'running', fields),
-          ),
-        ];
+        const fields: Fields = done && !task.fails ? { result: { reply: task.reply } } : {};
+        const status = done ? (task.fails ? 'failed' : 'completed') : 'running';
+        return [200, envelope(this.shape, 'task', dressObject(this.shape, 'task', task.id, status, fields))];
       }
       default:
         throw new HttpError(404, `no route ${method} /v1${path}`);
@@ -663,12 +684,18 @@ export class Simulator {
 
   private chat(claw: SimClaw, input: Fields, now: number): [number, unknown] {
     const text = String(input.message ?? '');
-    const reply = claw.chat.reply ?? `echo: ${text}`;
     const history = this.messages.get(claw.id) ?? [];
+    const n = history.filter((m) => m.role === 'user').length + 1;
+    const reply = claw.chat.respond?.(text, n) ?? claw.chat.reply ?? `echo: ${text}`;
     history.push({ role: 'user', content: text }, { role: 'claw', content: reply });
     this.messages.set(claw.id, history);
     if (claw.chat.mode === 'sync') {
-      const answer = claw.chat.echo ? { message: text, reply, clawId: claw.id } : { reply, clawId: claw.id };
+      const answer =
+        claw.chat.echo === 'object'
+          ? { message: { role: 'user', content: text }, reply: { role: 'assistant', content: reply }, clawId: claw.id }
+          : claw.chat.echo
+            ? { message: text, reply, clawId: claw.id }
+            : { reply, clawId: claw.id };
       return [200, envelope(this.shape, 'message', answer)];
     }
     const task: SimTask = {
@@ -677,6 +704,7 @@ export class Simulator {
       ms: claw.chat.taskMs ?? 1000,
       reply,
       never: claw.chat.mode === 'never',
+      fails: claw.chat.taskFails ?? false,
     };
     this.tasks.set(task.id, task);
     return [202, { taskId: task.id }];
@@ -722,6 +750,9 @@ export class Simulator {
       createdAt: new Date(deployment.createdAt + (this.options.clockSkewMs ?? 0)).toISOString(),
     };
     if (deployment.strategy) fields.strategy = deployment.strategy;
+    if (this.options.timestamps && !this.inProgress(deployment, now)) {
+      fields.finishedAt = new Date(this.finalAt(deployment) + (this.options.clockSkewMs ?? 0)).toISOString();
+    }
     if (deployment.rollbackOf) fields.rollbackOf = deployment.rollbackOf;
     if (this.options.urls) fields.url = `https://dashboard.example.com/deployments/${deployment.id}`;
     return dressObject(this.shape, 'deployment', deployment.id, this.statusOf(deployment, now), fields);

@@ -1,0 +1,75 @@
+// Check results as JUnit XML, the format test reporters on GitHub read: one testsuite per Claw,
+// one testcase per check. A check that did not pass is a <failure> when an assertion failed, else
+// an <error>. Replies are untrusted: every text is escaped, and characters XML 1.0 forbids
+// (controls, lone surrogates, U+FFFE/U+FFFF) are replaced, so the file stays well formed.
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, isAbsolute, resolve } from 'node:path';
+import type { CheckEntry, ChecksResult } from './gate.js';
+
+// Tab, line feed and carriage return are allowed; all else below U+0020, surrogates, and U+FFFE/F are not.
+const FORBIDDEN =
+  // eslint-disable-next-line no-control-regex
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/** Text safe in XML content and in a double-quoted attribute. */
+export function xmlText(value: string): string {
+  return value
+    .replace(FORBIDDEN, '\ufffd')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/\r/g, '&#13;');
+}
+
+function testcase(e: CheckEntry, suite: string): string {
+  const time = ((e.latencyMs ?? 0) / 1000).toFixed(3);
+  const open = `    <testcase classname="${xmlText(suite)}" name="${xmlText(e.check)}" time="${time}"`;
+  if (e.passed) return `${open}/>`;
+  const tag = e.failures > 0 ? 'failure' : 'error';
+  const summary = `${e.passes} of ${e.attempts} attempt(s) passed; ${e.minPass} of ${e.repeat} needed`;
+  const detail = `${summary}\n${e.failure ?? ''}`;
+  return [
+    `${open}>`,
+    `      <${tag} message="${xmlText(e.failure ?? summary)}" type="${tag === 'failure' ? 'AssertionFailed' : 'CheckError'}">${xmlText(detail)}</${tag}>`,
+    '    </testcase>',
+  ].join('\n');
+}
+
+export function toJUnit(result: ChecksResult, checksFile: string): string {
+  const claws = [...new Set(result.entries.map((e) => e.clawId))];
+  const suites = claws.map((clawId) => {
+    const entries = result.entries.filter((e) => e.clawId === clawId);
+    const failures = entries.filter((e) => !e.passed && e.failures > 0).length;
+    const errors = entries.filter((e) => !e.passed && e.failures === 0).length;
+    const time = (entries.reduce((sum, e) => sum + (e.latencyMs ?? 0), 0) / 1000).toFixed(3);
+    const name = `Claw ${clawId}`;
+    return [
+      `  <testsuite name="${xmlText(name)}" tests="${entries.length}" failures="${failures}" errors="${errors}" time="${time}">`,
+      ...entries.map((e) => testcase(e, name)),
+      '  </testsuite>',
+    ].join('\n');
+  });
+  const failures = result.entries.filter((e) => !e.passed && e.failures > 0).length;
+  const errors = result.entries.filter((e) => !e.passed && e.failures === 0).length;
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="${xmlText(`Claw checks (${checksFile})`)}" tests="${result.entries.length}" failures="${failures}" errors="${errors}">`,
+    ...suites,
+    '</testsuites>',
+    '',
+  ].join('\n');
+}
+
+/** Writes the JUnit file at `path` (relative to `workspace`), creating missing folders. */
+export async function writeJUnit(
+  path: string,
+  workspace: string,
+  result: ChecksResult,
+  checksFile: string,
+): Promise<string> {
+  const full = isAbsolute(path) ? path : resolve(workspace, path);
+  await mkdir(dirname(full), { recursive: true });
+  await writeFile(full, toJUnit(result, checksFile), 'utf8');
+  return full;
+}

@@ -1,0 +1,156 @@
+// A YAML file the user keeps in the repository (checks, manifests), read with the `yaml` package so
+// every mistake can name the file, the line and what was expected. Readers walk the parsed nodes
+// with the helpers here; each refusal is one FileError, whose message is the whole `::error::` line.
+import { readFile } from 'node:fs/promises';
+import { isAbsolute, resolve } from 'node:path';
+import {
+  type Document,
+  LineCounter,
+  type Node,
+  type Pair,
+  type Scalar,
+  type YAMLMap,
+  type YAMLSeq,
+  isMap,
+  isScalar,
+  isSeq,
+  parseDocument,
+} from 'yaml';
+import { InputError } from '../errors.js';
+import { ParseError, parseDuration } from '../parse.js';
+
+/** A mistake in a user's file: its message names the file and the line. */
+export class FileError extends InputError {
+  override name = 'FileError';
+}
+
+/** Shows a value in an error: quoted, cut when long. */
+function show(value: unknown): string {
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  return JSON.stringify(text.length > 60 ? `${text.slice(0, 60)}…` : text);
+}
+
+/** One entry of a mapping: its key, and the value's node (absent for `key:` with nothing after). */
+export interface Entry {
+  key: string;
+  /** The pair, for the line of the key. */
+  pair: Pair;
+  value: Node | null;
+}
+
+export class YamlFile {
+  private constructor(
+    /** The path as the user wrote it, for messages. */
+    readonly name: string,
+    readonly doc: Document,
+    private readonly lines: LineCounter,
+  ) {}
+
+  /**
+   * Reads and parses `path` (relative to `workspace`). A missing file or a syntax error is one
+   * FileError; `what` says what the file is for ("checks file", "manifest").
+   */
+  static async read(path: string, workspace: string, what: string): Promise<YamlFile> {
+    const full = isAbsolute(path) ? path : resolve(workspace, path);
+    let text: string;
+    try {
+      text = await readFile(full, 'utf8');
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      const why = code === 'ENOENT' ? 'no such file in the workspace' : code === 'EISDIR' ? 'it is a folder' : code;
+      throw new FileError(
+        `The ${what} ${show(path)} could not be read (${why}): expected a YAML file, relative to the workspace (did the job check out the repository?).`,
+      );
+    }
+    return YamlFile.parse(path, text, what);
+  }
+
+  static parse(name: string, text: string, what: string): YamlFile {
+    const lines = new LineCounter();
+    const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
+    const file = new YamlFile(name, doc, lines);
+    const problem = doc.errors[0];
+    if (problem) {
+      const line = lines.linePos(problem.pos[0]).line;
+      const message = problem.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
+      throw new FileError(`${name}, line ${line}: the ${what} is not valid YAML: ${message}.`);
+    }
+    return file;
+  }
+
+  /** The line (1-based) a node starts on; the file's first line for a missing node. */
+  line(node: Node | Pair | null | undefined): number {
+    const range = node && ('range' in node ? node.range : isScalarKey(node) ? node.key.range : undefined);
+    return range ? this.lines.linePos(range[0]).line : 1;
+  }
+
+  /** The one error for a value at fault: `file, line N: 'key' is "x": expected …`. */
+  fail(at: Node | Pair | null | undefined, message: string): never {
+    throw new FileError(`${this.name}, line ${this.line(at)}: ${message}.`);
+  }
+
+  /** `'key' is "value": expected …`, at the value's line. */
+  failValue(entry: Entry, expected: string): never {
+    const value = isScalar(entry.value) ? entry.value.value : entry.value ? entry.value.toJSON() : null;
+    this.fail(entry.value ?? entry.pair, `'${entry.key}' is ${show(value)}: expected ${expected}`);
+  }
+
+  /** A mapping's entries, refusing keys not in `allowed` (when given) and keys that are not text. */
+  entries(node: Node | null, where: string, allowed?: readonly string[]): Entry[] {
+    if (!isMap(node)) this.fail(node, `${where} is not a mapping: expected keys and values`);
+    return (node as YAMLMap).items.map((pair) => {
+      const key = isScalar(pair.key) ? pair.key.value : undefined;
+      if (typeof key !== 'string' && typeof key !== 'number') this.fail(pair, `${where} has a key that is not text`);
+      const name = String(key);
+      if (allowed && !allowed.includes(name)) {
+        this.fail(pair, `unknown key '${name}' in ${where}: expected ${allowed.map((k) => `'${k}'`).join(', ')}`);
+      }
+      return { key: name, pair, value: (pair.value as Node | null) ?? null };
+    });
+  }
+
+  /** A list's items (a missing list is an error at `at`). */
+  list(entry: Entry, expected: string): Node[] {
+    if (!isSeq(entry.value)) this.failValue(entry, expected);
+    return (entry.value as YAMLSeq<Node>).items;
+  }
+
+  /** A scalar as text: strings, and numbers or booleans written bare (`value: 12345`). */
+  text(entry: Entry, expected: string, { empty = false } = {}): string {
+    const value = isScalar(entry.value) ? (entry.value as Scalar).value : undefined;
+    if (typeof value === 'string' && (empty || value.trim() !== '')) return value;
+    if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+    this.failValue(entry, expected);
+  }
+
+  /** A whole number of at least `min`. */
+  count(entry: Entry, min: number): number {
+    const value = isScalar(entry.value) ? entry.value.value : undefined;
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < min) {
+      this.failValue(entry, `a whole number of at least ${min}`);
+    }
+    return value;
+  }
+
+  /** A duration as the action's inputs write them (`90s`, `1m30s`, bare seconds); `ms` reads a bare number as milliseconds. */
+  duration(entry: Entry, { ms = false } = {}): number {
+    const value = isScalar(entry.value) ? entry.value.value : undefined;
+    if (ms && typeof value === 'number' && value > 0) return value;
+    try {
+      const parsed = parseDuration(String(value ?? ''));
+      if (parsed > 0) return parsed;
+    } catch (err) {
+      if (!(err instanceof ParseError)) throw err;
+    }
+    this.failValue(
+      entry,
+      ms
+        ? 'a duration such as 10s, 1m30s or 500ms, or a number of milliseconds'
+        : 'a duration such as 60s, 1m30s or 500ms, or a number of seconds',
+    );
+  }
+}
+
+function isScalarKey(node: Node | Pair): node is Pair & { key: Scalar } {
+  return 'key' in node && isScalar(node.key);
+}

@@ -1,0 +1,47 @@
+// Conversation checks as the action's outputs and a section of the job summary. Replies are the
+// Claw's words (LLM output anyone can steer): they pass the same escaping as every service value.
+import type { ChecksResult } from '../checks/gate.js';
+import { formatDuration } from '../format.js';
+import { MAX_REPORT_BYTES, reportOutput } from './health-report.js';
+import { code, escapeText, table } from './markdown.js';
+
+/** `checks-passed` and `checks-report`; both empty when no checks ran. */
+export function checksOutputs(result: ChecksResult | undefined): { outputs: Record<string, string>; notes: string[] } {
+  if (!result) return { outputs: { 'checks-passed': '', 'checks-report': '' }, notes: [] };
+  const report = result.entries.map((e) => ({
+    check: e.check,
+    clawId: e.clawId,
+    passed: e.passed,
+    passes: e.passes,
+    repeat: e.repeat,
+    errors: e.errors,
+    latencyMs: e.latencyMs ?? null,
+    failure: e.failure ?? null,
+  }));
+  const { json, notes } = reportOutput(report, MAX_REPORT_BYTES, 'checks-report');
+  return { outputs: { 'checks-passed': String(result.passed), 'checks-report': json }, notes };
+}
+
+/** The longest stretch of a failure (reply excerpt included) shown in a cell. */
+const FAILURE_CELL_CHARS = 300;
+
+/** A summary section: one row per check and Claw. */
+export function checksSummary(result: ChecksResult | undefined): string {
+  if (!result || result.entries.length === 0) return '';
+  const passed = result.entries.filter((e) => e.passed).length;
+  const rows = result.entries.map((e) => [
+    code(e.clawId),
+    escapeText(e.check),
+    e.passed ? '✅ passed' : e.failures > 0 ? '❌ failed' : '⚠️ error',
+    `${e.passes} of ${e.attempts} (needs ${e.minPass} of ${e.repeat})`,
+    String(e.errors),
+    e.latencyMs === undefined ? '—' : formatDuration(e.latencyMs),
+    e.failure ? escapeText(e.failure.slice(0, FAILURE_CELL_CHARS)) : '',
+  ]);
+  return [
+    `#### Conversation checks: ${passed} of ${result.entries.length} passed`,
+    '',
+    table(['Claw', 'Check', 'Result', 'Passes', 'Errors', 'Latency', 'Failure'], rows),
+    '',
+  ].join('\n');
+}
