@@ -10,6 +10,18 @@ import { type ChecksResult, runChecks } from './checks/gate.js';
 import { writeJUnit } from './checks/junit.js';
 import { type CheckSuite, DEFAULT_CHECK_TIMEOUT_MS, loadChecks } from './checks/suite.js';
 import { checksOutputs, checksSummary } from './report/checks-report.js';
+import { upsertComment } from './github/comment.js';
+import {
+  type ApplyOptions,
+  type ManifestResult,
+  applyCommand,
+  driftCommand,
+  planCommand,
+  requireSecrets,
+} from './manifest/command.js';
+import { type Manifest, loadManifest } from './manifest/manifest.js';
+import { PlanRefusal } from './manifest/plan.js';
+import { type PlanView, commentBody, commentMarker, planMarkdown, planOutputs } from './report/plan-report.js';
 import { CancelledError, InputError, errorMessage } from './errors.js';
 import { ApiError } from './api/errors.js';
 import { checkHealth } from './health/health.js';
@@ -52,10 +64,13 @@ export async function run(): Promise<void> {
 
   let settings: Settings;
   let suite: CheckSuite | undefined;
+  let manifest: Manifest | undefined;
   try {
     settings = readSettings((name) => core.getInput(name));
-    // The checks file is input too: every mistake in it is found before any request.
+    // The checks file and the manifest are input too: every mistake in them is found before any request.
     suite = settings.checks ? withProbe(await loadChecks(settings.checks, workspace()), settings) : undefined;
+    manifest = settings.manifest ? await loadManifest(settings.manifest, workspace(), process.env) : undefined;
+    if (manifest && settings.command === 'apply') requireSecrets(manifest);
   } catch (err) {
     const message = errorMessage(err);
     core.setOutput('outcome', 'error');
@@ -112,7 +127,7 @@ export async function run(): Promise<void> {
       onFleetProgress: (inFlight) => core.saveState(STATE.fleetInFlight, JSON.stringify(inFlight)),
     };
     if (settings.fleet) mirror?.start(settings.targets.all ? ['*'] : settings.targets.ids, []);
-    const result = await runCommand(settings, deps, github);
+    const result = await runCommand(settings, deps, github, manifest);
     if (mirror) result.outputs['github-deployment-id'] = await mirror.finish(result.github);
     const checks = checksOutputs(result.checks);
     setOutputs({ ...result.outputs, ...(suite ? checks.outputs : {}) });
@@ -153,7 +168,7 @@ export async function run(): Promise<void> {
  */
 function describeFailure(settings: Settings, err: unknown): string {
   const text = errorMessage(err);
-  if (err instanceof ApiError || err instanceof InputError) return text;
+  if (err instanceof ApiError || err instanceof InputError || err instanceof PlanRefusal) return text;
   const target = settings.clawId
     ? ` of Claw ${settings.clawId}`
     : settings.deploymentId
@@ -242,7 +257,12 @@ function githubState(outcome: string): DeploymentState | undefined {
   return undefined; // triggered without waiting: still in progress
 }
 
-async function runCommand(settings: Settings, deps: CommandDeps, github: GitHubRun): Promise<CommandResult> {
+async function runCommand(
+  settings: Settings,
+  deps: CommandDeps,
+  github: GitHubRun,
+  manifest: Manifest | undefined,
+): Promise<CommandResult> {
   const policy = policyOf(settings);
   const fromDeploy = (result: DeployResult): CommandResult => {
     const state = githubState(result.outcome ?? '');
@@ -313,11 +333,75 @@ async function runCommand(settings: Settings, deps: CommandDeps, github: GitHubR
         checks: result.checks,
       };
     }
+    case 'plan':
+    case 'drift':
+    case 'apply': {
+      if (!manifest) throw new Error(`the ${command} command needs a manifest`);
+      const result =
+        command === 'plan'
+          ? await planCommand(deps, manifest)
+          : command === 'drift'
+            ? await driftCommand(deps, manifest, settings.failOnDrift)
+            : await applyCommand(deps, manifest, applyOptions(settings), policy);
+      return manifestResult(settings, result, github);
+    }
     default: {
       const unknown: never = command;
       throw new Error(`unknown command ${String(unknown)}`);
     }
   }
+}
+
+function applyOptions(settings: Settings): ApplyOptions {
+  const { strategy, payload, waves, bakeMs, maxFailures, probeMessage, probeExpect } = settings;
+  return {
+    planId: settings.planId,
+    rewriteSecrets: settings.rewriteSecrets,
+    deployChanged: settings.deployChanged,
+    fleet: { strategy, payload, waves, bakeMs, maxFailures, probeMessage, probeExpect },
+  };
+}
+
+/** Plan, drift and apply: the plan's outputs and summary (and an apply's rollout), the comment on a pull request. */
+async function manifestResult(settings: Settings, result: ManifestResult, github: GitHubRun): Promise<CommandResult> {
+  const title = { plan: 'Plan', drift: 'Drift', apply: 'Apply' }[settings.command as 'plan' | 'drift' | 'apply'];
+  const view = { title, apply: result.apply, runUrl: runUrl(github) };
+  const plan = planOutputs(result.plan);
+  const rollout = result.rollout && fleetOutputs(result.rollout);
+  if (settings.comment && settings.command === 'plan') await commentPlan(settings, result, github, view);
+  return {
+    ok: result.ok,
+    message: result.message,
+    outputs: { outcome: result.outcome, ...rollout?.outputs, ...plan.outputs },
+    summary: [planMarkdown(result.plan, view), result.rollout ? fleetSummary(result.rollout) : '']
+      .filter(Boolean)
+      .join('\n'),
+    notes: [...plan.notes, ...(rollout?.notes ?? [])],
+    failStep: true,
+    checks: result.rollout?.checks,
+  };
+}
+
+/** On a pull request, the plan in one comment, found again by its marker; elsewhere an info line. */
+async function commentPlan(
+  settings: Settings,
+  result: ManifestResult,
+  github: GitHubRun,
+  view: PlanView,
+): Promise<void> {
+  if (!['pull_request', 'pull_request_target'].includes(github.eventName) || github.pullRequest === undefined) {
+    log.info(`Not commenting the plan: the event is ${github.eventName || 'not a GitHub event'}, not a pull request.`);
+    return;
+  }
+  const done = await upsertComment({
+    token: settings.githubToken,
+    run: github,
+    pullRequest: github.pullRequest,
+    marker: commentMarker(result.plan.manifest),
+    body: commentBody(result.plan, view),
+    warn: log.warning,
+  });
+  if (done) log.info(`The plan is on pull request #${github.pullRequest} (comment ${done}).`);
 }
 
 /** Outputs only through setOutput, and only values that pass the last check. */

@@ -9,7 +9,9 @@ import { ROLLBACK_TRIGGERS, type RollbackTrigger } from './status.js';
 import { PATTERN_EXPECTED, type ReplyPattern, compilePattern, patternProblem } from './pattern.js';
 import { ON_CONFLICT, type OnConflict } from './deploy/conflict.js';
 
-export const COMMANDS = ['deploy', 'wait', 'rollback', 'health'] as const;
+export const COMMANDS = ['deploy', 'wait', 'rollback', 'health', 'plan', 'apply', 'drift'] as const;
+/** The commands that read a manifest (Claws as code). */
+export const MANIFEST_COMMANDS: readonly Command[] = ['plan', 'apply', 'drift'];
 export type Command = (typeof COMMANDS)[number];
 
 export interface Settings {
@@ -59,6 +61,18 @@ export interface Settings {
   checks: string;
   /** Where to write the checks' results as JUnit XML, relative to the workspace; empty: nowhere. */
   checksJunit: string;
+  /** plan, apply, drift: the manifest, relative to the workspace. */
+  manifest: string;
+  /** apply: the reviewed plan's id; apply refuses when the plan it computes now is another. Empty: no check. */
+  planId: string;
+  /** apply: deploy the Claws it created or whose config or skills changed. */
+  deployChanged: boolean;
+  /** apply: send write-only secrets even to Claws with no other change (rotation). */
+  rewriteSecrets: boolean;
+  /** drift: fail the step when there are changes. */
+  failOnDrift: boolean;
+  /** plan on a pull_request event: keep the plan in one comment on the pull request. */
+  comment: boolean;
 }
 
 /** Reads one input by its action.yml name; returns '' when unset. */
@@ -209,6 +223,11 @@ export function readSettings(read: InputReader): Settings {
     fail('environment', environment, 'a GitHub environment name such as production, at most 255 characters');
   }
   const githubToken = read('github-token').trim();
+  if (parsed(read, 'comment', (v) => parseBoolean(v || 'false')) && githubToken === '') {
+    throw new InputError(
+      "Input 'github-token' is empty: expected a token with 'pull-requests: write' when 'comment' is true (the default is the workflow's github.token).",
+    );
+  }
   if (environment && githubToken === '') {
     throw new InputError(
       "Input 'github-token' is empty: expected a token with 'deployments: write' when 'environment' is set (the default is the workflow's github.token).",
@@ -227,9 +246,19 @@ export function readSettings(read: InputReader): Settings {
   const checksJunit = filePath(read, 'checks-junit', 'a file to write JUnit XML to, such as reports/claw-checks.xml');
   if (checksJunit && !checks)
     fail('checks-junit', checksJunit, "to be set only with 'checks' (there are no checks to report)");
-  if (checks && (command === 'wait' || command === 'rollback')) {
-    fail('checks', checks, 'to be set only with the deploy and health commands, which run checks');
+  if (checks && (command === 'wait' || command === 'rollback' || command === 'plan' || command === 'drift')) {
+    fail('checks', checks, 'to be set only with the deploy, apply and health commands, which run checks');
   }
+  const manifest = filePath(read, 'manifest', 'a YAML manifest of Claws in the workspace, such as claws.yml');
+  const manifestCommand = MANIFEST_COMMANDS.includes(command);
+  if (manifestCommand && !manifest) fail('manifest', '', `the YAML manifest to ${command}, such as claws.yml`);
+  if (!manifestCommand && manifest)
+    fail('manifest', manifest, 'to be set only with the plan, apply and drift commands');
+  const planId = read('plan-id').trim();
+  if (planId && !/^[0-9a-f]{16}$/.test(planId)) {
+    fail('plan-id', planId, "the 'plan-id' output of the reviewed plan: 16 hexadecimal digits");
+  }
+  if (planId && command !== 'apply') fail('plan-id', planId, 'to be set only with the apply command');
 
   return {
     command,
@@ -263,6 +292,12 @@ export function readSettings(read: InputReader): Settings {
     onConflict: parsed(read, 'on-conflict', (v) => parseEnum(v || 'wait', ON_CONFLICT)),
     checks,
     checksJunit,
+    manifest,
+    planId,
+    deployChanged: parsed(read, 'deploy-changed', (v) => parseBoolean(v || 'true')),
+    rewriteSecrets: parsed(read, 'rewrite-secrets', (v) => parseBoolean(v || 'false')),
+    failOnDrift: parsed(read, 'fail-on-drift', (v) => parseBoolean(v || 'true')),
+    comment: parsed(read, 'comment', (v) => parseBoolean(v || 'false')),
   };
 }
 

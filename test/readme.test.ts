@@ -82,6 +82,9 @@ describe('README and docs/', () => {
       const expected: Record<string, string> = { contents: 'read' };
       if (steps.some((step) => step.with?.environment)) expected.deployments = 'write';
       if (steps.some((step) => String(step.with?.comment) === 'true')) expected['pull-requests'] = 'write';
+      else if (steps.some((step) => step.run?.includes('gh api') && step.run.includes('/pulls'))) {
+        expected['pull-requests'] = 'read';
+      }
       if (steps.some((step) => step.uses?.startsWith('dorny/test-reporter'))) expected.checks = 'write';
       expect(example.permissions).toEqual(expected);
     }

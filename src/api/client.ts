@@ -288,6 +288,7 @@ export class AmsClient {
         ...options,
       },
       'skills',
+      { complete: true },
     );
     return items.filter(isObject);
   }
@@ -322,6 +323,7 @@ export class AmsClient {
     const items = await this.listAll(
       { method: 'GET', route: '/team/members', scope: 'team:read', what: 'the list of team members', ...options },
       'members',
+      { complete: true },
     );
     return items.filter(isObject);
   }
@@ -413,15 +415,35 @@ export class AmsClient {
     return this.transport.request(request);
   }
 
-  /** Every item of a list, following a next cursor or link for as long as there is one. */
-  private async listAll(request: ApiRequest, plural: string): Promise<unknown[]> {
+  /**
+   * Every item of a list, following a next cursor or link for as long as there is one. With
+   * `complete`, a list longer than MAX_PAGES pages is an error rather than cut short: what is
+   * pruned from it must be the whole list.
+   */
+  private async listAll(request: ApiRequest, plural: string, { complete = false } = {}): Promise<unknown[]> {
     const items: unknown[] = [];
-    for await (const page of this.pages(request, plural, MAX_PAGES)) items.push(...page);
+    let pages = 0;
+    let more = false;
+    for await (const page of this.pages(request, plural, MAX_PAGES, () => (more = true))) {
+      items.push(...page);
+      pages += 1;
+    }
+    if (complete && more && pages >= MAX_PAGES) {
+      throw new ApiError(
+        `${request.method} /v1${request.route}: more than ${MAX_PAGES} pages; the list could not be read completely.`,
+        'unreadable',
+      );
+    }
     return items;
   }
 
   /** A list's pages, one at a time: the caller may stop early. */
-  private async *pages(request: ApiRequest, plural: string, maxPages: number): AsyncGenerator<unknown[]> {
+  private async *pages(
+    request: ApiRequest,
+    plural: string,
+    maxPages: number,
+    onMore?: () => void,
+  ): AsyncGenerator<unknown[]> {
     let page: ApiRequest = request;
     for (let n = 0; n < maxPages; n++) {
       const res = await this.call(page);
@@ -431,6 +453,7 @@ export class AmsClient {
       const link = res.headers.link;
       const next = readNextPage(res.body, Array.isArray(link) ? link.join(', ') : link);
       if (!next || list.length === 0) return;
+      if (n === maxPages - 1) onMore?.();
       page = next.url
         ? { ...request, url: next.url }
         : { ...request, query: { ...request.query, cursor: next.cursor } };

@@ -27,6 +27,13 @@ describe('readReset', () => {
     expect(readReset('5', NOW, silentLogger, memory, NOW + 2000)).toBe(5000);
   });
 
+  it('does not take a value that fell faster than the clock for seconds', () => {
+    const memory = {};
+    readReset('100', NOW, silentLogger, memory, NOW);
+    readReset('5', NOW, silentLogger, memory, NOW + 1000);
+    expect(memory).not.toHaveProperty('unit', 's');
+  });
+
   it('never waits long on a small delay of unknown unit', () => {
     expect(readReset('17', NOW, silentLogger, {}, NOW)).toBe(1000);
     expect(readReset('0.2', NOW, silentLogger, {}, NOW)).toBe(200);

@@ -32,8 +32,10 @@ function clampWait(ms: number, what: string, log: Logger): number {
 
 /**
  * What earlier responses taught about a delay-form reset's unit. A delay above 120 can only be
- * milliseconds (the limits are per minute). A small delay that is no smaller a second later is
- * seconds: a millisecond delay would have run out and begun a new window by then.
+ * milliseconds (the limits are per minute). A small delay that is no smaller a second later, and
+ * fell no faster than the clock, is seconds: a millisecond delay of at most 120 is the last 120 ms
+ * of a minute's window, and cannot come back a second later. (A window of a second or so, outside
+ * the spec's per-minute limits, could fool this; the reset's epoch or date forms never are.)
  */
 export interface ResetMemory {
   unit?: 's' | 'ms';
@@ -46,7 +48,11 @@ export const AMBIGUOUS_RESET_WAIT_MS = 1000;
 function learnDelayUnit(memory: ResetMemory, n: number, localNow: number): void {
   if (n > 120) memory.unit = 'ms';
   const last = memory.last;
-  if (!memory.unit && last && localNow - last.localAt >= 900 && n <= last.value && n > 0) memory.unit = 's';
+  // Seconds fall no faster than the clock: 30 then 29 a second later; never 100 then 5.
+  const elapsedS = last ? (localNow - last.localAt) / 1000 : 0;
+  if (!memory.unit && last && elapsedS >= 0.9 && n <= last.value && n >= last.value - elapsedS - 1 && n > 0) {
+    memory.unit = 's';
+  }
   memory.last = { value: n, localAt: localNow };
 }
 

@@ -7,6 +7,9 @@ const WHAT: Record<string, string> = {
   wait: 'Wait',
   rollback: 'Rollback',
   health: 'Health check',
+  plan: 'Plan',
+  apply: 'Apply',
+  drift: 'Drift',
 };
 
 export function errorSummary(command: string, message: string, cancelled = false): string {

@@ -12,7 +12,9 @@ afterEach(async () => {
 
 describe('concurrent runs against a shared limit', () => {
   it('5 runs, 10 requests per 1 s window: every run succeeds with one deployment each', async () => {
-    sim = new Simulator({ speed: 20, rateLimit: { limit: 10, windowMs: 1000, resetForm: 'delta-ms' } });
+    // A one-second window, outside the spec's per-minute limits: its reset goes as an epoch, which
+    // no run can misread (a small delay could be seconds or milliseconds; see ResetMemory).
+    sim = new Simulator({ speed: 20, rateLimit: { limit: 10, windowMs: 1000, resetForm: 'epoch-ms' } });
     const url = await sim.start();
     const claws = ['c1', 'c2', 'c3', 'c4', 'c5'];
     for (const id of claws) sim.addClaw(id, { plan: [['pending', 10_000], ['in_progress', 30_000], ['live']] });

@@ -1,4 +1,5 @@
-// A small fake of GitHub's REST API for deployments, on 127.0.0.1, reached through GITHUB_API_URL.
+// A small fake of GitHub's REST API for deployments and pull-request comments (paged as GitHub
+// pages them, with Link headers), on 127.0.0.1, reached through GITHUB_API_URL.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -15,11 +16,23 @@ export class FakeGitHub {
   private nextId = 1001;
   url = '';
 
-  private readonly options: { createStatus?: number };
+  private readonly options: { createStatus?: number; commentStatus?: number };
+  /** Comments per issue (pull request) number. */
+  readonly comments = new Map<number, { id: number; body: string }[]>();
 
-  /** `createStatus`: answer creating a deployment with this status (403: no deployments: write). */
-  constructor(options: { createStatus?: number } = {}) {
+  /**
+   * `createStatus`: answer creating a deployment with this status (403: no deployments: write);
+   * `commentStatus`: answer writing a comment with this status (403: no pull-requests: write).
+   */
+  constructor(options: { createStatus?: number; commentStatus?: number } = {}) {
     this.options = options;
+  }
+
+  /** Someone else's comments already on the pull request. */
+  seedComments(issue: number, bodies: string[]): void {
+    const list = this.comments.get(issue) ?? [];
+    for (const body of bodies) list.push({ id: this.nextId++, body });
+    this.comments.set(issue, list);
   }
 
   /** Statuses posted, in order: `[state, description, environment_url]`. */
@@ -55,6 +68,34 @@ export class FakeGitHub {
         }
         if (request.method === 'POST' && /^\/repos\/[^/]+\/[^/]+\/deployments\/\d+\/statuses$/.test(request.path)) {
           return send(201, { id: this.nextId++, ...body });
+        }
+        const url = new URL(request.path, this.url);
+        const issue = /^\/repos\/[^/]+\/[^/]+\/issues\/(\d+)\/comments$/.exec(url.pathname);
+        if (issue && request.method === 'GET') {
+          const all = this.comments.get(Number(issue[1])) ?? [];
+          const perPage = Number(url.searchParams.get('per_page') ?? 30);
+          const page = Number(url.searchParams.get('page') ?? 1);
+          if (page * perPage < all.length) {
+            const next = new URL(url);
+            next.searchParams.set('page', String(page + 1));
+            res.setHeader('Link', `<${next.toString()}>; rel="next"`);
+          }
+          return send(200, all.slice((page - 1) * perPage, page * perPage));
+        }
+        const writeStatus = this.options.commentStatus ?? 0;
+        if (issue && request.method === 'POST') {
+          if (writeStatus >= 400) return send(writeStatus, { message: 'Resource not accessible by integration' });
+          const comment = { id: this.nextId++, body: String(body.body) };
+          this.comments.set(Number(issue[1]), [...(this.comments.get(Number(issue[1])) ?? []), comment]);
+          return send(201, comment);
+        }
+        const edit = /^\/repos\/[^/]+\/[^/]+\/issues\/comments\/(\d+)$/.exec(url.pathname);
+        if (edit && request.method === 'PATCH') {
+          if (writeStatus >= 400) return send(writeStatus, { message: 'Resource not accessible by integration' });
+          const comment = [...this.comments.values()].flat().find((c) => c.id === Number(edit[1]));
+          if (!comment) return send(404, { message: 'Not Found' });
+          comment.body = String(body.body);
+          return send(200, comment);
         }
         send(404, { message: 'Not Found' });
       });

@@ -56,6 +56,8 @@ export interface SimClaw {
     taskFails?: boolean;
   };
   skills: Fields[];
+  /** Configuration fields returned with the Claw (identity, personality, connections, …). */
+  config: Fields;
 }
 
 export interface SimDeployment {
@@ -129,6 +131,8 @@ export interface SimOptions {
   conflicts?: 'named' | 'anonymous';
   /** Final deployments carry `finishedAt` beside `createdAt`, so a client can learn durations. */
   timestamps?: boolean;
+  /** Config paths (`connections.zendesk.token`) stored on write but never returned, as secrets are. */
+  writeOnly?: string[];
 }
 
 export const ALL_SCOPES = ['claws', 'deployments', 'skills', 'team', 'chat'].flatMap((r) => [
@@ -204,6 +208,7 @@ export class Simulator {
       plan: DEFAULT_PLAN,
       chat: { mode: 'sync' },
       skills: [],
+      config: {},
       ...claw,
     };
     this.claws.set(id, record);
@@ -510,13 +515,22 @@ export class Simulator {
         return [200, envelope(this.shape, 'claw', this.clawObject(this.claw(id), now))];
       case 'POST /claws': {
         need('claws:write');
-        const claw = this.addClaw(String(input.id ?? this.newId('claw')), { name: String(input.name ?? 'new claw') });
+        const { id: newId, name, ...config } = input;
+        const clawId = String(newId ?? this.newId('claw'));
+        if (this.claws.has(clawId)) throw new HttpError(409, `Claw ${clawId} already exists`);
+        const claw = this.addClaw(clawId, {
+          name: String(name ?? 'new claw'),
+          config: mergePatch({}, config) as Fields,
+        });
         return [201, envelope(this.shape, 'claw', this.clawObject(claw, now))];
       }
       case 'PATCH /claws/:id': {
+        // A JSON merge patch (RFC 7396) of the Claw's configuration.
         need('claws:write');
         const claw = this.claw(id);
-        if (typeof input.name === 'string') claw.name = input.name;
+        const { name, ...config } = input;
+        if (typeof name === 'string') claw.name = name;
+        claw.config = mergePatch(claw.config, config) as Fields;
         return [200, envelope(this.shape, 'claw', this.clawObject(claw, now))];
       }
       case 'DELETE /claws/:id':
@@ -576,7 +590,9 @@ export class Simulator {
       case 'POST /team/members': {
         need('team:write');
         const memberId = this.newId('mem');
-        const member = dressObject(this.shape, 'member', memberId, undefined, {
+        if (typeof input.email !== 'string') throw new HttpError(422, 'email is required');
+        // An invitation stays pending until accepted: it is listed with that status.
+        const member = dressObject(this.shape, 'member', memberId, 'pending', {
           email: input.email,
           role: input.role ?? 'member',
         });
@@ -730,9 +746,19 @@ export class Simulator {
     return page;
   }
 
+  /** Adds a team member, as the dashboard would. */
+  addMember(email: string, role: string, status = 'active'): Fields {
+    const memberId = this.newId('mem');
+    const member = dressObject(this.shape, 'member', memberId, status, { email, role });
+    this.members.set(memberId, member);
+    return member;
+  }
+
   private clawObject(claw: SimClaw, now: number): Fields {
     const current = claw.currentDeploymentId ? this.deployments.get(claw.currentDeploymentId) : undefined;
-    const fields: Fields = { name: claw.name };
+    const config = structuredClone(claw.config);
+    for (const path of this.options.writeOnly ?? []) deletePath(config, path.split('.'));
+    const fields: Fields = { ...config, name: claw.name };
     if (this.options.urls) fields.url = `https://dashboard.example.com/claws/${claw.id}`;
     if (current) {
       const status = this.statusOf(current, now);
@@ -757,6 +783,24 @@ export class Simulator {
     if (this.options.urls) fields.url = `https://dashboard.example.com/deployments/${deployment.id}`;
     return dressObject(this.shape, 'deployment', deployment.id, this.statusOf(deployment, now), fields);
   }
+}
+
+/** RFC 7396: objects merge, `null` removes, anything else replaces. */
+export function mergePatch(target: unknown, patch: unknown): unknown {
+  if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) return patch;
+  const result: Fields =
+    typeof target === 'object' && target !== null && !Array.isArray(target) ? { ...(target as Fields) } : {};
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === null) delete result[key];
+    else result[key] = mergePatch(result[key], value);
+  }
+  return result;
+}
+
+function deletePath(object: Fields, path: string[]): void {
+  const [head, ...rest] = path;
+  if (rest.length === 0) delete object[head];
+  else if (typeof object[head] === 'object' && object[head] !== null) deletePath(object[head] as Fields, rest);
 }
 
 function readBody(req: http.IncomingMessage): Promise<string> {

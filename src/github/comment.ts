@@ -1,0 +1,64 @@
+// The plan as one comment on the pull request, found again by a hidden marker and updated, never
+// duplicated. Every page of the comments is read. Called from main.ts only; a failure here is one
+// warning naming its cause, never the step's failure.
+import { clip } from '../format.js';
+import type { GitHubRun } from './run.js';
+
+interface Octokit {
+  request(route: string, parameters: Record<string, unknown>): Promise<{ data: unknown }>;
+  paginate(route: string, parameters: Record<string, unknown>): Promise<unknown[]>;
+}
+
+export interface StickyComment {
+  token: string;
+  run: GitHubRun;
+  pullRequest: number;
+  /** Finds this comment among the others: it names the manifest, so two manifests keep two comments. */
+  marker: string;
+  body: string;
+  warn: (message: string) => void;
+}
+
+/** Creates or updates the comment; says which, or undefined when GitHub refused. */
+export async function upsertComment(options: StickyComment): Promise<'created' | 'updated' | undefined> {
+  const [owner, repo] = options.run.repository.split('/');
+  const where = { owner, repo };
+  try {
+    const { getOctokit } = await import('@actions/github');
+    const octokit = getOctokit(options.token, { baseUrl: options.run.apiUrl }) as unknown as Octokit;
+    const comments = (await octokit.paginate('GET /repos/{owner}/{repo}/issues/{issue_number}/comments', {
+      ...where,
+      issue_number: options.pullRequest,
+      per_page: 100,
+    })) as { id: number; body?: string }[];
+    const existing = comments.find((c) => typeof c.body === 'string' && c.body.includes(options.marker));
+    if (existing) {
+      await octokit.request('PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}', {
+        ...where,
+        comment_id: existing.id,
+        body: options.body,
+      });
+      return 'updated';
+    }
+    await octokit.request('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', {
+      ...where,
+      issue_number: options.pullRequest,
+      body: options.body,
+    });
+    return 'created';
+  } catch (err) {
+    options.warn(explain(err, options.pullRequest));
+    return undefined;
+  }
+}
+
+function explain(err: unknown, pullRequest: number): string {
+  const status = (err as { status?: unknown }).status;
+  const what = `Commenting the plan on pull request #${pullRequest}`;
+  if (status === 403) {
+    return `${what}: 403 forbidden. Give the workflow 'permissions: pull-requests: write' (a pull request from a fork gets a read-only token: the plan is in the job summary).`;
+  }
+  if (status === 401) return `${what}: 401: 'github-token' was refused.`;
+  const message = err instanceof Error ? err.message : String(err);
+  return `${what} failed (${typeof status === 'number' ? `${status}: ` : ''}${clip(message, 200)}). The plan is in the job summary.`;
+}

@@ -1,0 +1,110 @@
+// The plan, apply and drift commands: plan against the service, then (apply) check the plan is the
+// reviewed one, write it, and deploy what changed through the fleet path.
+import type { CommandDeps, Outcome, Policy } from '../deploy/deploy.js';
+import { type FleetRequest, type FleetResult, rolloutFleet } from '../deploy/fleet.js';
+import { FileError } from '../config/yaml-file.js';
+import { type ApplyResult, applyPlan, describeOperation } from './apply.js';
+import { type ConfigValue, type Manifest, isEnvSecret } from './manifest.js';
+import { type Plan, makePlan } from './plan.js';
+
+export interface ManifestResult {
+  plan: Plan;
+  apply?: ApplyResult;
+  rollout?: FleetResult;
+  outcome: Exclude<Outcome, 'triggered'>;
+  ok: boolean;
+  message: string;
+}
+
+export interface ApplyOptions {
+  planId: string;
+  rewriteSecrets: boolean;
+  deployChanged: boolean;
+  /** The fleet path's request, less the Claws (the changed ones). */
+  fleet: Omit<FleetRequest, 'targets'>;
+}
+
+/** Apply needs every `{ env: NAME }` set: the first unset one is refused, naming its line. */
+export function requireSecrets(manifest: Manifest): void {
+  const visit = (value: ConfigValue | undefined): void => {
+    if (isEnvSecret(value)) {
+      if (value.value === undefined) {
+        throw new FileError(
+          `${manifest.file}, line ${value.line}: the environment variable ${value.name} is not set: expected it in the step's env (for example from a secret) when applying.`,
+        );
+      }
+    } else if (Array.isArray(value)) value.forEach(visit);
+    else if (value !== null && typeof value === 'object') Object.values(value).forEach(visit);
+  };
+  for (const claw of manifest.claws) visit(claw.config);
+}
+
+export async function planCommand(deps: CommandDeps, manifest: Manifest): Promise<ManifestResult> {
+  const plan = await makePlan(deps, manifest);
+  deps.log.info(`Plan for ${manifest.file}: ${plan.changes} change(s); plan id ${plan.id}.`);
+  return {
+    plan,
+    outcome: 'succeeded',
+    ok: true,
+    message:
+      plan.changes === 0
+        ? `No changes: the service matches ${manifest.file} (plan id ${plan.id}).`
+        : `Plan for ${manifest.file}: ${plan.changes} change(s) (plan id ${plan.id}).`,
+  };
+}
+
+export async function driftCommand(
+  deps: CommandDeps,
+  manifest: Manifest,
+  failOnDrift: boolean,
+): Promise<ManifestResult> {
+  const plan = await makePlan(deps, manifest);
+  const drifted = plan.changes > 0;
+  return {
+    plan,
+    outcome: drifted && failOnDrift ? 'failed' : 'succeeded',
+    ok: !drifted || !failOnDrift,
+    message: drifted
+      ? `Drift: the service differs from ${manifest.file} in ${plan.changes} place(s): ${plan.operations.map(describeOperation).join('; ')}.`
+      : `No drift: the service matches ${manifest.file}.`,
+  };
+}
+
+export async function applyCommand(
+  deps: CommandDeps,
+  manifest: Manifest,
+  options: ApplyOptions,
+  policy: Policy,
+): Promise<ManifestResult> {
+  const plan = await makePlan(deps, manifest);
+  if (options.planId && plan.id !== options.planId) {
+    return {
+      plan,
+      outcome: 'failed',
+      ok: false,
+      message: `The plan is not the reviewed one (reviewed ${options.planId}, now ${plan.id}): the service or the manifest changed since the review. Nothing was written; review the new plan.`,
+    };
+  }
+  const apply = await applyPlan(deps, plan, { rewriteSecrets: options.rewriteSecrets });
+  const applied = `${apply.applied.length} of ${plan.changes} change(s) applied`;
+  if (apply.failed) {
+    return {
+      plan,
+      apply,
+      outcome: 'failed',
+      ok: false,
+      message: `Apply stopped at the first write that failed (${describeOperation(apply.failed.operation)}: ${apply.failed.message}). ${applied}; not applied: ${apply.notApplied.map(describeOperation).join('; ') || 'nothing else'}. Nothing was deployed.`,
+    };
+  }
+  if (!options.deployChanged || apply.changedClaws.length === 0) {
+    const why = apply.changedClaws.length === 0 ? 'no Claw changed' : "'deploy-changed' is false";
+    return { plan, apply, outcome: 'succeeded', ok: true, message: `${applied}; nothing deployed (${why}).` };
+  }
+  deps.log.info(`Deploying the Claws that changed: ${apply.changedClaws.join(', ')}.`);
+  const rollout = await rolloutFleet(
+    deps,
+    { ...options.fleet, targets: { all: false, ids: apply.changedClaws } },
+    policy,
+  );
+  return { plan, apply, rollout, outcome: rollout.outcome, ok: rollout.ok, message: `${applied}. ${rollout.message}` };
+}

@@ -1,0 +1,171 @@
+// A plan (or drift, or an apply) as outputs, a job summary and a pull-request comment. Per Claw a
+// fenced `diff` block: `+` added, `-` removed, `!` changed, so GitHub colours them. The service's
+// values are untrusted: each line is one line of visible text, and the fence is longer than any
+// run of backticks inside, so no value can close the block.
+import type { ApplyResult } from '../manifest/apply.js';
+import { describeOperation } from '../manifest/apply.js';
+import type { ConfigChange } from '../manifest/diff.js';
+import { type Operation, type Plan, planJson } from '../manifest/plan.js';
+import { clip, flattenControls } from '../format.js';
+import { MAX_REPORT_BYTES, reportOutput } from './health-report.js';
+import { code, escapeText } from './markdown.js';
+
+export function planOutputs(plan: Plan): { outputs: Record<string, string>; notes: string[] } {
+  const json = JSON.stringify(planJson(plan));
+  const fits = Buffer.byteLength(json, 'utf8') <= MAX_REPORT_BYTES;
+  // A plan too large for an output keeps its operations whole, as many as fit.
+  const { json: operations, notes } = fits
+    ? { json, notes: [] }
+    : reportOutput(plan.operations, MAX_REPORT_BYTES, 'plan');
+  return { outputs: { changes: String(plan.changes), plan: fits ? json : operations, 'plan-id': plan.id }, notes };
+}
+
+/** A value shown in a diff line: JSON, one line, cut when long. */
+function shown(value: unknown): string {
+  return clip(flattenControls(JSON.stringify(value) ?? 'null'), 200);
+}
+
+function configLine(change: ConfigChange): string {
+  const key = flattenControls(change.path.join('.'));
+  switch (change.action) {
+    case 'add':
+      return `+ ${key}: ${shown(change.after)}`;
+    case 'remove':
+      return `- ${key}`;
+    case 'change':
+      return `! ${key}: ${shown(change.before)} → ${shown(change.after)}`;
+    case 'write-only':
+      return `  ${key}: *** (write-only: sent with a patch of this Claw, or with rewrite-secrets)`;
+  }
+}
+
+function operationLines(op: Operation): string[] {
+  switch (op.kind) {
+    case 'create-claw':
+      return ['+ (create this Claw)', ...(op.changes ?? []).map(configLine)];
+    case 'update-claw':
+      return (op.changes ?? []).map(configLine);
+    case 'install-skill':
+      return [`+ skill ${flattenControls(op.skill ?? '')}`];
+    case 'remove-skill':
+      return [`- skill ${flattenControls(op.skill ?? '')}`];
+    case 'invite-member':
+      return [`+ ${flattenControls(op.target)}: ${flattenControls(op.after ?? '')} (invite)`];
+    case 'change-role':
+      return [
+        `! ${flattenControls(op.target)}: ${flattenControls(op.before ?? '')} → ${flattenControls(op.after ?? '')}`,
+      ];
+    case 'remove-member':
+      return [`- ${flattenControls(op.target)}${op.before ? ` (${flattenControls(op.before)})` : ''}`];
+  }
+}
+
+/** A fenced block no line inside can close: its fence is longer than any backtick run in it. */
+export function fenced(language: string, lines: string[]): string {
+  const longest = Math.max(0, ...lines.map((l) => Math.max(0, ...(l.match(/`+/g) ?? []).map((run) => run.length))));
+  const fence = '`'.repeat(Math.max(3, longest + 1));
+  return [`${fence}${language}`, ...lines, fence].join('\n');
+}
+
+const CLAW_KINDS: Operation['kind'][] = ['create-claw', 'update-claw', 'install-skill', 'remove-skill'];
+
+/** Counts as GitHub shows them: + to add, ~ to change, - to remove. */
+export function planCounts(plan: Plan): { add: number; change: number; remove: number } {
+  const add = plan.operations.filter((o) => ['create-claw', 'install-skill', 'invite-member'].includes(o.kind)).length;
+  const remove = plan.operations.filter((o) => ['remove-skill', 'remove-member'].includes(o.kind)).length;
+  return { add, change: plan.changes - add - remove, remove };
+}
+
+export interface PlanView {
+  /** `Plan`, `Drift` or `Apply`. */
+  title: string;
+  apply?: ApplyResult;
+  /** Where the full plan is, for a capped comment. */
+  runUrl?: string;
+}
+
+/** The plan in Markdown: headline, counts, removals apart, then a diff per Claw and for the team. */
+export function planMarkdown(plan: Plan, view: PlanView): string {
+  const { add, change, remove } = planCounts(plan);
+  const headline =
+    plan.changes === 0 && plan.writeOnly.length === 0
+      ? `### ✅ ${view.title} for ${code(plan.manifest)}: no changes`
+      : `### 📋 ${view.title} for ${code(plan.manifest)}: ${plan.changes} change(s)`;
+  const parts = [
+    headline,
+    '',
+    `**+${add}** to add · **~${change}** to change · **-${remove}** to remove · plan id ${code(plan.id)}`,
+  ];
+  if (view.apply) parts.push('', applyLines(view.apply));
+  const removals = plan.operations.filter((o) => o.kind === 'remove-skill' || o.kind === 'remove-member');
+  if (removals.length > 0) {
+    parts.push(
+      '',
+      `#### Removals (${removals.length})`,
+      '',
+      ...removals.map((o) => `- ${escapeText(describeOperation(o))}`),
+    );
+  }
+  const clawOps = plan.operations.filter((o) => CLAW_KINDS.includes(o.kind));
+  for (const clawId of new Set([...clawOps.map((o) => o.target), ...plan.writeOnly.map((w) => w.clawId)])) {
+    const ops = clawOps.filter((o) => o.target === clawId);
+    const lines = ops.flatMap(operationLines);
+    // A create lists its secrets already; an existing Claw's are listed as write-only.
+    if (!ops.some((o) => o.kind === 'create-claw')) {
+      for (const secret of plan.writeOnly.filter((w) => w.clawId === clawId)) {
+        lines.push(configLine({ path: secret.path, action: 'write-only' }));
+      }
+    }
+    parts.push('', `#### Claw ${code(clawId)}`, '', fenced('diff', lines));
+  }
+  const team = plan.operations.filter((o) => !CLAW_KINDS.includes(o.kind));
+  if (team.length > 0) parts.push('', '#### Team members', '', fenced('diff', team.flatMap(operationLines)));
+  return `${parts.join('\n')}\n`;
+}
+
+function applyLines(apply: ApplyResult): string {
+  const lines = [`Applied ${apply.applied.length} write(s).`];
+  if (apply.secretsRewritten.length)
+    lines.push(`Write-only secrets rewritten on ${apply.secretsRewritten.join(', ')}.`);
+  if (apply.failed) {
+    lines.push(
+      `**Stopped** at: ${describeOperation(apply.failed.operation)}: ${apply.failed.message}`,
+      `Not applied (${apply.notApplied.length}): ${apply.notApplied.map(describeOperation).join('; ') || 'nothing else'}.`,
+    );
+  }
+  return escapeText(lines.join(' ')).replace(/&#42;&#42;Stopped&#42;&#42;/, '**Stopped**');
+}
+
+/** GitHub refuses comments over 65,536 characters; this leaves room for the marker and the note. */
+export const MAX_COMMENT_CHARS = 60_000;
+
+/** The hidden marker that finds this manifest's comment again: the path, encoded so it cannot end the HTML comment. */
+export function commentMarker(manifest: string): string {
+  return `<!-- claw-deploy plan: ${encodeURIComponent(manifest)} -->`;
+}
+
+/**
+ * The pull-request comment: the marker, then the plan. Over the cap, the counts stay and the diff
+ * is cut at a line (its block closed), with a line saying where the full plan is.
+ */
+export function commentBody(plan: Plan, view: PlanView, max = MAX_COMMENT_CHARS): string {
+  const marker = commentMarker(plan.manifest);
+  const full = `${marker}\n${planMarkdown(plan, view)}`;
+  if (full.length <= max) return full;
+  const where = view.runUrl ? `the job summary of [this run](${view.runUrl})` : "this run's job summary";
+  const note = (left: number) => `\n\n_The plan is cut here: ${left} more line(s). The full plan is in ${where}._\n`;
+  const lines = full.split('\n');
+  const kept: string[] = [];
+  let size = 0;
+  let openFence: string | undefined;
+  for (const line of lines) {
+    const closing = openFence ? `\n${openFence}` : '';
+    if (size + line.length + 1 + closing.length + note(lines.length).length > max) break;
+    kept.push(line);
+    size += line.length + 1;
+    const fence = /^(`{3,})/.exec(line)?.[1];
+    if (fence) openFence = openFence === undefined ? fence : line.trim() === openFence ? undefined : openFence;
+  }
+  if (openFence) kept.push(openFence);
+  return `${kept.join('\n')}${note(lines.length - kept.length)}`;
+}

@@ -1,0 +1,183 @@
+// Claws as code through dist/index.js: plan with its sticky comment (against a fake GitHub API),
+// apply with the reviewed plan-id, drift, and a bad manifest refused before any request.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { FakeGitHub } from '../sim/github.ts';
+import { DEMO_KEY, Simulator } from '../sim/server.ts';
+import { runAction } from './harness.ts';
+
+let sim: Simulator | undefined;
+let github: FakeGitHub | undefined;
+afterEach(async () => {
+  await sim?.stop();
+  await github?.stop();
+  sim = undefined;
+  github = undefined;
+});
+
+const MANIFEST = `claws:
+  claw-support-bot:
+    config:
+      name: Support Bot
+      personality:
+        tone: friendly
+      connections:
+        zendesk:
+          token: { env: ZENDESK_TOKEN }
+    skills: [web-search, zendesk-tickets]
+team:
+  members:
+    alice@example.com: admin
+    bob@example.com: member
+prune: [skills]
+`;
+
+async function start(): Promise<Simulator> {
+  sim = new Simulator({ speed: 20, writeOnly: ['connections.zendesk.token'] });
+  await sim.start();
+  sim.addClaw('claw-support-bot', {
+    plan: [['pending', 2000], ['live']],
+    config: { personality: { tone: 'formal' } },
+    skills: [{ skillId: 'web-search' }, { skillId: 'legacy-faq' }],
+  });
+  sim.addMember('alice@example.com', 'admin');
+  return sim;
+}
+
+/** A workspace with claws.yml, and a pull_request event for PR #7. */
+function workspace(text = MANIFEST): { dir: string; env: Record<string, string> } {
+  const dir = mkdtempSync(join(tmpdir(), 'claw-manifest-'));
+  writeFileSync(join(dir, 'claws.yml'), text);
+  const event = join(dir, 'event.json');
+  writeFileSync(event, JSON.stringify({ number: 7, pull_request: { number: 7 } }));
+  return { dir, env: { GITHUB_WORKSPACE: dir, GITHUB_EVENT_NAME: 'pull_request', GITHUB_EVENT_PATH: event } };
+}
+
+const inputsFor = (s: Simulator, extra: Record<string, string> = {}) => ({
+  'api-key': DEMO_KEY,
+  'base-url': `${s.url}/v1`,
+  manifest: 'claws.yml',
+  'poll-interval': '100ms',
+  timeout: '20s',
+  ...extra,
+});
+
+describe('Claws as code, end to end', () => {
+  it('plan on a pull request: outputs, summary, and one sticky comment, created once then updated', async () => {
+    const s = await start();
+    github = new FakeGitHub();
+    await github.start();
+    // 120 comments from others first: the marker is looked for on every page.
+    github.seedComments(
+      7,
+      Array.from({ length: 120 }, (_, i) => `comment ${i}`),
+    );
+    const { env } = workspace();
+    const inputs = inputsFor(s, { command: 'plan', comment: 'true' });
+    const first = await runAction(inputs, { env: { ...env, GITHUB_API_URL: github.url } });
+    expect(first.exitCode).toBe(0);
+    // Update the Claw, install one skill, prune one, invite Bob.
+    expect(first.outputs.changes).toBe('4');
+    expect(first.outputs['plan-id']).toMatch(/^[0-9a-f]{16}$/);
+    expect(JSON.parse(first.outputs.plan)).toMatchObject({
+      changes: 4,
+      writeOnly: [{ path: 'connections.zendesk.token' }],
+    });
+    expect(first.summary).toContain('### 📋 Plan for `claws.yml`: 4 change(s)');
+    expect(first.summary).toContain('+ skill zendesk-tickets\n- skill legacy-faq');
+    expect(s.requests.filter((r) => r.method !== 'GET')).toEqual([]);
+    const comments = () => github!.comments.get(7) ?? [];
+    expect(comments()).toHaveLength(121);
+    expect(comments()[120].body).toMatch(/^<!-- claw-deploy plan: claws\.yml -->\n### 📋 Plan/);
+
+    // The dashboard changes; the next plan updates the same comment.
+    s.claws.get('claw-support-bot')!.skills.push({ skillId: 'zendesk-tickets' });
+    const second = await runAction(inputs, { env: { ...env, GITHUB_API_URL: github.url } });
+    expect(second.stdout).toContain('The plan is on pull request #7 (comment updated).');
+    expect(comments()).toHaveLength(121);
+    expect(comments()[120].body).toContain('3 change(s)');
+    expect(second.outputs['plan-id']).not.toBe(first.outputs['plan-id']);
+  });
+
+  it('warns once when the token may not comment, and the plan still succeeds', async () => {
+    const s = await start();
+    github = new FakeGitHub({ commentStatus: 403 });
+    await github.start();
+    const { env } = workspace();
+    const run = await runAction(inputsFor(s, { command: 'plan', comment: 'true' }), {
+      env: { ...env, GITHUB_API_URL: github.url },
+    });
+    expect(run.exitCode).toBe(0);
+    expect(run.warnings).toEqual([
+      "Commenting the plan on pull request #7: 403 forbidden. Give the workflow 'permissions: pull-requests: write' (a pull request from a fork gets a read-only token: the plan is in the job summary).",
+    ]);
+  });
+
+  it('apply with the reviewed plan-id writes, then deploys the changed Claw; a stale one writes nothing', async () => {
+    const s = await start();
+    const { env } = workspace();
+    const plan = await runAction(inputsFor(s, { command: 'plan' }), { env });
+    const secrets = { ...env, ZENDESK_TOKEN: 'zd-secret-4242' };
+    // The reviewed plan was made without the secret, as on a fork: same id.
+    const stale = await runAction(inputsFor(s, { command: 'apply', 'plan-id': 'ffffffffffffffff' }), { env: secrets });
+    expect(stale.exitCode).toBe(1);
+    expect(stale.outputs.outcome).toBe('failed');
+    expect(stale.errors[0]).toMatch(/^The plan is not the reviewed one \(reviewed ffffffffffffffff, now /);
+    expect(s.requests.filter((r) => r.method !== 'GET')).toEqual([]);
+
+    const apply = await runAction(inputsFor(s, { command: 'apply', 'plan-id': plan.outputs['plan-id'] }), {
+      env: secrets,
+    });
+    expect(apply.exitCode).toBe(0);
+    expect(apply.outputs.outcome).toBe('succeeded');
+    expect(JSON.parse(apply.outputs.report)).toMatchObject([{ clawId: 'claw-support-bot', outcome: 'succeeded' }]);
+    const patch = s.requests.find((r) => r.method === 'PATCH');
+    expect(patch?.body).toEqual({
+      name: 'Support Bot',
+      personality: { tone: 'friendly' },
+      connections: { zendesk: { token: 'zd-secret-4242' } },
+    });
+    // The secret went to the service and nowhere else.
+    for (const text of [apply.stdout, apply.summary, JSON.stringify(apply.outputs)])
+      expect(text).not.toContain('zd-secret-4242');
+    expect(s.claws.get('claw-support-bot')?.skills.map((k) => k.skillId)).toEqual(['web-search', 'zendesk-tickets']);
+  });
+
+  it('apply refuses an unset secret, naming the file and the line, before any request', async () => {
+    const s = await start();
+    const { env } = workspace();
+    const run = await runAction(inputsFor(s, { command: 'apply' }), { env });
+    expect(run.errors).toEqual([
+      "claws.yml, line 9: the environment variable ZENDESK_TOKEN is not set: expected it in the step's env (for example from a secret) when applying.",
+    ]);
+    expect(run.outputs.outcome).toBe('error');
+    expect(s.requests).toEqual([]);
+  });
+
+  it('drift fails on changes, and lists them Claw by Claw; passes once applied', async () => {
+    const s = await start();
+    const { env } = workspace('claws:\n  claw-support-bot:\n    config: {personality: {tone: friendly}}\n');
+    const drift = await runAction(inputsFor(s, { command: 'drift' }), { env });
+    expect(drift.exitCode).toBe(1);
+    expect(drift.outputs).toMatchObject({ outcome: 'failed', changes: '1' });
+    expect(drift.summary).toContain('### 📋 Drift for `claws.yml`: 1 change(s)');
+    expect(drift.summary).toContain(
+      '#### Claw `claw-support-bot`\n\n```diff\n! personality.tone: "formal" → "friendly"\n```',
+    );
+    await runAction(inputsFor(s, { command: 'apply', 'deploy-changed': 'false' }), { env });
+    const clean = await runAction(inputsFor(s, { command: 'drift' }), { env });
+    expect(clean.exitCode).toBe(0);
+    expect(clean.summary).toContain('### ✅ Drift for `claws.yml`: no changes');
+  });
+
+  it('refuses a bad manifest before any request, with one error naming the line', async () => {
+    const s = await start();
+    const { env } = workspace('claws:\n  claw-support-bot:\n    skills: [web-search]\nprune: [everything]\n');
+    const run = await runAction(inputsFor(s, { command: 'plan' }), { env });
+    expect(run.errors).toEqual([`claws.yml, line 4: 'prune' holds "everything": expected one of skills, members.`]);
+    expect(run.outputs.outcome).toBe('error');
+    expect(s.requests).toEqual([]);
+  });
+});
