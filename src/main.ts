@@ -5,25 +5,15 @@ import { type Logger, systemClock } from './clock.js';
 import { type CommandDeps, type DeployResult, deployClaw, rollbackCommand, waitOnDeployment } from './deploy/deploy.js';
 import { rolloutFleet, tally } from './deploy/fleet.js';
 import { DeploymentHistory } from './deploy/history.js';
-import type { Assertion } from './checks/assertions.js';
 import { type ChecksResult, runChecks } from './checks/gate.js';
 import { writeJUnit } from './checks/junit.js';
-import { type CheckSuite, DEFAULT_CHECK_TIMEOUT_MS, loadChecks } from './checks/suite.js';
+import { type CheckSuite, loadChecks } from './checks/suite.js';
 import { checksOutputs, checksSummary } from './report/checks-report.js';
 import { upsertComment } from './github/comment.js';
-import {
-  type ApplyOptions,
-  type ManifestResult,
-  applyCommand,
-  driftCommand,
-  planCommand,
-  requireSecrets,
-} from './manifest/command.js';
+import { type ManifestResult, applyCommand, driftCommand, planCommand, requireSecrets } from './manifest/command.js';
 import { type Manifest, loadManifest } from './manifest/manifest.js';
-import { PlanRefusal } from './manifest/plan.js';
 import { type PlanView, commentBody, commentMarker, planMarkdown, planOutputs } from './report/plan-report.js';
-import { CancelledError, InputError, errorMessage } from './errors.js';
-import { ApiError } from './api/errors.js';
+import { CancelledError, errorMessage } from './errors.js';
 import { checkHealth } from './health/health.js';
 import { deployOutputs, deploySummary } from './report/deploy-report.js';
 import { errorSummary } from './report/error-report.js';
@@ -36,7 +26,7 @@ import { type Settings, readSettings } from './settings.js';
 import { type DeploymentState, GitHubDeployment } from './github/deployments.js';
 import { type GitHubRun, commitUrl, githubRun, runUrl } from './github/run.js';
 import { STATE } from './state.js';
-import { classifierOf, createClient, policyOf } from './wiring.js';
+import { applyOptions, classifierOf, createClient, describeFailure, policyOf, withProbe } from './wiring.js';
 
 // Every line the layers log crosses into the runner's log here, and only here, sanitized: the
 // service's text can never become a workflow command.
@@ -162,23 +152,6 @@ export async function run(): Promise<void> {
   }
 }
 
-/**
- * The one-line reason for a step that could not go on. The service's errors and bad input already
- * say what was being done; anything else (a runtime error's bare text) is told with its context.
- */
-function describeFailure(settings: Settings, err: unknown): string {
-  const text = errorMessage(err);
-  if (err instanceof ApiError || err instanceof InputError || err instanceof PlanRefusal) return text;
-  const target = settings.clawId
-    ? ` of Claw ${settings.clawId}`
-    : settings.deploymentId
-      ? ` of deployment ${settings.deploymentId}`
-      : settings.targets.ids.length
-        ? ` of ${settings.targets.ids.join(', ')}`
-        : '';
-  return `The ${settings.command}${target} stopped on an unexpected error: ${text}`;
-}
-
 /** The GitHub Deployment of a deploy with `environment`: started at the trigger, closed at the end. */
 function mirrorFor(settings: Settings, github: GitHubRun) {
   if (!settings.environment || settings.command !== 'deploy') return undefined;
@@ -228,25 +201,6 @@ interface CommandResult {
 /** Where the user's files are: the runner's workspace, or here when run by hand. */
 function workspace(): string {
   return process.env.GITHUB_WORKSPACE || process.cwd();
-}
-
-/**
- * With a checks file, `probe-message`/`probe-expect` become one more check, `probe`, for health
- * (without one, health runs the probe as it always has).
- */
-function withProbe(suite: CheckSuite, settings: Settings): CheckSuite {
-  if (settings.command !== 'health' || !settings.probeMessage) return suite;
-  const assert: Assertion[] = settings.probeExpect
-    ? [{ type: 'regex', negate: false, pattern: settings.probeExpect }]
-    : [];
-  const probe = {
-    name: 'probe',
-    turns: [{ send: settings.probeMessage, assert }],
-    repeat: 1,
-    minPass: 1,
-    timeoutMs: DEFAULT_CHECK_TIMEOUT_MS,
-  };
-  return { ...suite, checks: [...suite.checks, probe] };
 }
 
 /** GitHub's reading of an outcome: failed or paused is a failure, timed-out or cancelled an error. */
@@ -350,16 +304,6 @@ async function runCommand(
       throw new Error(`unknown command ${String(unknown)}`);
     }
   }
-}
-
-function applyOptions(settings: Settings): ApplyOptions {
-  const { strategy, payload, waves, bakeMs, maxFailures, probeMessage, probeExpect } = settings;
-  return {
-    planId: settings.planId,
-    rewriteSecrets: settings.rewriteSecrets,
-    deployChanged: settings.deployChanged,
-    fleet: { strategy, payload, waves, bakeMs, maxFailures, probeMessage, probeExpect },
-  };
 }
 
 /** Plan, drift and apply: the plan's outputs and summary (and an apply's rollout), the comment on a pull request. */

@@ -1,10 +1,17 @@
-// Builds the layers below main.ts from settings: one pacer, one transport, one client.
+// Builds the layers below main.ts from settings: one pacer, one transport, one client, and the
+// request objects the commands take. Plain values only: nothing here touches the runner.
 import { AmsClient } from './api/client.js';
 import { RateLimitPacer } from './api/rate-limit.js';
 import { Transport } from './api/transport.js';
 import type { Clock, Logger } from './clock.js';
 import type { Policy } from './deploy/deploy.js';
 import { type Classifier, statusClassifier } from './status.js';
+import { ApiError } from './api/errors.js';
+import type { Assertion } from './checks/assertions.js';
+import { type CheckSuite, DEFAULT_CHECK_TIMEOUT_MS } from './checks/suite.js';
+import { InputError, errorMessage } from './errors.js';
+import type { ApplyOptions } from './manifest/command.js';
+import { PlanRefusal } from './manifest/plan.js';
 import type { Settings } from './settings.js';
 
 export function createClient(
@@ -42,5 +49,52 @@ export function policyOf(settings: Settings): Policy {
     autoRollback: settings.autoRollback,
     rollbackOn: settings.rollbackOn,
     onConflict: settings.onConflict,
+  };
+}
+
+/**
+ * The one-line reason for a step that could not go on. The service's errors and bad input already
+ * say what was being done; anything else (a runtime error's bare text) is told with its context.
+ */
+export function describeFailure(settings: Settings, err: unknown): string {
+  const text = errorMessage(err);
+  if (err instanceof ApiError || err instanceof InputError || err instanceof PlanRefusal) return text;
+  const target = settings.clawId
+    ? ` of Claw ${settings.clawId}`
+    : settings.deploymentId
+      ? ` of deployment ${settings.deploymentId}`
+      : settings.targets.ids.length
+        ? ` of ${settings.targets.ids.join(', ')}`
+        : '';
+  return `The ${settings.command}${target} stopped on an unexpected error: ${text}`;
+}
+
+/**
+ * With a checks file, `probe-message`/`probe-expect` become one more check, `probe`, for health
+ * (without one, health runs the probe as it always has).
+ */
+export function withProbe(suite: CheckSuite, settings: Settings): CheckSuite {
+  if (settings.command !== 'health' || !settings.probeMessage) return suite;
+  const assert: Assertion[] = settings.probeExpect
+    ? [{ type: 'regex', negate: false, pattern: settings.probeExpect }]
+    : [];
+  const probe = {
+    name: 'probe',
+    turns: [{ send: settings.probeMessage, assert }],
+    repeat: 1,
+    minPass: 1,
+    timeoutMs: DEFAULT_CHECK_TIMEOUT_MS,
+  };
+  return { ...suite, checks: [...suite.checks, probe] };
+}
+
+/** The apply command's options, and the fleet request it deploys the changed Claws with. */
+export function applyOptions(settings: Settings): ApplyOptions {
+  const { strategy, payload, waves, bakeMs, maxFailures, probeMessage, probeExpect } = settings;
+  return {
+    planId: settings.planId,
+    rewriteSecrets: settings.rewriteSecrets,
+    deployChanged: settings.deployChanged,
+    fleet: { strategy, payload, waves, bakeMs, maxFailures, probeMessage, probeExpect },
   };
 }

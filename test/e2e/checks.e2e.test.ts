@@ -3,21 +3,11 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { DEMO_KEY, type SimOptions, Simulator } from '../sim/server.ts';
+import { describe, expect, it } from 'vitest';
 import { runAction } from './harness.ts';
+import { inputsFor, simulatorPerTest } from './service.ts';
 
-let sim: Simulator | undefined;
-afterEach(async () => {
-  await sim?.stop();
-  sim = undefined;
-});
-
-async function start(options: SimOptions = {}): Promise<Simulator> {
-  sim = new Simulator({ speed: 20, rollbackForm: 'new-deployment', ...options });
-  await sim.start();
-  return sim;
-}
+const start = simulatorPerTest({ rollbackForm: 'new-deployment' });
 
 /** A workspace holding `.github/claw-checks.yml`. */
 function workspace(checks: string): string {
@@ -43,15 +33,7 @@ checks:
             value: '(?i)order number'
 `;
 
-const inputsFor = (s: Simulator, extra: Record<string, string> = {}) => ({
-  'api-key': DEMO_KEY,
-  'base-url': `${s.url}/v1`,
-  'claw-id': 'c1',
-  'poll-interval': '100ms',
-  timeout: '20s',
-  checks: '.github/claw-checks.yml',
-  ...extra,
-});
+const withChecks = (extra: Record<string, string> = {}) => ({ checks: '.github/claw-checks.yml', ...extra });
 
 describe('conversation checks, end to end', () => {
   it('a deployment that succeeds but fails a check is failed and rolled back; outputs, summary, JUnit', async () => {
@@ -63,9 +45,12 @@ describe('conversation checks, end to end', () => {
       chat: { mode: 'sync', respond: (m) => (m === 'Hello' ? 'Hello! How can I help?' : hostile) },
     });
     const dir = workspace(CHECKS);
-    const run = await runAction(inputsFor(s, { 'auto-rollback': 'true', 'checks-junit': 'reports/claw-checks.xml' }), {
-      env: { GITHUB_WORKSPACE: dir },
-    });
+    const run = await runAction(
+      inputsFor(s, withChecks({ 'auto-rollback': 'true', 'checks-junit': 'reports/claw-checks.xml' })),
+      {
+        env: { GITHUB_WORKSPACE: dir },
+      },
+    );
     expect(run.exitCode).toBe(1);
     expect(run.outputs).toMatchObject({
       outcome: 'failed',
@@ -109,7 +94,7 @@ describe('conversation checks, end to end', () => {
   it('checks that pass leave the deployment succeeded, with checks-passed true', async () => {
     const s = await start();
     s.addClaw('c1', { plan: [['live']], chat: { mode: 'sync', reply: 'Hello! What is your order number?' } });
-    const run = await runAction(inputsFor(s), { env: { GITHUB_WORKSPACE: workspace(CHECKS) } });
+    const run = await runAction(inputsFor(s, withChecks()), { env: { GITHUB_WORKSPACE: workspace(CHECKS) } });
     expect(run.exitCode).toBe(0);
     expect(run.outputs).toMatchObject({ outcome: 'succeeded', 'checks-passed': 'true' });
   });
@@ -119,7 +104,10 @@ describe('conversation checks, end to end', () => {
     s.addClaw('c1', { chat: { mode: 'sync', reply: 'Hello, pong! Your order number?' } });
     s.addClaw('c2', { chat: { mode: 'sync', reply: 'pong' } });
     const run = await runAction(
-      inputsFor(s, { command: 'health', 'claw-id': 'c1,c2', 'probe-message': 'ping', 'probe-expect': 'PONG' }),
+      inputsFor(
+        s,
+        withChecks({ command: 'health', 'claw-id': 'c1,c2', 'probe-message': 'ping', 'probe-expect': 'PONG' }),
+      ),
       { env: { GITHUB_WORKSPACE: workspace(CHECKS) } },
     );
     expect(run.exitCode).toBe(1);
@@ -155,7 +143,7 @@ describe('conversation checks, end to end', () => {
     const s = await start();
     s.addClaw('c1');
     const dir = text === undefined ? mkdtempSync(join(tmpdir(), 'claw-workspace-')) : workspace(text);
-    const run = await runAction(inputsFor(s), { env: { GITHUB_WORKSPACE: dir } });
+    const run = await runAction(inputsFor(s, withChecks()), { env: { GITHUB_WORKSPACE: dir } });
     expect(run.exitCode).toBe(1);
     expect(run.errors).toHaveLength(1);
     expect(run.errors[0]).toMatch(message);

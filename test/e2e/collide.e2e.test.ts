@@ -1,28 +1,10 @@
 // Pipelines that collide, and steps that could not do what they were asked, through dist/index.js.
-import { afterEach, describe, expect, it } from 'vitest';
-import { DEMO_KEY, type SimOptions, Simulator } from '../sim/server.ts';
+import { describe, expect, it } from 'vitest';
+import { DEMO_KEY, type SimOptions } from '../sim/server.ts';
 import { runAction } from './harness.ts';
+import { inputsFor, simulatorPerTest } from './service.ts';
 
-let sim: Simulator | undefined;
-afterEach(async () => {
-  await sim?.stop();
-  sim = undefined;
-});
-
-async function start(options: SimOptions = {}): Promise<Simulator> {
-  sim = new Simulator({ speed: 20, ...options });
-  await sim.start();
-  return sim;
-}
-
-const inputsFor = (s: Simulator, extra: Record<string, string> = {}) => ({
-  'api-key': DEMO_KEY,
-  'base-url': `${s.url}/v1`,
-  'claw-id': 'c1',
-  'poll-interval': '100ms',
-  timeout: '20s',
-  ...extra,
-});
+const start = simulatorPerTest();
 
 describe('a Claw already deploying, end to end', () => {
   it('waits for the other deployment, then deploys; the summary shows the wait', async () => {

@@ -5,15 +5,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakeGitHub } from '../sim/github.ts';
-import { DEMO_KEY, Simulator } from '../sim/server.ts';
+import type { Simulator } from '../sim/server.ts';
 import { runAction } from './harness.ts';
+import { inputsFor, simulatorPerTest } from './service.ts';
 
-let sim: Simulator | undefined;
+const simulator = simulatorPerTest({ writeOnly: ['connections.zendesk.token'] });
 let github: FakeGitHub | undefined;
 afterEach(async () => {
-  await sim?.stop();
   await github?.stop();
-  sim = undefined;
   github = undefined;
 });
 
@@ -35,8 +34,7 @@ prune: [skills]
 `;
 
 async function start(): Promise<Simulator> {
-  sim = new Simulator({ speed: 20, writeOnly: ['connections.zendesk.token'] });
-  await sim.start();
+  const sim = await simulator();
   sim.addClaw('claw-support-bot', {
     plan: [['pending', 2000], ['live']],
     config: { personality: { tone: 'formal' } },
@@ -55,14 +53,8 @@ function workspace(text = MANIFEST): { dir: string; env: Record<string, string> 
   return { dir, env: { GITHUB_WORKSPACE: dir, GITHUB_EVENT_NAME: 'pull_request', GITHUB_EVENT_PATH: event } };
 }
 
-const inputsFor = (s: Simulator, extra: Record<string, string> = {}) => ({
-  'api-key': DEMO_KEY,
-  'base-url': `${s.url}/v1`,
-  manifest: 'claws.yml',
-  'poll-interval': '100ms',
-  timeout: '20s',
-  ...extra,
-});
+/** A manifest command's inputs (the Claw id the helper sets is not read by these commands). */
+const inputs = (s: Simulator, extra: Record<string, string>) => inputsFor(s, { manifest: 'claws.yml', ...extra });
 
 describe('Claws as code, end to end', () => {
   it('plan on a pull request: outputs, summary, and one sticky comment, created once then updated', async () => {
@@ -75,8 +67,8 @@ describe('Claws as code, end to end', () => {
       Array.from({ length: 120 }, (_, i) => `comment ${i}`),
     );
     const { env } = workspace();
-    const inputs = inputsFor(s, { command: 'plan', comment: 'true' });
-    const first = await runAction(inputs, { env: { ...env, GITHUB_API_URL: github.url } });
+    const planInputs = inputs(s, { command: 'plan', comment: 'true' });
+    const first = await runAction(planInputs, { env: { ...env, GITHUB_API_URL: github.url } });
     expect(first.exitCode).toBe(0);
     // Update the Claw, install one skill, prune one, invite Bob.
     expect(first.outputs.changes).toBe('4');
@@ -94,7 +86,7 @@ describe('Claws as code, end to end', () => {
 
     // The dashboard changes; the next plan updates the same comment.
     s.claws.get('claw-support-bot')!.skills.push({ skillId: 'zendesk-tickets' });
-    const second = await runAction(inputs, { env: { ...env, GITHUB_API_URL: github.url } });
+    const second = await runAction(planInputs, { env: { ...env, GITHUB_API_URL: github.url } });
     expect(second.stdout).toContain('The plan is on pull request #7 (comment updated).');
     expect(comments()).toHaveLength(121);
     expect(comments()[120].body).toContain('3 change(s)');
@@ -106,7 +98,7 @@ describe('Claws as code, end to end', () => {
     github = new FakeGitHub({ commentStatus: 403 });
     await github.start();
     const { env } = workspace();
-    const run = await runAction(inputsFor(s, { command: 'plan', comment: 'true' }), {
+    const run = await runAction(inputs(s, { command: 'plan', comment: 'true' }), {
       env: { ...env, GITHUB_API_URL: github.url },
     });
     expect(run.exitCode).toBe(0);
@@ -118,16 +110,16 @@ describe('Claws as code, end to end', () => {
   it('apply with the reviewed plan-id writes, then deploys the changed Claw; a stale one writes nothing', async () => {
     const s = await start();
     const { env } = workspace();
-    const plan = await runAction(inputsFor(s, { command: 'plan' }), { env });
+    const plan = await runAction(inputs(s, { command: 'plan' }), { env });
     const secrets = { ...env, ZENDESK_TOKEN: 'zd-secret-4242' };
     // The reviewed plan was made without the secret, as on a fork: same id.
-    const stale = await runAction(inputsFor(s, { command: 'apply', 'plan-id': 'ffffffffffffffff' }), { env: secrets });
+    const stale = await runAction(inputs(s, { command: 'apply', 'plan-id': 'ffffffffffffffff' }), { env: secrets });
     expect(stale.exitCode).toBe(1);
     expect(stale.outputs.outcome).toBe('failed');
     expect(stale.errors[0]).toMatch(/^The plan is not the reviewed one \(reviewed ffffffffffffffff, now /);
     expect(s.requests.filter((r) => r.method !== 'GET')).toEqual([]);
 
-    const apply = await runAction(inputsFor(s, { command: 'apply', 'plan-id': plan.outputs['plan-id'] }), {
+    const apply = await runAction(inputs(s, { command: 'apply', 'plan-id': plan.outputs['plan-id'] }), {
       env: secrets,
     });
     expect(apply.exitCode).toBe(0);
@@ -148,7 +140,7 @@ describe('Claws as code, end to end', () => {
   it('apply refuses an unset secret, naming the file and the line, before any request', async () => {
     const s = await start();
     const { env } = workspace();
-    const run = await runAction(inputsFor(s, { command: 'apply' }), { env });
+    const run = await runAction(inputs(s, { command: 'apply' }), { env });
     expect(run.errors).toEqual([
       "claws.yml, line 9: the environment variable ZENDESK_TOKEN is not set: expected it in the step's env (for example from a secret) when applying.",
     ]);
@@ -159,15 +151,15 @@ describe('Claws as code, end to end', () => {
   it('drift fails on changes, and lists them Claw by Claw; passes once applied', async () => {
     const s = await start();
     const { env } = workspace('claws:\n  claw-support-bot:\n    config: {personality: {tone: friendly}}\n');
-    const drift = await runAction(inputsFor(s, { command: 'drift' }), { env });
+    const drift = await runAction(inputs(s, { command: 'drift' }), { env });
     expect(drift.exitCode).toBe(1);
     expect(drift.outputs).toMatchObject({ outcome: 'failed', changes: '1' });
     expect(drift.summary).toContain('### 📋 Drift for `claws.yml`: 1 change(s)');
     expect(drift.summary).toContain(
       '#### Claw `claw-support-bot`\n\n```diff\n! personality.tone: "formal" → "friendly"\n```',
     );
-    await runAction(inputsFor(s, { command: 'apply', 'deploy-changed': 'false' }), { env });
-    const clean = await runAction(inputsFor(s, { command: 'drift' }), { env });
+    await runAction(inputs(s, { command: 'apply', 'deploy-changed': 'false' }), { env });
+    const clean = await runAction(inputs(s, { command: 'drift' }), { env });
     expect(clean.exitCode).toBe(0);
     expect(clean.summary).toContain('### ✅ Drift for `claws.yml`: no changes');
   });
@@ -175,7 +167,7 @@ describe('Claws as code, end to end', () => {
   it('refuses a bad manifest before any request, with one error naming the line', async () => {
     const s = await start();
     const { env } = workspace('claws:\n  claw-support-bot:\n    skills: [web-search]\nprune: [everything]\n');
-    const run = await runAction(inputsFor(s, { command: 'plan' }), { env });
+    const run = await runAction(inputs(s, { command: 'plan' }), { env });
     expect(run.errors).toEqual([`claws.yml, line 4: 'prune' holds "everything": expected one of skills, members.`]);
     expect(run.outputs.outcome).toBe('error');
     expect(s.requests).toEqual([]);
