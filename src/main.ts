@@ -11,7 +11,7 @@ import { type CheckSuite, loadChecks } from './checks/suite.js';
 import { checksOutputs, checksSummary } from './report/checks-report.js';
 import { upsertComment } from './github/comment.js';
 import { type ManifestResult, applyCommand, driftCommand, planCommand, requireSecrets } from './manifest/command.js';
-import { type Manifest, loadManifest } from './manifest/manifest.js';
+import { type Manifest, loadManifest, secretValues } from './manifest/manifest.js';
 import { type PlanView, commentBody, commentMarker, planMarkdown, planOutputs } from './report/plan-report.js';
 import { CancelledError, errorMessage } from './errors.js';
 import { checkHealth } from './health/health.js';
@@ -60,6 +60,8 @@ export async function run(): Promise<void> {
     // The checks file and the manifest are input too: every mistake in them is found before any request.
     suite = settings.checks ? withProbe(await loadChecks(settings.checks, workspace()), settings) : undefined;
     manifest = settings.manifest ? await loadManifest(settings.manifest, workspace(), process.env) : undefined;
+    // The runner masks these too, wherever they might show up.
+    for (const value of manifest ? secretValues(manifest) : []) core.setSecret(value);
     if (manifest && settings.command === 'apply') requireSecrets(manifest);
   } catch (err) {
     const message = errorMessage(err);

@@ -4,7 +4,7 @@ import type { CommandDeps, Outcome, Policy } from '../deploy/deploy.js';
 import { type FleetRequest, type FleetResult, rolloutFleet } from '../deploy/fleet.js';
 import { FileError } from '../config/yaml-file.js';
 import { type ApplyResult, applyPlan, describeOperation } from './apply.js';
-import { type ConfigValue, type Manifest, isEnvSecret } from './manifest.js';
+import { type Manifest, envSecrets } from './manifest.js';
 import { type Plan, makePlan } from './plan.js';
 
 export interface ManifestResult {
@@ -26,17 +26,12 @@ export interface ApplyOptions {
 
 /** Apply needs every `{ env: NAME }` set: the first unset one is refused, naming its line. */
 export function requireSecrets(manifest: Manifest): void {
-  const visit = (value: ConfigValue | undefined): void => {
-    if (isEnvSecret(value)) {
-      if (value.value === undefined) {
-        throw new FileError(
-          `${manifest.file}, line ${value.line}: the environment variable ${value.name} is not set: expected it in the step's env (for example from a secret) when applying.`,
-        );
-      }
-    } else if (Array.isArray(value)) value.forEach(visit);
-    else if (value !== null && typeof value === 'object') Object.values(value).forEach(visit);
-  };
-  for (const claw of manifest.claws) visit(claw.config);
+  const unset = envSecrets(manifest).find((secret) => secret.value === undefined);
+  if (unset) {
+    throw new FileError(
+      `${manifest.file}, line ${unset.line}: the environment variable ${unset.name} is not set: expected it in the step's env (for example from a secret) when applying.`,
+    );
+  }
 }
 
 export async function planCommand(deps: CommandDeps, manifest: Manifest): Promise<ManifestResult> {

@@ -23,6 +23,23 @@ export function isEnvSecret(value: unknown): value is EnvSecret {
   return typeof value === 'object' && value !== null && (value as EnvSecret).kind === 'env' && 'line' in value;
 }
 
+/** Every `{ env: NAME }` in the Claws' config, in the order written. */
+export function envSecrets(manifest: Manifest): EnvSecret[] {
+  const found: EnvSecret[] = [];
+  const visit = (value: ConfigValue | undefined): void => {
+    if (isEnvSecret(value)) found.push(value);
+    else if (Array.isArray(value)) value.forEach(visit);
+    else if (value !== null && typeof value === 'object') Object.values(value).forEach(visit);
+  };
+  for (const claw of manifest.claws) visit(claw.config);
+  return found;
+}
+
+/** The values of those that are set, for the runner to mask. */
+export function secretValues(manifest: Manifest): string[] {
+  return envSecrets(manifest).flatMap((secret) => (secret.value ? [secret.value] : []));
+}
+
 export interface ClawSpec {
   id: string;
   /** Apply may create it when it does not exist. */

@@ -131,8 +131,10 @@ describe('Claws as code, end to end', () => {
       personality: { tone: 'friendly' },
       connections: { zendesk: { token: 'zd-secret-4242' } },
     });
-    // The secret went to the service and nowhere else.
-    for (const text of [apply.stdout, apply.summary, JSON.stringify(apply.outputs)])
+    // The secret went to the service and nowhere else; the runner is told to mask it too.
+    expect(apply.stdout).toContain('::add-mask::zd-secret-4242');
+    const shown = apply.stdout.replace('::add-mask::zd-secret-4242', '');
+    for (const text of [shown, apply.summary, JSON.stringify(apply.outputs)])
       expect(text).not.toContain('zd-secret-4242');
     expect(s.claws.get('claw-support-bot')?.skills.map((k) => k.skillId)).toEqual(['web-search', 'zendesk-tickets']);
   });
