@@ -36,7 +36,6 @@ export function requireSecrets(manifest: Manifest): void {
 
 export async function planCommand(deps: CommandDeps, manifest: Manifest): Promise<ManifestResult> {
   const plan = await makePlan(deps, manifest);
-  deps.log.info(`Plan for ${manifest.file}: ${plan.changes} change(s); plan id ${plan.id}.`);
   return {
     plan,
     outcome: 'succeeded',
