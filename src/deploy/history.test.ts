@@ -134,12 +134,15 @@ describe('polling from history, against the simulator', () => {
     deployClaw(harness.deps, { clawId: 'c1', strategy: '', payload: {}, wait: true }, policy());
   const polls = (harness: Harness) => harness.sim.routeCounts()['GET /v1/deployments/:id'] ?? 0;
 
-  it('reads one page before the first poll, says what it learned, and polls about half as often', async () => {
+  it('reads one page as its first poll, says what it learned, and polls about a third as often', async () => {
     const harness = await withHistory([180_000, 190_000, 200_000, 185_000]);
     const result = await deploy(harness);
     expect(result.outcome).toBe('succeeded');
-    const [post, list, firstPoll] = harness.sim.requests;
-    expect([post.method, list.path, firstPoll.path]).toEqual(['POST', '/v1/deployments', '/v1/deployments/dep_0006']);
+    // The list, an interval after the trigger, is the first poll: it shows the new deployment too.
+    const [post, list, secondPoll] = harness.sim.requests;
+    expect([post.method, list.path, secondPoll.path]).toEqual(['POST', '/v1/deployments', '/v1/deployments/dep_0006']);
+    expect(list.at - post.at).toBe(5000);
+    expect(result.timeline[0]).toMatchObject({ atMs: 0, status: 'deploying' });
     expect(harness.sim.routeCounts()['GET /v1/deployments']).toBe(1);
     expect(harness.log.text('info')).toContain(
       'The last 4 deployments of c1 took 3m–3m20s: polling every 5s from 2m55s, less often before.',
@@ -152,14 +155,18 @@ describe('polling from history, against the simulator', () => {
   it.each([
     ['no timestamps in the list', { timestamps: false }, [180_000, 190_000, 200_000], 'fewer than 3'],
     ['too few deployments', {}, [180_000, 190_000], '2 recent successful deployment(s)'],
-  ])('falls back to the plain schedule with %s, at the cost of one request', async (_, options, durations, why) => {
-    const harness = await withHistory(durations, options);
-    await deploy(harness);
-    expect(harness.log.text('info')).toContain(`No deployment history for c1 (`);
-    expect(harness.log.text('info')).toContain(why);
-    expect(harness.sim.routeCounts()['GET /v1/deployments']).toBe(1);
-    expect(polls(harness)).toBe(36);
-  });
+  ])(
+    'falls back to the plain schedule with %s, at no cost: the list was the first poll',
+    async (_, options, durations, why) => {
+      const harness = await withHistory(durations, options);
+      await deploy(harness);
+      expect(harness.log.text('info')).toContain(`No deployment history for c1 (`);
+      expect(harness.log.text('info')).toContain(why);
+      // 36 polls in all, as the plain schedule: the first of them the list.
+      expect(harness.sim.routeCounts()['GET /v1/deployments']).toBe(1);
+      expect(polls(harness)).toBe(35);
+    },
+  );
 
   it('falls back when the list is refused (403), retrying nothing', async () => {
     const harness = await withHistory([180_000, 190_000, 200_000]);

@@ -78,19 +78,8 @@ export class DeploymentHistory {
   private page?: Promise<{ deployments: Deployment[] } | { why: string }>;
   private readonly told = new Set<string>();
 
-  constructor(
-    private readonly client: AmsClient,
-    private readonly log: Logger,
-    private readonly options: { deadline: number; signal?: AbortSignal },
-  ) {}
-
-  /** A page of the recent list read for another purpose (a fleet's round): it serves as the history, for no request of its own. */
-  offer(deployments: Deployment[]): void {
-    this.page ??= Promise.resolve({ deployments });
-  }
-
-  /** What the Claw's history says, or undefined (said why in the log) when it says too little. */
-  async expect(clawId: string, classify: Classifier, intervalMs: number): Promise<Expectation | undefined> {
+  /** The one read of the run: one attempt of at most HISTORY_READ_TIMEOUT_MS. */
+  private load(): Promise<{ deployments: Deployment[] } | { why: string }> {
     this.page ??= this.client.recentDeployments({ ...this.options, timeoutMs: HISTORY_READ_TIMEOUT_MS }).then(
       (deployments) => ({ deployments }),
       (err: unknown) => {
@@ -99,7 +88,33 @@ export class DeploymentHistory {
         throw err;
       },
     );
-    const page = await this.page;
+    return this.page;
+  }
+
+  constructor(
+    private readonly client: AmsClient,
+    private readonly log: Logger,
+    private readonly options: { deadline: number; signal?: AbortSignal },
+  ) {}
+
+  /**
+   * The recent list, read now, when no read of this run has happened yet; undefined otherwise (or
+   * when it cannot be read). A wait's first poll uses it: a fresh page shows the deployment's status.
+   */
+  async readFresh(): Promise<Deployment[] | undefined> {
+    if (this.page) return undefined;
+    const page = await this.load();
+    return 'why' in page ? undefined : page.deployments;
+  }
+
+  /** A page of the recent list read for another purpose (a fleet's round): it serves as the history, for no request of its own. */
+  offer(deployments: Deployment[]): void {
+    this.page ??= Promise.resolve({ deployments });
+  }
+
+  /** What the Claw's history says, or undefined (said why in the log) when it says too little. */
+  async expect(clawId: string, classify: Classifier, intervalMs: number): Promise<Expectation | undefined> {
+    const page = await this.load();
     const durations = 'why' in page ? [] : successfulDurations(page.deployments, clawId, classify);
     const expectation =
       durations.length >= MIN_HISTORY

@@ -69,7 +69,8 @@ export async function waitForFinalStatus(deps: RunContext, request: WaitRequest)
   const waitStart = clock.now();
 
   // The schedule: from the trigger (or the deployment's creation, for a deployment found running),
-  // shaped by the Claw's history once the Claw is known.
+  // shaped by the Claw's history once the Claw is known: the first wait is the interval whatever
+  // the history says, so it is learned at the first poll.
   let since = waitStart;
   let clawId = request.clawId;
   let expectation: Expectation | undefined;
@@ -84,9 +85,12 @@ export async function waitForFinalStatus(deps: RunContext, request: WaitRequest)
     () => nextPollDelay(request.pollIntervalMs, clock.now() - since, expectation),
     deadline,
   );
-  const sleepUntilNextPoll = async (): Promise<boolean> => {
-    await learn();
-    return poller.next();
+  const sleepUntilNextPoll = (): Promise<boolean> => poller.next();
+  // The first poll reads the recent list when the run has not yet: it is the history read, and it
+  // shows this deployment's status too, so learning costs no request of its own.
+  const firstPoll = async (): Promise<Deployment | undefined> => {
+    const page = await deps.history?.readFresh();
+    return page?.find((d) => d.id === deploymentId && d.status !== undefined);
   };
 
   if (!request.pollFirst && !(await sleepUntilNextPoll())) {
@@ -94,13 +98,17 @@ export async function waitForFinalStatus(deps: RunContext, request: WaitRequest)
   }
   for (;;) {
     try {
-      last = await client.getDeployment(deploymentId, { deadline, signal });
+      last =
+        (polls === 0 ? await firstPoll() : undefined) ??
+        (await client.getDeployment(deploymentId, { deadline, signal }));
       polls += 1;
       if (!clawId && last.clawId) {
         // Waiting on a deployment someone else started: its age counts, on our clock.
         clawId = last.clawId;
         if (last.createdAt !== undefined) since = Math.min(waitStart, client.transport.toLocalTime(last.createdAt));
       }
+      // From the second poll on, the schedule follows the Claw's history (the first wait is the interval anyway).
+      await learn();
     } catch (err) {
       // Retries already happened below; past the deadline, the wait has simply run out of time.
       if (err instanceof ApiError && err.transient && clock.now() >= deadline - 1) {

@@ -286,14 +286,14 @@ function dirSize(dir: string): number {
 // --- run ------------------------------------------------------------------------------------
 
 // `--runs K` repeats the N = 20 measurement K times (the busy case varies most from run to run);
-// `--only history` runs the history table alone.
+// `--only history` or `--only load` runs that table alone (and writes nothing down).
 const { values: args } = parseArgs({
   options: { runs: { type: 'string', default: '3' }, only: { type: 'string', default: '' } },
 });
 const RUNS = Math.max(1, Number(args.runs));
 
 const historyRuns: HistoryFigures[] = [];
-for (const fleet of [false, true]) {
+for (const fleet of args.only === 'load' ? [] : [false, true]) {
   for (const scenario of SCENARIOS) {
     for (const history of [false, true]) {
       for (let run = 1; run <= RUNS; run++) {
@@ -345,6 +345,20 @@ for (let run = 1; run <= RUNS; run++) {
 for (const n of [1, 20]) {
   process.stderr.write(`load: ${n} concurrent fixed-interval poller(s)…\n`);
   load.push(await measureLoad('fixed-interval poller', n, runFixedIntervalPoller));
+}
+if (args.only === 'load') {
+  const rows = load.map(
+    (f) =>
+      `| ${f.who} | ${f.n} | ${f.failures} | ${f.rateLimited}/${f.requests} | ${f.busiestWindow} | ${fmt(f.perDeployment, 1)} | ${fmt(f.totalMs / 1000, 1)} s | ${fmt(f.lagMedianMs)} / ${fmt(f.lagMaxMs)} ms |`,
+  );
+  console.log(
+    [
+      '| runner | N | failures | 429s | busiest window | requests / deployment | total | lag median / max |',
+      '|---|---|---|---|---|---|---|---|',
+      ...rows,
+    ].join('\n'),
+  );
+  process.exit(0);
 }
 process.stderr.write('start-up…\n');
 const start = await startUp(9);

@@ -91,7 +91,7 @@ describe('deploy through dist/index.js', () => {
 
   it('a deploy that succeeded after four 502s shows one warning, not four', async () => {
     const s = await start();
-    s.addClaw('c1', { plan: [['pending', 2000], ['live']] });
+    s.addClaw('c1', { plan: [['pending', 20_000], ['live']] });
     s.fault({ kind: '502-html', method: 'GET', path: '/deployments/', times: 4 });
     const run = await runAction(inputsFor(s));
     expect(run.exitCode).toBe(0);
