@@ -37,6 +37,7 @@ describe('a Claw that is already deploying', () => {
     // Named in the error: no lookup of the Claw or the list.
     expect(h.sim.routeCounts()['GET /v1/claws/:id']).toBeUndefined();
     expect(h.log.text('info')).toContain('deployment dep_other is in the way');
+    expect(result.message).toMatch(/ It first waited 4\d(\.\d)?s for deployment dep_other, which was in the way\.$/);
     // The new trigger went only once the other had ended.
     expect(h.sim.triggered('c1')[0].createdAt).toBeGreaterThanOrEqual(h.sim.finalAt(theirs));
     // The wait is its own row in the timeline, then the other deployment's statuses, then ours.

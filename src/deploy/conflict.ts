@@ -22,8 +22,14 @@ export interface TriggerRules {
 
 /** A trigger that went through, or one that could not (a conflict it was told not to wait out, or the deadline). */
 export type TriggerResult =
-  | { kind: 'triggered'; deployment: Deployment }
+  | { kind: 'triggered'; deployment: Deployment; waited?: Waited }
   | { kind: 'blocked'; outcome: 'error' | 'timed-out'; blockingId?: string; message: string };
+
+/** What a trigger waited for before it went through: the deployments in the way, and how long. */
+export interface Waited {
+  deploymentIds: string[];
+  ms: number;
+}
 
 export interface Blocker {
   id: string;
@@ -78,10 +84,14 @@ export async function triggerPastConflicts(
   // Paces retries when the service keeps refusing though nothing is seen in progress.
   const retryPoller = pollEvery(deps, rules.pollIntervalMs, deadline);
   let lastBlocker: Blocker | undefined;
+  const began = clock.now();
+  const waitedFor: string[] = [];
   for (;;) {
     let conflict: ConflictError;
     try {
-      return { kind: 'triggered', deployment: await client.triggerDeployment(input, { deadline, signal }) };
+      const deployment = await client.triggerDeployment(input, { deadline, signal });
+      const waited = waitedFor.length ? { deploymentIds: waitedFor, ms: clock.now() - began } : undefined;
+      return { kind: 'triggered', deployment, waited };
     } catch (err) {
       if (!(err instanceof ConflictError)) throw err;
       conflict = err;
@@ -110,6 +120,7 @@ export async function triggerPastConflicts(
       continue;
     }
     const waitedFrom = clock.now();
+    if (!waitedFor.includes(blocker.id)) waitedFor.push(blocker.id);
     rules.timeline.push({
       atMs: waitedFrom - deps.startedAt,
       deploymentId: blocker.id,

@@ -7,7 +7,7 @@ import { type RollbackResult, rollBack } from './rollback.js';
 import { type Classifier, type RollbackTrigger, describeClass } from '../status.js';
 import type { RunContext } from '../context.js';
 import { type ChecksResult, describeFailedChecks } from '../checks/gate.js';
-import { type OnConflict, triggerPastConflicts } from './conflict.js';
+import { type OnConflict, type Waited, triggerPastConflicts } from './conflict.js';
 import { type TimelineEntry, type WaitOutcome, waitForFinalStatus } from './wait.js';
 
 /** `error`: the step could not do what it was asked (a refused key, an unknown Claw, a conflict with `on-conflict: fail`). */
@@ -99,6 +99,7 @@ export async function deployClaw(
     return { ...base, outcome: triggered.outcome, durationMs, ok: false, message: triggered.message };
   }
   const deployment = triggered.deployment;
+  const waited = triggered.waited;
   deps.onProgress?.({ deploymentId: deployment.id, final: false });
   log.info(
     `Triggered deployment ${deployment.id} of Claw ${input.clawId} (strategy: ${input.strategy || 'team default'}).${deployment.url ? ` Dashboard: ${deployment.url}` : ''}`,
@@ -124,7 +125,7 @@ export async function deployClaw(
   }
   return settle(
     deps,
-    { ...base, deploymentId: deployment.id, status: deployment.status, url: deployment.url },
+    { ...base, deploymentId: deployment.id, status: deployment.status, url: deployment.url, waited },
     policy,
     false,
   );
@@ -137,6 +138,8 @@ export async function waitOnDeployment(deps: CommandDeps, deploymentId: string, 
 
 type Started = Pick<DeployResult, 'command' | 'clawId' | 'strategy' | 'status' | 'url' | 'timeline' | 'startedAt'> & {
   deploymentId: string;
+  /** Another deployment of the Claw it waited for before the trigger went through. */
+  waited?: Waited;
 };
 
 /** Waits for a final status, then applies the rollback policy. */
@@ -226,6 +229,10 @@ async function settle(deps: CommandDeps, started: Started, policy: Policy, pollF
     triggered: '',
     error: '',
   }[outcome];
+  if (started.waited) {
+    const ids = started.waited.deploymentIds.map((id) => `deployment ${id}`).join(' and ');
+    message += ` It first waited ${formatDuration(started.waited.ms)} for ${ids}, which was in the way.`;
+  }
   if (rollback) {
     message += rollback.succeeded
       ? ` It was rolled back (${rollback.message}).`
