@@ -389,7 +389,7 @@ const report = [
   '',
   ...loadTable,
   '',
-  `Polling from history: one run and one fleet step of 20, each Claw with 12 past deployments of 3m–3m20s in the list (with timestamps, or without: the fallback, which still spends its one list read). The poll interval is ${POLL_MS} ms (5 s); goals: at N = 1 a usual deployment at most half the requests of no history and lag ≤ ${2 * POLL_MS} ms; an early crash (at a sixth) lag ≤ ${POLL_MS} ms + a third of the time elapsed (${POLL_MS + DEPLOY_SIM_MS / 6 / SPEED / 3} ms); a slow one (1.6×) lag ≤ ${2 * POLL_MS} ms; the fleet with history at most 0.6× the requests, median lag ≤ ${2 * POLL_MS} ms. ${RUNS} runs each.`,
+  `Polling from history: one run and one fleet step of 20, each Claw with 12 past deployments of 3m–3m20s in the list (with timestamps, or without: the fallback; either way the first poll is the one list read). The poll interval is ${POLL_MS} ms (5 s); goals: at N = 1 a usual deployment at most half the requests of no history and lag ≤ ${2 * POLL_MS} ms; an early crash (at a sixth) lag ≤ ${POLL_MS} ms + a third of the time elapsed (${POLL_MS + DEPLOY_SIM_MS / 6 / SPEED / 3} ms); a slow one (1.6×) lag ≤ ${2 * POLL_MS} ms; the fleet with history at most 0.6× the requests, median lag ≤ ${2 * POLL_MS} ms. ${RUNS} runs each.`,
   '',
   ...historyTable,
   '',
