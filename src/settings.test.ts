@@ -200,3 +200,40 @@ describe('parseBaseUrl', () => {
     expect(() => parseBaseUrl(input)).toThrow(/Input 'base-url'/);
   });
 });
+
+describe('checks and manifests', () => {
+  it('refuses checks that could never run: with wait false, or with a command that runs none', () => {
+    expect(() => settings({ checks: 'c.yml', wait: 'false' })).toThrow(
+      "Input 'wait' is \"false\": expected true when 'checks' is set: the checks run once the deployment has succeeded.",
+    );
+    expect(() => settings({ command: 'wait', 'deployment-id': 'd1', checks: 'c.yml' })).toThrow(
+      'Input \'checks\' is "c.yml": expected to be set only with the deploy, apply and health commands, which run checks.',
+    );
+    expect(() => settings({ 'checks-junit': 'r.xml' })).toThrow(
+      /^Input 'checks-junit' is "r\.xml": expected to be set only with 'checks'/,
+    );
+  });
+
+  it('needs a manifest for plan, apply and drift, and a plan-id of 16 hex digits for apply only', () => {
+    expect(() => settings({ command: 'plan' })).toThrow(
+      `Input 'manifest' is "": expected the YAML manifest to plan, such as claws.yml.`,
+    );
+    expect(() => settings({ manifest: 'claws.yml' })).toThrow(
+      /^Input 'manifest' is "claws\.yml": expected to be set only with the plan, apply and drift commands\.$/,
+    );
+    expect(() => settings({ command: 'apply', manifest: 'claws.yml', 'plan-id': 'abc' })).toThrow(
+      /^Input 'plan-id' is "abc": expected the 'plan-id' output of the reviewed plan: 16 hexadecimal digits\.$/,
+    );
+    expect(() => settings({ command: 'plan', manifest: 'claws.yml', 'plan-id': '0123456789abcdef' })).toThrow(
+      /expected to be set only with the apply command/,
+    );
+    expect(settings({ command: 'apply', manifest: 'claws.yml', 'plan-id': '0123456789abcdef' })).toMatchObject({
+      manifest: 'claws.yml',
+      planId: '0123456789abcdef',
+      deployChanged: true,
+      rewriteSecrets: false,
+      failOnDrift: true,
+      comment: false,
+    });
+  });
+});

@@ -249,6 +249,9 @@ export function readSettings(read: InputReader): Settings {
   if (checks && (command === 'wait' || command === 'rollback' || command === 'plan' || command === 'drift')) {
     fail('checks', checks, 'to be set only with the deploy, apply and health commands, which run checks');
   }
+  if (checks && command === 'deploy' && !wait) {
+    fail('wait', read('wait'), "true when 'checks' is set: the checks run once the deployment has succeeded");
+  }
   const manifest = filePath(read, 'manifest', 'a YAML manifest of Claws in the workspace, such as claws.yml');
   const manifestCommand = MANIFEST_COMMANDS.includes(command);
   if (manifestCommand && !manifest) fail('manifest', '', `the YAML manifest to ${command}, such as claws.yml`);
