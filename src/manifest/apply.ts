@@ -6,7 +6,7 @@ import type { Json } from '../api/shapes.js';
 import type { RunContext } from '../context.js';
 import { errorMessage } from '../errors.js';
 import { patchToSend } from './diff.js';
-import { type Operation, type Plan, type Write, createBody } from './plan.js';
+import { CLAW_OPERATIONS, type Operation, type Plan, type Write, createBody } from './plan.js';
 
 export interface ApplyResult {
   applied: Operation[];
@@ -78,10 +78,7 @@ export async function applyPlan(
     );
     if (rotations.includes(write)) result.secretsRewritten.push(op.target);
     else result.applied.push(op);
-    if (
-      ['create-claw', 'update-claw', 'install-skill', 'remove-skill'].includes(op.kind) &&
-      !result.changedClaws.includes(op.target)
-    ) {
+    if (CLAW_OPERATIONS.includes(op.kind) && !result.changedClaws.includes(op.target)) {
       result.changedClaws.push(op.target);
     }
   }

@@ -13,6 +13,14 @@ import type { ClawSpec, Manifest } from './manifest.js';
 export type OperationKind =
   'create-claw' | 'update-claw' | 'install-skill' | 'remove-skill' | 'invite-member' | 'change-role' | 'remove-member';
 
+/** The operations on a Claw itself (the rest are on the team): what makes a Claw changed, to deploy. */
+export const CLAW_OPERATIONS: readonly OperationKind[] = [
+  'create-claw',
+  'update-claw',
+  'install-skill',
+  'remove-skill',
+];
+
 /** One write apply would send; `changes`, `before` and `after` are masked. */
 export interface Operation {
   kind: OperationKind;

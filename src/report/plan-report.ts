@@ -5,7 +5,7 @@
 import type { ApplyResult } from '../manifest/apply.js';
 import { describeOperation } from '../manifest/apply.js';
 import type { ConfigChange } from '../manifest/diff.js';
-import { type Operation, type Plan, planJson } from '../manifest/plan.js';
+import { CLAW_OPERATIONS, type Operation, type Plan, planJson } from '../manifest/plan.js';
 import { clip, flattenControls } from '../format.js';
 import { MAX_REPORT_BYTES, reportOutput } from './health-report.js';
 import { code, escapeText } from './markdown.js';
@@ -67,8 +67,6 @@ export function fenced(language: string, lines: string[]): string {
   return [`${fence}${language}`, ...lines, fence].join('\n');
 }
 
-const CLAW_KINDS: Operation['kind'][] = ['create-claw', 'update-claw', 'install-skill', 'remove-skill'];
-
 /** Counts as GitHub shows them: + to add, ~ to change, - to remove. */
 export function planCounts(plan: Plan): { add: number; change: number; remove: number } {
   const add = plan.operations.filter((o) => ['create-claw', 'install-skill', 'invite-member'].includes(o.kind)).length;
@@ -106,7 +104,7 @@ export function planMarkdown(plan: Plan, view: PlanView): string {
       ...removals.map((o) => `- ${escapeText(describeOperation(o))}`),
     );
   }
-  const clawOps = plan.operations.filter((o) => CLAW_KINDS.includes(o.kind));
+  const clawOps = plan.operations.filter((o) => CLAW_OPERATIONS.includes(o.kind));
   for (const clawId of new Set([...clawOps.map((o) => o.target), ...plan.writeOnly.map((w) => w.clawId)])) {
     const ops = clawOps.filter((o) => o.target === clawId);
     const lines = ops.flatMap(operationLines);
@@ -118,7 +116,7 @@ export function planMarkdown(plan: Plan, view: PlanView): string {
     }
     parts.push('', `#### Claw ${code(clawId)}`, '', fenced('diff', lines));
   }
-  const team = plan.operations.filter((o) => !CLAW_KINDS.includes(o.kind));
+  const team = plan.operations.filter((o) => !CLAW_OPERATIONS.includes(o.kind));
   if (team.length > 0) parts.push('', '#### Team members', '', fenced('diff', team.flatMap(operationLines)));
   return `${parts.join('\n')}\n`;
 }
