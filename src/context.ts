@@ -3,7 +3,6 @@
 import type { AmsClient } from './api/client.js';
 import type { RateLimitPacer } from './api/rate-limit.js';
 import type { Clock, Logger } from './clock.js';
-import type { ChecksRunner } from './checks/gate.js';
 import type { DeploymentHistory } from './deploy/history.js';
 
 export interface RunContext {
@@ -18,6 +17,4 @@ export interface RunContext {
   deadline: number;
   /** The recent deployments, read once per run, that set the poll schedule; absent: the plain one. */
   history?: DeploymentHistory;
-  /** The conversation checks from the `checks` file, when there is one: the behaviour gate. */
-  checks?: ChecksRunner;
 }

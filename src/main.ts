@@ -5,7 +5,8 @@ import { type Logger, systemClock } from './clock.js';
 import { type CommandDeps, type DeployResult, deployClaw, rollbackCommand, waitOnDeployment } from './deploy/deploy.js';
 import { rolloutFleet, tally } from './deploy/fleet.js';
 import { DeploymentHistory } from './deploy/history.js';
-import { type ChecksResult, runChecks } from './checks/gate.js';
+import { runChecks } from './checks/gate.js';
+import type { ChecksResult } from './checks/result.js';
 import { writeJUnit } from './checks/junit.js';
 import { type CheckSuite, loadChecks } from './checks/suite.js';
 import { checksOutputs, checksSummary } from './report/checks-report.js';
@@ -26,7 +27,17 @@ import { type Settings, readSettings } from './settings.js';
 import { type DeploymentState, GitHubDeployment } from './github/deployments.js';
 import { type GitHubRun, commitUrl, githubRun, runUrl } from './github/run.js';
 import { STATE } from './state.js';
-import { applyOptions, classifierOf, createClient, describeFailure, policyOf, withProbe } from './wiring.js';
+import { VerdictCache } from './checks/judge-cache.js';
+import { judgeSecrets } from './checks/judge-spec.js';
+import {
+  applyOptions,
+  classifierOf,
+  createClient,
+  describeFailure,
+  judgePanel,
+  policyOf,
+  withProbe,
+} from './wiring.js';
 
 // Every line the layers log crosses into the runner's log here, and only here, sanitized: the
 // service's text can never become a workflow command.
@@ -58,7 +69,10 @@ export async function run(): Promise<void> {
   try {
     settings = readSettings((name) => core.getInput(name));
     // The checks file and the manifest are input too: every mistake in them is found before any request.
-    suite = settings.checks ? withProbe(await loadChecks(settings.checks, workspace()), settings) : undefined;
+    suite = settings.checks
+      ? withProbe(await loadChecks(settings.checks, workspace(), process.env), settings)
+      : undefined;
+    for (const value of judgeSecrets(suite?.judges ?? [])) core.setSecret(value);
     manifest = settings.manifest ? await loadManifest(settings.manifest, workspace(), process.env) : undefined;
     // The runner masks these too, wherever they might show up.
     for (const value of manifest ? secretValues(manifest) : []) core.setSecret(value);
@@ -87,9 +101,15 @@ export async function run(): Promise<void> {
   let close = (): void => {};
   const github = githubRun();
   const mirror = mirrorFor(settings, github);
+  let cache: VerdictCache | undefined;
   try {
     const { client, pacer } = createClient(settings, systemClock, log, `claw-deploy (${github.repository || 'local'})`);
-    close = () => client.close();
+    cache = settings.judgeCache ? await VerdictCache.load(settings.judgeCache, workspace(), log.warning) : undefined;
+    const panel = judgePanel({ client, clock: systemClock, log, pacer, signal: cancel.signal }, settings, cache);
+    close = () => {
+      client.close();
+      panel.close();
+    };
     const startedAt = systemClock.now();
     const deadline = startedAt + settings.timeoutMs;
     const deps: CommandDeps = {
@@ -104,11 +124,14 @@ export async function run(): Promise<void> {
       history: new DeploymentHistory(client, log, { deadline, signal: cancel.signal }),
       checks:
         suite &&
-        ((clawIds) =>
-          runChecks(deps, suite, clawIds, {
+        ((clawIds) => {
+          warnGraderUnderTest(suite, clawIds);
+          return runChecks(deps, suite, clawIds, {
             pollIntervalMs: settings.pollIntervalMs,
             classify: classifierOf(settings),
-          })),
+            judgeFor: panel.judgeFor,
+          });
+        }),
       onProgress: ({ deploymentId, final }) => {
         // Set at once, so a later failure (the service gone quiet) still tells which deployment.
         core.setOutput('deployment-id', deploymentId);
@@ -148,6 +171,7 @@ export async function run(): Promise<void> {
     fail(message);
     core.saveState(STATE.finished, 'true');
   } finally {
+    await saveCache(cache);
     close();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
@@ -203,6 +227,26 @@ interface CommandResult {
 /** Where the user's files are: the runner's workspace, or here when run by hand. */
 function workspace(): string {
   return process.env.GITHUB_WORKSPACE || process.cwd();
+}
+
+/** A grader Claw that is itself under test grades its own replies: worth a word. */
+function warnGraderUnderTest(suite: CheckSuite, clawIds: string[]): void {
+  for (const judge of suite.judges) {
+    if (judge.kind === 'claw' && clawIds.includes(judge.clawId)) {
+      log.warning(
+        `The grader Claw ${judge.clawId} is also under test: it grades replies while its own release is checked.`,
+      );
+    }
+  }
+}
+
+/** Keeps the judge's verdicts for the next run; a cache that cannot be written is a warning, never a failure. */
+async function saveCache(cache: VerdictCache | undefined): Promise<void> {
+  try {
+    if (await cache?.save()) log.info(`Kept ${cache!.size} judge verdict(s) in ${cache!.path}.`);
+  } catch (err) {
+    log.warning(`Could not write the judge cache: ${errorMessage(err)}`);
+  }
 }
 
 /** GitHub's reading of an outcome: failed or paused is a failure, timed-out or cancelled an error. */
@@ -274,6 +318,7 @@ async function runCommand(
         targets: settings.targets,
         // With a checks file the probe is one of the checks (see withProbe).
         probeMessage: deps.checks ? '' : settings.probeMessage,
+        checks: deps.checks,
         probeExpect: settings.probeExpect,
         pollIntervalMs: settings.pollIntervalMs,
         classify: classifierOf(settings),

@@ -8,6 +8,7 @@ import type { Share } from './share.js';
 import { ROLLBACK_TRIGGERS, type RollbackTrigger } from './status.js';
 import { PATTERN_EXPECTED, type ReplyPattern, compilePattern, patternProblem } from './pattern.js';
 import { ON_CONFLICT, type OnConflict } from './deploy/conflict.js';
+import { readSecureUrl } from './url.js';
 
 export const COMMANDS = ['deploy', 'wait', 'rollback', 'health', 'plan', 'apply', 'drift'] as const;
 /** The commands that read a manifest (Claws as code). */
@@ -61,6 +62,8 @@ export interface Settings {
   checks: string;
   /** Where to write the checks' results as JUnit XML, relative to the workspace; empty: nowhere. */
   checksJunit: string;
+  /** A file of judge verdicts kept between runs, relative to the workspace; empty: no cache. */
+  judgeCache: string;
   /** plan, apply, drift: the manifest, relative to the workspace. */
   manifest: string;
   /** apply: the reviewed plan's id; apply refuses when the plan it computes now is another. Empty: no check. */
@@ -110,23 +113,11 @@ function positiveDuration(read: InputReader, input: string): number {
   return ms;
 }
 
-const LOOPBACK_HOST = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
-
 /** Normalizes the base URL: https (http only to loopback), no credentials, no `/v1` suffix. */
 export function parseBaseUrl(value: string): string {
-  const expected = 'an https URL such as https://api.example.com/v1 (http only for localhost, 127.0.0.0/8 or [::1])';
-  let url: URL;
-  try {
-    url = new URL(value.trim());
-  } catch {
-    fail('base-url', value, expected);
-  }
-  const loopback = LOOPBACK_HOST.test(url.hostname);
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
-    fail('base-url', value, expected);
-  }
-  if (url.username || url.password) fail('base-url', value, `${expected}, without user or password`);
-  if (url.search || url.hash) fail('base-url', value, `${expected}, without a query or fragment`);
+  const read = readSecureUrl(value);
+  if ('expected' in read) fail('base-url', value, read.expected);
+  const { url } = read;
   const path = url.pathname.replace(/\/+$/, '').replace(/\/v1$/i, '');
   return `${url.origin}${path}`;
 }
@@ -246,6 +237,8 @@ export function readSettings(read: InputReader): Settings {
   const checksJunit = filePath(read, 'checks-junit', 'a file to write JUnit XML to, such as reports/claw-checks.xml');
   if (checksJunit && !checks)
     fail('checks-junit', checksJunit, "to be set only with 'checks' (there are no checks to report)");
+  const judgeCache = filePath(read, 'judge-cache', 'a file to keep judge verdicts in, such as .claw-judge-cache.json');
+  if (judgeCache && !checks) fail('judge-cache', judgeCache, "to be set only with 'checks' (no checks, no judge)");
   if (checks && (command === 'wait' || command === 'rollback' || command === 'plan' || command === 'drift')) {
     fail('checks', checks, 'to be set only with the deploy, apply and health commands, which run checks');
   }
@@ -295,6 +288,7 @@ export function readSettings(read: InputReader): Settings {
     onConflict: parsed(read, 'on-conflict', (v) => parseEnum(v || 'wait', ON_CONFLICT)),
     checks,
     checksJunit,
+    judgeCache,
     manifest,
     planId,
     deployChanged: parsed(read, 'deploy-changed', (v) => parseBoolean(v || 'true')),

@@ -13,6 +13,12 @@ import { InputError, errorMessage } from './errors.js';
 import type { ApplyOptions } from './manifest/command.js';
 import { PlanRefusal } from './manifest/plan.js';
 import type { Settings } from './settings.js';
+import { ChatCompletions, explainJudgeError, quotaSpent } from './api/chat-completions.js';
+import type { RunContext } from './context.js';
+import { Judge } from './checks/judge.js';
+import { clawBackend, endpointBackend } from './checks/judge-backends.js';
+import type { VerdictCache } from './checks/judge-cache.js';
+import { type JudgeSpec, describeJudge, judgeIdentity } from './checks/judge-spec.js';
 
 export function createClient(
   settings: Settings,
@@ -37,7 +43,7 @@ export function createClient(
 }
 
 /** The status vocabulary with the user's `success-statuses` and `failure-statuses`. */
-export function classifierOf(settings: Settings): Classifier {
+export function classifierOf(settings: Pick<Settings, 'successStatuses' | 'failureStatuses'>): Classifier {
   return statusClassifier({ success: settings.successStatuses, failure: settings.failureStatuses });
 }
 
@@ -97,4 +103,49 @@ export function applyOptions(settings: Settings): ApplyOptions {
     deployChanged: settings.deployChanged,
     fleet: { strategy, payload, waves, bakeMs, maxFailures, probeMessage, probeExpect },
   };
+}
+
+/**
+ * The judges of a run, each built once: an endpoint gets a transport of its own (its base, its key,
+ * its budget; never the service's key), a grader Claw talks through the run's client and pacer.
+ */
+export function judgePanel(
+  ctx: Pick<RunContext, 'client' | 'clock' | 'log' | 'pacer' | 'signal'>,
+  settings: Pick<Settings, 'pollIntervalMs' | 'successStatuses' | 'failureStatuses'>,
+  cache: VerdictCache | undefined,
+): { judgeFor: (spec: JudgeSpec) => Judge; close: () => void } {
+  const judges = new Map<string, Judge>();
+  const endpoints: ChatCompletions[] = [];
+  const judgeFor = (spec: JudgeSpec): Judge => {
+    const id = judgeIdentity(spec);
+    let judge = judges.get(id);
+    if (judge) return judge;
+    if (spec.kind === 'claw') {
+      const options = { pollIntervalMs: settings.pollIntervalMs, classify: classifierOf(settings) };
+      judge = new Judge(clawBackend(ctx, spec, options), cache);
+    } else {
+      const transport = new Transport({
+        baseUrl: spec.url,
+        apiKey: spec.apiKey,
+        authScheme: spec.apiKey ? 'Bearer' : '',
+        requestTimeoutMs: spec.timeoutMs,
+        clock: ctx.clock,
+        log: ctx.log,
+        pacer: new RateLimitPacer(() => ctx.clock.now()),
+        pathPrefix: '',
+        headers: spec.headers,
+        query: spec.query,
+        secrets: spec.secrets,
+        explain: explainJudgeError,
+        final: quotaSpent,
+        userAgent: 'claw-deploy (judge)',
+      });
+      const completions = new ChatCompletions(transport, (line) => ctx.log.warning(`${describeJudge(spec)}: ${line}`));
+      endpoints.push(completions);
+      judge = new Judge(endpointBackend(completions, spec, ctx.signal), cache);
+    }
+    judges.set(id, judge);
+    return judge;
+  };
+  return { judgeFor, close: () => endpoints.forEach((e) => e.close()) };
 }

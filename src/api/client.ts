@@ -375,6 +375,8 @@ export class AmsClient {
       body: { message },
       scope: 'chat:write',
       what: `Claw "${clawId}"`,
+      // Conversations come in bursts (checks on four Claws at once): they never spend the reserve.
+      keepReserve: true,
       ...options,
     });
     return readChatAnswer(res.body, message);
@@ -402,6 +404,7 @@ export class AmsClient {
       params: { taskId },
       scope: 'the task endpoint’s scope (not given by the spec; likely chat:read)',
       what: `task "${taskId}"`,
+      keepReserve: true,
       ...options,
     });
     const object = expectObject(res, 'task', `GET /v1/tasks/${taskId}`);

@@ -21,6 +21,8 @@ export class ApiError extends Error {
     readonly code?: string,
     /** The error response's parsed body (the key already redacted), for callers that read more of it. */
     readonly body?: unknown,
+    /** For a deadline that came while retrying: the transient failure being retried. */
+    readonly failing?: string,
   ) {
     super(message);
   }

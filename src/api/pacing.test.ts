@@ -164,3 +164,23 @@ describe('a large plan never stalls', () => {
     expect(gaps.every((gap) => gap === 5000)).toBe(true);
   });
 });
+
+describe('conversations keep the reserve', () => {
+  it('a chat message waits for the reset once only the reserve is left; a poll may still go', async () => {
+    const { RateLimitPacer } = await import('./rate-limit.js');
+    let now = 0;
+    const pacer = new RateLimitPacer(
+      () => now,
+      () => 0.5,
+    );
+    pacer.observe({ limit: 20, remaining: 3, resetInMs: 2000 });
+    // The reserve of a 20-request window is 2: one more conversation request may go...
+    expect(pacer.claim(false, true)).toBe(0);
+    pacer.release();
+    pacer.observe({ limit: 20, remaining: 2, resetInMs: 1900 });
+    now = 100;
+    // ...then conversations wait for the reset, while a deployment poll may still spend it.
+    expect(pacer.claim(false, true)).toBe(1800);
+    expect(pacer.claim(false, false)).toBe(0);
+  });
+});

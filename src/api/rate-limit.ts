@@ -135,6 +135,15 @@ export function readIetfRateLimit(headers: Headers): { limit?: number; remaining
   };
 }
 
+/** `1s`, `6m0s`, `59.5s`, `20ms`, `1h2m3s` (OpenAI's reset form), clamped; undefined when not one. */
+export function readGoDuration(text: string): number | undefined {
+  const match = /^(?:(\d+)h)?(?:(\d+)m(?!s))?(?:(\d+(?:\.\d+)?)s)?(?:(\d+(?:\.\d+)?)ms)?$/.exec(text.trim());
+  if (!match || text.trim() === '') return undefined;
+  const [, h = '0', m = '0', s = '0', ms = '0'] = match;
+  const total = Number(h) * 3_600_000 + Number(m) * 60_000 + Number(s) * 1000 + Number(ms);
+  return Math.min(Math.round(total), MAX_HEADER_WAIT_MS);
+}
+
 /** The older policy form's first item: `60;w=60` → 60. */
 function leadingNumber(text: string | undefined): number | undefined {
   const match = text ? /^\s*(\d+)\s*(?:[;,]|$)/.exec(text) : null;
@@ -157,10 +166,16 @@ export function readRateLimit(
   // The spec's X- headers first; the IETF fields for services that send those instead.
   const ietf = readIetfRateLimit(headers);
   const ietfReset = ietf.resetInS === undefined ? undefined : Math.min(ietf.resetInS * 1000, MAX_HEADER_WAIT_MS);
+  // OpenAI-compatible servers (a judge) count requests apart from tokens, with a Go-style reset.
+  const goReset = header(headers, 'x-ratelimit-reset-requests');
+  const resetInMs =
+    reset !== undefined
+      ? readReset(reset, serverNow, log, memory, localNow)
+      : (ietfReset ?? (goReset === undefined ? undefined : readGoDuration(goReset)));
   return {
-    limit: int('x-ratelimit-limit') ?? ietf.limit,
-    remaining: int('x-ratelimit-remaining') ?? ietf.remaining,
-    resetInMs: reset === undefined ? ietfReset : readReset(reset, serverNow, log, memory, localNow),
+    limit: int('x-ratelimit-limit') ?? ietf.limit ?? int('x-ratelimit-limit-requests'),
+    remaining: int('x-ratelimit-remaining') ?? ietf.remaining ?? int('x-ratelimit-remaining-requests'),
+    resetInMs,
     retryAfterMs: retryAfter === undefined ? undefined : readRetryAfter(retryAfter, serverNow, log),
   };
 }
@@ -284,10 +299,14 @@ export class RateLimitPacer {
     return { delayMs, mode: 'stretched', detail: `${left}${shared}; spreading them until it resets` };
   }
 
-  /** The wait before any request: only when the window is spent outright, counting requests in flight. */
-  requestDelay(): number {
+  /**
+   * The wait before any request: when the window is spent outright, counting requests in flight;
+   * with `keepReserve` (conversations, which come in bursts), as soon as only the reserve is left.
+   */
+  requestDelay(keepReserve = false): number {
     const budget = this.budget();
-    return budget && budget.remaining - this.inFlight <= 0 ? budget.resetInMs : 0;
+    const floor = keepReserve ? this.reserve : 0;
+    return budget && budget.remaining - this.inFlight <= floor ? budget.resetInMs : 0;
   }
 
   /**
@@ -295,8 +314,8 @@ export class RateLimitPacer {
    * wait. Claiming and checking are one step, so concurrent requests never count the same slot.
    * `force` claims it regardless (Retry-After has said when to go).
    */
-  claim(force = false): number {
-    const wait = force ? 0 : this.requestDelay();
+  claim(force = false, keepReserve = false): number {
+    const wait = force ? 0 : this.requestDelay(keepReserve);
     if (wait <= 0) this.inFlight += 1;
     return wait;
   }

@@ -19,7 +19,7 @@ export const EXCERPT_CHARS = 500;
 
 export type Verdict =
   | { kind: 'done'; status: number; headers: Headers; body: unknown; text: string }
-  | { kind: 'rate-limited'; headers: Headers }
+  | { kind: 'rate-limited'; headers: Headers; body: unknown }
   | {
       kind: 'retry';
       reason: string;
@@ -53,7 +53,10 @@ export function classify(attempt: Attempt, isWrite: boolean, label: string, loca
     };
   }
   const { status, headers, text } = attempt;
-  if (status === 429) return { kind: 'rate-limited', headers };
+  if (status === 429) {
+    const json = attempt.complete ? readJson(text) : undefined;
+    return { kind: 'rate-limited', headers, body: json?.ok ? json.value : undefined };
+  }
   if (!attempt.complete) {
     return { kind: 'retry', reason: `response ${status} was cut off`, errorKind: 'unreadable', mayHaveApplied: true };
   }

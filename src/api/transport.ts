@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { type Clock, type Logger, debugOnce } from '../clock.js';
 import { formatDuration } from '../format.js';
 import { isValidId } from '../identifiers.js';
-import { ApiError, explainErrorResponse, readErrorEnvelope } from './errors.js';
+import { ApiError, type ExplainInput, explainErrorResponse, readErrorEnvelope } from './errors.js';
 import { type Attempt, type Headers, HttpSession, MAX_BODY_BYTES } from './http.js';
 import { type RateLimitPacer, type ResetMemory, readRateLimit, serverTime } from './rate-limit.js';
 import { redactor } from './redact.js';
@@ -44,6 +44,11 @@ export interface ApiRequest {
    * after a 429, and at most `timeoutMs` however long `request-timeout` allows.
    */
   once?: { timeoutMs: number };
+  /**
+   * For conversations (chat, task polls, a judge Claw), which come in bursts: wait for the reset
+   * once only the team's reserve is left, rather than spend it.
+   */
+  keepReserve?: boolean;
 }
 
 export interface ApiResponse {
@@ -66,6 +71,18 @@ export interface TransportOptions {
   maxBackoffMs?: number;
   userAgent?: string;
   maxBodyBytes?: number;
+  /** Put before every route: `/v1` for the service (the default); empty for an endpoint whose base holds its own. */
+  pathPrefix?: string;
+  /** Sent with every request (a judge's own headers), besides Authorization. */
+  headers?: Record<string, string>;
+  /** Added to every request's query (a judge's `api-version`). */
+  query?: Record<string, string>;
+  /** Other secrets to remove from what comes back (values read from the environment for headers). */
+  secrets?: string[];
+  /** Turns an error response into the error thrown; the service's explanation by default. */
+  explain?: (input: ExplainInput) => ApiError;
+  /** Answers never retried, though their status usually is (a 429 that says the quota is spent). */
+  final?: (status: number, body: unknown) => boolean;
 }
 
 export class Transport {
@@ -89,7 +106,7 @@ export class Transport {
     this.baseBackoffMs = options.baseBackoffMs ?? 1000;
     this.maxBackoffMs = options.maxBackoffMs ?? 30_000;
     this.authorization = options.authScheme ? `${options.authScheme} ${options.apiKey}` : options.apiKey;
-    this.redact = redactor([options.apiKey, this.authorization]);
+    this.redact = redactor([options.apiKey, this.authorization, ...(options.secrets ?? [])].filter(Boolean));
     this.http = new HttpSession({
       userAgent: options.userAgent ?? 'claw-deploy',
       maxBodyBytes: options.maxBodyBytes ?? MAX_BODY_BYTES,
@@ -141,14 +158,19 @@ export class Transport {
       return encodeURIComponent(value);
     });
     const query = new URLSearchParams();
-    for (const [name, value] of Object.entries(request.query ?? {})) if (value !== undefined) query.set(name, value);
+    const pairs = { ...this.options.query, ...request.query };
+    for (const [name, value] of Object.entries(pairs)) if (value !== undefined) query.set(name, value);
     const search = query.size > 0 ? `?${query}` : '';
-    return `${this.options.baseUrl}/v1${path}${search}`;
+    return `${this.options.baseUrl}${this.prefix}${path}${search}`;
+  }
+
+  private get prefix(): string {
+    return this.options.pathPrefix ?? '/v1';
   }
 
   async request(spec: ApiRequest): Promise<ApiResponse> {
     const { clock, log } = this.options;
-    const label = `${spec.method} /v1${spec.route}`;
+    const label = `${spec.method} ${this.prefix}${spec.route}`;
     const isWrite = spec.method !== 'GET';
     // One logical write, one key, on every retry: a service that honours it applies it once.
     const request = isWrite ? { ...spec, idempotencyKey: spec.idempotencyKey ?? randomUUID() } : spec;
@@ -174,6 +196,15 @@ export class Transport {
           throw verdict.error;
         case 'rate-limited':
           if (request.once) throw new ApiError(`${label}: rate limited (429); not retried`, 'client', 429);
+          if (this.options.final?.(429, verdict.body)) {
+            return this.finish(request, {
+              kind: 'done',
+              status: 429,
+              headers: verdict.headers,
+              body: verdict.body,
+              text: '',
+            });
+          }
           skipBudget = await this.waitAfter429(request, verdict.headers, label);
           continue; // a 429 never counts as a failed attempt
         case 'retry': {
@@ -195,6 +226,7 @@ export class Transport {
             request,
             wait,
             `${label} failed: ${verdict.reason} (no time left before the deadline to retry).${body}`,
+            verdict.reason,
           );
           if (isWrite && verdict.mayHaveApplied && request.recover) {
             const found = await request.recover();
@@ -212,12 +244,12 @@ export class Transport {
    * Sleeps `waitMs`, or until the deadline when that comes first and then fails with `reason`:
    * no header and no backoff ends a wait before its deadline, and none runs past it.
    */
-  private async sleepWithin(request: ApiRequest, waitMs: number, reason: string): Promise<void> {
+  private async sleepWithin(request: ApiRequest, waitMs: number, reason: string, failing?: string): Promise<void> {
     const { clock } = this.options;
     const left = request.deadline === undefined ? Infinity : request.deadline - clock.now();
     if (waitMs < left) return clock.sleep(waitMs, request.signal);
     if (left > 0) await clock.sleep(left, request.signal);
-    throw new ApiError(reason, 'deadline');
+    throw new ApiError(reason, 'deadline', undefined, undefined, undefined, failing);
   }
 
   /**
@@ -227,7 +259,8 @@ export class Transport {
   private async waitForBudget(request: ApiRequest, label: string, skip: boolean): Promise<void> {
     const { pacer } = this.options;
     if (!pacer) return;
-    for (let wait = pacer.claim(skip); wait > 0; wait = pacer.claim()) {
+    const reserve = request.keepReserve === true;
+    for (let wait = pacer.claim(skip, reserve); wait > 0; wait = pacer.claim(false, reserve)) {
       this.options.log.debug(`rate limit: window spent; waiting ${formatDuration(wait)} for it to reset`);
       await this.sleepWithin(request, wait, `${label}: the team's rate-limit window resets after the deadline`);
     }
@@ -253,10 +286,11 @@ export class Transport {
   private finish(request: ApiRequest, done: Extract<Verdict, { kind: 'done' }>): ApiResponse {
     const { status, headers, body, text } = done;
     if (status >= 200 && status < 300) return { status, body, headers };
-    throw explainErrorResponse({
+    const explain = this.options.explain ?? explainErrorResponse;
+    throw explain({
       status,
       method: request.method,
-      route: `/v1${request.route}`,
+      route: `${this.prefix}${request.route}`,
       what: request.what,
       scope: request.scope,
       envelope: readErrorEnvelope(body),
@@ -271,7 +305,8 @@ export class Transport {
     const left = request.deadline === undefined ? Infinity : request.deadline - clock.now();
     if (left <= 0) throw new ApiError(`${label}: the deadline has passed.`, 'deadline');
     const url = this.url(request);
-    const headers: Record<string, string> = { Accept: 'application/json', Authorization: this.authorization };
+    const headers: Record<string, string> = { Accept: 'application/json', ...this.options.headers };
+    if (this.authorization) headers.Authorization = this.authorization;
     let body: string | undefined;
     if (request.body !== undefined) {
       body = JSON.stringify(request.body);

@@ -1,16 +1,23 @@
-// Each assertion type and its `not-` form, on replies compared trimmed.
+// Each deterministic assertion type and its `not-` form, on replies compared trimmed.
 import { describe, expect, it } from 'vitest';
-import { type Assertion, compileRegex, describeAssertion, holds } from './assertions.js';
+import { type PlainAssertion, compileRegex, describeAssertion, holds, looksLikeRefusal } from './assertions.js';
+import { compileSchema } from './schema.js';
 
-const text = (type: 'equals' | 'contains' | 'icontains' | 'starts-with', value: string, negate = false): Assertion => ({
-  type,
-  negate,
-  value,
+const text = (
+  type: 'equals' | 'contains' | 'icontains' | 'starts-with' | 'ends-with',
+  value: string,
+  negate = false,
+): PlainAssertion => ({ type, negate, value });
+
+const ORDER_SCHEMA = compileSchema({
+  type: 'object',
+  required: ['order'],
+  properties: { order: { type: 'integer' } },
 });
 
 describe('holds', () => {
   const REPLY = '  Hello! Your order 12345 is on its way.\n';
-  it.each<[string, Assertion, boolean]>([
+  it.each<[string, PlainAssertion, boolean]>([
     ['equals, trimmed', text('equals', 'Hello! Your order 12345 is on its way.'), true],
     ['equals is exact', text('equals', 'hello! your order 12345 is on its way.'), false],
     ['contains', text('contains', 'order 12345'), true],
@@ -19,29 +26,75 @@ describe('holds', () => {
     ['icontains', text('icontains', 'refund'), false],
     ['starts-with, trimmed', text('starts-with', 'Hello!'), true],
     ['starts-with', text('starts-with', 'Your'), false],
+    ['ends-with, trimmed', text('ends-with', 'on its way.'), true],
+    ['ends-with is case-sensitive', text('ends-with', 'ON ITS WAY.'), false],
     ['contains-any', { type: 'contains-any', negate: false, values: ['refund', '12345'] }, true],
     ['contains-any with none', { type: 'contains-any', negate: false, values: ['refund', 'sorry'] }, false],
     ['contains-all', { type: 'contains-all', negate: false, values: ['Hello', '12345'] }, true],
     ['contains-all with one missing', { type: 'contains-all', negate: false, values: ['Hello', 'refund'] }, false],
+    ['icontains-any ignores case', { type: 'icontains-any', negate: false, values: ['REFUND', 'HELLO'] }, true],
+    ['icontains-any with none', { type: 'icontains-any', negate: false, values: ['refund', 'sorry'] }, false],
+    ['icontains-all ignores case', { type: 'icontains-all', negate: false, values: ['HELLO', 'Order'] }, true],
+    ['icontains-all with one missing', { type: 'icontains-all', negate: false, values: ['hello', 'refund'] }, false],
     ['regex', { type: 'regex', negate: false, pattern: compileRegex('order \\d{5}') }, true],
     ['regex is case-sensitive', { type: 'regex', negate: false, pattern: compileRegex('ORDER') }, false],
     ['regex with (?i)', { type: 'regex', negate: false, pattern: compileRegex('(?i)ORDER') }, true],
-    ['is-json on text', { type: 'is-json', negate: false, value: '' }, false],
+    ['is-json on text', { type: 'is-json', negate: false }, false],
+    ['contains-json on text without JSON', { type: 'contains-json', negate: false }, false],
+    [
+      'levenshtein within the threshold',
+      { type: 'levenshtein', negate: false, value: 'Hello! Your order 12346 is on its way', threshold: 5 },
+      true,
+    ],
+    ['levenshtein beyond the threshold', { type: 'levenshtein', negate: false, value: 'Goodbye', threshold: 5 }, false],
+    ['word-count exact', { type: 'word-count', negate: false, min: 8, max: 8 }, true],
+    ['word-count exact, off by one', { type: 'word-count', negate: false, min: 7, max: 7 }, false],
+    ['word-count in a range', { type: 'word-count', negate: false, min: 5, max: 10 }, true],
+    ['word-count over the max', { type: 'word-count', negate: false, max: 5 }, false],
+    ['is-refusal on an answer', { type: 'is-refusal', negate: false }, false],
   ])('%s', (_, assertion, expected) => {
     expect(holds(assertion, REPLY, 100)).toBe(expected);
     // The not- form says the opposite.
     if (assertion.type !== 'latency') expect(holds({ ...assertion, negate: true }, REPLY, 100)).toBe(!expected);
   });
 
-  it('is-json on a JSON reply, trimmed', () => {
-    const isJson: Assertion = { type: 'is-json', negate: false, value: '' };
-    expect(holds(isJson, ' {"status": "ok"} \n', 0)).toBe(true);
-    expect(holds({ ...isJson, negate: true }, '{"status": "ok"}', 0)).toBe(false);
-    expect(holds(isJson, '{"status": ', 0)).toBe(false);
+  it('is-json on a JSON reply, trimmed, and against a schema', () => {
+    const isJson: PlainAssertion = { type: 'is-json', negate: false };
+    expect(holds(isJson, ' {"order": 12345} \n', 0)).toBe(true);
+    expect(holds({ ...isJson, negate: true }, '{"order": 12345}', 0)).toBe(false);
+    expect(holds(isJson, '{"order": ', 0)).toBe(false);
+    const withSchema: PlainAssertion = { type: 'is-json', negate: false, schema: ORDER_SCHEMA };
+    expect(holds(withSchema, '{"order": 12345}', 0)).toBe(true);
+    expect(holds(withSchema, '{"order": "12345"}', 0)).toBe(false);
+    expect(holds({ ...withSchema, negate: true }, '{"order": "12345"}', 0)).toBe(true);
+  });
+
+  it('contains-json finds JSON inside prose, and one that matches the schema', () => {
+    const reply = 'Here you go: {"note": "a {brace} in a string"} and then {"order": 7} done.';
+    expect(holds({ type: 'contains-json', negate: false }, reply, 0)).toBe(true);
+    expect(holds({ type: 'contains-json', negate: false, schema: ORDER_SCHEMA }, reply, 0)).toBe(true);
+    expect(holds({ type: 'contains-json', negate: false, schema: ORDER_SCHEMA }, 'only {"note": 1}', 0)).toBe(false);
+    expect(holds({ type: 'contains-json', negate: true, schema: ORDER_SCHEMA }, 'only {"note": 1}', 0)).toBe(true);
+    // Thousands of unbalanced braces end quickly.
+    expect(holds({ type: 'contains-json', negate: false }, '{'.repeat(100_000), 0)).toBe(false);
+  });
+
+  it('is-refusal: the usual phrasings, curly quotes, an empty reply; not an ordinary answer', () => {
+    for (const reply of [
+      "I'm sorry, but I can't help with that.",
+      'I can’t share that.',
+      'As an AI, I cannot…',
+      '  ',
+    ]) {
+      expect(looksLikeRefusal(reply)).toBe(true);
+      expect(holds({ type: 'is-refusal', negate: false }, reply, 0)).toBe(true);
+      expect(holds({ type: 'is-refusal', negate: true }, reply, 0)).toBe(false);
+    }
+    expect(looksLikeRefusal('Your refund is on its way; sorry for the wait.')).toBe(false);
   });
 
   it('latency holds up to its threshold, inclusive', () => {
-    const latency: Assertion = { type: 'latency', negate: false, thresholdMs: 10_000 };
+    const latency: PlainAssertion = { type: 'latency', negate: false, thresholdMs: 10_000 };
     expect(holds(latency, 'x', 10_000)).toBe(true);
     expect(holds(latency, 'x', 10_001)).toBe(false);
   });
@@ -52,5 +105,10 @@ describe('describeAssertion', () => {
     expect(describeAssertion(text('icontains', 'sorry', true))).toBe('not-icontains "sorry"');
     expect(describeAssertion({ type: 'latency', negate: false, thresholdMs: 500 })).toBe('latency ≤ 500ms');
     expect(describeAssertion({ type: 'regex', negate: false, pattern: compileRegex('a+') })).toBe('regex /a+/');
+    expect(describeAssertion({ type: 'word-count', negate: false, min: 3, max: 3 })).toBe('word-count 3');
+    expect(describeAssertion({ type: 'word-count', negate: true, max: 50 })).toBe('not-word-count 0..50');
+    expect(describeAssertion({ type: 'levenshtein', negate: false, value: 'hi', threshold: 2 })).toBe(
+      'levenshtein "hi" ≤ 2',
+    );
   });
 });

@@ -1,7 +1,13 @@
 // Assertions on a Claw's reply, named as promptfoo names them, each negatable with `not-`
-// (`latency` excepted). Replies are compared trimmed; only `icontains` ignores case, and `regex`
-// (RE2, linear time) is case-sensitive unless the pattern says `(?i)`.
+// (`latency` excepted). One table: a reader finds any assertion's meaning in one place. Replies
+// are compared trimmed; the `i…` forms ignore case; `regex` (RE2, linear time) is case-sensitive
+// unless the pattern says `(?i)`. `llm-rubric` and `factuality` are graded by a judge (judge.ts);
+// here they only have a name and a description.
+import { distance } from 'fastest-levenshtein';
 import { type ReplyPattern, compilePattern } from '../pattern.js';
+import { jsonValuesIn } from './json-in-text.js';
+import type { JudgeSpec } from './judge-spec.js';
+import type { SchemaCheck } from './schema.js';
 
 export const ASSERTION_TYPES = [
   'equals',
@@ -9,27 +15,57 @@ export const ASSERTION_TYPES = [
   'icontains',
   'contains-any',
   'contains-all',
+  'icontains-any',
+  'icontains-all',
   'starts-with',
+  'ends-with',
   'regex',
   'is-json',
+  'contains-json',
+  'levenshtein',
+  'word-count',
+  'is-refusal',
   'latency',
+  'llm-rubric',
+  'factuality',
 ] as const;
 export type AssertionType = (typeof ASSERTION_TYPES)[number];
 
-/** Types whose value is a list of strings. */
-export const LIST_TYPES: readonly AssertionType[] = ['contains-any', 'contains-all'];
-/** Types that take no value. */
-export const NO_VALUE_TYPES: readonly AssertionType[] = ['is-json', 'latency'];
+/** Assertions a judge grades: they run only after every other assertion of the turn holds. */
+export const MODEL_GRADED: readonly AssertionType[] = ['llm-rubric', 'factuality'];
+
+/** Factuality's categories (OpenAI's evals, as promptfoo and autoevals use them); D fails. */
+export const FACTUALITY_CATEGORIES = ['A', 'B', 'C', 'D', 'E'] as const;
+export type FactualityCategory = (typeof FACTUALITY_CATEGORIES)[number];
+
+type TextType = 'equals' | 'contains' | 'icontains' | 'starts-with' | 'ends-with';
+type ListType = 'contains-any' | 'contains-all' | 'icontains-any' | 'icontains-all';
 
 export type Assertion =
+  | { type: TextType; negate: boolean; value: string }
+  | { type: ListType; negate: boolean; values: string[] }
+  | { type: 'regex'; negate: boolean; pattern: ReplyPattern }
+  | { type: 'is-json' | 'contains-json'; negate: boolean; schema?: SchemaCheck }
+  | { type: 'levenshtein'; negate: boolean; value: string; threshold: number }
+  | { type: 'word-count'; negate: boolean; min?: number; max?: number }
+  | { type: 'is-refusal'; negate: boolean }
+  | { type: 'latency'; negate: false; thresholdMs: number }
+  | { type: 'llm-rubric'; negate: boolean; value: string; threshold?: number; judge: JudgeSpec }
   | {
-      type: Exclude<AssertionType, 'contains-any' | 'contains-all' | 'regex' | 'latency'>;
+      type: 'factuality';
       negate: boolean;
       value: string;
-    }
-  | { type: 'contains-any' | 'contains-all'; negate: boolean; values: string[] }
-  | { type: 'regex'; negate: boolean; pattern: ReplyPattern }
-  | { type: 'latency'; negate: false; thresholdMs: number };
+      /** The categories that pass. */
+      categories: FactualityCategory[];
+      judge: JudgeSpec;
+    };
+
+export type GradedAssertion = Extract<Assertion, { type: 'llm-rubric' | 'factuality' }>;
+export type PlainAssertion = Exclude<Assertion, GradedAssertion>;
+
+export function isModelGraded(a: Assertion): a is GradedAssertion {
+  return MODEL_GRADED.includes(a.type);
+}
 
 /** The name as written: `not-icontains`. */
 export function assertionName(a: Assertion): string {
@@ -41,53 +77,135 @@ export function compileRegex(source: string): ReplyPattern {
   return compilePattern(source, { caseInsensitive: false });
 }
 
-/** Whether the assertion holds for a reply that took `latencyMs`. */
-export function holds(a: Assertion, reply: string, latencyMs: number): boolean {
+/**
+ * Phrases that open or mark a refusal (after promptfoo's list). A heuristic: it catches the usual
+ * "I'm sorry, I can't…", not every way a model declines; an empty reply counts as a refusal.
+ */
+const REFUSAL_OPENINGS = [
+  "i'm sorry",
+  'i am sorry',
+  "i'm really sorry",
+  'i apologize',
+  'my apologies',
+  'sorry,',
+  "i can't",
+  'i cannot',
+  "i'm not able to",
+  'i am not able to',
+  "i'm unable to",
+  'i am unable to',
+  "i won't",
+  'i will not',
+];
+const REFUSAL_PHRASES = [
+  'as an ai',
+  'as a language model',
+  'cannot assist with',
+  "can't assist with",
+  'cannot help with',
+  "can't help with",
+  'cannot comply',
+  'cannot fulfill',
+  'not able to provide',
+  'unable to provide',
+  'against my guidelines',
+  'i must decline',
+];
+
+export function looksLikeRefusal(reply: string): boolean {
+  const text = reply.trim().toLowerCase().replace(/[’‘]/g, "'");
+  if (text === '') return true;
+  return REFUSAL_OPENINGS.some((p) => text.startsWith(p)) || REFUSAL_PHRASES.some((p) => text.includes(p));
+}
+
+function parsesAsJson(text: string): { ok: true; value: unknown } | { ok: false } {
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch {
+    return { ok: false };
+  }
+}
+
+const words = (text: string): number => text.split(/\s+/).filter(Boolean).length;
+
+/**
+ * What each deterministic assertion means, before `not-`: the reply (trimmed) and how long it
+ * took in, whether it holds out.
+ */
+const HOLDS: {
+  [T in PlainAssertion['type']]: (a: PlainAssertion & { type: T }, text: string, latencyMs: number) => boolean;
+} = {
+  equals: (a, text) => text === a.value,
+  contains: (a, text) => text.includes(a.value),
+  icontains: (a, text) => text.toLowerCase().includes(a.value.toLowerCase()),
+  'starts-with': (a, text) => text.startsWith(a.value),
+  'ends-with': (a, text) => text.endsWith(a.value),
+  'contains-any': (a, text) => a.values.some((v) => text.includes(v)),
+  'contains-all': (a, text) => a.values.every((v) => text.includes(v)),
+  'icontains-any': (a, text) => a.values.some((v) => text.toLowerCase().includes(v.toLowerCase())),
+  'icontains-all': (a, text) => a.values.every((v) => text.toLowerCase().includes(v.toLowerCase())),
+  regex: (a, text) => a.pattern.test(text),
+  'is-json': (a, text) => {
+    const json = parsesAsJson(text);
+    return json.ok && (!a.schema || a.schema.validate(json.value));
+  },
+  'contains-json': (a, text) => {
+    const found = jsonValuesIn(text);
+    return a.schema ? found.some((v) => a.schema!.validate(v)) : found.length > 0;
+  },
+  levenshtein: (a, text) => distance(text, a.value) <= a.threshold,
+  'word-count': (a, text) => {
+    const n = words(text);
+    return (a.min === undefined || n >= a.min) && (a.max === undefined || n <= a.max);
+  },
+  'is-refusal': (_a, text) => looksLikeRefusal(text),
+  latency: (a, _text, latencyMs) => latencyMs <= a.thresholdMs,
+};
+
+/** Whether a deterministic assertion holds for a reply that took `latencyMs`. */
+export function holds(a: PlainAssertion, reply: string, latencyMs: number): boolean {
   const text = reply.trim();
-  const result = ((): boolean => {
-    switch (a.type) {
-      case 'equals':
-        return text === a.value;
-      case 'contains':
-        return text.includes(a.value);
-      case 'icontains':
-        return text.toLowerCase().includes(a.value.toLowerCase());
-      case 'starts-with':
-        return text.startsWith(a.value);
-      case 'contains-any':
-        return a.values.some((v) => text.includes(v));
-      case 'contains-all':
-        return a.values.every((v) => text.includes(v));
-      case 'regex':
-        return a.pattern.test(text);
-      case 'is-json':
-        try {
-          JSON.parse(text);
-          return true;
-        } catch {
-          return false;
-        }
-      case 'latency':
-        return latencyMs <= a.thresholdMs;
-    }
-  })();
+  const check = HOLDS[a.type] as (a: PlainAssertion, text: string, latencyMs: number) => boolean;
+  const result = check(a, text, latencyMs);
   return a.negate ? !result : result;
+}
+
+/** What was measured, when that explains a failure: `(took 1200ms)`, `(distance 9)`, `(42 words)`. */
+export function measured(a: PlainAssertion, reply: string, latencyMs: number): string {
+  if (a.type === 'latency') return ` (took ${latencyMs}ms)`;
+  if (a.type === 'levenshtein') return ` (distance ${distance(reply.trim(), a.value)})`;
+  if (a.type === 'word-count') return ` (${words(reply.trim())} words)`;
+  return '';
 }
 
 /** One line on what was asserted, for a failure: `icontains "hello"`, `latency ≤ 10000ms`. */
 export function describeAssertion(a: Assertion): string {
   const name = assertionName(a);
+  const short = (text: string): string => JSON.stringify(text.length > 80 ? `${text.slice(0, 80)}…` : text);
   switch (a.type) {
     case 'contains-any':
     case 'contains-all':
+    case 'icontains-any':
+    case 'icontains-all':
       return `${name} ${JSON.stringify(a.values)}`;
     case 'regex':
       return `${name} /${a.pattern.source}/`;
     case 'is-json':
+    case 'contains-json':
+      return a.schema ? `${name} (schema ${a.schema.source})` : name;
+    case 'levenshtein':
+      return `${name} ${short(a.value)} ≤ ${a.threshold}`;
+    case 'word-count':
+      return a.min === a.max ? `${name} ${a.min}` : `${name} ${a.min ?? 0}..${a.max === undefined ? '∞' : a.max}`;
+    case 'is-refusal':
       return name;
     case 'latency':
       return `${name} ≤ ${a.thresholdMs}ms`;
+    case 'llm-rubric':
+      return `${name} ${short(a.value)}${a.threshold === undefined ? '' : ` (score ≥ ${a.threshold})`}`;
+    case 'factuality':
+      return `${name} ${short(a.value)}`;
     default:
-      return `${name} ${JSON.stringify(a.value)}`;
+      return `${name} ${short(a.value)}`;
   }
 }

@@ -104,9 +104,34 @@ checks:
     const failures = result.entries.map((e) => e.failure);
     expect(failures[0]).toMatch(/^error: task task_\d+ ended failed$/);
     expect(failures[1]).toMatch(/^error: task task_\d+ still running at the deadline$/);
+    // A chat that keeps failing until the timeout is the chat failing, not a slow reply.
     expect(failures[2]).toMatch(
-      /^error: no reply within 10s \(POST \/v1\/chat\/:clawId\/messages failed: 500 from the service/,
+      /^error: POST \/v1\/chat\/:clawId\/messages failed: 500 from the service \(no time left before the deadline to retry\)/,
     );
+  });
+
+  it("a Claw whose chat keeps failing costs one attempt's timeout: its other checks are errors at once", async () => {
+    const checks = ['a', 'b', 'c', 'd'].map((n) => `  - {name: ${n}, send: ${n}, repeat: 2}`).join('\n');
+    const harness = await gated(`defaults: {timeout: 10s}\nchecks:\n${checks}\n`);
+    harness.sim.addClaw('c1');
+    harness.sim.fault({ kind: '503', method: 'POST', path: '/chat/c1', times: 100_000 });
+    const began = harness.clock.now();
+    const result = await harness.deps.checks!(['c1']);
+    // One attempt's timeout in all, not eight.
+    expect(harness.clock.now() - began).toBeLessThanOrEqual(10_000);
+    expect(result.entries.map((e) => [e.errors, e.failures, e.passed])).toEqual([
+      [1, 0, false],
+      [1, 0, false],
+      [1, 0, false],
+      [1, 0, false],
+    ]);
+    for (const entry of result.entries.slice(1)) {
+      expect(entry.failure).toMatch(
+        /^error: the Claw's chat is failing: POST \/v1\/chat\/:clawId\/messages failed: 503/,
+      );
+    }
+    const sentAfterFirst = chats(harness).filter((r) => (r.body as { message?: string } | undefined)?.message !== 'a');
+    expect(sentAfterFirst).toHaveLength(0);
   });
 
   it('reads the reply beside an echo of the message sent', async () => {
@@ -202,6 +227,7 @@ describe('the gate', () => {
       probeMessage: '',
       pollIntervalMs: 1000,
       classify,
+      checks: harness.deps.checks,
     });
     expect(result.healthy).toBe(false);
     expect(result.entries.map((e) => [e.clawId, e.healthy])).toEqual([

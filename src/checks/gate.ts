@@ -2,56 +2,44 @@
 // each attempt under its own `timeout`. A Claw's checks run one at a time (its conversations never
 // interleave); different Claws run at once, at most CONCURRENCY; every message and task poll goes
 // through the one transport and its pacer. Failures (an assertion did not hold) are told apart from
-// errors (no reply could be judged).
+// errors (no reply could be judged, or the judge could not answer). A Claw whose chat keeps failing
+// costs one attempt's timeout, not one per check: its other checks are errors at once.
 import { ApiError } from '../api/errors.js';
 import type { Logger } from '../clock.js';
+import { CONCURRENCY, mapWithConcurrency } from '../concurrency.js';
 import type { RunContext } from '../context.js';
+import { askClaw } from '../conversation/ask.js';
 import { CancelledError, errorMessage } from '../errors.js';
 import { clip, formatDuration } from '../format.js';
-import { askClaw } from '../health/chat.js';
-import { CONCURRENCY, mapWithConcurrency } from '../health/health.js';
 import type { Classifier } from '../status.js';
-import { describeAssertion, holds } from './assertions.js';
+import {
+  type GradedAssertion,
+  type PlainAssertion,
+  describeAssertion,
+  holds,
+  isModelGraded,
+  measured,
+} from './assertions.js';
+import type { Exchange, Judge } from './judge.js';
+import type { JudgeSpec } from './judge-spec.js';
+import type { CheckEntry, ChecksResult, JudgeUse } from './result.js';
 import type { Check, CheckSuite } from './suite.js';
 
 /** The longest stretch of a reply kept for the report. */
 export const REPLY_EXCERPT_CHARS = 200;
-
-/** One check on one Claw. */
-export interface CheckEntry {
-  check: string;
-  clawId: string;
-  passed: boolean;
-  /** Attempts that passed, and how many were made (fewer than `repeat` once the verdict was certain). */
-  passes: number;
-  attempts: number;
-  repeat: number;
-  minPass: number;
-  /** Attempts that failed an assertion, and attempts that could not be judged. */
-  failures: number;
-  errors: number;
-  /** Median time of the attempts that got their replies. */
-  latencyMs?: number;
-  /** The first failing assertion and an excerpt of the reply, or the first error. */
-  failure?: string;
-}
-
-export interface ChecksResult {
-  passed: boolean;
-  entries: CheckEntry[];
-}
-
-/** What runs the checks for some Claws: built once by main.ts from the checks file. */
-export type ChecksRunner = (clawIds: string[]) => Promise<ChecksResult>;
+/** The longest reply kept whole for a side-by-side view. */
+export const REPLY_KEPT_CHARS = 2000;
 
 type Attempt =
-  | { kind: 'pass'; latencyMs: number }
-  | { kind: 'failure'; latencyMs: number; detail: string }
-  | { kind: 'error'; detail: string };
+  | { kind: 'pass'; latencyMs: number; reply: string }
+  | { kind: 'failure'; latencyMs: number; detail: string; reply: string }
+  | { kind: 'error'; detail: string; reply?: string; chatFailing?: boolean };
 
 export interface GateOptions {
   pollIntervalMs: number;
   classify: Classifier;
+  /** The judge for a model-graded assertion's spec; built once per judge by the entry. */
+  judgeFor?: (spec: JudgeSpec) => Judge;
 }
 
 /** Runs the suite's checks for each Claw they apply to; the log gets one group per Claw. */
@@ -65,8 +53,9 @@ export async function runChecks(
     const checks = suite.checks.filter((c) => !c.claws || c.claws.includes(clawId));
     // Claws run at once, but a log group cannot interleave: each Claw's lines go out together.
     const lines = new BufferedLog(deps.log);
+    const claw = new ClawConversation({ ...deps, log: lines }, clawId, options);
     const entries: CheckEntry[] = [];
-    for (const check of checks) entries.push(await runCheck({ ...deps, log: lines }, clawId, check, options));
+    for (const check of checks) entries.push(await claw.run(check));
     const passed = entries.filter((e) => e.passed).length;
     deps.log.startGroup?.(`Checks of Claw ${clawId}: ${passed} of ${entries.length} passed`);
     lines.flushTo(deps.log);
@@ -77,83 +66,152 @@ export async function runChecks(
   return { passed: entries.every((e) => e.passed), entries };
 }
 
-async function runCheck(deps: RunContext, clawId: string, check: Check, options: GateOptions): Promise<CheckEntry> {
-  const entry: CheckEntry = {
-    check: check.name,
-    clawId,
-    passed: false,
-    passes: 0,
-    attempts: 0,
-    repeat: check.repeat,
-    minPass: check.minPass,
-    failures: 0,
-    errors: 0,
-  };
-  const latencies: number[] = [];
-  for (;;) {
-    // Stop as soon as the verdict is certain, either way.
-    if (entry.passes >= check.minPass) break;
-    if (entry.passes + (check.repeat - entry.attempts) < check.minPass) break;
-    const attempt = await runAttempt(deps, clawId, check, options);
-    entry.attempts += 1;
-    const label = `${check.name}, attempt ${entry.attempts} of ${check.repeat}`;
-    if (attempt.kind === 'pass') {
-      entry.passes += 1;
-      latencies.push(attempt.latencyMs);
-      deps.log.info(`✅ ${label}: passed in ${formatDuration(attempt.latencyMs)}`);
-    } else if (attempt.kind === 'failure') {
-      entry.failures += 1;
-      latencies.push(attempt.latencyMs);
-      entry.failure ??= attempt.detail;
-      deps.log.info(`❌ ${label}: failed: ${attempt.detail}`);
-    } else {
-      entry.errors += 1;
-      entry.failure ??= `error: ${attempt.detail}`;
-      deps.log.info(`⚠️ ${label}: error: ${attempt.detail}`);
-    }
-  }
-  entry.passed = entry.passes >= check.minPass;
-  if (entry.passed) entry.failure = undefined;
-  if (latencies.length)
-    entry.latencyMs = Math.round([...latencies].sort((a, b) => a - b)[Math.floor(latencies.length / 2)]);
-  return entry;
-}
+/** One Claw's checks, in order; what they share is whether the Claw's chat still answers. */
+class ClawConversation {
+  /** Set once the chat has failed past its retries: the reason every later check gets. */
+  private chatFailing?: string;
 
-/** One attempt: every turn in order, each after the previous reply, under the check's own timeout. */
-async function runAttempt(deps: RunContext, clawId: string, check: Check, options: GateOptions): Promise<Attempt> {
-  const { clock } = deps;
-  const began = clock.now();
-  const deadline = began + check.timeoutMs;
-  for (const [index, turn] of check.turns.entries()) {
-    const turnLabel = check.turns.length > 1 ? `turn ${index + 1}: ` : '';
-    const sent = clock.now();
-    let answer;
-    try {
-      answer = await askClaw(deps, { clawId, message: turn.send, deadline, ...options });
-    } catch (err) {
-      if (err instanceof CancelledError) throw err;
-      if (err instanceof ApiError && err.kind === 'deadline') {
-        return {
-          kind: 'error',
-          detail: `${turnLabel}no reply within ${formatDuration(check.timeoutMs)} (${err.message})`,
-        };
+  constructor(
+    private readonly deps: RunContext,
+    private readonly clawId: string,
+    private readonly options: GateOptions,
+  ) {}
+
+  async run(check: Check): Promise<CheckEntry> {
+    const { log } = this.deps;
+    const entry: CheckEntry = {
+      check: check.name,
+      clawId: this.clawId,
+      passed: false,
+      passes: 0,
+      attempts: 0,
+      repeat: check.repeat,
+      minPass: check.minPass,
+      failures: 0,
+      errors: 0,
+      replies: [],
+      judge: check.turns.some((t) => t.assert.some(isModelGraded)) ? { calls: 0, cacheHits: 0, tokens: 0 } : undefined,
+    };
+    const latencies: number[] = [];
+    for (;;) {
+      // Stop as soon as the verdict is certain, either way.
+      if (entry.passes >= check.minPass) break;
+      if (entry.passes + (check.repeat - entry.attempts) < check.minPass) break;
+      const label = `${check.name}, attempt ${entry.attempts + 1} of ${check.repeat}`;
+      if (this.chatFailing) {
+        entry.attempts += 1;
+        entry.errors += 1;
+        entry.failure ??= `error: ${this.chatFailing}`;
+        log.info(`⚠️ ${label}: not sent: ${this.chatFailing}`);
+        break;
       }
-      if (!(err instanceof ApiError)) throw err;
-      return { kind: 'error', detail: `${turnLabel}${errorMessage(err)}` };
+      const attempt = await this.attempt(check, entry.judge);
+      entry.attempts += 1;
+      if (attempt.reply !== undefined) entry.replies.push(clip(attempt.reply.trim(), REPLY_KEPT_CHARS));
+      if (attempt.kind === 'pass') {
+        entry.passes += 1;
+        latencies.push(attempt.latencyMs);
+        log.info(`✅ ${label}: passed in ${formatDuration(attempt.latencyMs)}`);
+      } else if (attempt.kind === 'failure') {
+        entry.failures += 1;
+        latencies.push(attempt.latencyMs);
+        entry.failure ??= attempt.detail;
+        log.info(`❌ ${label}: failed: ${attempt.detail}`);
+      } else {
+        entry.errors += 1;
+        entry.failure ??= `error: ${attempt.detail}`;
+        log.info(`⚠️ ${label}: error: ${attempt.detail}`);
+        if (attempt.chatFailing) this.chatFailing = `the Claw's chat is failing: ${attempt.detail}`;
+      }
     }
-    if ('problem' in answer) return { kind: 'error', detail: `${turnLabel}${answer.problem}` };
-    const latencyMs = clock.now() - sent;
-    const failed = turn.assert.find((a) => !holds(a, answer.reply, latencyMs));
-    if (failed) {
-      const measured = failed.type === 'latency' ? ` (took ${latencyMs}ms)` : '';
-      return {
+    entry.passed = entry.passes >= check.minPass;
+    if (entry.passed) entry.failure = undefined;
+    if (latencies.length)
+      entry.latencyMs = Math.round([...latencies].sort((a, b) => a - b)[Math.floor(latencies.length / 2)]);
+    return entry;
+  }
+
+  /**
+   * One attempt: every turn in order, each after the previous reply, under the check's own timeout.
+   * A turn's deterministic assertions come first; the judge is asked only when they all hold.
+   */
+  private async attempt(check: Check, judgeUse: JudgeUse | undefined): Promise<Attempt> {
+    const { clock } = this.deps;
+    const began = clock.now();
+    const deadline = began + check.timeoutMs;
+    const conversation: Exchange[] = [];
+    for (const [index, turn] of check.turns.entries()) {
+      const turnLabel = check.turns.length > 1 ? `turn ${index + 1}: ` : '';
+      const sent = clock.now();
+      let answer;
+      try {
+        answer = await askClaw(this.deps, {
+          clawId: this.clawId,
+          message: turn.send,
+          deadline,
+          pollIntervalMs: this.options.pollIntervalMs,
+          classify: this.options.classify,
+        });
+      } catch (err) {
+        if (err instanceof CancelledError || !(err instanceof ApiError)) throw err;
+        // A deadline met while the chat kept failing is the chat failing; a slow reply is not.
+        if (err.kind === 'deadline' && !err.failing) {
+          return {
+            kind: 'error',
+            detail: `${turnLabel}no reply within ${formatDuration(check.timeoutMs)} (${err.message})`,
+          };
+        }
+        return { kind: 'error', detail: `${turnLabel}${errorMessage(err)}`, chatFailing: true };
+      }
+      if ('problem' in answer) return { kind: 'error', detail: `${turnLabel}${answer.problem}` };
+      const reply = answer.reply;
+      const latencyMs = clock.now() - sent;
+      conversation.push({ send: turn.send, reply });
+      const failing = (detail: string): Attempt => ({
         kind: 'failure',
         latencyMs: clock.now() - began,
-        detail: `${turnLabel}${describeAssertion(failed)} did not hold${measured}; reply: ${JSON.stringify(clip(answer.reply.trim(), REPLY_EXCERPT_CHARS))}`,
-      };
+        detail: `${turnLabel}${detail}; reply: ${JSON.stringify(clip(reply.trim(), REPLY_EXCERPT_CHARS))}`,
+        reply,
+      });
+      const plain = turn.assert.filter((a): a is PlainAssertion => !isModelGraded(a));
+      const failed = plain.find((a) => !holds(a, reply, latencyMs));
+      if (failed) return failing(`${describeAssertion(failed)} did not hold${measured(failed, reply, latencyMs)}`);
+      for (const graded of turn.assert.filter(isModelGraded)) {
+        const verdict = await this.grade(graded, conversation, deadline, judgeUse);
+        if (verdict.kind === 'error') return { kind: 'error', detail: `${turnLabel}${verdict.reason}`, reply };
+        if (verdict.passed) continue;
+        return failing(`${describeAssertion(graded)} did not hold: ${verdict.reason}`);
+      }
     }
+    const reply = conversation.at(-1)?.reply ?? '';
+    return { kind: 'pass', latencyMs: clock.now() - began, reply };
   }
-  return { kind: 'pass', latencyMs: clock.now() - began };
+
+  /** Asks the judge; `not-` inverts a verdict, never an error. */
+  private async grade(
+    assertion: GradedAssertion,
+    conversation: Exchange[],
+    deadline: number,
+    use: JudgeUse | undefined,
+  ): Promise<{ kind: 'error'; reason: string } | { kind: 'verdict'; passed: boolean; reason: string }> {
+    const judge = this.options.judgeFor?.(assertion.judge);
+    if (!judge) return { kind: 'error', reason: 'judge unavailable: no judge was set up for this run' };
+    const verdict = await judge.grade({ assertion, conversation: [...conversation] }, deadline);
+    if (use) {
+      use.calls += verdict.use.called ? 1 : 0;
+      use.cacheHits += verdict.use.cached ? 1 : 0;
+      use.tokens += verdict.use.tokens;
+      use.model ??= verdict.use.model;
+      use.fingerprint ??= verdict.use.fingerprint;
+    }
+    if (verdict.kind === 'error') return { kind: 'error', reason: verdict.reason };
+    const score = verdict.score === undefined ? '' : `score ${verdict.score}`;
+    const category = verdict.category === undefined ? '' : `category ${verdict.category}`;
+    const figures = [score, category].filter(Boolean).join(', ');
+    const reason = `${verdict.reason || 'no reason given'}${figures ? ` (${figures})` : ''}`;
+    const passed = assertion.negate ? verdict.kind === 'fail' : verdict.kind === 'pass';
+    return { kind: 'verdict', passed, reason: JSON.stringify(reason) };
+  }
 }
 
 /** A logger that keeps info and warning lines until they can go out as one group. */
@@ -166,15 +224,4 @@ class BufferedLog implements Logger {
   flushTo(log: Logger): void {
     for (const line of this.lines) (line.warning ? log.warning : log.info)(line.text);
   }
-}
-
-/** One line naming the checks that did not pass and why, for a step's message. */
-export function describeFailedChecks(result: ChecksResult): string {
-  const failed = result.entries.filter((e) => !e.passed);
-  return failed
-    .map(
-      (e) =>
-        `${JSON.stringify(e.check)} on ${e.clawId} (${e.passes} of ${e.attempts} passed; ${e.failure ?? 'no attempt'})`,
-    )
-    .join('; ');
 }

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SaxesParser } from 'saxes';
 import { describe, expect, it } from 'vitest';
-import type { CheckEntry, ChecksResult } from './gate.js';
+import type { CheckEntry, ChecksResult } from './result.js';
 import { toJUnit, writeJUnit } from './junit.js';
 
 interface Element {
@@ -51,6 +51,7 @@ const entry = (fields: Partial<CheckEntry>): CheckEntry => ({
   minPass: 1,
   failures: 0,
   errors: 0,
+  replies: [],
   latencyMs: 1200,
   ...fields,
 });

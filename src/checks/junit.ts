@@ -4,7 +4,7 @@
 // (controls, lone surrogates, U+FFFE/U+FFFF) are replaced, so the file stays well formed.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
-import type { CheckEntry, ChecksResult } from './gate.js';
+import type { CheckEntry, ChecksResult } from './result.js';
 
 // Tab, line feed and carriage return are allowed; all else below U+0020, surrogates, and U+FFFE/F are not.
 const FORBIDDEN =
@@ -22,15 +22,33 @@ export function xmlText(value: string): string {
     .replace(/\r/g, '&#13;');
 }
 
+/** The judge's work on a check, as JUnit properties. */
+function judgeProperties(e: CheckEntry): string[] {
+  if (!e.judge) return [];
+  const property = (name: string, value: string | number): string =>
+    `        <property name="${name}" value="${xmlText(String(value))}"/>`;
+  return [
+    '      <properties>',
+    property('judge.calls', e.judge.calls),
+    property('judge.cache-hits', e.judge.cacheHits),
+    property('judge.tokens', e.judge.tokens),
+    ...(e.judge.model ? [property('judge.model', e.judge.model)] : []),
+    ...(e.judge.fingerprint ? [property('judge.system-fingerprint', e.judge.fingerprint)] : []),
+    '      </properties>',
+  ];
+}
+
 function testcase(e: CheckEntry, suite: string): string {
   const time = ((e.latencyMs ?? 0) / 1000).toFixed(3);
   const open = `    <testcase classname="${xmlText(suite)}" name="${xmlText(e.check)}" time="${time}"`;
-  if (e.passed) return `${open}/>`;
+  const properties = judgeProperties(e);
+  if (e.passed) return properties.length ? [`${open}>`, ...properties, '    </testcase>'].join('\n') : `${open}/>`;
   const tag = e.failures > 0 ? 'failure' : 'error';
   const summary = `${e.passes} of ${e.attempts} attempt(s) passed; ${e.minPass} of ${e.repeat} needed`;
   const detail = `${summary}\n${e.failure ?? ''}`;
   return [
     `${open}>`,
+    ...properties,
     `      <${tag} message="${xmlText(e.failure ?? summary)}" type="${tag === 'failure' ? 'AssertionFailed' : 'CheckError'}">${xmlText(detail)}</${tag}>`,
     '    </testcase>',
   ].join('\n');

@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { holds } from './assertions.js';
+import { type PlainAssertion, holds } from './assertions.js';
 import { loadChecks, parseChecks } from './suite.js';
 
 const EXAMPLE = `defaults:
@@ -66,8 +66,61 @@ describe('parseChecks', () => {
     ]);
     // The regex is RE2 and case-sensitive unless it says (?i).
     const regex = refund.turns[0].assert[0];
-    expect(holds(regex, 'Your ORDER NUMBER please', 0)).toBe(true);
+    expect(holds(regex as PlainAssertion, 'Your ORDER NUMBER please', 0)).toBe(true);
     expect(setup.turns[0].assert).toEqual([]);
+  });
+
+  it('reads a judge block: key from the environment, headers with {env}, defaults, and a check that overrides it', () => {
+    const suite = parseChecks(
+      'c.yml',
+      `judge:
+  url: https://judge.example.com/openai/v1/
+  model: gpt-4.1-mini-2025-04-14
+  api-key-env: JUDGE_KEY
+  headers: {X-Team: claws, api-key: {env: AZURE_KEY}}
+  query: {api-version: 2024-10-21}
+checks:
+  - name: a
+    send: hi
+    assert:
+      - {type: llm-rubric, value: polite, threshold: 0.7}
+      - type: contains-json
+        value: '{"type": "object", "required": ["id"]}'
+      - {type: word-count, value: {max: 50}}
+      - {type: not-levenshtein, value: nope}
+  - name: b
+    send: hi
+    judge: {claw: grader}
+    assert: [{type: factuality, value: 30 days}]
+`,
+      { JUDGE_KEY: 'sk-1', AZURE_KEY: 'az-2' },
+    );
+    const [rubric, json, count, lev] = suite.checks[0].turns[0].assert;
+    expect(rubric).toMatchObject({
+      type: 'llm-rubric',
+      threshold: 0.7,
+      judge: {
+        kind: 'endpoint',
+        url: 'https://judge.example.com/openai/v1',
+        apiKey: 'sk-1',
+        headers: { 'X-Team': 'claws', 'api-key': 'az-2' },
+        query: { 'api-version': '2024-10-21' },
+        temperature: 0,
+        seed: 0,
+        maxTokens: 512,
+        timeoutMs: 30_000,
+        secrets: ['sk-1', 'az-2'],
+      },
+    });
+    expect(json).toMatchObject({ type: 'contains-json', schema: { source: '{"type":"object","required":["id"]}' } });
+    expect(count).toMatchObject({ type: 'word-count', max: 50 });
+    expect(lev).toMatchObject({ type: 'levenshtein', negate: true, threshold: 5 });
+    expect(suite.checks[1].turns[0].assert[0]).toMatchObject({
+      type: 'factuality',
+      categories: ['A', 'B', 'C', 'E'],
+      judge: { kind: 'claw', clawId: 'grader' },
+    });
+    expect(suite.judges.map((j) => j.kind)).toEqual(['endpoint', 'claw']);
   });
 
   it('min-pass defaults to all of repeat, and a bare number value is text', () => {
@@ -96,7 +149,7 @@ describe('parseChecks', () => {
     [
       'an unknown top-level key',
       'check:\n  - name: a\n',
-      /^c\.yml, line 1: unknown key 'check' in the checks file: expected 'defaults', 'checks'\.$/,
+      /^c\.yml, line 1: unknown key 'check' in the checks file: expected 'defaults', 'judge', 'checks'\.$/,
     ],
     [
       'an unknown key in a check',
@@ -106,7 +159,7 @@ describe('parseChecks', () => {
     [
       'an unknown assertion type',
       'checks:\n  - name: a\n    send: hi\n    assert:\n      - type: contians\n        value: x\n',
-      /^c\.yml, line 5: 'type' is "contians": expected one of equals, contains, icontains, .*not-is-json\.$/,
+      /^c\.yml, line 5: 'type' is "contians": expected one of equals, contains, icontains, .*not-factuality\.$/,
     ],
     [
       'not-latency',
@@ -162,6 +215,51 @@ describe('parseChecks', () => {
       'no checks at all',
       'defaults: {repeat: 1}\n',
       /^c\.yml, line 1: the checks file has no 'checks': expected a list of checks\.$/,
+    ],
+    [
+      'an llm-rubric without a judge',
+      'checks:\n  - name: a\n    send: hi\n    assert:\n      - {type: llm-rubric, value: polite}\n',
+      /^c\.yml, line 5: a 'llm-rubric' assertion needs a judge: expected a 'judge:' block at the top of the file or in the check/,
+    ],
+    [
+      'a judge whose key variable is not set',
+      'judge:\n  url: https://api.example.com/v1\n  model: m\n  api-key-env: NOT_SET_ANYWHERE\nchecks: [{name: a, send: hi}]\n',
+      /^c\.yml, line 4: 'api-key-env' names NOT_SET_ANYWHERE, which is not set: expected the variable in the step's environment/,
+    ],
+    [
+      'a judge over plain http to another host',
+      'judge:\n  url: http://judge.example.com/v1\n  model: m\nchecks: [{name: a, send: hi}]\n',
+      /^c\.yml, line 2: 'url' is "http:\/\/judge\.example\.com\/v1": expected an https URL .*http only for localhost/,
+    ],
+    [
+      'a judge with both claw and url',
+      'judge: {claw: g, url: "https://x.example.com"}\nchecks: [{name: a, send: hi}]\n',
+      /^c\.yml, line 1: 'judge' has 'claw' beside endpoint keys/,
+    ],
+    [
+      'a schema that does not compile',
+      'checks:\n  - name: a\n    send: hi\n    assert:\n      - type: is-json\n        value: {type: objekt}\n',
+      /^c\.yml, line 6: 'value' is .*expected a JSON Schema that compiles/,
+    ],
+    [
+      'factuality categories holding D',
+      'judge: {claw: g}\nchecks:\n  - name: a\n    send: hi\n    assert:\n      - {type: factuality, value: x, categories: [A, D]}\n',
+      /^c\.yml, line 6: 'categories' is .*D, a disagreement, always fails/,
+    ],
+    [
+      'a threshold on contains',
+      'checks:\n  - name: a\n    send: hi\n    assert:\n      - {type: contains, value: x, threshold: 2}\n',
+      /^c\.yml, line 5: 'threshold' belongs to a latency, levenshtein or llm-rubric assertion, not 'contains'\.$/,
+    ],
+    [
+      'an llm-rubric threshold above 1',
+      'judge: {claw: g}\nchecks:\n  - name: a\n    send: hi\n    assert:\n      - {type: llm-rubric, value: x, threshold: 7}\n',
+      /^c\.yml, line 6: 'threshold' is "7": expected a number from 0 to 1\.$/,
+    ],
+    [
+      'a word-count range upside down',
+      'checks:\n  - name: a\n    send: hi\n    assert:\n      - {type: word-count, value: {min: 9, max: 3}}\n',
+      /^c\.yml, line 5: 'value' is .*'min' at most 'max'/,
     ],
     [
       'two checks with one name',

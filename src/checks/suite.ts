@@ -1,17 +1,20 @@
 // The checks file: conversation checks a deployed Claw must pass. Read once, before any request;
 // every mistake is one error naming the file, the line, the key and what was expected.
-import type { Node } from 'yaml';
+import { type Node, isMap, isScalar } from 'yaml';
 import { type Entry, YamlFile } from '../config/yaml-file.js';
 import { ID_EXPECTED, isValidId } from '../identifiers.js';
-import { PATTERN_EXPECTED, type ReplyPattern, patternProblem } from '../pattern.js';
+import { PATTERN_EXPECTED, patternProblem } from '../pattern.js';
+import { readSecureUrl } from '../url.js';
 import {
   ASSERTION_TYPES,
   type Assertion,
   type AssertionType,
-  LIST_TYPES,
-  NO_VALUE_TYPES,
+  FACTUALITY_CATEGORIES,
+  type FactualityCategory,
   compileRegex,
 } from './assertions.js';
+import { type JudgeSpec, judgeIdentity } from './judge-spec.js';
+import { type SchemaCheck, compileSchema } from './schema.js';
 
 export interface Turn {
   send: string;
@@ -34,29 +37,53 @@ export interface CheckSuite {
   /** The file, as the user named it. */
   file: string;
   checks: Check[];
+  /** Every judge the checks use, each once. */
+  judges: JudgeSpec[];
 }
 
 export const DEFAULT_CHECK_TIMEOUT_MS = 60_000;
 
-const TOP_KEYS = ['defaults', 'checks'] as const;
+const TOP_KEYS = ['defaults', 'judge', 'checks'] as const;
 const DEFAULT_KEYS = ['timeout', 'repeat', 'min-pass'] as const;
-const CHECK_KEYS = ['name', 'claws', 'send', 'assert', 'turns', 'timeout', 'repeat', 'min-pass'] as const;
+const CHECK_KEYS = ['name', 'claws', 'send', 'assert', 'turns', 'timeout', 'repeat', 'min-pass', 'judge'] as const;
 const TURN_KEYS = ['send', 'assert'] as const;
-const ASSERT_KEYS = ['type', 'value', 'threshold'] as const;
+const ASSERT_KEYS = ['type', 'value', 'threshold', 'categories'] as const;
 const TYPE_NAMES = [...ASSERTION_TYPES, ...ASSERTION_TYPES.filter((t) => t !== 'latency').map((t) => `not-${t}`)];
+const ENDPOINT_KEYS = [
+  'url',
+  'model',
+  'api-key-env',
+  'headers',
+  'query',
+  'temperature',
+  'seed',
+  'max-tokens',
+  'timeout',
+] as const;
+const JUDGE_EXPECTED = "either 'claw' (a grader Claw) or 'url' and 'model' (an OpenAI-compatible endpoint)";
+export const DEFAULT_JUDGE_TIMEOUT_MS = 30_000;
 
-/** Reads the checks file at `path` (relative to `workspace`). */
-export async function loadChecks(path: string, workspace: string): Promise<CheckSuite> {
-  return readChecks(await YamlFile.read(path, workspace, 'checks file'));
+/** Where a check's parts come from: the file, the defaults, and the judge for model-graded assertions. */
+interface Context {
+  file: YamlFile;
+  env: NodeJS.ProcessEnv;
+  judge?: JudgeSpec;
+}
+
+/** Reads the checks file at `path` (relative to `workspace`); `env` holds the judge's key. */
+export async function loadChecks(path: string, workspace: string, env: NodeJS.ProcessEnv = {}): Promise<CheckSuite> {
+  return readChecks(await YamlFile.read(path, workspace, 'checks file'), env);
 }
 
 /** Parses a checks file's text (the file name is for messages). */
-export function parseChecks(name: string, text: string): CheckSuite {
-  return readChecks(YamlFile.parse(name, text, 'checks file'));
+export function parseChecks(name: string, text: string, env: NodeJS.ProcessEnv = {}): CheckSuite {
+  return readChecks(YamlFile.parse(name, text, 'checks file'), env);
 }
 
-function readChecks(file: YamlFile): CheckSuite {
+function readChecks(file: YamlFile, env: NodeJS.ProcessEnv): CheckSuite {
   const top = new Map(file.entries(file.doc.contents, 'the checks file', TOP_KEYS).map((e) => [e.key, e]));
+  const judgeEntry = top.get('judge');
+  const context: Context = { file, env, judge: judgeEntry && readJudge(file, judgeEntry, env) };
   const defaults = { timeoutMs: DEFAULT_CHECK_TIMEOUT_MS, repeat: 1, minPass: undefined as number | undefined };
   const defaultsEntry = top.get('defaults');
   if (defaultsEntry) {
@@ -78,23 +105,32 @@ function readChecks(file: YamlFile): CheckSuite {
   if (items.length === 0) file.failValue(checksEntry, 'at least one check');
   const names = new Set<string>();
   const checks = items.map((node, i) => {
-    const check = readCheck(file, node, i + 1, defaults);
+    const check = readCheck(context, node, i + 1, defaults);
     if (names.has(check.name))
       file.fail(node, `two checks are named ${JSON.stringify(check.name)}: expected unique names`);
     names.add(check.name);
     return check;
   });
-  return { file: file.name, checks };
+  const judges = new Map<string, JudgeSpec>();
+  for (const check of checks) {
+    for (const a of check.turns.flatMap((t) => t.assert)) {
+      if (a.type === 'llm-rubric' || a.type === 'factuality') judges.set(judgeIdentity(a.judge), a.judge);
+    }
+  }
+  return { file: file.name, checks, judges: [...judges.values()] };
 }
 
 function readCheck(
-  file: YamlFile,
+  outer: Context,
   node: Node,
   number: number,
   defaults: { timeoutMs: number; repeat: number; minPass?: number },
 ): Check {
+  const file: YamlFile = outer.file;
   const where = `check ${number}`;
   const entries = new Map(file.entries(node, where, CHECK_KEYS).map((e) => [e.key, e]));
+  const ownJudge = entries.get('judge');
+  const context = ownJudge ? { ...outer, judge: readJudge(file, ownJudge, outer.env) } : outer;
   const nameEntry = entries.get('name');
   if (!nameEntry) file.fail(node, `${where} has no 'name': expected a name for the report`);
   const name = file.text(nameEntry, 'a name for the report');
@@ -113,7 +149,7 @@ function readCheck(
   }
   let turns: Turn[];
   if (send) {
-    turns = [{ send: file.text(send, 'a message to send'), assert: readAsserts(file, entries.get('assert')) }];
+    turns = [{ send: file.text(send, 'a message to send'), assert: readAsserts(context, entries.get('assert')) }];
   } else {
     const items = file.list(turnsEntry!, 'a list of turns, each with send and optionally assert');
     if (items.length === 0) file.failValue(turnsEntry!, 'at least one turn');
@@ -121,7 +157,7 @@ function readCheck(
       const turn = new Map(file.entries(item, `turn ${i + 1} of ${label}`, TURN_KEYS).map((e) => [e.key, e]));
       const message = turn.get('send');
       if (!message) file.fail(item, `turn ${i + 1} of ${label} has no 'send': expected a message to send`);
-      return { send: file.text(message, 'a message to send'), assert: readAsserts(file, turn.get('assert')) };
+      return { send: file.text(message, 'a message to send'), assert: readAsserts(context, turn.get('assert')) };
     });
   }
 
@@ -154,12 +190,36 @@ function readCheck(
   };
 }
 
-function readAsserts(file: YamlFile, entry: Entry | undefined): Assertion[] {
+function readAsserts(context: Context, entry: Entry | undefined): Assertion[] {
   if (!entry) return [];
-  return file.list(entry, 'a list of assertions, each with a type').map((node) => readAssert(file, node));
+  return context.file.list(entry, 'a list of assertions, each with a type').map((node) => readAssert(context, node));
 }
 
-function readAssert(file: YamlFile, node: Node): Assertion {
+/** Which keys besides `type` each assertion takes, and whether `value` is required. */
+const VALUE: Record<AssertionType, 'required' | 'optional' | 'none'> = {
+  equals: 'required',
+  contains: 'required',
+  icontains: 'required',
+  'starts-with': 'required',
+  'ends-with': 'required',
+  'contains-any': 'required',
+  'contains-all': 'required',
+  'icontains-any': 'required',
+  'icontains-all': 'required',
+  regex: 'required',
+  'is-json': 'optional',
+  'contains-json': 'optional',
+  levenshtein: 'required',
+  'word-count': 'required',
+  'is-refusal': 'none',
+  latency: 'none',
+  'llm-rubric': 'required',
+  factuality: 'required',
+};
+const TAKES_THRESHOLD: readonly AssertionType[] = ['latency', 'levenshtein', 'llm-rubric'];
+
+function readAssert(context: Context, node: Node): Assertion {
+  const file: YamlFile = context.file;
   const entries = new Map(file.entries(node, 'an assertion', ASSERT_KEYS).map((e) => [e.key, e]));
   const typeEntry = entries.get('type');
   if (!typeEntry) file.fail(node, `an assertion has no 'type': expected one of ${TYPE_NAMES.join(', ')}`);
@@ -169,39 +229,196 @@ function readAssert(file: YamlFile, node: Node): Assertion {
   const type = (negate ? written.slice(4) : written) as AssertionType;
   const value = entries.get('value');
   const threshold = entries.get('threshold');
+  const categories = entries.get('categories');
 
-  if (type === 'latency') {
-    if (!threshold)
-      file.fail(node, `a 'latency' assertion has no 'threshold': expected a duration such as 10s, or milliseconds`);
-    if (value) file.fail(value.pair, `a 'latency' assertion takes 'threshold', not 'value'`);
-    return { type, negate: false, thresholdMs: file.duration(threshold, { ms: true }) };
-  }
-  if (threshold) file.fail(threshold.pair, `'threshold' belongs to a 'latency' assertion, not '${written}'`);
-  if (NO_VALUE_TYPES.includes(type)) {
-    if (value) file.fail(value.pair, `a '${written}' assertion takes no 'value'`);
-    return { type: 'is-json', negate, value: '' };
-  }
-  if (!value)
+  if (threshold && !TAKES_THRESHOLD.includes(type)) {
     file.fail(
-      node,
-      `a '${written}' assertion has no 'value': expected ${LIST_TYPES.includes(type) ? 'a list of strings' : 'a string'}`,
+      threshold.pair,
+      `'threshold' belongs to a latency, levenshtein or llm-rubric assertion, not '${written}'`,
     );
-  if (type === 'contains-any' || type === 'contains-all') {
-    const values = file
-      .list(value, 'a list of strings')
-      .map((item) => file.text({ ...value, value: item }, 'a string'));
-    if (values.length === 0) file.failValue(value, 'at least one string');
-    return { type, negate, values };
   }
-  const text = file.text(value, 'a string');
-  if (type === 'regex') {
-    let pattern: ReplyPattern;
-    try {
-      pattern = compileRegex(text);
-    } catch (err) {
-      file.failValue(value, `${PATTERN_EXPECTED} (${patternProblem(err)})`);
+  if (categories && type !== 'factuality')
+    file.fail(categories.pair, `'categories' belongs to a factuality assertion, not '${written}'`);
+  if (value && VALUE[type] === 'none') file.fail(value.pair, `a '${written}' assertion takes no 'value'`);
+  if (!value && VALUE[type] === 'required')
+    file.fail(node, `a '${written}' assertion has no 'value': expected ${expectedValue(type)}`);
+  const text = (): string => file.text(value!, expectedValue(type));
+
+  switch (type) {
+    case 'latency':
+      if (!threshold)
+        file.fail(node, `a 'latency' assertion has no 'threshold': expected a duration such as 10s, or milliseconds`);
+      return { type, negate: false, thresholdMs: file.duration(threshold, { ms: true }) };
+    case 'contains-any':
+    case 'contains-all':
+    case 'icontains-any':
+    case 'icontains-all': {
+      const values = file
+        .list(value!, 'a list of strings')
+        .map((item) => file.text({ ...value!, value: item }, 'a string'));
+      if (values.length === 0) file.failValue(value!, 'at least one string');
+      return { type, negate, values };
     }
-    return { type, negate, pattern };
+    case 'regex':
+      return { type, negate, pattern: readRegex(file, value!) };
+    case 'is-json':
+    case 'contains-json':
+      return { type, negate, schema: value ? readSchema(file, value) : undefined };
+    case 'levenshtein':
+      return {
+        type,
+        negate,
+        value: text(),
+        threshold: threshold ? file.number(threshold, 0, 100_000, { integer: true }) : 5,
+      };
+    case 'word-count':
+      return { type, negate, ...readWordCount(file, value!) };
+    case 'is-refusal':
+      return { type, negate };
+    case 'llm-rubric':
+      return {
+        type,
+        negate,
+        value: text(),
+        threshold: threshold ? file.number(threshold, 0, 1) : undefined,
+        judge: judgeOf(context, node, written),
+      };
+    case 'factuality':
+      return {
+        type,
+        negate,
+        value: text(),
+        categories: categories ? readCategories(file, categories) : ['A', 'B', 'C', 'E'],
+        judge: judgeOf(context, node, written),
+      };
+    default:
+      return { type, negate, value: text() };
   }
-  return { type, negate, value: text };
+}
+
+function readRegex(file: YamlFile, entry: Entry) {
+  try {
+    return compileRegex(file.text(entry, 'a string'));
+  } catch (err) {
+    file.failValue(entry, `${PATTERN_EXPECTED} (${patternProblem(err)})`);
+  }
+}
+
+function expectedValue(type: AssertionType): string {
+  if (type.includes('-any') || type.includes('-all')) return 'a list of strings';
+  if (type === 'word-count') return 'a number of words, or {min, max}';
+  if (type === 'llm-rubric') return 'the rubric, in plain text';
+  if (type === 'factuality') return 'the reference answer';
+  return 'a string';
+}
+
+function judgeOf(context: Context, node: Node, written: string): JudgeSpec {
+  if (!context.judge) {
+    context.file.fail(
+      node,
+      `a '${written}' assertion needs a judge: expected a 'judge:' block at the top of the file or in the check (${JUDGE_EXPECTED})`,
+    );
+  }
+  return context.judge;
+}
+
+/** A JSON Schema written as YAML, or as JSON text; compiled now, so a broken one is found with its line. */
+function readSchema(file: YamlFile, entry: Entry): SchemaCheck {
+  let schema: unknown = entry.value?.toJSON();
+  if (isScalar(entry.value) && typeof entry.value.value === 'string') {
+    try {
+      schema = JSON.parse(entry.value.value);
+    } catch {
+      file.failValue(entry, 'a JSON Schema: a mapping, or its JSON text');
+    }
+  }
+  try {
+    return compileSchema(schema);
+  } catch (err) {
+    file.failValue(
+      entry,
+      `a JSON Schema that compiles (${err instanceof Error ? err.message.split('\n')[0] : String(err)})`,
+    );
+  }
+}
+
+function readWordCount(file: YamlFile, entry: Entry): { min?: number; max?: number } {
+  if (!isMap(entry.value)) {
+    const n = file.number(entry, 0, 1_000_000, { integer: true });
+    return { min: n, max: n };
+  }
+  const bounds = new Map(file.entries(entry.value, "'word-count'", ['min', 'max']).map((e) => [e.key, e]));
+  const min = bounds.get('min');
+  const max = bounds.get('max');
+  if (!min && !max) file.failValue(entry, 'a number of words, or {min, max} with at least one of them');
+  const range = {
+    min: min ? file.number(min, 0, 1_000_000, { integer: true }) : undefined,
+    max: max ? file.number(max, 0, 1_000_000, { integer: true }) : undefined,
+  };
+  if (range.min !== undefined && range.max !== undefined && range.min > range.max) {
+    file.failValue(entry, `'min' at most 'max' (${range.min} > ${range.max})`);
+  }
+  return range;
+}
+
+function readCategories(file: YamlFile, entry: Entry): FactualityCategory[] {
+  const passing = FACTUALITY_CATEGORIES.filter((c) => c !== 'D');
+  const expected = `a list of the categories that pass, from ${passing.join(', ')} (D, a disagreement, always fails)`;
+  const items = file.list(entry, expected).map((item) =>
+    file
+      .text({ ...entry, value: item }, expected)
+      .trim()
+      .toUpperCase(),
+  );
+  if (items.length === 0 || items.some((c) => !(passing as string[]).includes(c))) file.failValue(entry, expected);
+  return [...new Set(items)] as FactualityCategory[];
+}
+
+/** A `judge:` block: a grader Claw, or an endpoint whose key is read from the environment now. */
+function readJudge(file: YamlFile, entry: Entry, env: NodeJS.ProcessEnv): JudgeSpec {
+  const fields = new Map(file.entries(entry.value, "'judge'", ['claw', ...ENDPOINT_KEYS]).map((e) => [e.key, e]));
+  const claw = fields.get('claw');
+  if (claw) {
+    if (fields.size > 1) file.fail(entry.value, `'judge' has 'claw' beside endpoint keys: expected ${JUDGE_EXPECTED}`);
+    const clawId = file.text(claw, `a Claw id: ${ID_EXPECTED}`);
+    if (!isValidId(clawId)) file.failValue(claw, ID_EXPECTED);
+    return { kind: 'claw', clawId };
+  }
+  const urlEntry = fields.get('url');
+  const modelEntry = fields.get('model');
+  if (!urlEntry || !modelEntry)
+    file.fail(entry.value ?? entry.pair, `'judge' is incomplete: expected ${JUDGE_EXPECTED}`);
+  const read = readSecureUrl(file.text(urlEntry, 'the base URL of the endpoint'));
+  if ('expected' in read) file.failValue(urlEntry, `${read.expected}; requests go to {url}/chat/completions`);
+  const url = `${read.url.origin}${read.url.pathname.replace(/\/+$/, '')}`;
+  const secrets: string[] = [];
+  const keyEntry = fields.get('api-key-env');
+  let apiKey = '';
+  if (keyEntry) {
+    const name = file.setVariable(keyEntry, file.text(keyEntry, 'the name of an environment variable'), env);
+    apiKey = (env[name] ?? '').trim();
+    secrets.push(apiKey);
+  }
+  const headers = fields.get('headers') ? file.stringMap(fields.get('headers')!, env) : { values: {}, secrets: [] };
+  secrets.push(...headers.secrets);
+  const query = fields.get('query') ? file.stringMap(fields.get('query')!).values : {};
+  const num = (key: string, fallback: number, min: number, max: number, integer = false): number => {
+    const e = fields.get(key);
+    return e ? file.number(e, min, max, { integer }) : fallback;
+  };
+  const timeout = fields.get('timeout');
+  return {
+    kind: 'endpoint',
+    url,
+    model: file.text(modelEntry, 'a model name; pin a dated one, such as gpt-4.1-mini-2025-04-14'),
+    apiKey,
+    apiKeyEnv: keyEntry ? file.text(keyEntry, '') : undefined,
+    headers: headers.values,
+    query,
+    temperature: num('temperature', 0, 0, 2),
+    seed: num('seed', 0, 0, Number.MAX_SAFE_INTEGER, true),
+    maxTokens: num('max-tokens', 512, 16, 100_000, true),
+    timeoutMs: timeout ? file.duration(timeout) : DEFAULT_JUDGE_TIMEOUT_MS,
+    secrets: secrets.filter(Boolean),
+  };
 }

@@ -132,6 +132,57 @@ export class YamlFile {
     return value;
   }
 
+  /** A number from `min` to `max` (written bare). */
+  number(entry: Entry, min: number, max: number, { integer = false } = {}): number {
+    const value = isScalar(entry.value) ? entry.value.value : undefined;
+    if (
+      typeof value !== 'number' ||
+      !Number.isFinite(value) ||
+      value < min ||
+      value > max ||
+      (integer && !Number.isInteger(value))
+    ) {
+      this.failValue(entry, `${integer ? 'a whole number' : 'a number'} from ${min} to ${max}`);
+    }
+    return value;
+  }
+
+  /** A mapping of names to text (headers, query), each value text or, with `env`, `{env: NAME}` read from `env`. */
+  stringMap(entry: Entry, env?: NodeJS.ProcessEnv): { values: Record<string, string>; secrets: string[] } {
+    const values: Record<string, string> = {};
+    const secrets: string[] = [];
+    for (const item of this.entries(entry.value, `'${entry.key}'`)) {
+      if (env && isMap(item.value)) {
+        const name = this.envName(item, env);
+        values[item.key] = env[name] ?? '';
+        secrets.push(values[item.key]);
+        continue;
+      }
+      values[item.key] = this.text(item, env ? 'text, or {env: NAME} for a secret' : 'text', { empty: true });
+    }
+    return { values, secrets };
+  }
+
+  /** `{env: NAME}` whose variable is set in `env`: its name. */
+  envName(entry: Entry, env: NodeJS.ProcessEnv): string {
+    const [inner] = this.entries(entry.value, `'${entry.key}'`, ['env']);
+    const name = inner ? this.text(inner, 'an environment variable name') : '';
+    return this.setVariable({ ...(inner ?? entry) }, name, env);
+  }
+
+  /** A variable name that is set in `env`; otherwise the one error naming it. */
+  setVariable(entry: Entry, name: string, env: NodeJS.ProcessEnv): string {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
+      this.failValue(entry, 'the name of an environment variable, such as OPENAI_API_KEY');
+    if (!env[name]) {
+      this.fail(
+        entry.value ?? entry.pair,
+        `'${entry.key}' names ${name}, which is not set: expected the variable in the step's environment (env: on the step, from a secret)`,
+      );
+    }
+    return name;
+  }
+
   /** A duration as the action's inputs write them (`90s`, `1m30s`, bare seconds); `ms` reads a bare number as milliseconds. */
   duration(entry: Entry, { ms = false } = {}): number {
     const value = isScalar(entry.value) ? entry.value.value : undefined;

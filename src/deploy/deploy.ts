@@ -6,7 +6,7 @@ import { formatDuration } from '../format.js';
 import { type RollbackResult, rollBack } from './rollback.js';
 import { type Classifier, type RollbackTrigger, describeClass } from '../status.js';
 import type { RunContext } from '../context.js';
-import { type ChecksResult, describeFailedChecks } from '../checks/gate.js';
+import { type ChecksResult, type ChecksRunner, describeFailedChecks } from '../checks/result.js';
 import { type OnConflict, type Waited, triggerPastConflicts } from './conflict.js';
 import { type TimelineEntry, type WaitOutcome, waitForFinalStatus } from './wait.js';
 
@@ -51,6 +51,8 @@ export interface Progress {
 }
 
 export interface CommandDeps extends RunContext {
+  /** The conversation checks from the `checks` file, when there is one: the behaviour gate. */
+  checks?: ChecksRunner;
   onProgress?: (progress: Progress) => void;
   /** A fleet's deployments not yet final, each time that changes: what the post step rolls back. */
   onFleetProgress?: (inFlight: string[]) => void;

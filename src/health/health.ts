@@ -6,7 +6,8 @@ import type { Classifier } from '../status.js';
 import type { RunContext } from '../context.js';
 import type { ReplyPattern } from '../pattern.js';
 import { runProbe } from './probe.js';
-import { type ChecksResult, describeFailedChecks } from '../checks/gate.js';
+import { type ChecksResult, type ChecksRunner, describeFailedChecks } from '../checks/result.js';
+import { CONCURRENCY, mapWithConcurrency } from '../concurrency.js';
 import { type Verdict, clawVerdict } from './verdict.js';
 
 export interface HealthEntry {
@@ -35,10 +36,10 @@ export interface HealthRequest {
   probeExpect?: ReplyPattern;
   pollIntervalMs: number;
   classify: Classifier;
+  /** The conversation checks, when there is a checks file (the probe is then one of them). */
+  checks?: ChecksRunner;
 }
 
-/** Claws checked at once; the transport's pacing still governs the rate. */
-export const CONCURRENCY = 4;
 const REPLY_EXCERPT = 200;
 
 export async function checkHealth(deps: RunContext, request: HealthRequest): Promise<HealthResult> {
@@ -54,8 +55,8 @@ export async function checkHealth(deps: RunContext, request: HealthRequest): Pro
   const entries = await mapWithConcurrency(claws, CONCURRENCY, checkOne);
   // Claws healthy by their status must also behave; one already unhealthy is not talked to.
   let checks: ChecksResult | undefined;
-  if (deps.checks) {
-    checks = await deps.checks(entries.filter((e) => e.healthy).map((e) => e.clawId));
+  if (request.checks) {
+    checks = await request.checks(entries.filter((e) => e.healthy).map((e) => e.clawId));
     for (const entry of entries) {
       const own = checks.entries.filter((c) => c.clawId === entry.clawId);
       if (own.every((c) => c.passed)) continue;
@@ -74,19 +75,6 @@ export async function checkHealth(deps: RunContext, request: HealthRequest): Pro
         ? `All ${entries.length} Claw(s) are healthy.`
         : `${unhealthy.length} of ${entries.length} Claw(s) are not healthy: ${unhealthy.map((e) => `${e.clawId} (${e.verdict})`).join(', ')}.`;
   return { healthy, entries, checks, message };
-}
-
-export async function mapWithConcurrency<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array<R>(items.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await fn(items[index]);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
 }
 
 /** What one check needs: the health words, the probe (optional), and the deadline. */

@@ -2,7 +2,7 @@
 import type { RunContext } from '../context.js';
 import type { ReplyPattern } from '../pattern.js';
 import type { Classifier } from '../status.js';
-import { askClaw } from './chat.js';
+import { askClaw } from '../conversation/ask.js';
 
 export interface ProbeResult {
   ok: boolean;

@@ -1,6 +1,6 @@
 // Conversation checks as the action's outputs and a section of the job summary. Replies are the
 // Claw's words (LLM output anyone can steer): they pass the same escaping as every service value.
-import type { ChecksResult } from '../checks/gate.js';
+import { type ChecksResult, judgeTotals, verdictOf } from '../checks/result.js';
 import { formatDuration } from '../format.js';
 import { MAX_REPORT_BYTES, reportOutput } from './health-report.js';
 import { code, escapeText, table } from './markdown.js';
@@ -17,6 +17,7 @@ export function checksOutputs(result: ChecksResult | undefined): { outputs: Reco
     errors: e.errors,
     latencyMs: e.latencyMs ?? null,
     failure: e.failure ?? null,
+    ...(e.judge ? { judge: e.judge } : {}),
   }));
   const { json, notes } = reportOutput(report, MAX_REPORT_BYTES, 'checks-report');
   return { outputs: { 'checks-passed': String(result.passed), 'checks-report': json }, notes };
@@ -32,15 +33,20 @@ export function checksSummary(result: ChecksResult | undefined): string {
   const rows = result.entries.map((e) => [
     code(e.clawId),
     escapeText(e.check),
-    e.passed ? '✅ passed' : e.failures > 0 ? '❌ failed' : '⚠️ error',
+    { passed: '✅ passed', failed: '❌ failed', error: '⚠️ error' }[verdictOf(e)],
     `${e.passes} of ${e.attempts} (needs ${e.minPass} of ${e.repeat})`,
     String(e.errors),
     e.latencyMs === undefined ? '—' : formatDuration(e.latencyMs),
     e.failure ? escapeText(e.failure.slice(0, FAILURE_CELL_CHARS)) : '',
   ]);
+  const judge = judgeTotals(result);
+  const judgeLine = judge
+    ? `Judge: ${judge.calls} call(s), ${judge.cacheHits} from the cache, ${judge.tokens} token(s)${judge.model ? ` · model ${code(judge.model)}` : ''}${judge.fingerprint ? ` · fingerprint ${code(judge.fingerprint)}` : ''}`
+    : '';
   return [
     `#### Conversation checks: ${passed} of ${result.entries.length} passed`,
     '',
+    ...(judgeLine ? [judgeLine, ''] : []),
     table(['Claw', 'Check', 'Result', 'Passes', 'Errors', 'Latency', 'Failure'], rows),
     '',
   ].join('\n');

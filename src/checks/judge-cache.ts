@@ -1,0 +1,87 @@
+// Judge verdicts kept between runs (`judge-cache`): an identical question (same judge, model,
+// parameters, template and rendered messages, hashed) gets the verdict it got before, at no cost,
+// so a rerun of the same release grades the same. The file comes back through actions/cache, so it
+// is read as untrusted: entries of the wrong shape are dropped, and the file is capped.
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { dirname, isAbsolute, resolve } from 'node:path';
+import { isObject } from '../api/shapes.js';
+
+export interface CachedVerdict {
+  /** The judge's JSON answer, as it was read. */
+  answer: Record<string, unknown>;
+  model?: string;
+  fingerprint?: string;
+}
+
+const VERSION = 1;
+/** The most verdicts kept: the newest win. */
+const MAX_ENTRIES = 5000;
+/** A larger file is not read at all. */
+const MAX_FILE_BYTES = 8 * 1024 * 1024;
+
+export class VerdictCache {
+  private readonly entries = new Map<string, CachedVerdict>();
+  private changed = false;
+
+  private constructor(readonly path: string) {}
+
+  /** Reads the cache at `path` (relative to `workspace`); a missing file is an empty cache. */
+  static async load(path: string, workspace: string, warn: (message: string) => void): Promise<VerdictCache> {
+    const cache = new VerdictCache(isAbsolute(path) ? path : resolve(workspace, path));
+    let text: string;
+    try {
+      text = await readFile(cache.path, 'utf8');
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT') warn(`The judge cache '${path}' could not be read (${code}); starting with an empty one.`);
+      return cache;
+    }
+    if (text.length > MAX_FILE_BYTES) {
+      warn(`The judge cache '${path}' is over ${MAX_FILE_BYTES / 1048576} MiB; starting with an empty one.`);
+      return cache;
+    }
+    try {
+      const data = JSON.parse(text) as unknown;
+      const verdicts = isObject(data) && data.version === VERSION && isObject(data.verdicts) ? data.verdicts : {};
+      for (const [key, value] of Object.entries(verdicts)) {
+        if (!/^[0-9a-f]{64}$/.test(key) || !isObject(value) || !isObject(value.answer)) continue;
+        const text = (v: unknown): string | undefined => (typeof v === 'string' ? v.slice(0, 200) : undefined);
+        cache.entries.set(key, {
+          answer: value.answer,
+          model: text(value.model),
+          fingerprint: text(value.fingerprint),
+        });
+      }
+    } catch {
+      warn(`The judge cache '${path}' is not JSON; starting with an empty one.`);
+    }
+    return cache;
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  get(key: string): CachedVerdict | undefined {
+    return this.entries.get(key);
+  }
+
+  set(key: string, verdict: CachedVerdict): void {
+    this.entries.delete(key);
+    this.entries.set(key, verdict);
+    this.changed = true;
+  }
+
+  /** Writes the cache when it changed (the newest MAX_ENTRIES), through a temporary file. */
+  async save(): Promise<boolean> {
+    if (!this.changed) return false;
+    const kept = [...this.entries].slice(-MAX_ENTRIES);
+    const body = JSON.stringify({ version: VERSION, verdicts: Object.fromEntries(kept) });
+    await mkdir(dirname(this.path), { recursive: true });
+    const temporary = `${this.path}.${process.pid}.tmp`;
+    await writeFile(temporary, body, 'utf8');
+    await rename(temporary, this.path);
+    this.changed = false;
+    return true;
+  }
+}

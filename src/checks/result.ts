@@ -1,0 +1,76 @@
+// What the conversation checks found, as the commands that run them (deploy, fleet, health) see
+// it: plain results and the runner's signature, apart from the gate that produces them, so the
+// commands and the run context never depend on how checks are run.
+
+/** What a judge did for one check on one Claw. */
+export interface JudgeUse {
+  /** Calls made to the judge, and verdicts taken from the cache instead. */
+  calls: number;
+  cacheHits: number;
+  /** Tokens the judge reported using (prompt plus completion), when it reported them. */
+  tokens: number;
+  /** The model that answered, as the judge named it (and its system fingerprint, when sent). */
+  model?: string;
+  fingerprint?: string;
+}
+
+/** One check on one Claw. */
+export interface CheckEntry {
+  check: string;
+  clawId: string;
+  passed: boolean;
+  /** Attempts that passed, and how many were made (fewer than `repeat` once the verdict was certain). */
+  passes: number;
+  attempts: number;
+  repeat: number;
+  minPass: number;
+  /** Attempts that failed an assertion, and attempts that could not be judged. */
+  failures: number;
+  errors: number;
+  /** Median time of the attempts that got their replies. */
+  latencyMs?: number;
+  /** The first failing assertion and an excerpt of the reply, or the first error. */
+  failure?: string;
+  /** The last reply of each attempt, in order (capped): what a reviewer reads beside another Claw's. */
+  replies: string[];
+  /** Present when the check has a model-graded assertion. */
+  judge?: JudgeUse;
+}
+
+export interface ChecksResult {
+  passed: boolean;
+  entries: CheckEntry[];
+}
+
+/** What runs the checks for some Claws: built once by the entry from the checks file. */
+export type ChecksRunner = (clawIds: string[]) => Promise<ChecksResult>;
+
+/** Whether a check that did not pass failed an assertion (the Claw's fault) or could not be judged. */
+export function verdictOf(e: CheckEntry): 'passed' | 'failed' | 'error' {
+  if (e.passed) return 'passed';
+  return e.failures > 0 ? 'failed' : 'error';
+}
+
+/** One line naming the checks that did not pass and why, for a step's message. */
+export function describeFailedChecks(result: ChecksResult): string {
+  const failed = result.entries.filter((e) => !e.passed);
+  return failed
+    .map(
+      (e) =>
+        `${JSON.stringify(e.check)} on ${e.clawId} (${e.passes} of ${e.attempts} passed; ${e.failure ?? 'no attempt'})`,
+    )
+    .join('; ');
+}
+
+/** The judge's work over all entries, for the summary and the log. */
+export function judgeTotals(result: ChecksResult): JudgeUse | undefined {
+  const uses = result.entries.map((e) => e.judge).filter((j): j is JudgeUse => j !== undefined);
+  if (uses.length === 0) return undefined;
+  return {
+    calls: uses.reduce((n, j) => n + j.calls, 0),
+    cacheHits: uses.reduce((n, j) => n + j.cacheHits, 0),
+    tokens: uses.reduce((n, j) => n + j.tokens, 0),
+    model: uses.find((j) => j.model)?.model,
+    fingerprint: uses.find((j) => j.fingerprint)?.fingerprint,
+  };
+}

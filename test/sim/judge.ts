@@ -1,0 +1,120 @@
+// A fake OpenAI-compatible chat-completions endpoint on 127.0.0.1: the judge of model-graded
+// checks, its answers scripted per test. It records every request (headers and body) so tests can
+// see exactly what left for the judge, and can refuse parameters as real servers do.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface JudgeRequest {
+  path: string;
+  headers: http.IncomingHttpHeaders;
+  body: Record<string, unknown>;
+  /** The raw text, for "never contains" checks. */
+  text: string;
+}
+
+/** One scripted answer: a status with a body (an error), or a completion. */
+export type JudgeReply =
+  | { status: number; body?: unknown; headers?: Record<string, string> }
+  | {
+      content?: string | { type: string; text: string }[] | null;
+      finishReason?: string;
+      refusal?: string;
+      model?: string;
+      fingerprint?: string;
+      usage?: { prompt_tokens: number; completion_tokens: number };
+    };
+
+export interface FakeJudgeOptions {
+  /** Answers each request; by default a passing rubric verdict. */
+  answer?: (request: JudgeRequest, index: number) => JudgeReply;
+  /** Parameters refused with a 400 naming them, as reasoning models refuse `temperature`. */
+  refuse?: string[];
+}
+
+/** A verdict as a judge would write it. */
+export function verdict(fields: Record<string, unknown>): JudgeReply {
+  return { content: JSON.stringify(fields), usage: { prompt_tokens: 300, completion_tokens: 40 } };
+}
+
+export class FakeJudge {
+  readonly requests: JudgeRequest[] = [];
+  url = '';
+  private server?: http.Server;
+  private readonly options: FakeJudgeOptions;
+
+  constructor(options: FakeJudgeOptions = {}) {
+    this.options = options;
+  }
+
+  /** Requests that reached /chat/completions. */
+  completions(): JudgeRequest[] {
+    return this.requests.filter((r) => r.path.startsWith('/v1/chat/completions'));
+  }
+
+  async start(): Promise<string> {
+    this.server = http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => this.handle(req, res, Buffer.concat(chunks).toString('utf8')));
+    });
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/v1`;
+    return this.url;
+  }
+
+  async stop(): Promise<void> {
+    this.server?.closeAllConnections();
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  }
+
+  private handle(req: http.IncomingMessage, res: http.ServerResponse, text: string): void {
+    let body: Record<string, unknown> = {};
+    try {
+      body = JSON.parse(text || '{}') as Record<string, unknown>;
+    } catch {
+      // recorded as is
+    }
+    const request: JudgeRequest = { path: req.url ?? '', headers: req.headers, body, text };
+    const index = this.requests.push(request) - 1;
+    const send = (status: number, payload: unknown, headers: Record<string, string> = {}): void => {
+      res.writeHead(status, { 'content-type': 'application/json', ...headers });
+      res.end(JSON.stringify(payload));
+    };
+    if (!request.path.startsWith('/v1/chat/completions')) return send(404, { error: { message: 'no such route' } });
+    const refused = (this.options.refuse ?? []).find((name) =>
+      name === 'json_schema'
+        ? (body.response_format as { type?: string } | undefined)?.type === 'json_schema'
+        : name in body,
+    );
+    if (refused) {
+      const param = refused === 'json_schema' ? 'response_format' : refused;
+      return send(400, {
+        error: {
+          message: `Unsupported parameter: '${refused}' is not supported with this model.`,
+          type: 'invalid_request_error',
+          param,
+          code: 'unsupported_parameter',
+        },
+      });
+    }
+    const reply =
+      this.options.answer?.(request, index) ?? verdict({ reason: 'Meets the rubric.', pass: true, score: 1 });
+    if ('status' in reply) return send(reply.status, reply.body ?? {}, reply.headers);
+    send(200, {
+      id: `chatcmpl-${index}`,
+      object: 'chat.completion',
+      model: reply.model ?? body.model,
+      system_fingerprint: reply.fingerprint ?? 'fp_test',
+      choices: [
+        {
+          index: 0,
+          finish_reason: reply.finishReason ?? 'stop',
+          message: { role: 'assistant', content: reply.content ?? null, refusal: reply.refusal ?? null },
+        },
+      ],
+      usage: reply.usage
+        ? { ...reply.usage, total_tokens: reply.usage.prompt_tokens + reply.usage.completion_tokens }
+        : undefined,
+    });
+  }
+}
