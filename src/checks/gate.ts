@@ -180,7 +180,7 @@ class ClawConversation {
         const verdict = await this.grade(graded, conversation, deadline, judgeUse);
         if (verdict.kind === 'error') return { kind: 'error', detail: `${turnLabel}${verdict.reason}`, reply };
         if (verdict.passed) continue;
-        return failing(`${describeAssertion(graded)} did not hold: ${verdict.reason}`);
+        return failing(`${describeAssertion(graded)} did not hold${verdict.figures}: ${verdict.reason}`);
       }
     }
     const reply = conversation.at(-1)?.reply ?? '';
@@ -193,7 +193,9 @@ class ClawConversation {
     conversation: Exchange[],
     deadline: number,
     use: JudgeUse | undefined,
-  ): Promise<{ kind: 'error'; reason: string } | { kind: 'verdict'; passed: boolean; reason: string }> {
+  ): Promise<
+    { kind: 'error'; reason: string } | { kind: 'verdict'; passed: boolean; reason: string; figures: string }
+  > {
     const judge = this.options.judgeFor?.(assertion.judge);
     if (!judge) return { kind: 'error', reason: 'judge unavailable: no judge was set up for this run' };
     const verdict = await judge.grade({ assertion, conversation: [...conversation] }, deadline);
@@ -208,9 +210,9 @@ class ClawConversation {
     const score = verdict.score === undefined ? '' : `score ${verdict.score}`;
     const category = verdict.category === undefined ? '' : `category ${verdict.category}`;
     const figures = [score, category].filter(Boolean).join(', ');
-    const reason = `${verdict.reason || 'no reason given'}${figures ? ` (${figures})` : ''}`;
     const passed = assertion.negate ? verdict.kind === 'fail' : verdict.kind === 'pass';
-    return { kind: 'verdict', passed, reason: JSON.stringify(reason) };
+    const reason = JSON.stringify(verdict.reason || 'no reason given');
+    return { kind: 'verdict', passed, reason, figures: figures ? ` (${figures})` : '' };
   }
 }
 

@@ -81,14 +81,14 @@ describe('llm-rubric', () => {
     await judge!.stop();
     const fail = await graded(RUBRIC, answering(verdict({ reason: 'Promises a refund.', pass: false, score: 0.1 })));
     expect(fail.result.entries[0]).toMatchObject({ passed: false, failures: 1, errors: 0 });
-    expect(fail.result.entries[0].failure).toContain('did not hold: "Promises a refund. (score 0.1)"');
+    expect(fail.result.entries[0].failure).toContain('did not hold (score 0.1): "Promises a refund."');
   });
 
   it('with a threshold, the score decides', async () => {
     const checks = RUBRIC.replace('refund}', 'refund, threshold: 0.8}');
     const { result } = await graded(checks, answering(verdict({ reason: 'Mostly.', pass: true, score: 0.6 })));
     expect(result.entries[0]).toMatchObject({ passed: false, failures: 1 });
-    expect(result.entries[0].failure).toContain('(score ≥ 0.8) did not hold');
+    expect(result.entries[0].failure).toContain('(score ≥ 0.8) did not hold (score 0.6): "Mostly."');
   });
 
   it('an answer without a boolean pass is an error, never a pass', async () => {

@@ -8,6 +8,7 @@ import { parseArgs } from 'node:util';
 import { ROOT, runAction } from '../e2e/harness.ts';
 import { DEMO_KEY, Simulator } from '../sim/server.ts';
 import { fixedIntervalDeploy } from './baseline.ts';
+import { gateTable, measureChecksGate } from './checks-gate.ts';
 
 // Time scaled 20×: a 60 s window lasts 3 s; a 3-minute deployment 9 s; a 5 s poll 250 ms.
 const SPEED = 20;
@@ -286,11 +287,16 @@ function dirSize(dir: string): number {
 // --- run ------------------------------------------------------------------------------------
 
 // `--runs K` repeats the N = 20 measurement K times (the busy case varies most from run to run);
-// `--only history` or `--only load` runs that table alone (and writes nothing down).
+// `--only history`, `--only load` or `--only checks` runs that table alone (and writes nothing down).
 const { values: args } = parseArgs({
   options: { runs: { type: 'string', default: '3' }, only: { type: 'string', default: '' } },
 });
 const RUNS = Math.max(1, Number(args.runs));
+
+if (args.only === 'checks') {
+  console.log(gateTable(await measureChecksGate()).join('\n'));
+  process.exit(0);
+}
 
 const historyRuns: HistoryFigures[] = [];
 for (const fleet of args.only === 'load' ? [] : [false, true]) {
@@ -360,6 +366,8 @@ if (args.only === 'load') {
   );
   process.exit(0);
 }
+process.stderr.write('checks gate: 4 Claws × 4 checks × repeat 2 under 20 per 3 s…\n');
+const gate = gateTable(await measureChecksGate());
 process.stderr.write('start-up…\n');
 const start = await startUp(9);
 const kb = (file: string) => statSync(join(ROOT, file)).size / 1024;
@@ -392,6 +400,10 @@ const report = [
   `Polling from history: one run and one fleet step of 20, each Claw with 12 past deployments of 3m–3m20s in the list (with timestamps, or without: the fallback; either way the first poll is the one list read). The poll interval is ${POLL_MS} ms (5 s); goals: at N = 1 a usual deployment at most half the requests of no history and lag ≤ ${2 * POLL_MS} ms; an early crash (at a sixth) lag ≤ ${POLL_MS} ms + a third of the time elapsed (${POLL_MS + DEPLOY_SIM_MS / 6 / SPEED / 3} ms); a slow one (1.6×) lag ≤ ${2 * POLL_MS} ms; the fleet with history at most 0.6× the requests, median lag ≤ ${2 * POLL_MS} ms. ${RUNS} runs each.`,
   '',
   ...historyTable,
+  '',
+  'The checks gate: `health` on 4 Claws × 4 checks × `repeat: 2`, each check `not-is-refusal` and an `llm-rubric`, under a team limit of 20 requests per 3 s (real time), `timeout: 10s` per attempt. One Claw answers through a task (800 ms), one answers 503 to every message, one is rude (its checks should fail). The judge is a fake endpoint on loopback. Run twice: with an empty `judge-cache`, then with the file the first run left. Goals: 0 429s, every verdict right, the gate within 2× a promptfoo run of the same checks (5.5 s measured earlier: 11 s).',
+  '',
+  ...gate,
   '',
   ...otherTable,
   '',

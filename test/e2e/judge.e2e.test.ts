@@ -59,7 +59,7 @@ describe('model-graded checks, end to end', () => {
     });
     expect(run.exitCode).toBe(1);
     expect(run.outputs).toMatchObject({ outcome: 'failed', 'rolled-back': 'true', 'checks-passed': 'false' });
-    expect(run.errors[0]).toContain('It promises a refund without the order number. (score 0.1)');
+    expect(run.errors[0]).toContain('did not hold (score 0.1): "It promises a refund without the order number."');
     expect(run.summary).toContain('Judge: 1 call(s), 0 from the cache, 340 token(s)');
     // Masked first thing, and never printed.
     expect(run.stdout).toContain(`::add-mask::${JUDGE_KEY}`);
