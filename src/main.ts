@@ -21,7 +21,9 @@ import { errorSummary } from './report/error-report.js';
 import { fleetOutputs, fleetSummary } from './report/fleet-report.js';
 import { healthOutputs, healthSummary } from './report/health-report.js';
 import { sanitizeLogLine } from './report/log-line.js';
-import { capMarkdown } from './report/markdown.js';
+import { MAX_PLAN_SUMMARY_BYTES, capMarkdown } from './report/markdown.js';
+import { writePlanFiles } from './report/plan-files.js';
+import { tmpdir } from 'node:os';
 import { checkOutputs } from './report/outputs.js';
 import { type Settings, readSettings } from './settings.js';
 import { type DeploymentState, GitHubDeployment } from './github/deployments.js';
@@ -155,7 +157,7 @@ export async function run(): Promise<void> {
       );
       if (written) log.info(`Wrote the checks' results as JUnit XML to ${settings.checksJunit}.`);
     }
-    await writeSummary([result.summary, checksSummary(result.checks)].filter(Boolean).join('\n'));
+    await writeSummary([result.summary, checksSummary(result.checks)].filter(Boolean).join('\n'), result.summaryCap);
     if (result.ok) log.info(result.message);
     else if (result.failStep) fail(result.message);
     else log.warning(result.message);
@@ -222,6 +224,8 @@ interface CommandResult {
   github?: { state: DeploymentState; description: string; url?: string };
   /** The conversation checks that ran, when there is a checks file. */
   checks?: ChecksResult;
+  /** A summary that may be larger than most (a plan's whole values), and where it is whole. */
+  summaryCap?: { bytes: number; whereWhole: string };
 }
 
 /** Where the user's files are: the runner's workspace, or here when run by hand. */
@@ -359,11 +363,26 @@ async function manifestResult(settings: Settings, result: ManifestResult, github
   const view = { title, apply: result.apply, runUrl: runUrl(github) };
   const plan = planOutputs(result.plan);
   const rollout = result.rollout && fleetOutputs(result.rollout);
+  const files = await writePlanFiles(result.plan, view, process.env.RUNNER_TEMP || tmpdir()).catch((err: unknown) => {
+    log.warning(`Could not write the plan's files: ${errorMessage(err)}`);
+    return undefined;
+  });
+  if (files) log.info(`The whole plan is in ${files.markdown} (and as JSON in ${files.json}).`);
   if (settings.comment && settings.command === 'plan') await commentPlan(settings, result, github, view);
   return {
     ok: result.ok,
     message: result.message,
-    outputs: { outcome: result.outcome, ...rollout?.outputs, ...plan.outputs },
+    outputs: {
+      outcome: result.outcome,
+      ...rollout?.outputs,
+      ...plan.outputs,
+      'plan-file': files?.markdown ?? '',
+      'plan-json': files?.json ?? '',
+    },
+    summaryCap: {
+      bytes: MAX_PLAN_SUMMARY_BYTES,
+      whereWhole: files ? `The whole plan is in the file named by the plan-file output (${files.markdown}).` : '',
+    },
     summary: [planMarkdown(result.plan, view), result.rollout ? fleetSummary(result.rollout) : '']
       .filter(Boolean)
       .join('\n'),
@@ -402,8 +421,8 @@ function setOutputs(outputs: Record<string, string>): void {
   refused.forEach(log.warning);
 }
 
-async function writeSummary(markdown: string): Promise<void> {
+async function writeSummary(markdown: string, cap?: CommandResult['summaryCap']): Promise<void> {
   // Outside a runner (no summary file) the summary is skipped, not an error.
   if (!process.env.GITHUB_STEP_SUMMARY) return;
-  await core.summary.addRaw(capMarkdown(markdown)).write();
+  await core.summary.addRaw(capMarkdown(markdown, cap?.bytes, cap?.whereWhole)).write();
 }

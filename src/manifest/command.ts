@@ -34,8 +34,19 @@ export function requireSecrets(manifest: Manifest): void {
   }
 }
 
-export async function planCommand(deps: CommandDeps, manifest: Manifest): Promise<ManifestResult> {
+/** The plan, with one warning when some of it cannot be applied (an unusable id from the service). */
+async function planned(deps: CommandDeps, manifest: Manifest): Promise<Plan> {
   const plan = await makePlan(deps, manifest);
+  if (plan.blocked.length > 0) {
+    deps.log.warning(
+      `${plan.blocked.length} operation(s) cannot be applied and are left out of the plan: ${plan.blocked.map((b) => `${describeOperation(b.operation)} (${b.reason})`).join('; ')}.`,
+    );
+  }
+  return plan;
+}
+
+export async function planCommand(deps: CommandDeps, manifest: Manifest): Promise<ManifestResult> {
+  const plan = await planned(deps, manifest);
   return {
     plan,
     outcome: 'succeeded',
@@ -52,7 +63,7 @@ export async function driftCommand(
   manifest: Manifest,
   failOnDrift: boolean,
 ): Promise<ManifestResult> {
-  const plan = await makePlan(deps, manifest);
+  const plan = await planned(deps, manifest);
   const drifted = plan.changes > 0;
   return {
     plan,
@@ -70,7 +81,7 @@ export async function applyCommand(
   options: ApplyOptions,
   policy: Policy,
 ): Promise<ManifestResult> {
-  const plan = await makePlan(deps, manifest);
+  const plan = await planned(deps, manifest);
   if (options.planId && plan.id !== options.planId) {
     return {
       plan,

@@ -69,6 +69,16 @@ describe('parseManifest', () => {
       /^m\.yml, line 3: a skill of Claw c1 is not a string: expected a skill id\.$/,
     ],
     [
+      'prune: [members] with no team section',
+      'claws:\n  c1: {skills: [a]}\nprune: [skills, members]\n',
+      /^m\.yml, line 3: 'prune' names members, but the manifest declares no 'team\.members' to keep: expected 'team\.members', or 'members' out of 'prune'\.$/,
+    ],
+    [
+      'prune: [skills] where no Claw lists skills',
+      'claws:\n  c1: {config: {name: x}}\nprune:\n  - skills\n',
+      /^m\.yml, line 4: 'prune' names skills, but no Claw of the manifest lists 'skills' to keep/,
+    ],
+    [
       'prune naming something else',
       'claws:\n  c1: {skills: [a]}\nprune: [claws]\n',
       /^m\.yml, line 3: 'prune' holds "claws": expected one of skills, members\.$/,

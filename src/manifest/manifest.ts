@@ -108,6 +108,19 @@ function readManifest(file: YamlFile, env: NodeJS.ProcessEnv): Manifest {
       if (!(PRUNABLE as readonly string[]).includes(word)) {
         file.fail(item, `'prune' holds ${JSON.stringify(word)}: expected one of ${PRUNABLE.join(', ')}`);
       }
+      // Pruning against nothing is a mistake, not a no-op: the user asked for it.
+      if (word === 'members' && members === undefined) {
+        file.fail(
+          item,
+          "'prune' names members, but the manifest declares no 'team.members' to keep: expected 'team.members', or 'members' out of 'prune'",
+        );
+      }
+      if (word === 'skills' && !claws.some((c) => c.skills !== undefined)) {
+        file.fail(
+          item,
+          "'prune' names skills, but no Claw of the manifest lists 'skills' to keep: expected 'skills' on the Claws to prune, or 'skills' out of 'prune'",
+        );
+      }
       prune.add(word as Prunable);
     }
   }

@@ -132,6 +132,58 @@ describe('plan', () => {
     expect(writes(harness)).toEqual([]);
   });
 
+  it('lists a write whose id from the service is unusable as "cannot be applied"; the ordinary prune goes ahead', async () => {
+    const harness = await service();
+    harness.sim.addClaw('claw-hostile', {
+      plan: [['live']],
+      skills: [{ skillId: 'kept' }, { skillId: '..' }, { skillId: 'stale' }],
+    });
+    harness.sim.addMember('eve@example.com', 'member', 'active', '../admin');
+    const text = `claws:
+  claw-hostile:
+    skills: [kept]
+team:
+  members:
+    alice@example.com: admin
+prune: [skills, members]
+`;
+    const plan = await makePlan(harness.deps, manifest(text));
+    expect(plan.blocked.map((b) => [b.operation.kind, b.operation.target, b.operation.skill])).toEqual([
+      ['remove-skill', 'claw-hostile', '..'],
+      ['remove-member', 'eve@example.com', undefined],
+    ]);
+    expect(plan.blocked[0].reason).toMatch(/^the skill id "\.\." is not usable in a path/);
+    expect(plan.blocked[1].reason).toMatch(/^the member id "\.\.\/admin" is not usable in a path/);
+    expect(plan.operations.map((o) => [o.kind, o.skill ?? o.target])).toEqual([
+      ['remove-skill', 'stale'],
+      ['remove-member', 'bob@example.com'],
+      ['remove-member', 'carol@example.com'],
+    ]);
+    // The id covers the list: a plan without the blocked writes is another plan.
+    const { makePlan: again } = await import('./plan.js');
+    harness.sim.addMember('frank@example.com', 'member', 'active', 'a/b');
+    expect((await again(harness.deps, manifest(text))).id).not.toBe(plan.id);
+    // Apply writes the rest, and never a path built from a blocked id.
+    const result = await applyCommand(
+      harness.deps,
+      manifest(text),
+      {
+        planId: '',
+        rewriteSecrets: false,
+        deployChanged: false,
+        fleet: { strategy: '', payload: {}, waves: [], bakeMs: 0, maxFailures: { count: 0 }, probeMessage: '' },
+      },
+      policy(),
+    );
+    expect(result.ok).toBe(true);
+    const deletes = writes(harness).map((r) => `${r.method} ${r.path}`);
+    expect(deletes).toContain('DELETE /v1/claws/claw-hostile/skills/stale');
+    expect(deletes.some((d) => d.includes('..') || /%2e%2e|%2f/i.test(d))).toBe(false);
+    expect(harness.log.text('warning')).toMatch(
+      /^3 operation\(s\) cannot be applied and are left out of the plan: remove skill \.\. from claw-hostile/,
+    );
+  });
+
   it('refuses to prune members from a list it could not read completely', async () => {
     const harness = await service();
     harness.sim.fault({ kind: 'error', status: 422, method: 'GET', path: '/team/members', times: 1 });

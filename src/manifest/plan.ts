@@ -9,6 +9,7 @@ import { type Json, readId, readString } from '../api/shapes.js';
 import type { RunContext } from '../context.js';
 import { type ConfigChange, type ConfigDiff, diffConfig, resolved } from './diff.js';
 import type { ClawSpec, Manifest } from './manifest.js';
+import { ID_EXPECTED, isValidId } from '../identifiers.js';
 
 export type OperationKind =
   'create-claw' | 'update-claw' | 'install-skill' | 'remove-skill' | 'invite-member' | 'change-role' | 'remove-member';
@@ -46,10 +47,18 @@ export interface Write {
   diff?: ConfigDiff;
 }
 
+/** An operation the plan will not send: an id it would put into a path is not usable. */
+export interface Blocked {
+  operation: Operation;
+  reason: string;
+}
+
 export interface Plan {
   manifest: string;
   writes: Write[];
   operations: Operation[];
+  /** Operations that cannot be applied (listed, covered by the id, never written). */
+  blocked: Blocked[];
   /** Secrets from the environment, per Claw: listed, never compared, not counted. */
   writeOnly: { clawId: string; path: string[]; diff: ConfigDiff }[];
   /** How many writes apply would send. */
@@ -84,22 +93,52 @@ export async function makePlan(
   for (const spec of manifest.claws) await planClaw(deps, manifest, spec, writes, writeOnly);
   if (manifest.members !== undefined) await planTeam(deps, manifest, writes);
   writes.sort((a, b) => ORDER.indexOf(a.operation.kind) - ORDER.indexOf(b.operation.kind));
-  const operations = writes.map((w) => w.operation);
+  // Every id a write puts into a path is checked now, so no apply half-applies on one found later.
+  const blocked: Blocked[] = [];
+  const usable = writes.filter((write) => {
+    const problem = unusableId(write);
+    if (problem) blocked.push({ operation: write.operation, reason: problem });
+    return !problem;
+  });
+  const operations = usable.map((w) => w.operation);
   return {
     manifest: manifest.file,
-    writes,
+    writes: usable,
     operations,
+    blocked,
     writeOnly,
     changes: operations.length,
-    id: planId(operations, writeOnly),
+    id: planId(operations, writeOnly, blocked),
   };
 }
 
+/** The ids a write puts into a path: the Claw's always; a skill's to remove it; a member's to change or remove them. */
+function pathIds(write: Write): [string, string][] {
+  const op = write.operation;
+  if (op.kind === 'remove-skill')
+    return [
+      ['Claw id', op.target],
+      ['skill id', op.skill ?? ''],
+    ];
+  if (op.kind === 'change-role' || op.kind === 'remove-member') return [['member id', write.memberId ?? '']];
+  if (op.kind === 'create-claw' || op.kind === 'invite-member') return [];
+  return [['Claw id', op.target]];
+}
+
+function unusableId(write: Write): string | undefined {
+  for (const [what, id] of pathIds(write)) {
+    if (!isValidId(id))
+      return `the ${what} ${JSON.stringify(id.slice(0, 80))} is not usable in a path (${ID_EXPECTED})`;
+  }
+  return undefined;
+}
+
 /** A stable hash of what the plan does, secrets masked (they are, everywhere in operations). */
-function planId(operations: Operation[], writeOnly: Plan['writeOnly']): string {
+function planId(operations: Operation[], writeOnly: Plan['writeOnly'], blocked: Blocked[]): string {
   const canonical = JSON.stringify({
     operations,
     writeOnly: writeOnly.map((w) => ({ clawId: w.clawId, path: w.path })),
+    ...(blocked.length ? { blocked } : {}),
   });
   return createHash('sha256').update(canonical).digest('hex').slice(0, 16);
 }
@@ -255,6 +294,7 @@ export function planJson(plan: Plan): unknown {
     planId: plan.id,
     changes: plan.changes,
     operations: plan.operations,
+    ...(plan.blocked.length ? { cannotBeApplied: plan.blocked } : {}),
     writeOnly: plan.writeOnly.map((w) => ({ clawId: w.clawId, path: w.path.join('.') })),
   };
 }

@@ -67,13 +67,16 @@ export function table(head: string[], rows: string[][]): string {
 
 /** The summary stays well under GitHub's 1 MiB limit for a step's summary. */
 export const MAX_SUMMARY_BYTES = 256 * 1024;
+/** A plan's summary holds its values whole, up to what GitHub keeps of a step's summary (1 MiB), less a margin. */
+export const MAX_PLAN_SUMMARY_BYTES = 1000 * 1024;
 
 /** Cuts Markdown at a line boundary to at most `maxBytes`, with a line saying what was left out. */
-export function capMarkdown(markdown: string, maxBytes = MAX_SUMMARY_BYTES): string {
+export function capMarkdown(markdown: string, maxBytes = MAX_SUMMARY_BYTES, whereWhole = ''): string {
   if (Buffer.byteLength(markdown, 'utf8') <= maxBytes) return markdown;
   const lines = markdown.split('\n');
+  const where = whereWhole ? ` ${escapeText(whereWhole)}` : '';
   const note = (left: number): string =>
-    `\n\n_${left} more line(s) left out: the summary is capped at ${Math.round(maxBytes / 1024)} KiB._\n`;
+    `\n\n_${left} more line(s) left out: the summary is capped at ${Math.round(maxBytes / 1024)} KiB._${where}\n`;
   let bytes = 0;
   let kept = 0;
   for (; kept < lines.length; kept++) {

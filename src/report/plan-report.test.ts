@@ -10,6 +10,7 @@ const PLAN: Plan = {
   id: '0123456789abcdef',
   changes: 5,
   writes: [],
+  blocked: [],
   writeOnly: [
     { clawId: 'claw-support-bot', path: ['connections', 'zendesk', 'token'], diff: { changes: [], writeOnly: [] } },
   ],
@@ -102,5 +103,119 @@ describe('commentBody', () => {
     );
     // The default cap is below GitHub's 65,536 characters.
     expect(commentBody(big, { title: 'Plan' }).length).toBeLessThan(65_536);
+  });
+});
+
+describe('long values', () => {
+  const plan = (operations: Plan['operations'], blocked: Plan['blocked'] = []): Plan => ({
+    manifest: 'claws.yml',
+    id: 'fedcba9876543210',
+    changes: operations.length,
+    writes: [],
+    blocked,
+    writeOnly: [],
+    operations,
+  });
+  const before = Array.from({ length: 40 }, (_, i) => `Rule ${i + 1}: be kind.`).join('\n');
+  const after = before.replace('Rule 20: be kind.', 'Rule 20: be kind and brief.');
+
+  it('a changed multi-line value is a line diff under its key, as the summary and the comment render it', () => {
+    const markdown = planMarkdown(
+      plan([
+        {
+          kind: 'update-claw',
+          target: 'c1',
+          changes: [{ path: ['personality', 'prompt'], action: 'change', before, after }],
+        },
+      ]),
+      { title: 'Plan' },
+    );
+    expect(markdown).toContain(
+      [
+        '! personality.prompt: text, 1 line(s) removed, 1 added',
+        '    … 16 unchanged line(s)',
+        '    Rule 17: be kind.',
+        '    Rule 18: be kind.',
+        '    Rule 19: be kind.',
+        '-   Rule 20: be kind.',
+        '+   Rule 20: be kind and brief.',
+        '    Rule 21: be kind.',
+      ].join('\n'),
+    );
+    expect(
+      commentBody(
+        plan([{ kind: 'update-claw', target: 'c1', changes: [{ path: ['p'], action: 'change', before, after }] }]),
+        { title: 'Plan' },
+      ),
+    ).toContain('+   Rule 20: be kind and brief.');
+  });
+
+  it('a masked value is never diffed, nor shown', () => {
+    const markdown = planMarkdown(
+      plan([
+        {
+          kind: 'update-claw',
+          target: 'c1',
+          changes: [{ path: ['connections', 'token'], action: 'change', before: MASK, after: MASK }],
+        },
+      ]),
+      { title: 'Plan' },
+    );
+    expect(markdown).toContain('! connections.token: "***" → "***"');
+    expect(markdown).not.toContain('line(s) removed');
+  });
+
+  it('a create shows a long value whole, + on every line; a removed one is one line with its length', () => {
+    const markdown = planMarkdown(
+      plan([
+        { kind: 'create-claw', target: 'c2', changes: [{ path: ['prompt'], action: 'add', after: before }] },
+        { kind: 'update-claw', target: 'c1', changes: [{ path: ['legacy'], action: 'remove', before: after }] },
+      ]),
+      { title: 'Plan' },
+    );
+    expect(markdown).toContain('+ prompt: text, 40 line(s)\n+   Rule 1: be kind.\n+   Rule 2: be kind.');
+    expect(markdown).toContain('+   Rule 40: be kind.');
+    expect(markdown).toContain(`- legacy (was text of ${after.length} characters)`);
+  });
+
+  it('the summary holds a 30,000-character value whole', () => {
+    const huge = Array.from({ length: 600 }, (_, i) => `Paragraph ${i}: ${'lorem ipsum '.repeat(3)}`).join('\n');
+    expect(huge.length).toBeGreaterThan(30_000);
+    const markdown = planMarkdown(
+      plan([{ kind: 'create-claw', target: 'c3', changes: [{ path: ['prompt'], action: 'add', after: huge }] }]),
+      { title: 'Plan' },
+    );
+    const shown = markdown
+      .split('\n')
+      .filter((l) => l.startsWith('+   '))
+      .map((l) => l.slice(4))
+      .join('\n');
+    expect(shown).toBe(huge);
+    // And a long value on one line (JSON, not text) is not cut either.
+    const list = Array.from({ length: 3000 }, (_, i) => `tag-${i}`);
+    const markdownList = planMarkdown(
+      plan([{ kind: 'update-claw', target: 'c1', changes: [{ path: ['tags'], action: 'add', after: list }] }]),
+      { title: 'Plan' },
+    );
+    expect(markdownList).toContain(`+ tags: ${JSON.stringify(list)}`);
+  });
+
+  it('lists what cannot be applied, with the reason escaped', () => {
+    const markdown = planMarkdown(
+      plan(
+        [],
+        [
+          {
+            operation: { kind: 'remove-skill', target: 'c1', skill: '..' },
+            reason: 'the skill id ".." is not usable in a path <b>',
+          },
+        ],
+      ),
+      { title: 'Plan' },
+    );
+    expect(markdown).toContain('#### ⚠️ Cannot be applied (1)');
+    expect(markdown).toContain(
+      '- remove skill .. from c1: the skill id &quot;..&quot; is not usable in a path &lt;b&gt;',
+    );
   });
 });

@@ -4,9 +4,10 @@
 // run of backticks inside, so no value can close the block.
 import type { ApplyResult } from '../manifest/apply.js';
 import { describeOperation } from '../manifest/apply.js';
-import type { ConfigChange } from '../manifest/diff.js';
+import { type ConfigChange, MASK } from '../manifest/diff.js';
 import { CLAW_OPERATIONS, type Operation, type Plan, planJson } from '../manifest/plan.js';
-import { clip, flattenControls } from '../format.js';
+import { flattenControls } from '../format.js';
+import { diffStats, isLongText, textDiff, textLines } from './text-diff.js';
 import { MAX_REPORT_BYTES, reportOutput } from './health-report.js';
 import { code, escapeText } from './markdown.js';
 
@@ -20,31 +21,52 @@ export function planOutputs(plan: Plan): { outputs: Record<string, string>; note
   return { outputs: { changes: String(plan.changes), plan: fits ? json : operations, 'plan-id': plan.id }, notes };
 }
 
-/** A value shown in a diff line: JSON, one line, cut when long. */
+/** A value shown in a diff line: JSON, on one line, whole (the summary holds it; the comment is capped apart). */
 function shown(value: unknown): string {
-  return clip(flattenControls(JSON.stringify(value) ?? 'null'), 200);
+  return flattenControls(JSON.stringify(value) ?? 'null');
 }
 
-function configLine(change: ConfigChange): string {
+/** A text that can be shown line by line: a long or multi-line string, never a masked one. */
+function text(value: unknown): value is string {
+  return isLongText(value) && value !== MASK;
+}
+
+/** A line of a long text under its key: the mark, then the text indented, one line of visible text. */
+const under = (mark: string, line: string): string => `${mark}   ${flattenControls(line)}`;
+
+function configLines(change: ConfigChange): string[] {
   const key = flattenControls(change.path.join('.'));
+  const { before, after } = change;
   switch (change.action) {
     case 'add':
-      return `+ ${key}: ${shown(change.after)}`;
+      if (text(after)) {
+        const lines = textLines(after);
+        return [`+ ${key}: text, ${lines.length} line(s)`, ...lines.map((l) => under('+', l))];
+      }
+      return [`+ ${key}: ${shown(after)}`];
     case 'remove':
-      return `- ${key}`;
+      return [text(before) ? `- ${key} (was text of ${before.length} characters)` : `- ${key}`];
     case 'change':
-      return `! ${key}: ${shown(change.before)} → ${shown(change.after)}`;
+      if (typeof before === 'string' && typeof after === 'string' && (text(before) || text(after)) && before !== MASK) {
+        const lines = textDiff(before, after);
+        const { removed, added } = diffStats(lines);
+        return [
+          `! ${key}: text, ${removed} line(s) removed, ${added} added`,
+          ...lines.map((l) => (l.mark === '…' ? `    … ${l.text}` : under(l.mark, l.text))),
+        ];
+      }
+      return [`! ${key}: ${shown(before)} → ${shown(after)}`];
     case 'write-only':
-      return `  ${key}: *** (write-only: sent with a patch of this Claw, or with rewrite-secrets)`;
+      return [`  ${key}: *** (write-only: sent with a patch of this Claw, or with rewrite-secrets)`];
   }
 }
 
 function operationLines(op: Operation): string[] {
   switch (op.kind) {
     case 'create-claw':
-      return ['+ (create this Claw)', ...(op.changes ?? []).map(configLine)];
+      return ['+ (create this Claw)', ...(op.changes ?? []).flatMap(configLines)];
     case 'update-claw':
-      return (op.changes ?? []).map(configLine);
+      return (op.changes ?? []).flatMap(configLines);
     case 'install-skill':
       return [`+ skill ${flattenControls(op.skill ?? '')}`];
     case 'remove-skill':
@@ -104,6 +126,16 @@ export function planMarkdown(plan: Plan, view: PlanView): string {
       ...removals.map((o) => `- ${escapeText(describeOperation(o))}`),
     );
   }
+  if (plan.blocked.length > 0) {
+    parts.push(
+      '',
+      `#### ⚠️ Cannot be applied (${plan.blocked.length})`,
+      '',
+      'These are left out of the plan and never written; the rest goes ahead.',
+      '',
+      ...plan.blocked.map((b) => `- ${escapeText(describeOperation(b.operation))}: ${escapeText(b.reason)}`),
+    );
+  }
   const clawOps = plan.operations.filter((o) => CLAW_OPERATIONS.includes(o.kind));
   for (const clawId of new Set([...clawOps.map((o) => o.target), ...plan.writeOnly.map((w) => w.clawId)])) {
     const ops = clawOps.filter((o) => o.target === clawId);
@@ -111,7 +143,7 @@ export function planMarkdown(plan: Plan, view: PlanView): string {
     // A create lists its secrets already; an existing Claw's are listed as write-only.
     if (!ops.some((o) => o.kind === 'create-claw')) {
       for (const secret of plan.writeOnly.filter((w) => w.clawId === clawId)) {
-        lines.push(configLine({ path: secret.path, action: 'write-only' }));
+        lines.push(...configLines({ path: secret.path, action: 'write-only' }));
       }
     }
     parts.push('', `#### Claw ${code(clawId)}`, '', fenced('diff', lines));
@@ -122,7 +154,8 @@ export function planMarkdown(plan: Plan, view: PlanView): string {
 }
 
 function applyLines(apply: ApplyResult): string {
-  const lines = [`Applied ${apply.applied.length} write(s).`];
+  const done = apply.applied.map(describeOperation).join('; ');
+  const lines = [`Applied ${apply.applied.length} write(s)${done ? `: ${done}` : ''}.`];
   if (apply.secretsRewritten.length)
     lines.push(`Write-only secrets rewritten on ${apply.secretsRewritten.join(', ')}.`);
   if (apply.failed) {

@@ -1,6 +1,6 @@
 // Claws as code through dist/index.js: plan with its sticky comment (against a fake GitHub API),
 // apply with the reviewed plan-id, drift, and a bad manifest refused before any request.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -57,6 +57,50 @@ function workspace(text = MANIFEST): { dir: string; env: Record<string, string> 
 const inputs = (s: Simulator, extra: Record<string, string>) => inputsFor(s, { manifest: 'claws.yml', ...extra });
 
 describe('Claws as code, end to end', () => {
+  it('plan-file and plan-json: the whole plan under RUNNER_TEMP, masked, named in outputs', async () => {
+    const s = await start();
+    const prompt = Array.from({ length: 30 }, (_, i) => `Rule ${i + 1}: answer in full sentences.`).join('\n');
+    const text = MANIFEST.replace(
+      '        tone: friendly',
+      `        tone: friendly\n        prompt: |\n${prompt.replace(/^/gm, '          ')}`,
+    );
+    const { dir, env } = workspace(text);
+    const temp = mkdtempSync(join(tmpdir(), 'claw-runner-temp-'));
+    const run = await runAction(inputs(s, { command: 'plan' }), {
+      env: { ...env, RUNNER_TEMP: temp, ZENDESK_TOKEN: 'zd-secret-token-123' },
+    });
+    expect(run.exitCode).toBe(0);
+    const file = run.outputs['plan-file'];
+    const json = run.outputs['plan-json'];
+    expect(file).toBe(join(temp, `claw-plan-claws.yml-${run.outputs['plan-id']}.md`));
+    expect(json).toBe(join(temp, `claw-plan-claws.yml-${run.outputs['plan-id']}.json`));
+    const markdown = readFileSync(file, 'utf8');
+    expect(markdown).toContain('+ personality.prompt: text, 31 line(s)');
+    expect(markdown).toContain('+   Rule 30: answer in full sentences.');
+    const plan = JSON.parse(readFileSync(json, 'utf8')) as {
+      planId: string;
+      operations: { changes?: { after?: unknown }[] }[];
+    };
+    expect(plan.planId).toBe(run.outputs['plan-id']);
+    expect(JSON.stringify(plan)).toContain(JSON.stringify(`${prompt}\n`).slice(1, -1));
+    for (const text of [markdown, readFileSync(json, 'utf8'), run.summary])
+      expect(text).not.toContain('zd-secret-token-123');
+    expect(run.summary).toContain('+   Rule 17: answer in full sentences.');
+    void dir;
+  });
+
+  it('prune: [members] without a team section is refused before any request', async () => {
+    const s = await start();
+    const { env } = workspace('claws:\n  claw-support-bot:\n    skills: [web-search]\nprune: [members]\n');
+    const run = await runAction(inputs(s, { command: 'plan' }), { env });
+    expect(run.exitCode).toBe(1);
+    expect(run.outputs.outcome).toBe('error');
+    expect(run.errors).toEqual([
+      "claws.yml, line 4: 'prune' names members, but the manifest declares no 'team.members' to keep: expected 'team.members', or 'members' out of 'prune'.",
+    ]);
+    expect(s.requests).toHaveLength(0);
+  });
+
   it('plan on a pull request: outputs, summary, and one sticky comment, created once then updated', async () => {
     const s = await start();
     github = new FakeGitHub();

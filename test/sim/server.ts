@@ -747,8 +747,9 @@ export class Simulator {
   }
 
   /** Adds a team member, as the dashboard would. */
-  addMember(email: string, role: string, status = 'active'): Fields {
-    const memberId = this.newId('mem');
+  /** A member; `id` sets the id the service reports (a hostile one, say). */
+  addMember(email: string, role: string, status = 'active', id?: string): Fields {
+    const memberId = id ?? this.newId('mem');
     const member = dressObject(this.shape, 'member', memberId, status, { email, role });
     this.members.set(memberId, member);
     return member;

@@ -1,0 +1,22 @@
+// The whole plan, somewhere a reviewer can read it when the comment is capped: as Markdown (every
+// value whole, secrets masked) and as JSON (the operations with whole values, masked), written
+// under the runner's temporary folder for actions/upload-artifact.
+import { mkdir, writeFile } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { type Plan, planJson } from '../manifest/plan.js';
+import { type PlanView, planMarkdown } from './plan-report.js';
+
+export interface PlanFiles {
+  markdown: string;
+  json: string;
+}
+
+/** Writes both files into `dir`; their names carry the manifest's name and the plan id. */
+export async function writePlanFiles(plan: Plan, view: PlanView, dir: string): Promise<PlanFiles> {
+  const stem = `claw-plan-${basename(plan.manifest).replace(/[^\w.-]+/g, '_')}-${plan.id}`;
+  await mkdir(dir, { recursive: true });
+  const files = { markdown: join(dir, `${stem}.md`), json: join(dir, `${stem}.json`) };
+  await writeFile(files.markdown, planMarkdown(plan, view), 'utf8');
+  await writeFile(files.json, `${JSON.stringify(planJson(plan), null, 2)}\n`, 'utf8');
+  return files;
+}
