@@ -61,7 +61,7 @@ describe('readSettings', () => {
     );
     expect(errorOf({ wait: 'yes' })).toBe(`Input 'wait' is "yes": expected true or false.`);
     expect(errorOf({ command: 'ship' })).toBe(
-      `Input 'command' is "ship": expected one of deploy, wait, rollback, health, plan, apply, drift.`,
+      `Input 'command' is "ship": expected one of deploy, wait, rollback, health, check, plan, apply, drift.`,
     );
     expect(errorOf({ 'rollback-on': 'failed,exploded' })).toContain('Input \'rollback-on\' is "failed,exploded"');
   });
@@ -207,7 +207,7 @@ describe('checks and manifests', () => {
       "Input 'wait' is \"false\": expected true when 'checks' is set: the checks run once the deployment has succeeded.",
     );
     expect(() => settings({ command: 'wait', 'deployment-id': 'd1', checks: 'c.yml' })).toThrow(
-      'Input \'checks\' is "c.yml": expected to be set only with the deploy, apply and health commands, which run checks.',
+      'Input \'checks\' is "c.yml": expected to be set only with the deploy, apply, health and check commands, which run checks.',
     );
     expect(() => settings({ 'checks-junit': 'r.xml' })).toThrow(
       /^Input 'checks-junit' is "r\.xml": expected to be set only with 'checks'/,

@@ -10,7 +10,7 @@ import { PATTERN_EXPECTED, type ReplyPattern, compilePattern, patternProblem } f
 import { ON_CONFLICT, type OnConflict } from './deploy/conflict.js';
 import { readSecureUrl } from './url.js';
 
-export const COMMANDS = ['deploy', 'wait', 'rollback', 'health', 'plan', 'apply', 'drift'] as const;
+export const COMMANDS = ['deploy', 'wait', 'rollback', 'health', 'check', 'plan', 'apply', 'drift'] as const;
 /** The commands that read a manifest (Claws as code). */
 export const MANIFEST_COMMANDS: readonly Command[] = ['plan', 'apply', 'drift'];
 export type Command = (typeof COMMANDS)[number];
@@ -170,7 +170,7 @@ export function readSettings(read: InputReader): Settings {
   const clawInput = read('claw-id').trim();
   const targets = { all: false, ids: [] as string[] };
   let clawId = '';
-  if (command === 'health' || command === 'deploy') {
+  if (command === 'health' || command === 'deploy' || command === 'check') {
     const ids = parseList(clawInput);
     if (ids.length === 0) {
       const what = command === 'deploy' ? 'the Claw to deploy' : 'one Claw';
@@ -240,8 +240,10 @@ export function readSettings(read: InputReader): Settings {
   const judgeCache = filePath(read, 'judge-cache', 'a file to keep judge verdicts in, such as .claw-judge-cache.json');
   if (judgeCache && !checks) fail('judge-cache', judgeCache, "to be set only with 'checks' (no checks, no judge)");
   if (checks && (command === 'wait' || command === 'rollback' || command === 'plan' || command === 'drift')) {
-    fail('checks', checks, 'to be set only with the deploy, apply and health commands, which run checks');
+    fail('checks', checks, 'to be set only with the deploy, apply, health and check commands, which run checks');
   }
+  if (command === 'check' && !checks)
+    fail('checks', '', 'the YAML file of conversation checks to run, such as .github/claw-checks.yml');
   if (checks && command === 'deploy' && !wait) {
     fail('wait', read('wait'), "true when 'checks' is set: the checks run once the deployment has succeeded");
   }

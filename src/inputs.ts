@@ -1,0 +1,205 @@
+// The one table of the action's inputs: action.yml documents the same names, defaults and words
+// (a test holds them equal), and the command line's --help is generated from it, so the two
+// cannot drift apart. Each input is a long flag of the command line (`--claw-id`).
+
+export interface InputSpec {
+  name: string;
+  description: string;
+  /** Required inputs have no default. */
+  required?: boolean;
+  default?: string;
+}
+
+export const INPUTS: readonly InputSpec[] = [
+  {
+    name: 'command',
+    description:
+      'What to do: deploy, wait, rollback, health, check (a checks file against Claws, no deployment); or, for Claws as code, plan, apply or drift.',
+    default: 'deploy',
+  },
+  {
+    name: 'api-key',
+    description:
+      "The service's API key. Pass it from a secret; it is masked at once, never printed, and sent only to base-url.",
+    required: true,
+  },
+  {
+    name: 'base-url',
+    description:
+      "The service's base address, with or without its /v1. https only, except loopback hosts (localhost, 127.0.0.0/8, [::1]).",
+    required: true,
+  },
+  {
+    name: 'claw-id',
+    description:
+      'The Claw to deploy or roll back. For deploy and health: one or more ids (comma or newline separated), or * for every Claw in the workspace; several Claws make deploy a fleet rollout.',
+    default: '',
+  },
+  {
+    name: 'strategy',
+    description:
+      'Deploy strategy: blue-green, rolling, batched, or another word the service accepts. Empty applies the team default and sends no strategy field.',
+    default: '',
+  },
+  {
+    name: 'payload',
+    description: 'A JSON object merged into the POST /v1/deployments body, for fields the spec does not show.',
+    default: '',
+  },
+  {
+    name: 'deployment-id',
+    description: "The deployment to wait on (wait) or roll back (rollback; when empty, the Claw's current deployment).",
+    default: '',
+  },
+  {
+    name: 'wait',
+    description: 'deploy: wait for a final status. false returns right after the trigger with outcome triggered.',
+    default: 'true',
+  },
+  {
+    name: 'timeout',
+    description:
+      "Deadline for the whole wait: 90s, 15m, 1h30m, 500ms, or bare seconds. A rollback's wait gets the same again.",
+    default: '30m',
+  },
+  {
+    name: 'poll-interval',
+    description:
+      "First interval between polls; the team's rate-limit budget may stretch it. Sub-second values are allowed.",
+    default: '5s',
+  },
+  { name: 'auto-rollback', description: 'Roll back when the outcome is one of rollback-on.', default: 'false' },
+  {
+    name: 'rollback-on',
+    description: 'Outcomes that trigger the automatic rollback, comma separated: failed, timed-out, paused, cancelled.',
+    default: 'failed,timed-out',
+  },
+  {
+    name: 'success-statuses',
+    description: 'Extra status words (comma separated) that mean success, added to the built-in list.',
+    default: '',
+  },
+  {
+    name: 'failure-statuses',
+    description: 'Extra status words (comma separated) that mean failure, added to the built-in list.',
+    default: '',
+  },
+  { name: 'request-timeout', description: 'Limit for one HTTP request.', default: '30s' },
+  {
+    name: 'auth-scheme',
+    description: 'Scheme before the key in the Authorization header. Empty sends the bare key.',
+    default: 'Bearer',
+  },
+  { name: 'probe-message', description: 'health: a chat message sent to each Claw.', default: '' },
+  {
+    name: 'probe-expect',
+    description: "health: a regular expression (case-insensitive) the probe's reply must match.",
+    default: '',
+  },
+  { name: 'fail-on-unhealthy', description: 'health: fail the step when any Claw is unhealthy.', default: 'true' },
+  {
+    name: 'waves',
+    description:
+      'Fleet rollout: cumulative wave sizes, each a count or a percentage of the Claws, e.g. 1, 25%, 100% (a canary, a quarter, then all). Empty: one wave of all. A last 100% is implied.',
+    default: '',
+  },
+  {
+    name: 'bake',
+    description:
+      "Fleet rollout: after a wave's deployments succeed, how long its Claws (and earlier waves') must stay healthy before the next wave starts.",
+    default: '0s',
+  },
+  {
+    name: 'max-failures',
+    description: 'Fleet rollout: how many Claws (a count, or a percentage) may fail before the rollout halts.',
+    default: '0',
+  },
+  {
+    name: 'environment',
+    description:
+      'A GitHub environment to mirror the deployment into as a GitHub Deployment with statuses. Empty: no mirroring.',
+    default: '',
+  },
+  {
+    name: 'on-conflict',
+    description:
+      'The Claw already has a deployment in progress (the trigger is refused with 409): wait for that deployment to finish, then trigger (wait, within timeout), or fail at once with outcome error (fail).',
+    default: 'wait',
+  },
+  {
+    name: 'checks',
+    description:
+      'A YAML file of conversation checks, relative to the workspace (e.g. .github/claw-checks.yml). deploy: a gate after the deployment succeeds (and after each fleet wave): a check that does not pass makes the outcome failed, so the rollback rules apply. health: a Claw that does not pass is unhealthy.',
+    default: '',
+  },
+  {
+    name: 'checks-junit',
+    description:
+      "A file to write the checks' results to as JUnit XML (one testsuite per Claw, one testcase per check), relative to the workspace; missing folders are created.",
+    default: '',
+  },
+  {
+    name: 'judge-cache',
+    description:
+      'A file of judge verdicts (llm-rubric, factuality) keyed by a SHA-256 of everything the judge was asked, relative to the workspace; read before the checks and written after. Keep it between runs with actions/cache. Empty: no cache.',
+    default: '',
+  },
+  {
+    name: 'manifest',
+    description:
+      'plan, apply, drift: a YAML manifest of Claws (config, skills) and team members, relative to the workspace (e.g. claws.yml).',
+    default: '',
+  },
+  {
+    name: 'plan-id',
+    description:
+      "apply: the reviewed plan's plan-id output. apply refuses, writing nothing, when the plan it computes now is another (the service changed since the review).",
+    default: '',
+  },
+  {
+    name: 'deploy-changed',
+    description:
+      'apply: deploy the Claws it created or whose config or skills changed (through the fleet path: waves, bake, max-failures, checks and the rollback rules apply).',
+    default: 'true',
+  },
+  {
+    name: 'rewrite-secrets',
+    description:
+      'apply: send write-only secrets ({ env: NAME } values) even to Claws with no other change, to rotate them.',
+    default: 'false',
+  },
+  {
+    name: 'fail-on-drift',
+    description: 'drift: fail the step when the service differs from the manifest.',
+    default: 'true',
+  },
+  {
+    name: 'comment',
+    description:
+      'plan on a pull_request event: keep the plan in one comment on the pull request (needs permissions: pull-requests: write). Skipped on other events.',
+    default: 'false',
+  },
+  {
+    name: 'github-token',
+    description:
+      'Token for the GitHub API: Deployments with environment (needs permissions: deployments: write), the plan comment with comment: true (needs pull-requests: write).',
+    default: '${{ github.token }}',
+  },
+];
+
+/** What each command does, for the command line's help. */
+export const COMMAND_SUMMARIES: Record<string, string> = {
+  deploy: 'trigger a deployment of one Claw (or a fleet), wait for a final status, roll back when told to',
+  wait: 'wait for an existing deployment (--deployment-id) to reach a final status',
+  rollback: "roll back a deployment, or a Claw's current one",
+  health: "check Claws' health, with a chat probe or a checks file",
+  check: 'run a checks file against one or more Claws, with no deployment',
+  plan: 'show what a manifest would change, writing nothing',
+  apply: 'apply a manifest (refusing another plan than --plan-id), then deploy the Claws that changed',
+  drift: 'fail when the service differs from a manifest',
+};
+
+/** The default an input takes when it is not given (the runner's rule, and the command line's). */
+export function inputDefault(name: string): string {
+  return INPUTS.find((i) => i.name === name)?.default ?? '';
+}
