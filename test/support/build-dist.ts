@@ -13,12 +13,14 @@ function newest(path: string): number {
 }
 
 export default function setup(): void {
-  const bundle = join(ROOT, 'dist', 'index.js');
-  let built = 0;
-  try {
-    built = statSync(bundle).mtimeMs;
-  } catch {
-    // no bundle yet
+  // Both bundles: the action's and the command line's; the older one decides.
+  let built = Infinity;
+  for (const bundle of [join(ROOT, 'dist', 'index.js'), join(ROOT, 'dist', 'cli', 'index.js')]) {
+    try {
+      built = Math.min(built, statSync(bundle).mtimeMs);
+    } catch {
+      built = 0; // no bundle yet
+    }
   }
   const sources = ['src', 'package.json', 'package-lock.json', 'tsconfig.json'].map((p) => newest(join(ROOT, p)));
   if (Math.max(...sources) <= built) return;
