@@ -14,7 +14,7 @@ export const INPUTS: readonly InputSpec[] = [
   {
     name: 'command',
     description:
-      'What to do: deploy, wait, rollback, health, check (a checks file against Claws, no deployment); or, for Claws as code, plan, apply or drift.',
+      'What to do: deploy, wait, rollback, health, check (a checks file against Claws, no deployment); or, for Claws as code, plan, apply, drift or preview (preview Claws on pull requests).',
     default: 'deploy',
   },
   {
@@ -185,6 +185,30 @@ export const INPUTS: readonly InputSpec[] = [
       'Token for the GitHub API: Deployments with environment (needs permissions: deployments: write), the plan comment with comment: true (needs pull-requests: write).',
     default: '${{ github.token }}',
   },
+  {
+    name: 'preview-claws',
+    description:
+      "preview: which of the manifest's Claws get a preview on a pull request: changed (those whose plan against production has operations) or all.",
+    default: 'changed',
+  },
+  {
+    name: 'preview-ttl',
+    description:
+      'preview: on a schedule, the sweep removes the previews of pull requests not updated for this long (7d, 48h, …), and those of closed ones.',
+    default: '7d',
+  },
+  {
+    name: 'max-previews',
+    description:
+      'preview: the most preview Claws the workspace may hold; at the cap a new pull request gets none, with a notice (never a failed CI).',
+    default: '10',
+  },
+  {
+    name: 'fail-on',
+    description:
+      'preview: what fails the step: regression (a check passes in production and not in the preview), failure (any check fails on the preview), or never.',
+    default: 'regression',
+  },
 ];
 
 /** What each command does, for the command line's help. */
@@ -197,6 +221,7 @@ export const COMMAND_SUMMARIES: Record<string, string> = {
   plan: 'show what a manifest would change, writing nothing',
   apply: 'apply a manifest (refusing another plan than --plan-id), then deploy the Claws that changed',
   drift: 'fail when the service differs from a manifest',
+  preview: 'GitHub only: a preview Claw per changed Claw on a pull request, checked beside production',
 };
 
 /** The default an input takes when it is not given (the runner's rule, and the command line's). */

@@ -16,6 +16,7 @@ import { type Settings, readSettings } from './settings.js';
 import { GitHubDeployment } from './github/deployments.js';
 import { type GitHubRun, githubRun } from './github/run.js';
 import { STATE } from './state.js';
+import { githubPreviewHost } from './github/preview-host.js';
 import { type CommandResult, type InputFiles, execute, readInputFiles, workspaceOf } from './run.js';
 import { describeFailure } from './wiring.js';
 
@@ -42,6 +43,11 @@ export async function run(): Promise<void> {
   const githubToken = core.getInput('github-token');
   if (githubToken.trim()) core.setSecret(githubToken.trim());
   core.saveState(STATE.isPost, 'true');
+  // A pull request from a fork runs without secrets: a preview then does nothing, and says so once.
+  if (core.getInput('command').trim() === 'preview' && !rawKey.trim()) {
+    core.notice('Previews need the API key; this run has none, as on pull requests from forks. No preview was made.');
+    return;
+  }
 
   const workspace = workspaceOf(process.env);
   let settings: Settings;
@@ -92,6 +98,18 @@ export async function run(): Promise<void> {
         mirror?.start([settings.clawId], [deploymentId]);
       },
       onFleetProgress: (inFlight) => core.saveState(STATE.fleetInFlight, JSON.stringify(inFlight)),
+      preview:
+        settings.command === 'preview'
+          ? {
+              host: githubPreviewHost(settings.githubToken, github, log.warning),
+              event: {
+                name: github.eventName,
+                action: github.eventAction,
+                pr: github.pullRequest,
+                headSha: github.headSha,
+              },
+            }
+          : undefined,
     });
     if (mirror) result.outputs['github-deployment-id'] = await mirror.finish(result.github);
     if (result.plan && settings.comment && settings.command === 'plan')
@@ -99,6 +117,7 @@ export async function run(): Promise<void> {
     const checks = checksOutputs(result.checks);
     setOutputs({ ...result.outputs, ...(files.suite ? checks.outputs : {}) });
     [...result.notes, ...checks.notes].forEach(log.warning);
+    for (const notice of result.notices ?? []) core.notice(sanitizeLogLine(notice));
     await writeSummary([result.summary, checksSummary(result.checks)].filter(Boolean).join('\n'), result.summaryCap);
     if (result.ok) log.info(result.message);
     else if (result.failStep) fail(result.message);

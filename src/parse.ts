@@ -5,10 +5,10 @@ import type { Share } from './share.js';
 
 export class ParseError extends Error {}
 
-const DURATION_PART = /(\d+(?:\.\d+)?)(ms|h|m|s)/gy;
-const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+const DURATION_PART = /(\d+(?:\.\d+)?)(ms|d|h|m|s)/gy;
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
-/** Parses `90s`, `15m`, `1h30m`, `500ms`, or bare seconds (`45`, `0.5`) into milliseconds. */
+/** Parses `90s`, `15m`, `1h30m`, `7d`, `500ms`, or bare seconds (`45`, `0.5`) into milliseconds. */
 export function parseDuration(text: string): number {
   const value = text.trim();
   if (/^\d+(\.\d+)?$/.test(value)) return Math.round(Number(value) * 1000);

@@ -31,6 +31,11 @@ import { MAX_PLAN_SUMMARY_BYTES } from './report/markdown.js';
 import { writePlanFiles } from './report/plan-files.js';
 import { type PlanView, planMarkdown, planOutputs } from './report/plan-report.js';
 import type { Settings } from './settings.js';
+import { redactor } from './api/redact.js';
+import { InputError } from './errors.js';
+import { type PreviewEvent, previewCommand } from './preview/command.js';
+import type { PreviewHost } from './preview/host.js';
+import { previewOutputs, previewSummary } from './report/preview-report.js';
 import { applyOptions, classifierOf, createClient, judgePanel, policyOf, withProbe } from './wiring.js';
 
 /** How a GitHub Deployment reads an outcome (the action mirrors it; the command line ignores it). */
@@ -72,6 +77,8 @@ export interface Session {
   onProgress?: (progress: Progress) => void;
   /** A fleet's deployments in flight, each time that changes. */
   onFleetProgress?: (inFlight: string[]) => void;
+  /** The code host and the event, for `preview` (the action only). */
+  preview?: { host: PreviewHost; event: PreviewEvent };
 }
 
 /**
@@ -90,6 +97,14 @@ export async function execute(settings: Settings, files: InputFiles, session: Se
   try {
     const startedAt = systemClock.now();
     const deadline = startedAt + settings.timeoutMs;
+    const checksFor = (checked: CheckSuite, clawIds: string[]): Promise<ChecksResult> => {
+      warnGraderUnderTest(log, checked, clawIds);
+      return runChecks(deps, checked, clawIds, {
+        pollIntervalMs: settings.pollIntervalMs,
+        classify: classifierOf(settings),
+        judgeFor: panel.judgeFor,
+      });
+    };
     const deps: CommandDeps = {
       client,
       pacer,
@@ -100,20 +115,11 @@ export async function execute(settings: Settings, files: InputFiles, session: Se
       deadline,
       // Read only when a wait first needs it: a run that never polls a deployment spends nothing on it.
       history: new DeploymentHistory(client, log, { deadline, signal }),
-      checks:
-        suite &&
-        ((clawIds) => {
-          warnGraderUnderTest(log, suite, clawIds);
-          return runChecks(deps, suite, clawIds, {
-            pollIntervalMs: settings.pollIntervalMs,
-            classify: classifierOf(settings),
-            judgeFor: panel.judgeFor,
-          });
-        }),
+      checks: suite && ((clawIds) => checksFor(suite, clawIds)),
       onProgress: session.onProgress,
       onFleetProgress: session.onFleetProgress,
     };
-    const result = await runCommand(settings, deps, session, files);
+    const result = await runCommand(settings, deps, session, files, checksFor);
     if (suite && result.checks && settings.checksJunit) {
       const written = await writeJUnit(settings.checksJunit, session.workspace, result.checks, suite.file).catch(
         (err: unknown) => {
@@ -144,6 +150,8 @@ export interface CommandResult {
   summary: string;
   /** Lines for the log's warnings (an output cut to its cap, say). */
   notes: string[];
+  /** Lines for the log as notices: worth seeing, not a problem (a preview cap). */
+  notices?: string[];
   /** A result that is not ok fails the step, unless the user asked for a warning only. */
   failStep: boolean;
   /** The GitHub Deployment's final status, for a deploy (absent: leave it as it is). */
@@ -189,6 +197,7 @@ async function runCommand(
   deps: CommandDeps,
   session: Session,
   files: InputFiles,
+  checksFor: (suite: CheckSuite, clawIds: string[]) => Promise<ChecksResult>,
 ): Promise<CommandResult> {
   const { github } = session;
   const { manifest } = files;
@@ -293,6 +302,43 @@ async function runCommand(
         notes: [],
         failStep: true,
         checks: result,
+      };
+    }
+    case 'preview': {
+      if (!session.preview || !manifest) {
+        throw new InputError('The preview command follows a GitHub pull request: run it in a GitHub Actions workflow.');
+      }
+      const result = await previewCommand(
+        {
+          ctx: { ...deps, checks: undefined },
+          host: session.preview.host,
+          runChecks: files.suite && checksFor,
+        },
+        {
+          manifest,
+          suite: files.suite,
+          event: session.preview.event,
+          previewClaws: settings.previewClaws,
+          ttlMs: settings.previewTtlMs,
+          maxPreviews: settings.maxPreviews,
+          failOn: settings.failOn,
+          environment: settings.environment,
+          strategy: settings.strategy,
+          payload: settings.payload,
+          policy: policyOf(settings),
+          redact: redactor([settings.apiKey, ...files.secrets]),
+        },
+      );
+      const { outputs, notes } = previewOutputs(result);
+      return {
+        ok: result.ok,
+        message: result.message,
+        outputs: { outcome: result.ok ? 'succeeded' : 'failed', ...outputs, report: outputs.previews },
+        summary: previewSummary(manifest.file, result, deps.clock.now(), redactor([settings.apiKey, ...files.secrets])),
+        notes,
+        notices: result.notices,
+        failStep: result.failStep,
+        checks: result.checks,
       };
     }
     default: {

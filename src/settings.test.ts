@@ -61,7 +61,7 @@ describe('readSettings', () => {
     );
     expect(errorOf({ wait: 'yes' })).toBe(`Input 'wait' is "yes": expected true or false.`);
     expect(errorOf({ command: 'ship' })).toBe(
-      `Input 'command' is "ship": expected one of deploy, wait, rollback, health, check, plan, apply, drift.`,
+      `Input 'command' is "ship": expected one of deploy, wait, rollback, health, check, plan, apply, drift, preview.`,
     );
     expect(errorOf({ 'rollback-on': 'failed,exploded' })).toContain('Input \'rollback-on\' is "failed,exploded"');
   });
@@ -207,7 +207,7 @@ describe('checks and manifests', () => {
       "Input 'wait' is \"false\": expected true when 'checks' is set: the checks run once the deployment has succeeded.",
     );
     expect(() => settings({ command: 'wait', 'deployment-id': 'd1', checks: 'c.yml' })).toThrow(
-      'Input \'checks\' is "c.yml": expected to be set only with the deploy, apply, health and check commands, which run checks.',
+      'Input \'checks\' is "c.yml": expected to be set only with the deploy, apply, health, check and preview commands, which run checks.',
     );
     expect(() => settings({ 'checks-junit': 'r.xml' })).toThrow(
       /^Input 'checks-junit' is "r\.xml": expected to be set only with 'checks'/,
@@ -219,7 +219,7 @@ describe('checks and manifests', () => {
       `Input 'manifest' is "": expected the YAML manifest to plan, such as claws.yml.`,
     );
     expect(() => settings({ manifest: 'claws.yml' })).toThrow(
-      /^Input 'manifest' is "claws\.yml": expected to be set only with the plan, apply and drift commands\.$/,
+      /^Input 'manifest' is "claws\.yml": expected to be set only with the plan, apply, drift and preview commands\.$/,
     );
     expect(() => settings({ command: 'apply', manifest: 'claws.yml', 'plan-id': 'abc' })).toThrow(
       /^Input 'plan-id' is "abc": expected the 'plan-id' output of the reviewed plan: 16 hexadecimal digits\.$/,

@@ -9,10 +9,11 @@ import { ROLLBACK_TRIGGERS, type RollbackTrigger } from './status.js';
 import { PATTERN_EXPECTED, type ReplyPattern, compilePattern, patternProblem } from './pattern.js';
 import { ON_CONFLICT, type OnConflict } from './deploy/conflict.js';
 import { readSecureUrl } from './url.js';
+import { FAIL_ON, type FailOn, PREVIEW_CLAWS } from './preview/command.js';
 
-export const COMMANDS = ['deploy', 'wait', 'rollback', 'health', 'check', 'plan', 'apply', 'drift'] as const;
+export const COMMANDS = ['deploy', 'wait', 'rollback', 'health', 'check', 'plan', 'apply', 'drift', 'preview'] as const;
 /** The commands that read a manifest (Claws as code). */
-export const MANIFEST_COMMANDS: readonly Command[] = ['plan', 'apply', 'drift'];
+export const MANIFEST_COMMANDS: readonly Command[] = ['plan', 'apply', 'drift', 'preview'];
 export type Command = (typeof COMMANDS)[number];
 
 export interface Settings {
@@ -76,6 +77,14 @@ export interface Settings {
   failOnDrift: boolean;
   /** plan on a pull_request event: keep the plan in one comment on the pull request. */
   comment: boolean;
+  /** preview: the Claws that get one (those the pull request changes, or all of the manifest). */
+  previewClaws: 'changed' | 'all';
+  /** preview: the sweep removes previews of pull requests idle this long. */
+  previewTtlMs: number;
+  /** preview: at most this many preview Claws in the workspace; over it a pull request gets none. */
+  maxPreviews: number;
+  /** preview: what fails the step. */
+  failOn: FailOn;
 }
 
 /** Reads one input by its action.yml name; returns '' when unset. */
@@ -219,6 +228,11 @@ export function readSettings(read: InputReader): Settings {
       "Input 'github-token' is empty: expected a token with 'pull-requests: write' when 'comment' is true (the default is the workflow's github.token).",
     );
   }
+  if (command === 'preview' && githubToken === '') {
+    throw new InputError(
+      "Input 'github-token' is empty: expected a token with 'pull-requests: write' for preview, which reads the pull request and keeps its comment (the default is the workflow's github.token).",
+    );
+  }
   if (environment && githubToken === '') {
     throw new InputError(
       "Input 'github-token' is empty: expected a token with 'deployments: write' when 'environment' is set (the default is the workflow's github.token).",
@@ -240,7 +254,11 @@ export function readSettings(read: InputReader): Settings {
   const judgeCache = filePath(read, 'judge-cache', 'a file to keep judge verdicts in, such as .claw-judge-cache.json');
   if (judgeCache && !checks) fail('judge-cache', judgeCache, "to be set only with 'checks' (no checks, no judge)");
   if (checks && (command === 'wait' || command === 'rollback' || command === 'plan' || command === 'drift')) {
-    fail('checks', checks, 'to be set only with the deploy, apply, health and check commands, which run checks');
+    fail(
+      'checks',
+      checks,
+      'to be set only with the deploy, apply, health, check and preview commands, which run checks',
+    );
   }
   if (command === 'check' && !checks)
     fail('checks', '', 'the YAML file of conversation checks to run, such as .github/claw-checks.yml');
@@ -251,7 +269,7 @@ export function readSettings(read: InputReader): Settings {
   const manifestCommand = MANIFEST_COMMANDS.includes(command);
   if (manifestCommand && !manifest) fail('manifest', '', `the YAML manifest to ${command}, such as claws.yml`);
   if (!manifestCommand && manifest)
-    fail('manifest', manifest, 'to be set only with the plan, apply and drift commands');
+    fail('manifest', manifest, 'to be set only with the plan, apply, drift and preview commands');
   const planId = read('plan-id').trim();
   if (planId && !/^[0-9a-f]{16}$/.test(planId)) {
     fail('plan-id', planId, "the 'plan-id' output of the reviewed plan: 16 hexadecimal digits");
@@ -297,7 +315,17 @@ export function readSettings(read: InputReader): Settings {
     rewriteSecrets: parsed(read, 'rewrite-secrets', (v) => parseBoolean(v || 'false')),
     failOnDrift: parsed(read, 'fail-on-drift', (v) => parseBoolean(v || 'true')),
     comment: parsed(read, 'comment', (v) => parseBoolean(v || 'false')),
+    previewClaws: parsed(read, 'preview-claws', (v) => parseEnum(v || 'changed', PREVIEW_CLAWS)),
+    previewTtlMs: parsed(read, 'preview-ttl', (v) => parseDuration(v || '7d')),
+    maxPreviews: parsed(read, 'max-previews', (v) => parseCount(v || '10')),
+    failOn: parsed(read, 'fail-on', (v) => parseEnum(v || 'regression', FAIL_ON)),
   };
+}
+
+/** A whole number of at least 0. */
+function parseCount(value: string): number {
+  if (!/^\d{1,6}$/.test(value.trim())) throw new ParseError('a whole number such as 10');
+  return Number(value.trim());
 }
 
 /** A path in the workspace: one line of visible text, or empty. */

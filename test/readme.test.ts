@@ -81,8 +81,10 @@ describe('README and docs/', () => {
       ).flatMap((job) => job.steps);
       const expected: Record<string, string> = { contents: 'read' };
       if (steps.some((step) => step.with?.environment)) expected.deployments = 'write';
-      if (steps.some((step) => String(step.with?.comment) === 'true')) expected['pull-requests'] = 'write';
-      else if (steps.some((step) => step.run?.includes('gh api') && step.run.includes('/pulls'))) {
+      // The plan comment and previews (which read the pull request and keep their comment) write to it.
+      if (steps.some((step) => String(step.with?.comment) === 'true' || step.with?.command === 'preview')) {
+        expected['pull-requests'] = 'write';
+      } else if (steps.some((step) => step.run?.includes('gh api') && step.run.includes('/pulls'))) {
         expected['pull-requests'] = 'read';
       }
       if (steps.some((step) => step.uses?.startsWith('dorny/test-reporter'))) expected.checks = 'write';

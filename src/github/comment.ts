@@ -17,6 +17,26 @@ export interface StickyComment {
   marker: string;
   body: string;
   warn: (message: string) => void;
+  /** What the comment holds, for the warning when GitHub refuses it: 'the plan' by default. */
+  what?: string;
+}
+
+/** The comment holding `marker` among every page of a pull request's comments. */
+export async function findComment(
+  octokit: Octokit,
+  run: GitHubRun,
+  pullRequest: number,
+  marker: string,
+): Promise<{ id: number; body: string } | undefined> {
+  const [owner, repo] = run.repository.split('/');
+  const comments = (await octokit.paginate('GET /repos/{owner}/{repo}/issues/{issue_number}/comments', {
+    owner,
+    repo,
+    issue_number: pullRequest,
+    per_page: 100,
+  })) as { id: number; body?: string }[];
+  const found = comments.find((c) => typeof c.body === 'string' && c.body.includes(marker));
+  return found && { id: found.id, body: found.body as string };
 }
 
 /** Creates or updates the comment; says which, or undefined when GitHub refused. */
@@ -26,12 +46,7 @@ export async function upsertComment(options: StickyComment): Promise<'created' |
   try {
     const { getOctokit } = await import('@actions/github');
     const octokit = getOctokit(options.token, { baseUrl: options.run.apiUrl }) as unknown as Octokit;
-    const comments = (await octokit.paginate('GET /repos/{owner}/{repo}/issues/{issue_number}/comments', {
-      ...where,
-      issue_number: options.pullRequest,
-      per_page: 100,
-    })) as { id: number; body?: string }[];
-    const existing = comments.find((c) => typeof c.body === 'string' && c.body.includes(options.marker));
+    const existing = await findComment(octokit, options.run, options.pullRequest, options.marker);
     if (existing) {
       await octokit.request('PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}', {
         ...where,
@@ -47,18 +62,20 @@ export async function upsertComment(options: StickyComment): Promise<'created' |
     });
     return 'created';
   } catch (err) {
-    options.warn(explain(err, options.pullRequest));
+    options.warn(explain(err, options.pullRequest, options.what ?? 'the plan'));
     return undefined;
   }
 }
 
-function explain(err: unknown, pullRequest: number): string {
+function explain(err: unknown, pullRequest: number, subject: string): string {
   const status = (err as { status?: unknown }).status;
-  const what = `Commenting the plan on pull request #${pullRequest}`;
+  const what = `Commenting ${subject} on pull request #${pullRequest}`;
   if (status === 403) {
-    return `${what}: 403 forbidden. Give the workflow 'permissions: pull-requests: write' (a pull request from a fork gets a read-only token: the plan is in the job summary).`;
+    return `${what}: 403 forbidden. Give the workflow 'permissions: pull-requests: write' (a pull request from a fork gets a read-only token: ${subject} is in the job summary).`;
   }
   if (status === 401) return `${what}: 401: 'github-token' was refused.`;
   const message = err instanceof Error ? err.message : String(err);
-  return `${what} failed (${typeof status === 'number' ? `${status}: ` : ''}${clip(message, 200)}). The plan is in the job summary.`;
+  return `${what} failed (${typeof status === 'number' ? `${status}: ` : ''}${clip(message, 200)}). ${capitalize(subject)} is in the job summary.`;
 }
+
+const capitalize = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);

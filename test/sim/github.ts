@@ -19,6 +19,16 @@ export class FakeGitHub {
   private readonly options: { createStatus?: number; commentStatus?: number };
   /** Comments per issue (pull request) number. */
   readonly comments = new Map<number, { id: number; body: string }[]>();
+  /** Pull requests by number; a read of one not here answers 404. */
+  readonly pulls = new Map<
+    number,
+    { state: 'open' | 'closed'; merged?: boolean; updated_at: string; head: { sha: string } }
+  >();
+  /** Answer pull-request reads with this status (500: GitHub failing). */
+  pullStatus?: number;
+  /** Called on every pull-request read: a test closes the pull request mid-run with it. */
+  onPullRead?: (number: number, reads: number) => void;
+  private pullReads = 0;
 
   /**
    * `createStatus`: answer creating a deployment with this status (403: no deployments: write);
@@ -70,6 +80,13 @@ export class FakeGitHub {
           return send(201, { id: this.nextId++, ...body });
         }
         const url = new URL(request.path, this.url);
+        const pull = /^\/repos\/[^/]+\/[^/]+\/pulls\/(\d+)$/.exec(url.pathname);
+        if (pull && request.method === 'GET') {
+          this.onPullRead?.(Number(pull[1]), ++this.pullReads);
+          if (this.pullStatus) return send(this.pullStatus, { message: 'Server Error' });
+          const found = this.pulls.get(Number(pull[1]));
+          return found ? send(200, { number: Number(pull[1]), ...found }) : send(404, { message: 'Not Found' });
+        }
         const issue = /^\/repos\/[^/]+\/[^/]+\/issues\/(\d+)\/comments$/.exec(url.pathname);
         if (issue && request.method === 'GET') {
           const all = this.comments.get(Number(issue[1])) ?? [];

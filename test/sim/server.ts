@@ -95,6 +95,10 @@ export interface RequestRecord {
 }
 
 export interface SimOptions {
+  /** Claws created with POST get this chat, from their config (a preview answers as configured). */
+  newClawChat?: (config: Fields) => SimClaw['chat'];
+  /** POST /claws ignores the id asked for and names the Claw itself. */
+  assignIds?: boolean;
   /** The simulator's clock; tests share one fake clock with the action. Real time by default. */
   now?: () => number;
   /** API keys and their scopes. */
@@ -516,11 +520,14 @@ export class Simulator {
       case 'POST /claws': {
         need('claws:write');
         const { id: newId, name, ...config } = input;
-        const clawId = String(newId ?? this.newId('claw'));
+        // A service may name new Claws itself, whatever id was asked for.
+        const clawId = String(this.options.assignIds ? this.newId('claw') : (newId ?? this.newId('claw')));
         if (this.claws.has(clawId)) throw new HttpError(409, `Claw ${clawId} already exists`);
+        const merged = mergePatch({}, config) as Fields;
         const claw = this.addClaw(clawId, {
           name: String(name ?? 'new claw'),
-          config: mergePatch({}, config) as Fields,
+          config: merged,
+          ...(this.options.newClawChat ? { chat: this.options.newClawChat(merged) } : {}),
         });
         return [201, envelope(this.shape, 'claw', this.clawObject(claw, now))];
       }

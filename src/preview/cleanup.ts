@@ -1,0 +1,154 @@
+// Removing previews: every preview of a pull request when it closes (those its comment's state
+// names, and those the service lists under the name asked for), and on a schedule, previews of
+// closed pull requests and of ones idle past `preview-ttl`. Only provable previews are deleted; a
+// read that fails deletes nothing (a failure is never read as "no open pull requests").
+import { ApiError } from '../api/errors.js';
+import { errorMessage } from '../errors.js';
+import { formatDuration } from '../format.js';
+import { previewComment } from '../report/preview-report.js';
+import { type PreviewDeps, type PreviewRequest, type PreviewResult, guardedId, previewMarker } from './command.js';
+import type { PullRequestInfo } from './host.js';
+import { type PreviewRecord, decodeState, previewOf } from './state.js';
+
+function emptyResult(mode: 'down' | 'sweep', request: PreviewRequest, pr?: number): PreviewResult {
+  return {
+    mode,
+    pr,
+    headSha: request.event.headSha,
+    ok: true,
+    failStep: true,
+    message: '',
+    entries: [],
+    removed: [],
+    kept: [],
+    regressions: 0,
+    notices: [],
+  };
+}
+
+/** The previews of one pull request: from its comment's valid state, and by name from the service's list. */
+async function previewsOf(
+  deps: PreviewDeps,
+  request: PreviewRequest,
+  pr: number,
+  listed: string[],
+): Promise<PreviewRecord[]> {
+  const declared = request.manifest.claws.map((c) => c.id);
+  const records: PreviewRecord[] = [];
+  const body = await deps.host.readComment(pr, previewMarker(request.manifest.file));
+  if (body) {
+    const read = decodeState(body, { pr, declared });
+    if (read.problem) deps.ctx.log.warning(`The preview comment's hidden state of #${pr} is ignored: ${read.problem}.`);
+    records.push(...(read.state?.previews ?? []));
+  }
+  for (const id of listed) {
+    const of = previewOf(id, declared);
+    if (of?.pr === pr && !records.some((r) => r.id === id)) records.push({ claw: of.claw, id });
+  }
+  return records;
+}
+
+/** Deletes a preview; a 404 is done. */
+async function remove(deps: PreviewDeps, request: PreviewRequest, record: PreviewRecord): Promise<boolean> {
+  const { ctx } = deps;
+  try {
+    await ctx.client.deleteClaw(guardedId(request.manifest, record.id), { deadline: ctx.deadline, signal: ctx.signal });
+    ctx.log.info(`Deleted preview ${record.id} of ${record.claw}.`);
+  } catch (err) {
+    if (!(err instanceof ApiError && err.kind === 'not_found')) {
+      ctx.log.warning(`Could not delete preview ${record.id}: ${errorMessage(err)}`);
+      return false;
+    }
+    ctx.log.info(`Preview ${record.id} of ${record.claw} was already gone (404).`);
+  }
+  if (record.githubDeployment !== undefined) {
+    await deps.host.deploymentStatus(record.githubDeployment, 'inactive', `Preview ${record.id} removed`);
+  }
+  return true;
+}
+
+/** A pull request closed (merged or not): its previews deleted, its comment rewritten. */
+export async function cleanUp(deps: PreviewDeps, request: PreviewRequest, pr: number): Promise<PreviewResult> {
+  const { ctx } = deps;
+  const result = emptyResult('down', request, pr);
+  const listed = (await ctx.client.listClaws({ deadline: ctx.deadline, signal: ctx.signal })).map((c) => c.id);
+  const records = await previewsOf(deps, request, pr, listed);
+  const failed: string[] = [];
+  for (const record of records) {
+    if (await remove(deps, request, record)) result.removed.push({ id: record.id, why: `pull request #${pr} closed` });
+    else failed.push(record.id);
+  }
+  result.ok = failed.length === 0;
+  result.message =
+    records.length === 0
+      ? `Pull request #${pr} closed: it had no previews.`
+      : `Pull request #${pr} closed: removed ${result.removed.length} preview(s)${result.removed.length ? ` (${result.removed.map((r) => r.id).join(', ')})` : ''}${failed.length ? `; could not remove ${failed.join(', ')}` : ''}.`;
+  if (records.length > 0) {
+    const body = previewComment(
+      request.manifest.file,
+      result,
+      { pr, head: result.headSha, previews: [] },
+      ctx.clock.now(),
+    );
+    result.comment = (await deps.host.writeComment(pr, previewMarker(request.manifest.file), body))
+      ? 'written'
+      : 'refused';
+  }
+  return result;
+}
+
+/**
+ * The sweep: previews of this manifest's Claws whose pull request is closed, or open but not
+ * updated for `preview-ttl`. Every pull request is read before anything is deleted; one that cannot
+ * be read stops the sweep with nothing deleted.
+ */
+export async function sweep(deps: PreviewDeps, request: PreviewRequest): Promise<PreviewResult> {
+  const { ctx } = deps;
+  const result = emptyResult('sweep', request);
+  const declared = request.manifest.claws.map((c) => c.id);
+  const listed = (await ctx.client.listClaws({ deadline: ctx.deadline, signal: ctx.signal })).map((c) => c.id);
+  const byPr = new Map<number, string[]>();
+  for (const id of listed) {
+    const of = previewOf(id, declared);
+    if (of) byPr.set(of.pr, [...(byPr.get(of.pr) ?? []), id]);
+    else if (/-pr-\d+$/.test(id) && !declared.includes(id)) {
+      result.kept.push({ id, why: 'not a preview of a Claw this manifest declares' });
+    }
+  }
+  // Read everything first: a failure here must not turn into "no open pull requests".
+  const plans: { pr: number; info: PullRequestInfo; records: PreviewRecord[] }[] = [];
+  try {
+    for (const [pr, ids] of byPr) {
+      const info = await deps.host.pullRequest(pr);
+      plans.push({ pr, info, records: await previewsOf(deps, request, pr, ids) });
+    }
+  } catch (err) {
+    result.ok = false;
+    result.message = `The sweep deleted nothing: a pull request or its comment could not be read (${errorMessage(err)}).`;
+    for (const [, ids] of byPr)
+      for (const id of ids) result.kept.push({ id, why: 'kept: the sweep could not read every pull request' });
+    return result;
+  }
+  const now = ctx.clock.now();
+  for (const { pr, info, records } of plans) {
+    const idle = now - info.updatedAt;
+    const reason =
+      info.state === 'closed'
+        ? `pull request #${pr} is ${info.merged ? 'merged' : 'closed'}`
+        : idle > request.ttlMs
+          ? `pull request #${pr} has not been updated for ${formatDuration(idle)} (preview-ttl ${formatDuration(request.ttlMs)})`
+          : undefined;
+    for (const record of records) {
+      if (!reason) {
+        result.kept.push({ id: record.id, why: `pull request #${pr} is open, updated ${formatDuration(idle)} ago` });
+      } else if (await remove(deps, request, record)) {
+        result.removed.push({ id: record.id, why: reason });
+      } else {
+        result.kept.push({ id: record.id, why: `could not delete it (${reason})` });
+      }
+    }
+  }
+  const deleted = result.removed.map((r) => r.id).join(', ');
+  result.message = `Sweep: deleted ${result.removed.length} preview(s)${deleted ? ` (${deleted})` : ''}; kept ${result.kept.length}.`;
+  return result;
+}

@@ -1,0 +1,128 @@
+// `preview`: a throwaway Claw per changed manifest Claw on a pull request, checked beside
+// production, removed when the pull request closes, swept on a schedule. What it does follows the
+// event; the code host is a plain interface (host.ts) and every service call goes through the run's
+// one client and pacer. Production Claws are never written to: every write goes through
+// `guardedId`, which refuses an id the manifest declares.
+import type { ChecksResult } from '../checks/result.js';
+import type { CheckSuite } from '../checks/suite.js';
+import type { CommandDeps, Policy } from '../deploy/deploy.js';
+import type { Json } from '../api/shapes.js';
+import type { Manifest } from '../manifest/manifest.js';
+import type { CheckRow } from './compare.js';
+import type { PreviewHost } from './host.js';
+import { cleanUp, sweep } from './cleanup.js';
+import { up } from './up.js';
+
+export type FailOn = 'regression' | 'failure' | 'never';
+export const FAIL_ON: readonly FailOn[] = ['regression', 'failure', 'never'];
+export const PREVIEW_CLAWS = ['changed', 'all'] as const;
+
+/** What started the workflow, as far as a preview cares. */
+export interface PreviewEvent {
+  name: string;
+  /** `opened`, `synchronize`, `closed`, … for a pull request. */
+  action: string;
+  pr?: number;
+  headSha: string;
+}
+
+export interface PreviewRequest {
+  manifest: Manifest;
+  suite?: CheckSuite;
+  event: PreviewEvent;
+  previewClaws: (typeof PREVIEW_CLAWS)[number];
+  ttlMs: number;
+  maxPreviews: number;
+  failOn: FailOn;
+  /** With a GitHub environment: a transient GitHub Deployment per preview. */
+  environment: string;
+  strategy: string;
+  payload: Json;
+  policy: Policy;
+  /** Removes every secret this run knows (the key, a judge's, the manifest's) from replies shown. */
+  redact: (text: string) => string;
+}
+
+export interface PreviewDeps {
+  ctx: CommandDeps;
+  host: PreviewHost;
+  /** Runs checks on some Claws (the gate, with its judges); absent without a checks file. */
+  runChecks?: (suite: CheckSuite, clawIds: string[]) => Promise<ChecksResult>;
+}
+
+/** One production Claw and its preview. */
+export interface PreviewEntry {
+  claw: string;
+  previewId?: string;
+  url?: string;
+  deploymentId?: string;
+  /** The preview's deployment outcome, or why there is none (`capped`, `closed`, `error`). */
+  outcome: string;
+  checksPassed?: boolean;
+  regressions: number;
+  rows: CheckRow[];
+  /** What a reviewer should know: secrets left out, an error. */
+  notes: string[];
+  created: boolean;
+  githubDeployment?: number;
+}
+
+export interface PreviewResult {
+  mode: 'up' | 'down' | 'sweep' | 'none';
+  pr?: number;
+  headSha: string;
+  ok: boolean;
+  /** Whether not ok fails the step (a cap or a fork never does). */
+  failStep: boolean;
+  message: string;
+  entries: PreviewEntry[];
+  /** Previews deleted (down, sweep, a run the close overtook), and previews kept (sweep), each with why. */
+  removed: { id: string; why: string }[];
+  kept: { id: string; why: string }[];
+  regressions: number;
+  checks?: ChecksResult;
+  /** Lines for the log as notices (the cap). */
+  notices: string[];
+  /** What the comment said, when one was written (for the log). */
+  comment?: 'written' | 'refused' | 'none';
+}
+
+/** Up on a pull request opened or pushed to, down when it closes, a sweep on a schedule. */
+export async function previewCommand(deps: PreviewDeps, request: PreviewRequest): Promise<PreviewResult> {
+  const { event } = request;
+  const pullRequestEvent = event.name === 'pull_request' || event.name === 'pull_request_target';
+  if (pullRequestEvent && event.pr !== undefined) {
+    if (['opened', 'synchronize', 'reopened', 'labeled', 'ready_for_review'].includes(event.action)) {
+      return up(deps, request, event.pr);
+    }
+    if (event.action === 'closed') return cleanUp(deps, request, event.pr);
+  }
+  if (event.name === 'schedule' || event.name === 'workflow_dispatch') return sweep(deps, request);
+  return {
+    mode: 'none',
+    headSha: event.headSha,
+    ok: true,
+    failStep: false,
+    message: `Nothing to preview on ${event.name || 'this event'}${event.action ? ` (${event.action})` : ''}: previews follow pull requests (opened, synchronize, reopened, labeled, closed) and sweep on schedule or workflow_dispatch.`,
+    entries: [],
+    removed: [],
+    kept: [],
+    regressions: 0,
+    notices: [],
+  };
+}
+
+/** The id a write may use: never a production Claw the manifest declares. */
+export function guardedId(manifest: Manifest, id: string): string {
+  if (manifest.claws.some((c) => c.id === id)) {
+    throw new Error(
+      `refused to write to ${id}: it is a production Claw of ${manifest.file}, and previews never write to one`,
+    );
+  }
+  return id;
+}
+
+/** The marker that finds a manifest's preview comment (apart from its plan comment). */
+export function previewMarker(manifest: string): string {
+  return `<!-- claw-deploy preview: ${encodeURIComponent(manifest)} -->`;
+}

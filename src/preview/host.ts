@@ -1,0 +1,28 @@
+// What a preview needs from the code host (GitHub), as plain calls: the command never touches
+// @actions/github; main.ts hands it an implementation (src/github/preview-host.ts), tests a fake.
+
+export interface PullRequestInfo {
+  number: number;
+  state: 'open' | 'closed';
+  merged: boolean;
+  /** When it was last updated (epoch milliseconds). */
+  updatedAt: number;
+  headSha: string;
+}
+
+export interface PreviewHost {
+  /** Reads a pull request; throws when it cannot (never read a failure as "closed" or "open"). */
+  pullRequest(number: number): Promise<PullRequestInfo>;
+  /** The body of the comment holding `marker` on a pull request, if any; throws when it cannot read. */
+  readComment(number: number, marker: string): Promise<string | undefined>;
+  /** Creates or updates the comment holding `marker`; false when GitHub refused (a warning said why). */
+  writeComment(number: number, marker: string, body: string): Promise<boolean>;
+  /** A transient GitHub Deployment for a preview; its id, or undefined when refused. */
+  createDeployment(environment: string, description: string, payload: object): Promise<number | undefined>;
+  deploymentStatus(
+    id: number,
+    state: 'in_progress' | 'success' | 'failure' | 'error' | 'inactive',
+    description: string,
+    url?: string,
+  ): Promise<void>;
+}

@@ -1,0 +1,338 @@
+// A pull request opened or pushed to: for each Claw it changes, find its preview (by the comment's
+// state, never by assuming the id asked for was honoured) or create it from production's config
+// with the manifest merged in; update it with a plan against the preview itself; deploy and wait;
+// run the checks on the preview and on production side by side; keep one comment. A pull request
+// that closes while this runs gets what this run created removed, and nothing else written.
+import { ApiError } from '../api/errors.js';
+import type { Json } from '../api/shapes.js';
+import type { CheckSuite } from '../checks/suite.js';
+import { deployClaw } from '../deploy/deploy.js';
+import { errorMessage } from '../errors.js';
+import { isValidId } from '../identifiers.js';
+import { applyPlan } from '../manifest/apply.js';
+import type { ClawSpec, Manifest } from '../manifest/manifest.js';
+import { makePlan } from '../manifest/plan.js';
+import { previewComment } from '../report/preview-report.js';
+import { compareChecks } from './compare.js';
+import {
+  type PreviewDeps,
+  type PreviewEntry,
+  type PreviewRequest,
+  type PreviewResult,
+  guardedId,
+  previewMarker,
+} from './command.js';
+import { previewConfig } from './config.js';
+import { type PreviewRecord, type PreviewState, decodeState, previewId, previewOf } from './state.js';
+
+export async function up(deps: PreviewDeps, request: PreviewRequest, pr: number): Promise<PreviewResult> {
+  const { ctx, host } = deps;
+  const { manifest } = request;
+  const options = { deadline: ctx.deadline, signal: ctx.signal };
+  const declared = manifest.claws.map((c) => c.id);
+  const marker = previewMarker(manifest.file);
+  const result: PreviewResult = {
+    mode: 'up',
+    pr,
+    headSha: request.event.headSha,
+    ok: true,
+    failStep: true,
+    message: '',
+    entries: [],
+    removed: [],
+    kept: [],
+    regressions: 0,
+    notices: [],
+  };
+  if ((await host.pullRequest(pr)).state === 'closed') {
+    return { ...result, message: `Pull request #${pr} is already closed: no preview.` };
+  }
+  const state = await readState(deps, pr, marker, declared);
+  const known = state?.previews ?? [];
+
+  const targets = await clawsToPreview(deps, request);
+  if (targets.length === 0) {
+    result.message = `Pull request #${pr} changes no Claw of ${manifest.file}: no preview.`;
+    await writeComment(deps, request, result, known);
+    return result;
+  }
+
+  // The cap: a pull request without previews gets none when the workspace is full.
+  if (known.length === 0) {
+    const claws = await ctx.client.listClaws(options);
+    const others = claws.filter((c) => (previewOf(c.id, declared)?.pr ?? pr) !== pr).length;
+    if (others + targets.length > request.maxPreviews) {
+      const why = `${others} preview Claw(s) of other pull requests are running and 'max-previews' is ${request.maxPreviews}`;
+      result.entries = targets.map((spec) => ({ ...emptyEntry(spec.id), outcome: 'capped', notes: [why] }));
+      result.message = `No preview for pull request #${pr}: ${why}. Close or merge other pull requests, or raise max-previews.`;
+      result.notices.push(result.message);
+      result.failStep = false;
+      await writeComment(deps, request, result, known);
+      return result;
+    }
+  }
+
+  for (const spec of targets) {
+    // A push racing the close: look again before each Claw is created or deployed.
+    if ((await host.pullRequest(pr)).state === 'closed') return closedDuringRun(deps, request, result);
+    result.entries.push(
+      await upClaw(
+        deps,
+        request,
+        pr,
+        spec,
+        known.find((r) => r.claw === spec.id),
+      ),
+    );
+  }
+
+  if (deps.runChecks && request.suite) {
+    const live = result.entries.filter((e) => e.outcome === 'succeeded' && e.previewId);
+    if (live.length > 0) {
+      const checks = await deps.runChecks(
+        suiteForPreviews(request.suite, live),
+        live.flatMap((e) => [e.claw, e.previewId!]),
+      );
+      result.checks = checks;
+      for (const entry of live) {
+        entry.rows = compareChecks(checks, entry.claw, entry.previewId!);
+        entry.regressions = entry.rows.filter((r) => r.verdict === 'regression').length;
+        entry.checksPassed = entry.rows.every((r) => r.preview?.passed === true);
+      }
+    }
+  }
+  if ((await host.pullRequest(pr)).state === 'closed') return closedDuringRun(deps, request, result);
+
+  result.regressions = result.entries.reduce((n, e) => n + e.regressions, 0);
+  const failed = result.entries.filter((e) => e.outcome !== 'succeeded');
+  const checksFailed = result.entries.some((e) => e.checksPassed === false);
+  result.ok =
+    failed.length === 0 &&
+    (request.failOn === 'never' ||
+      (request.failOn === 'regression' && result.regressions === 0) ||
+      (request.failOn === 'failure' && !checksFailed));
+  const previews = result.entries.map((e) => `${e.claw} → ${e.previewId ?? '(none)'} (${e.outcome})`).join(', ');
+  const regressions = result.regressions ? `; ${result.regressions} regression(s) against production` : '';
+  result.message = `Previews for pull request #${pr}: ${previews}${regressions}.`;
+  await writeComment(deps, request, result, known);
+  return result;
+}
+
+async function readState(
+  deps: PreviewDeps,
+  pr: number,
+  marker: string,
+  declared: string[],
+): Promise<PreviewState | undefined> {
+  try {
+    const body = await deps.host.readComment(pr, marker);
+    if (!body) return undefined;
+    const read = decodeState(body, { pr, declared });
+    if (read.problem) deps.ctx.log.warning(`The preview comment's hidden state is ignored: ${read.problem}.`);
+    return read.state;
+  } catch (err) {
+    deps.ctx.log.warning(
+      `Could not read the preview comment of #${pr} (${errorMessage(err)}); previews are found by their ids.`,
+    );
+    return undefined;
+  }
+}
+
+/** The Claws whose plan against production has operations, or every Claw with `preview-claws: all`. */
+async function clawsToPreview(deps: PreviewDeps, request: PreviewRequest): Promise<ClawSpec[]> {
+  const { manifest } = request;
+  if (request.previewClaws === 'all') return manifest.claws;
+  const changed: ClawSpec[] = [];
+  for (const spec of manifest.claws) {
+    const plan = await makePlan(deps.ctx, single(manifest, spec));
+    if (plan.changes > 0 || plan.blocked.length > 0) changed.push(spec);
+  }
+  return changed;
+}
+
+/** A manifest of one Claw (and none of the team), for a plan of that Claw alone. */
+function single(manifest: Manifest, spec: ClawSpec): Manifest {
+  const prune = new Set([...manifest.prune].filter((p) => p === 'skills'));
+  return { ...manifest, claws: [spec], members: undefined, prune };
+}
+
+function emptyEntry(claw: string): PreviewEntry {
+  return { claw, outcome: 'error', regressions: 0, rows: [], notes: [], created: false };
+}
+
+async function upClaw(
+  deps: PreviewDeps,
+  request: PreviewRequest,
+  pr: number,
+  spec: ClawSpec,
+  record: PreviewRecord | undefined,
+): Promise<PreviewEntry> {
+  const { ctx, host } = deps;
+  const { manifest } = request;
+  const options = { deadline: ctx.deadline, signal: ctx.signal };
+  const entry = emptyEntry(spec.id);
+  try {
+    let id = record && (await exists(deps, record.id)) ? record.id : undefined;
+    if (id) {
+      // Later pushes: only what changed since, as a plan against the preview itself.
+      const plan = await makePlan(ctx, single(manifest, { ...spec, id, create: false }));
+      const applied = await applyPlan(ctx, plan, { rewriteSecrets: false });
+      if (applied.failed) throw new Error(`updating preview ${id} stopped: ${applied.failed.message}`);
+      ctx.log.info(`Preview ${id} of ${spec.id}: ${plan.changes} change(s) since the last push.`);
+    } else {
+      id = await createPreview(deps, request, pr, spec, entry);
+      entry.created = true;
+    }
+    entry.previewId = id;
+    const deployed = await deployClaw(
+      { ...ctx, checks: undefined, onProgress: undefined },
+      { clawId: guardedId(manifest, id), strategy: request.strategy, payload: request.payload, wait: true },
+      { ...request.policy, autoRollback: false },
+    );
+    entry.deploymentId = deployed.deploymentId;
+    entry.outcome = deployed.outcome ?? 'error';
+    entry.url = (await ctx.client.getClaw(id, options).catch(() => undefined))?.url ?? deployed.url;
+    if (request.environment) {
+      entry.githubDeployment =
+        record?.githubDeployment ??
+        (await host.createDeployment(`${request.environment}-${spec.id}-pr-${pr}`, `Preview of ${spec.id} for #${pr}`, {
+          claw: spec.id,
+          preview: id,
+        }));
+      if (entry.githubDeployment !== undefined) {
+        const state =
+          entry.outcome === 'succeeded'
+            ? 'success'
+            : entry.outcome === 'failed' || entry.outcome === 'paused'
+              ? 'failure'
+              : 'error';
+        await host.deploymentStatus(entry.githubDeployment, state, `Preview ${id}: ${entry.outcome}`, entry.url);
+      }
+    }
+  } catch (err) {
+    if (err instanceof ApiError && (err.kind === 'unauthorized' || err.kind === 'forbidden')) throw err;
+    if ((err as Error).name === 'CancelledError') throw err;
+    entry.outcome = 'error';
+    entry.notes.push(errorMessage(err));
+    ctx.log.warning(`Preview of ${spec.id}: ${errorMessage(err)}`);
+  }
+  return entry;
+}
+
+async function exists(deps: PreviewDeps, id: string): Promise<boolean> {
+  try {
+    await deps.ctx.client.getClaw(id, { deadline: deps.ctx.deadline, signal: deps.ctx.signal });
+    return true;
+  } catch (err) {
+    if (err instanceof ApiError && err.kind === 'not_found') return false;
+    throw err;
+  }
+}
+
+/** A new Claw: production's config (or none, for a Claw the manifest creates) with the declaration merged in. */
+async function createPreview(
+  deps: PreviewDeps,
+  request: PreviewRequest,
+  pr: number,
+  spec: ClawSpec,
+  entry: PreviewEntry,
+): Promise<string> {
+  const { ctx } = deps;
+  const options = { deadline: ctx.deadline, signal: ctx.signal };
+  let production: Json = {};
+  try {
+    production = (await ctx.client.getClaw(spec.id, options)).raw;
+  } catch (err) {
+    if (!(err instanceof ApiError && err.kind === 'not_found' && spec.create)) throw err;
+  }
+  const { config, unset } = previewConfig(production, spec.config);
+  if (unset.length) {
+    entry.notes.push(
+      `runs without ${unset.join(', ')}: the variable(s) are not set in this run (as on a pull request from a fork)`,
+    );
+  }
+  const asked = previewId(spec.id, pr);
+  let id: string;
+  try {
+    id = (await ctx.client.createClaw({ ...config, id: asked }, options)).id;
+  } catch (err) {
+    // Already there under the id asked for (a run that was cut short): provably this pull request's preview.
+    if (!(err instanceof ApiError && err.status === 409)) throw err;
+    id = asked;
+  }
+  if (!isValidId(id)) throw new Error(`the service returned an unusable id for the preview of ${spec.id}`);
+  guardedId(request.manifest, id);
+  if (id !== asked) ctx.log.info(`The service named the preview of ${spec.id} ${id} (asked for ${asked}).`);
+  for (const skill of spec.skills ?? []) await ctx.client.installSkill(id, skill, {}, options);
+  ctx.log.info(
+    `Created preview ${id} of ${spec.id}${spec.skills?.length ? ` with ${spec.skills.length} skill(s)` : ''}.`,
+  );
+  return id;
+}
+
+/** The same checks for a preview as for its production Claw: a check limited to a Claw covers its preview too. */
+function suiteForPreviews(suite: CheckSuite, entries: PreviewEntry[]): CheckSuite {
+  return {
+    ...suite,
+    checks: suite.checks.map((check) =>
+      check.claws
+        ? {
+            ...check,
+            claws: [...check.claws, ...entries.filter((e) => check.claws!.includes(e.claw)).map((e) => e.previewId!)],
+          }
+        : check,
+    ),
+  };
+}
+
+/** The pull request closed while this ran: remove what this run created, write nothing else. */
+async function closedDuringRun(
+  deps: PreviewDeps,
+  request: PreviewRequest,
+  result: PreviewResult,
+): Promise<PreviewResult> {
+  const created = result.entries.filter((e) => e.created && e.previewId);
+  for (const entry of created) {
+    try {
+      await deps.ctx.client.deleteClaw(guardedId(request.manifest, entry.previewId!), {
+        deadline: deps.ctx.deadline,
+        signal: deps.ctx.signal,
+      });
+      result.removed.push({ id: entry.previewId!, why: 'created by this run, which the close overtook' });
+    } catch (err) {
+      if (err instanceof ApiError && err.kind === 'not_found')
+        result.removed.push({ id: entry.previewId!, why: 'created by this run, which the close overtook' });
+      else deps.ctx.log.warning(`Could not remove preview ${entry.previewId}: ${errorMessage(err)}`);
+    }
+  }
+  const removed = result.removed.length
+    ? `; removed what this run created: ${result.removed.map((r) => r.id).join(', ')}`
+    : '';
+  return {
+    ...result,
+    ok: true,
+    failStep: false,
+    message: `Pull request #${result.pr} closed during the run: stopped${removed}.`,
+  };
+}
+
+async function writeComment(
+  deps: PreviewDeps,
+  request: PreviewRequest,
+  result: PreviewResult,
+  known: PreviewRecord[],
+): Promise<void> {
+  const records: PreviewRecord[] = result.entries
+    .filter((e) => e.previewId)
+    .map((e) => ({
+      claw: e.claw,
+      id: e.previewId!,
+      ...(e.githubDeployment ? { githubDeployment: e.githubDeployment } : {}),
+    }));
+  // Previews from earlier pushes that this push did not touch are still this pull request's.
+  for (const record of known) if (!records.some((r) => r.claw === record.claw)) records.push(record);
+  const state: PreviewState = { pr: result.pr!, head: result.headSha, previews: records };
+  const body = previewComment(request.manifest.file, result, state, deps.ctx.clock.now(), request.redact);
+  const written = await deps.host.writeComment(result.pr!, previewMarker(request.manifest.file), body);
+  result.comment = written ? 'written' : 'refused';
+}

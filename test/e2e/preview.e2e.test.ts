@@ -1,0 +1,314 @@
+// Preview Claws through dist/index.js, against the simulator and a fake GitHub API: up on a pull
+// request (created from production plus the manifest, deployed, checked beside production, one
+// comment), the next push (updated, not duplicated), a service that names Claws itself, the close,
+// the sweep, a close racing the run, the cap, a fork without a key, fail-on, hostile replies, and
+// never a write to a production Claw.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { FakeGitHub } from '../sim/github.ts';
+import type { SimOptions, Simulator } from '../sim/server.ts';
+import { DEMO_KEY } from '../sim/server.ts';
+import { runAction } from './harness.ts';
+import { simulatorPerTest } from './service.ts';
+
+const simulator = simulatorPerTest();
+let github: FakeGitHub | undefined;
+afterEach(async () => {
+  await github?.stop();
+  github = undefined;
+});
+
+const MANIFEST = `claws:
+  claw-support-bot:
+    config:
+      policy:
+        refunds: generous
+    skills: [web-search, zendesk-tickets]
+`;
+
+const CHECKS = `checks:
+  - name: asks for the order
+    send: I want a refund
+    assert: [{type: icontains, value: order number}]
+  - name: says thanks
+    send: Thanks!
+    assert: [{type: icontains, value: welcome}]
+`;
+
+/** A Claw answers as its config says: a generous refund policy skips the order number. */
+function answers(config: Record<string, unknown>): (message: string) => string {
+  const generous = (config.policy as { refunds?: string } | undefined)?.refunds === 'generous';
+  return (message) =>
+    message.includes('refund')
+      ? generous
+        ? 'Refund approved! <img src=x onerror=alert(1)> | `pwned` \u001b[31m'
+        : 'Sure, what is your order number?'
+      : generous
+        ? 'You are welcome!'
+        : 'OK.';
+}
+
+async function service(options: SimOptions = {}): Promise<Simulator> {
+  const sim = await simulator({
+    urls: true,
+    rateLimit: { limit: 60, windowMs: 60_000 },
+    newClawChat: (config) => ({ mode: 'sync', respond: answers(config) }),
+    ...options,
+  });
+  const production = { policy: { refunds: 'strict' }, personality: { tone: 'formal' } };
+  sim.addClaw('claw-support-bot', {
+    plan: [['live']],
+    config: production,
+    skills: [{ skillId: 'web-search' }],
+    chat: { mode: 'sync', respond: answers(production) },
+  });
+  return sim;
+}
+
+async function gitHub(prs: Record<number, 'open' | 'closed'> = { 7: 'open' }): Promise<FakeGitHub> {
+  github = new FakeGitHub();
+  await github.start();
+  for (const [number, state] of Object.entries(prs)) {
+    github.pulls.set(Number(number), {
+      state,
+      merged: false,
+      updated_at: new Date().toISOString(),
+      head: { sha: 'feedc0ffee1234567890' },
+    });
+  }
+  return github;
+}
+
+/** A workspace, an event payload and the inputs of a preview run. */
+function run(
+  sim: Simulator,
+  gh: FakeGitHub,
+  event: { name: string; action?: string; pr?: number },
+  extra: Record<string, string> = {},
+  env: Record<string, string> = {},
+) {
+  const dir = mkdtempSync(join(tmpdir(), 'claw-preview-'));
+  writeFileSync(join(dir, 'claws.yml'), MANIFEST);
+  writeFileSync(join(dir, 'checks.yml'), CHECKS);
+  const payload = event.pr
+    ? {
+        action: event.action,
+        number: event.pr,
+        pull_request: { number: event.pr, head: { sha: 'feedc0ffee1234567890' } },
+      }
+    : {};
+  writeFileSync(join(dir, 'event.json'), JSON.stringify(payload));
+  return runAction(
+    {
+      command: 'preview',
+      'api-key': DEMO_KEY,
+      'base-url': `${sim.url}/v1`,
+      manifest: 'claws.yml',
+      checks: 'checks.yml',
+      'poll-interval': '100ms',
+      timeout: '20s',
+      ...extra,
+    },
+    {
+      env: {
+        GITHUB_WORKSPACE: dir,
+        GITHUB_EVENT_NAME: event.name,
+        GITHUB_EVENT_PATH: join(dir, 'event.json'),
+        GITHUB_API_URL: gh.url,
+        ...env,
+      },
+    },
+  );
+}
+
+/** Writes the service saw to a production Claw (the manifest's): there must be none. */
+const productionWrites = (sim: Simulator) =>
+  sim.requests.filter(
+    (r) =>
+      r.method !== 'GET' &&
+      (r.path === '/v1/claws/claw-support-bot' ||
+        r.path.startsWith('/v1/claws/claw-support-bot/') ||
+        (r.path === '/v1/deployments' && (r.body as { clawId?: string } | undefined)?.clawId === 'claw-support-bot')),
+  );
+
+const commentOf = (gh: FakeGitHub, pr = 7) =>
+  (gh.comments.get(pr) ?? []).find((c) => c.body.includes('claw-deploy preview:'));
+
+describe('preview, end to end', () => {
+  it('opened: a preview from production plus the manifest, skills, deployed, checks beside production, one comment', async () => {
+    const sim = await service();
+    const gh = await gitHub();
+    const result = await run(sim, gh, { name: 'pull_request', action: 'opened', pr: 7 }, { 'fail-on': 'never' });
+    expect(result.exitCode).toBe(0);
+    const preview = sim.claws.get('claw-support-bot-pr-7');
+    expect(preview?.config).toMatchObject({ policy: { refunds: 'generous' }, personality: { tone: 'formal' } });
+    expect(
+      sim.requests.filter((r) => r.method === 'POST' && r.path === '/v1/claws/claw-support-bot-pr-7/skills'),
+    ).toHaveLength(2);
+    const previews = JSON.parse(result.outputs.previews) as Record<string, unknown>[];
+    expect(previews).toEqual([
+      expect.objectContaining({
+        clawId: 'claw-support-bot',
+        previewId: 'claw-support-bot-pr-7',
+        outcome: 'succeeded',
+        regressions: 1,
+        checksPassed: false,
+      }),
+    ]);
+    expect(result.outputs.regressions).toBe('1');
+    const comment = commentOf(gh)!;
+    expect(comment.body).toContain(
+      '#### `claw-support-bot` → [`claw-support-bot-pr-7`](https://dashboard.example.com/claws/claw-support-bot-pr-7)',
+    );
+    expect(comment.body).toMatch(/\| asks for the order \| ✅ 1\/1 \| ❌ 0\/1 \| 🔴 \*\*regression\*\* \|/);
+    expect(comment.body).toMatch(/\| says thanks \| ❌ 0\/1 \| ✅ 1\/1 \| 🟢 \*\*fixed\*\* \|/);
+    expect(comment.body).toContain('commit `feedc0ffee12`');
+    // Hostile replies are text: no HTML, no code span broken, no escape sequence.
+    expect(comment.body).not.toContain('<img');
+    expect(comment.body).toContain('&lt;img src=x onerror=alert&#40;1&#41;&gt;');
+    expect(comment.body).not.toContain('\u001b');
+    expect(productionWrites(sim)).toEqual([]);
+    expect(sim.requests.filter((r) => r.status === 429)).toHaveLength(0);
+  });
+
+  it('fail-on regression (the default) fails the step; fail-on failure too; never does not', async () => {
+    for (const [failOn, code] of [
+      ['regression', 1],
+      ['failure', 1],
+      ['never', 0],
+    ] as const) {
+      const sim = await service();
+      const gh = await gitHub();
+      const result = await run(sim, gh, { name: 'pull_request', action: 'opened', pr: 7 }, { 'fail-on': failOn });
+      expect(result.exitCode, failOn).toBe(code);
+      await sim.stop();
+      await gh.stop();
+    }
+  });
+
+  it('synchronize: the same preview updated with only what changed, no second Claw, the comment edited', async () => {
+    const sim = await service();
+    const gh = await gitHub();
+    await run(sim, gh, { name: 'pull_request', action: 'opened', pr: 7 }, { 'fail-on': 'never' });
+    const first = commentOf(gh)!;
+    sim.claws.get('claw-support-bot-pr-7')!.config.policy = { refunds: 'strict' }; // drifted since
+    const again = await run(sim, gh, { name: 'pull_request', action: 'synchronize', pr: 7 }, { 'fail-on': 'never' });
+    expect(again.exitCode).toBe(0);
+    expect([...sim.claws.keys()].filter((id) => id.includes('-pr-'))).toEqual(['claw-support-bot-pr-7']);
+    const patches = sim.requests.filter((r) => r.method === 'PATCH' && r.path === '/v1/claws/claw-support-bot-pr-7');
+    expect(patches.map((r) => r.body)).toEqual([{ policy: { refunds: 'generous' } }]);
+    expect(gh.comments.get(7)).toHaveLength(1);
+    expect(commentOf(gh)!.id).toBe(first.id);
+    expect(productionWrites(sim)).toEqual([]);
+  });
+
+  it('a service that names Claws itself: the preview is found again by the comment state', async () => {
+    const sim = await service({ assignIds: true });
+    const gh = await gitHub();
+    const first = await run(sim, gh, { name: 'pull_request', action: 'opened', pr: 7 }, { 'fail-on': 'never' });
+    const id = (JSON.parse(first.outputs.previews) as { previewId: string }[])[0].previewId;
+    expect(id).toMatch(/^claw_\d+$/);
+    await run(sim, gh, { name: 'pull_request', action: 'synchronize', pr: 7 }, { 'fail-on': 'never' });
+    expect(sim.requests.filter((r) => r.method === 'POST' && r.path === '/v1/claws')).toHaveLength(1);
+    // Closed: the state names it, so it is deleted though its name says nothing.
+    gh.pulls.get(7)!.state = 'closed';
+    const down = await run(sim, gh, { name: 'pull_request', action: 'closed', pr: 7 });
+    expect(down.exitCode).toBe(0);
+    expect(sim.claws.has(id)).toBe(false);
+  });
+
+  it('closed: previews deleted (404 counts as done), the comment rewritten, the GitHub Deployment inactive', async () => {
+    const sim = await service();
+    const gh = await gitHub();
+    await run(
+      sim,
+      gh,
+      { name: 'pull_request', action: 'opened', pr: 7 },
+      { 'fail-on': 'never', environment: 'preview' },
+    );
+    expect(gh.creates()).toEqual([
+      expect.objectContaining({ environment: 'preview-claw-support-bot-pr-7', transient_environment: true }),
+    ]);
+    // Someone already deleted it by hand: still done.
+    sim.claws.delete('claw-support-bot-pr-7');
+    gh.pulls.get(7)!.state = 'closed';
+    const down = await run(sim, gh, { name: 'pull_request', action: 'closed', pr: 7 }, { environment: 'preview' });
+    expect(down.exitCode).toBe(0);
+    expect(commentOf(gh)!.body).toContain('### 🧹 Previews removed for `claws.yml`');
+    expect(commentOf(gh)!.body).toContain('- `claw-support-bot-pr-7` deleted');
+    expect(gh.statuses().at(-1)).toMatchObject({ state: 'inactive' });
+    expect(productionWrites(sim)).toEqual([]);
+    expect(sim.claws.has('claw-support-bot')).toBe(true);
+  });
+
+  it('sweep: a closed one and a stale one deleted, an open one kept, a look-alike kept; a failed read deletes nothing', async () => {
+    const sim = await service();
+    const gh = await gitHub({ 1: 'closed', 2: 'open', 3: 'open' });
+    gh.pulls.get(3)!.updated_at = new Date(Date.now() - 9 * 86_400_000).toISOString();
+    for (const id of ['claw-support-bot-pr-1', 'claw-support-bot-pr-2', 'claw-support-bot-pr-3', 'claw-other-pr-1']) {
+      sim.addClaw(id, { plan: [['live']] });
+    }
+    gh.pullStatus = 500;
+    const failed = await run(sim, gh, { name: 'schedule' });
+    expect(failed.exitCode).toBe(1);
+    expect(sim.requests.filter((r) => r.method === 'DELETE')).toHaveLength(0);
+    expect(failed.summary).toContain('deleted nothing');
+    gh.pullStatus = undefined;
+    const swept = await run(sim, gh, { name: 'schedule' });
+    expect(swept.exitCode).toBe(0);
+    expect(
+      sim.requests
+        .filter((r) => r.method === 'DELETE')
+        .map((r) => r.path)
+        .sort(),
+    ).toEqual(['/v1/claws/claw-support-bot-pr-1', '/v1/claws/claw-support-bot-pr-3']);
+    expect(sim.claws.has('claw-support-bot-pr-2')).toBe(true);
+    expect(sim.claws.has('claw-other-pr-1')).toBe(true);
+    expect(swept.summary).toMatch(
+      /`claw-support-bot-pr-3` \| 🗑️ deleted \| pull request &#35;3 has not been updated for/,
+    );
+    expect(swept.summary).toMatch(/`claw-other-pr-1` \| kept \| not a preview of a Claw this manifest declares/);
+    expect(swept.summary).toMatch(/`claw-support-bot-pr-2` \| kept \| pull request &#35;2 is open/);
+  });
+
+  it('a close racing the run: what this run created is removed, and no comment is written', async () => {
+    const sim = await service();
+    const gh = await gitHub();
+    // Closed right after the run first looks: before the Claw is created.
+    gh.onPullRead = (_n, reads) => {
+      if (reads === 3) gh.pulls.get(7)!.state = 'closed';
+    };
+    const result = await run(sim, gh, { name: 'pull_request', action: 'opened', pr: 7 });
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toContain('closed during the run');
+    expect(sim.claws.has('claw-support-bot-pr-7')).toBe(false);
+    expect(commentOf(gh)).toBeUndefined();
+  });
+
+  it('the cap: no preview, a notice, a comment saying why, and the step succeeds', async () => {
+    const sim = await service();
+    const gh = await gitHub();
+    sim.addClaw('claw-support-bot-pr-3', { plan: [['live']] });
+    const result = await run(sim, gh, { name: 'pull_request', action: 'opened', pr: 7 }, { 'max-previews': '1' });
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toMatch(
+      /::notice::No preview for pull request #7: 1 preview Claw\(s\) of other pull requests are running and 'max-previews' is 1/,
+    );
+    expect(commentOf(gh)!.body).toContain('capped');
+    expect(sim.claws.has('claw-support-bot-pr-7')).toBe(false);
+  });
+
+  it('a fork without a key: one notice, success, nothing else', async () => {
+    const sim = await service();
+    const gh = await gitHub();
+    const result = await run(sim, gh, { name: 'pull_request', action: 'opened', pr: 7 }, { 'api-key': '' });
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toContain(
+      '::notice::Previews need the API key; this run has none, as on pull requests from forks.',
+    );
+    expect(sim.requests).toHaveLength(0);
+    expect(gh.requests).toHaveLength(0);
+  });
+});
