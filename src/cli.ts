@@ -55,6 +55,12 @@ export async function run(argv: string[] = process.argv.slice(2), io: CliIo = de
     return EXIT.badInput;
   }
   if (args.help) return (void io.stdout.write(commandHelp(args.command)), EXIT.ok);
+  if (args.command === 'preview') {
+    say(
+      'error: preview follows a GitHub pull request (opened, pushed, closed) and keeps its comment there: run it as the action, with command: preview, in a pull_request workflow.',
+    );
+    return EXIT.badInput;
+  }
 
   const { env } = io;
   const color = io.stdout.isTTY === true && !env.NO_COLOR;

@@ -166,7 +166,7 @@ describe('claw-deploy, the command line', () => {
     const tool = await runCli(['--help']);
     expect(tool.code).toBe(0);
     expect(tool.stdout).toMatch(/Exit codes:\n {2}0 /);
-    const commands = ['deploy', 'wait', 'rollback', 'health', 'check', 'plan', 'apply', 'drift'];
+    const commands = ['deploy', 'wait', 'rollback', 'health', 'check', 'plan', 'apply', 'drift', 'preview'];
     for (const command of commands) expect(tool.stdout).toContain(`  ${command} `);
     const inputs = Object.keys(readActionYml().inputs).filter((name) => !['command', 'api-key'].includes(name));
     for (const command of commands) {
@@ -175,6 +175,9 @@ describe('claw-deploy, the command line', () => {
       for (const name of inputs) expect(help.stdout, `${command} --help names --${name}`).toContain(`--${name} `);
       expect(help.stdout).toContain('CLAW_DEPLOY_API_KEY');
     }
+    const preview = await runCli(['preview', '--manifest', 'claws.yml']);
+    expect(preview.code).toBe(2);
+    expect(preview.stderr).toContain('preview follows a GitHub pull request');
     const version = await runCli(['--version']);
     expect(version.stdout).toMatch(/^claw-deploy \d+\.\d+\.\d+\n$/);
   });
