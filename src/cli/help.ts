@@ -25,6 +25,11 @@ const pad = (rows: [string | number, string][]): string[] => {
   return rows.map(([a, b]) => `  ${String(a).padEnd(width)}  ${b}`);
 };
 
+/** What every help ends with: the tool's own flags and the exit codes. */
+function footer(): string[] {
+  return ['Output:', ...pad(TOOL_FLAGS), '', 'Exit codes:', ...pad(EXIT_CODES), ''];
+}
+
 export function toolHelp(): string {
   return [
     'Usage: claw-deploy <command> [flags]',
@@ -41,12 +46,7 @@ export function toolHelp(): string {
       ['NO_COLOR', 'no colour and no live line'],
     ]),
     '',
-    'Output:',
-    ...pad(TOOL_FLAGS),
-    '',
-    'Exit codes:',
-    ...pad(EXIT_CODES),
-    '',
+    ...footer(),
     'Run claw-deploy <command> --help for its flags: the action inputs, as long flags.',
     '',
   ].join('\n');
@@ -69,11 +69,6 @@ export function commandHelp(command: string): string {
     'Flags (the action inputs of the same names):',
     ...pad(flags),
     '',
-    'Output:',
-    ...pad(TOOL_FLAGS),
-    '',
-    'Exit codes:',
-    ...pad(EXIT_CODES),
-    '',
+    ...footer(),
   ].join('\n');
 }

@@ -6,25 +6,16 @@ import { ApiError } from '../api/errors.js';
 import { errorMessage } from '../errors.js';
 import { formatDuration } from '../format.js';
 import { previewComment } from '../report/preview-report.js';
-import { type PreviewDeps, type PreviewRequest, type PreviewResult, guardedId, previewMarker } from './command.js';
+import {
+  type PreviewDeps,
+  type PreviewRequest,
+  type PreviewResult,
+  emptyResult,
+  guardedId,
+  previewMarker,
+} from './command.js';
 import type { PullRequestInfo } from './host.js';
 import { type PreviewRecord, decodeState, previewOf } from './state.js';
-
-function emptyResult(mode: 'down' | 'sweep', request: PreviewRequest, pr?: number): PreviewResult {
-  return {
-    mode,
-    pr,
-    headSha: request.event.headSha,
-    ok: true,
-    failStep: true,
-    message: '',
-    entries: [],
-    removed: [],
-    kept: [],
-    regressions: 0,
-    notices: [],
-  };
-}
 
 /** The previews of one pull request: from its comment's valid state, and by name from the service's list. */
 async function previewsOf(

@@ -99,11 +99,21 @@ export async function previewCommand(deps: PreviewDeps, request: PreviewRequest)
   }
   if (event.name === 'schedule' || event.name === 'workflow_dispatch') return sweep(deps, request);
   return {
-    mode: 'none',
-    headSha: event.headSha,
-    ok: true,
+    ...emptyResult('none', request),
     failStep: false,
     message: `Nothing to preview on ${event.name || 'this event'}${event.action ? ` (${event.action})` : ''}: previews follow pull requests (opened, synchronize, reopened, labeled, closed) and sweep on schedule or workflow_dispatch.`,
+  };
+}
+
+/** A result with nothing in it yet. */
+export function emptyResult(mode: PreviewResult['mode'], request: PreviewRequest, pr?: number): PreviewResult {
+  return {
+    mode,
+    pr,
+    headSha: request.event.headSha,
+    ok: true,
+    failStep: true,
+    message: '',
     entries: [],
     removed: [],
     kept: [],

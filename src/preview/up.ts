@@ -19,6 +19,7 @@ import {
   type PreviewEntry,
   type PreviewRequest,
   type PreviewResult,
+  emptyResult,
   guardedId,
   previewMarker,
 } from './command.js';
@@ -31,19 +32,7 @@ export async function up(deps: PreviewDeps, request: PreviewRequest, pr: number)
   const options = { deadline: ctx.deadline, signal: ctx.signal };
   const declared = manifest.claws.map((c) => c.id);
   const marker = previewMarker(manifest.file);
-  const result: PreviewResult = {
-    mode: 'up',
-    pr,
-    headSha: request.event.headSha,
-    ok: true,
-    failStep: true,
-    message: '',
-    entries: [],
-    removed: [],
-    kept: [],
-    regressions: 0,
-    notices: [],
-  };
+  const result = emptyResult('up', request, pr);
   if ((await host.pullRequest(pr)).state === 'closed') {
     return { ...result, message: `Pull request #${pr} is already closed: no preview.` };
   }

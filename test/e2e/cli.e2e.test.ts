@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEMO_KEY, type Simulator } from '../sim/server.ts';
-import { ROOT, readActionYml } from './harness.ts';
+import { ROOT, collect, readActionYml } from './harness.ts';
 import { simulatorPerTest } from './service.ts';
 
 const start = simulatorPerTest({ rollbackForm: 'new-deployment' });
@@ -19,7 +19,7 @@ interface CliRun {
   stderr: string;
 }
 
-function runCli(
+async function runCli(
   args: string[],
   options: { env?: Record<string, string>; cwd?: string; onLine?: (line: string, child: ChildProcess) => void } = {},
 ): Promise<CliRun> {
@@ -28,24 +28,8 @@ function runCli(
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', CLAW_DEPLOY_API_KEY: DEMO_KEY, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let stdout = '';
-  let stderr = '';
-  let pending = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-    stdout += chunk;
-    pending += chunk;
-    const lines = pending.split('\n');
-    pending = lines.pop() ?? '';
-    for (const line of lines) options.onLine?.(line, child);
-  });
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  const guard = setTimeout(() => child.kill('SIGKILL'), 60_000);
-  return new Promise((resolve) =>
-    child.on('close', (code) => {
-      clearTimeout(guard);
-      resolve({ code, stdout, stderr });
-    }),
-  );
+  const ended = await collect(child, options);
+  return { code: ended.exitCode, stdout: ended.stdout, stderr: ended.stderr };
 }
 
 const base = (sim: Simulator) => ['--base-url', `${sim.url}/v1`, '--poll-interval', '100ms', '--timeout', '20s'];

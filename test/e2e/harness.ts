@@ -140,22 +140,7 @@ export async function runAction(inputs: Record<string, string>, options: RunOpti
   const entry = options.entry === 'post' ? (action.runs.post ?? '') : action.runs.main;
   const started = performance.now();
   const child = spawn(process.execPath, [join(ROOT, entry)], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  let pending = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-    stdout += chunk;
-    pending += chunk;
-    const lines = pending.split('\n');
-    pending = lines.pop() ?? '';
-    for (const line of lines) options.onLine?.(line, child);
-  });
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  const guard = setTimeout(() => child.kill('SIGKILL'), options.killAfterMs ?? 60_000);
-  const [exitCode, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
-    child.on('close', (code, sig) => resolve([code, sig])),
-  );
-  clearTimeout(guard);
+  const { stdout, stderr, exitCode, signal } = await collect(child, options);
   const ms = performance.now() - started;
 
   const read = (file: string): string => readFileSync(file, 'utf8');
@@ -180,4 +165,28 @@ export async function runAction(inputs: Record<string, string>, options: RunOpti
   };
   rmSync(dir, { recursive: true, force: true });
   return run;
+}
+
+/** A child's output, line by line to `onLine` as it arrives, and how it ended (killed after `killAfterMs`). */
+export async function collect(
+  child: ChildProcess,
+  options: Pick<RunOptions, 'onLine' | 'killAfterMs'> = {},
+): Promise<{ stdout: string; stderr: string; exitCode: number | null; signal: NodeJS.Signals | null }> {
+  let stdout = '';
+  let stderr = '';
+  let pending = '';
+  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+    stdout += chunk;
+    pending += chunk;
+    const lines = pending.split('\n');
+    pending = lines.pop() ?? '';
+    for (const line of lines) options.onLine?.(line, child);
+  });
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const guard = setTimeout(() => child.kill('SIGKILL'), options.killAfterMs ?? 60_000);
+  const [exitCode, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
+    child.on('close', (code, sig) => resolve([code, sig])),
+  );
+  clearTimeout(guard);
+  return { stdout, stderr, exitCode, signal };
 }
