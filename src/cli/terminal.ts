@@ -42,7 +42,8 @@ export class Terminal implements Logger {
   constructor(private readonly options: TerminalOptions) {}
 
   info = (message: string): void => this.line(terminalLine(message));
-  warning = (message: string): void => this.line(paint(this.options.color, '33', `warning: ${terminalLine(message)}`));
+  warning = (message: string): void =>
+    this.line(paint(this.options.color, '33', `warning: ${terminalLine(message)}`), terminalLine(message));
   debug = (message: string): void => {
     if (this.options.verbose) this.line(paint(this.options.color, '2', `debug: ${terminalLine(message)}`));
   };
@@ -73,11 +74,11 @@ export class Terminal implements Logger {
     }
   }
 
-  private line(text: string): void {
+  private line(text: string, plain = text): void {
     this.clearLive();
     this.options.out.write(`${text}\n`);
-    // The last event is what the live line says it is waiting on.
-    if (this.live) this.live.text = clip(text, 80);
+    // The last event is what the live line says it is waiting on (never with colour codes cut).
+    if (this.live) this.live.text = clip(plain, 80);
     this.drawLive();
   }
 
