@@ -4,7 +4,6 @@ import { type Node, isMap, isScalar } from 'yaml';
 import { type Entry, YamlFile } from '../config/yaml-file.js';
 import { ID_EXPECTED, isValidId } from '../identifiers.js';
 import { PATTERN_EXPECTED, patternProblem } from '../pattern.js';
-import { readSecureUrl } from '../url.js';
 import {
   ASSERTION_TYPES,
   type Assertion,
@@ -13,6 +12,7 @@ import {
   type FactualityCategory,
   compileRegex,
 } from './assertions.js';
+import { JUDGE_EXPECTED, readJudge } from './judge-file.js';
 import { type JudgeSpec, judgeIdentity } from './judge-spec.js';
 import { type SchemaCheck, compileSchema } from './schema.js';
 
@@ -49,19 +49,6 @@ const CHECK_KEYS = ['name', 'claws', 'send', 'assert', 'turns', 'timeout', 'repe
 const TURN_KEYS = ['send', 'assert'] as const;
 const ASSERT_KEYS = ['type', 'value', 'threshold', 'categories'] as const;
 const TYPE_NAMES = [...ASSERTION_TYPES, ...ASSERTION_TYPES.filter((t) => t !== 'latency').map((t) => `not-${t}`)];
-const ENDPOINT_KEYS = [
-  'url',
-  'model',
-  'api-key-env',
-  'headers',
-  'query',
-  'temperature',
-  'seed',
-  'max-tokens',
-  'timeout',
-] as const;
-const JUDGE_EXPECTED = "either 'claw' (a grader Claw) or 'url' and 'model' (an OpenAI-compatible endpoint)";
-export const DEFAULT_JUDGE_TIMEOUT_MS = 30_000;
 
 /** Where a check's parts come from: the file, the defaults, and the judge for model-graded assertions. */
 interface Context {
@@ -372,53 +359,4 @@ function readCategories(file: YamlFile, entry: Entry): FactualityCategory[] {
   );
   if (items.length === 0 || items.some((c) => !(passing as string[]).includes(c))) file.failValue(entry, expected);
   return [...new Set(items)] as FactualityCategory[];
-}
-
-/** A `judge:` block: a grader Claw, or an endpoint whose key is read from the environment now. */
-function readJudge(file: YamlFile, entry: Entry, env: NodeJS.ProcessEnv): JudgeSpec {
-  const fields = new Map(file.entries(entry.value, "'judge'", ['claw', ...ENDPOINT_KEYS]).map((e) => [e.key, e]));
-  const claw = fields.get('claw');
-  if (claw) {
-    if (fields.size > 1) file.fail(entry.value, `'judge' has 'claw' beside endpoint keys: expected ${JUDGE_EXPECTED}`);
-    const clawId = file.text(claw, `a Claw id: ${ID_EXPECTED}`);
-    if (!isValidId(clawId)) file.failValue(claw, ID_EXPECTED);
-    return { kind: 'claw', clawId };
-  }
-  const urlEntry = fields.get('url');
-  const modelEntry = fields.get('model');
-  if (!urlEntry || !modelEntry)
-    file.fail(entry.value ?? entry.pair, `'judge' is incomplete: expected ${JUDGE_EXPECTED}`);
-  const read = readSecureUrl(file.text(urlEntry, 'the base URL of the endpoint'));
-  if ('expected' in read) file.failValue(urlEntry, `${read.expected}; requests go to {url}/chat/completions`);
-  const url = `${read.url.origin}${read.url.pathname.replace(/\/+$/, '')}`;
-  const secrets: string[] = [];
-  const keyEntry = fields.get('api-key-env');
-  let apiKey = '';
-  if (keyEntry) {
-    const name = file.setVariable(keyEntry, file.text(keyEntry, 'the name of an environment variable'), env);
-    apiKey = (env[name] ?? '').trim();
-    secrets.push(apiKey);
-  }
-  const headers = fields.get('headers') ? file.stringMap(fields.get('headers')!, env) : { values: {}, secrets: [] };
-  secrets.push(...headers.secrets);
-  const query = fields.get('query') ? file.stringMap(fields.get('query')!).values : {};
-  const num = (key: string, fallback: number, min: number, max: number, integer = false): number => {
-    const e = fields.get(key);
-    return e ? file.number(e, min, max, { integer }) : fallback;
-  };
-  const timeout = fields.get('timeout');
-  return {
-    kind: 'endpoint',
-    url,
-    model: file.text(modelEntry, 'a model name; pin a dated one, such as gpt-4.1-mini-2025-04-14'),
-    apiKey,
-    apiKeyEnv: keyEntry ? file.text(keyEntry, '') : undefined,
-    headers: headers.values,
-    query,
-    temperature: num('temperature', 0, 0, 2),
-    seed: num('seed', 0, 0, Number.MAX_SAFE_INTEGER, true),
-    maxTokens: num('max-tokens', 512, 16, 100_000, true),
-    timeoutMs: timeout ? file.duration(timeout) : DEFAULT_JUDGE_TIMEOUT_MS,
-    secrets: secrets.filter(Boolean),
-  };
 }
