@@ -4,7 +4,8 @@
 import { clip } from '../format.js';
 import type { GitHubRun } from './run.js';
 
-interface Octokit {
+/** The little of Octokit the comment calls use. */
+export interface Octokit {
   request(route: string, parameters: Record<string, unknown>): Promise<{ data: unknown }>;
   paginate(route: string, parameters: Record<string, unknown>): Promise<unknown[]>;
 }

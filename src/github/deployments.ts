@@ -5,7 +5,7 @@ import { clip } from '../format.js';
 import { httpUrl } from '../identifiers.js';
 import { type GitHubRun, runUrl } from './run.js';
 
-export type DeploymentState = 'in_progress' | 'success' | 'failure' | 'error';
+export type DeploymentState = 'in_progress' | 'success' | 'failure' | 'error' | 'inactive';
 
 export interface MirrorOptions {
   token: string;
@@ -13,6 +13,10 @@ export interface MirrorOptions {
   run: GitHubRun;
   /** Says one line when GitHub refuses or cannot be reached. */
   warn: (message: string) => void;
+  /** A preview's environment, which GitHub may tear down: not production. */
+  transient?: boolean;
+  /** The commit deployed; the run's by default (a preview deploys the pull request's head). */
+  ref?: string;
 }
 
 /** GitHub keeps deployment descriptions under 140 characters. */
@@ -31,22 +35,20 @@ export class GitHubDeployment {
   constructor(private readonly options: MirrorOptions) {}
 
   /** Creates the deployment for the commit; the payload names the Claws and the service's ids. */
-  async create(
-    payload: { claws: string[]; deploymentIds: string[] },
-    description: string,
-  ): Promise<number | undefined> {
-    const { environment, run } = this.options;
+  async create(payload: object, description: string): Promise<number | undefined> {
+    const { environment, run, transient = false } = this.options;
     const [owner, repo] = run.repository.split('/');
     const data = await this.call('POST /repos/{owner}/{repo}/deployments', {
       owner,
       repo,
-      ref: run.sha,
+      ref: this.options.ref || run.sha,
       environment,
       auto_merge: false,
       required_contexts: [],
       description: clip(description, MAX_DESCRIPTION - 20),
       payload,
-      transient_environment: false,
+      transient_environment: transient,
+      ...(transient ? { production_environment: false } : {}),
     });
     const id = (data as { id?: unknown } | undefined)?.id;
     if (typeof id === 'number') this.id = id;

@@ -1,37 +1,20 @@
 // The preview command's code host on GitHub: pull requests read, the sticky comment found and
 // written, transient Deployments. Called through the PreviewHost interface only (main.ts builds
 // it). Reads throw, so the command never mistakes a failed read for a closed or open pull request;
-// a refused write is one warning naming the permission.
+// a refused write is one warning naming the permission. Deployments are GitHubDeployment's, transient.
 import type { PreviewHost, PullRequestInfo } from '../preview/host.js';
-import { findComment, upsertComment } from './comment.js';
-import { httpUrl } from '../identifiers.js';
-import { type GitHubRun, runUrl } from './run.js';
-
-interface Octokit {
-  request(route: string, parameters: Record<string, unknown>): Promise<{ data: unknown }>;
-  paginate(route: string, parameters: Record<string, unknown>): Promise<unknown[]>;
-}
+import { type Octokit, findComment, upsertComment } from './comment.js';
+import { GitHubDeployment } from './deployments.js';
+import type { GitHubRun } from './run.js';
 
 export function githubPreviewHost(token: string, run: GitHubRun, warn: (message: string) => void): PreviewHost {
   const [owner, repo] = run.repository.split('/');
+  const mirror = { token, run, warn };
   let octokit: Promise<Octokit> | undefined;
   const connect = (): Promise<Octokit> =>
     (octokit ??= import('@actions/github').then(
       ({ getOctokit }) => getOctokit(token, { baseUrl: run.apiUrl }) as unknown as Octokit,
     ));
-  const quietly = async (what: string, call: () => Promise<unknown>): Promise<unknown> => {
-    try {
-      return await call();
-    } catch (err) {
-      const status = (err as { status?: unknown }).status;
-      warn(
-        status === 403
-          ? `${what}: 403 forbidden. Give the workflow 'permissions: deployments: write' (only with environment).`
-          : `${what} failed (${typeof status === 'number' ? status : err instanceof Error ? err.message.slice(0, 200) : 'unknown'}).`,
-      );
-      return undefined;
-    }
-  };
   return {
     async pullRequest(number): Promise<PullRequestInfo> {
       const { data } = await (
@@ -62,42 +45,13 @@ export function githubPreviewHost(token: string, run: GitHubRun, warn: (message:
       return done !== undefined;
     },
     async createDeployment(environment, description, payload) {
-      const data = await quietly(
-        'Creating the preview GitHub Deployment',
-        async () =>
-          (
-            await (
-              await connect()
-            ).request('POST /repos/{owner}/{repo}/deployments', {
-              owner,
-              repo,
-              ref: run.headSha || run.sha,
-              environment,
-              auto_merge: false,
-              required_contexts: [],
-              description: description.slice(0, 119),
-              payload,
-              transient_environment: true,
-              production_environment: false,
-            })
-          ).data,
-      );
-      const id = (data as { id?: unknown } | undefined)?.id;
-      return typeof id === 'number' ? id : undefined;
+      const deployment = new GitHubDeployment({ ...mirror, environment, transient: true, ref: run.headSha || run.sha });
+      return deployment.create(payload, description);
     },
     async deploymentStatus(id, state, description, url) {
-      const environmentUrl = httpUrl(url);
-      await quietly(`The status of GitHub Deployment ${id}`, async () =>
-        (await connect()).request('POST /repos/{owner}/{repo}/deployments/{deployment_id}/statuses', {
-          owner,
-          repo,
-          deployment_id: id,
-          state,
-          description: description.slice(0, 119),
-          log_url: runUrl(run),
-          ...(environmentUrl ? { environment_url: environmentUrl } : {}),
-        }),
-      );
+      const deployment = new GitHubDeployment({ ...mirror, environment: 'of a preview', transient: true });
+      deployment.id = id;
+      await deployment.status(state, description, url);
     },
   };
 }
