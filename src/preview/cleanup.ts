@@ -39,8 +39,12 @@ async function previewsOf(
   return records;
 }
 
-/** Deletes a preview; a 404 is done. */
-async function remove(deps: PreviewDeps, request: PreviewRequest, record: PreviewRecord): Promise<boolean> {
+/** Deletes a preview (a 404 is done) and marks its GitHub Deployment inactive; false when it could not. */
+export async function removePreview(
+  deps: PreviewDeps,
+  request: PreviewRequest,
+  record: PreviewRecord,
+): Promise<boolean> {
   const { ctx } = deps;
   try {
     await ctx.client.deleteClaw(guardedId(request.manifest, record.id), { deadline: ctx.deadline, signal: ctx.signal });
@@ -66,7 +70,8 @@ export async function cleanUp(deps: PreviewDeps, request: PreviewRequest, pr: nu
   const records = await previewsOf(deps, request, pr, listed);
   const failed: string[] = [];
   for (const record of records) {
-    if (await remove(deps, request, record)) result.removed.push({ id: record.id, why: `pull request #${pr} closed` });
+    if (await removePreview(deps, request, record))
+      result.removed.push({ id: record.id, why: `pull request #${pr} closed` });
     else failed.push(record.id);
   }
   result.ok = failed.length === 0;
@@ -132,7 +137,7 @@ export async function sweep(deps: PreviewDeps, request: PreviewRequest): Promise
     for (const record of records) {
       if (!reason) {
         result.kept.push({ id: record.id, why: `pull request #${pr} is open, updated ${formatDuration(idle)} ago` });
-      } else if (await remove(deps, request, record)) {
+      } else if (await removePreview(deps, request, record)) {
         result.removed.push({ id: record.id, why: reason });
       } else {
         result.kept.push({ id: record.id, why: `could not delete it (${reason})` });

@@ -23,6 +23,7 @@ import {
   guardedId,
   previewMarker,
 } from './command.js';
+import { removePreview } from './cleanup.js';
 import { previewConfig } from './config.js';
 import { type PreviewRecord, type PreviewState, decodeState, previewId, previewOf } from './state.js';
 
@@ -280,18 +281,10 @@ async function closedDuringRun(
   request: PreviewRequest,
   result: PreviewResult,
 ): Promise<PreviewResult> {
-  const created = result.entries.filter((e) => e.created && e.previewId);
-  for (const entry of created) {
-    try {
-      await deps.ctx.client.deleteClaw(guardedId(request.manifest, entry.previewId!), {
-        deadline: deps.ctx.deadline,
-        signal: deps.ctx.signal,
-      });
-      result.removed.push({ id: entry.previewId!, why: 'created by this run, which the close overtook' });
-    } catch (err) {
-      if (err instanceof ApiError && err.kind === 'not_found')
-        result.removed.push({ id: entry.previewId!, why: 'created by this run, which the close overtook' });
-      else deps.ctx.log.warning(`Could not remove preview ${entry.previewId}: ${errorMessage(err)}`);
+  for (const entry of result.entries.filter((e) => e.created && e.previewId)) {
+    const record = { claw: entry.claw, id: entry.previewId!, githubDeployment: entry.githubDeployment };
+    if (await removePreview(deps, request, record)) {
+      result.removed.push({ id: record.id, why: 'created by this run, which the close overtook' });
     }
   }
   const removed = result.removed.length
