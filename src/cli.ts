@@ -10,9 +10,7 @@ import { CancelledError, InputError, errorMessage } from './errors.js';
 import { clip } from './format.js';
 import { githubRun } from './github/run.js';
 import { COMMAND_SUMMARIES } from './inputs.js';
-import { checksOutputs } from './report/checks-report.js';
-import { checkOutputs } from './report/outputs.js';
-import { type CommandResult, type InputFiles, execute, readInputFiles } from './run.js';
+import { type CommandResult, type InputFiles, execute, outputsOf, readInputFiles } from './run.js';
 import { type Settings, readSettings } from './settings.js';
 import { VERSION } from './version.js';
 import { describeFailure } from './wiring.js';
@@ -138,9 +136,8 @@ function report(
   io: CliIo,
   terminal: Terminal,
 ): Record<string, string> {
-  const checks = checksOutputs(result.checks);
-  const { values, refused } = checkOutputs({ ...result.outputs, ...(files.suite ? checks.outputs : {}) });
-  [...result.notes, ...checks.notes, ...refused].forEach(terminal.warning);
+  const { values, warnings } = outputsOf(result, files);
+  warnings.forEach(terminal.warning);
   const outputs = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== ''));
   outputs.outcome ??= result.ok ? 'succeeded' : 'failed';
   if (args.json) {

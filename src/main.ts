@@ -4,20 +4,19 @@
 import * as core from '@actions/core';
 import { tmpdir } from 'node:os';
 import type { Logger } from './clock.js';
-import { checksOutputs, checksSummary } from './report/checks-report.js';
+import { checksSummary } from './report/checks-report.js';
 import { upsertComment } from './github/comment.js';
 import { commentBody, commentMarker } from './report/plan-report.js';
 import { CancelledError, errorMessage } from './errors.js';
 import { errorSummary } from './report/error-report.js';
 import { sanitizeLogLine } from './report/log-line.js';
 import { capMarkdown } from './report/markdown.js';
-import { checkOutputs } from './report/outputs.js';
 import { type Settings, readSettings } from './settings.js';
 import { GitHubDeployment } from './github/deployments.js';
 import { type GitHubRun, githubRun } from './github/run.js';
 import { STATE } from './state.js';
 import { githubPreviewHost } from './github/preview-host.js';
-import { type CommandResult, type InputFiles, execute, readInputFiles, workspaceOf } from './run.js';
+import { type CommandResult, type InputFiles, execute, outputsOf, readInputFiles, workspaceOf } from './run.js';
 import { describeFailure } from './wiring.js';
 
 // Every line the layers log crosses into the runner's log here, and only here, sanitized: the
@@ -114,9 +113,10 @@ export async function run(): Promise<void> {
     if (mirror) result.outputs['github-deployment-id'] = await mirror.finish(result.github);
     if (result.plan && settings.comment && settings.command === 'plan')
       await commentPlan(settings, result.plan, github);
-    const checks = checksOutputs(result.checks);
-    setOutputs({ ...result.outputs, ...(files.suite ? checks.outputs : {}) });
-    [...result.notes, ...checks.notes].forEach(log.warning);
+    // Outputs only through setOutput, and only values that pass the last check.
+    const outputs = outputsOf(result, files);
+    for (const [name, value] of Object.entries(outputs.values)) core.setOutput(name, value);
+    outputs.warnings.forEach(log.warning);
     for (const notice of result.notices ?? []) core.notice(sanitizeLogLine(notice));
     await writeSummary([result.summary, checksSummary(result.checks)].filter(Boolean).join('\n'), result.summaryCap);
     if (result.ok) log.info(result.message);
@@ -187,13 +187,6 @@ async function commentPlan(
     warn: log.warning,
   });
   if (done) log.info(`The plan is on pull request #${github.pullRequest} (comment ${done}).`);
-}
-
-/** Outputs only through setOutput, and only values that pass the last check. */
-function setOutputs(outputs: Record<string, string>): void {
-  const { values, refused } = checkOutputs(outputs);
-  for (const [name, value] of Object.entries(values)) core.setOutput(name, value);
-  refused.forEach(log.warning);
 }
 
 async function writeSummary(markdown: string, cap?: CommandResult['summaryCap']): Promise<void> {

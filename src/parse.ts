@@ -25,6 +25,12 @@ export function parseDuration(text: string): number {
   return Math.round(total);
 }
 
+/** A whole number of at least 0 (a cap such as `max-previews`). */
+export function parseCount(text: string): number {
+  if (!/^\d{1,6}$/.test(text.trim())) throw new ParseError('a whole number such as 10');
+  return Number(text.trim());
+}
+
 /** Strict boolean: the YAML 1.2 spellings of true and false, nothing else. */
 export function parseBoolean(text: string): boolean {
   const value = text.trim();

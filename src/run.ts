@@ -23,11 +23,14 @@ import { InputError, errorMessage } from './errors.js';
 import { checkHealth } from './health/health.js';
 import { type ManifestResult, applyCommand, driftCommand, planCommand, requireSecrets } from './manifest/command.js';
 import { type Manifest, loadManifest, secretValues } from './manifest/manifest.js';
+import type { DeploymentState } from './github/deployments.js';
 import { type GitHubRun, commitUrl, runUrl } from './github/run.js';
 import { deployOutputs, deploySummary } from './report/deploy-report.js';
 import { fleetOutputs, fleetSummary } from './report/fleet-report.js';
 import { healthOutputs, healthSummary } from './report/health-report.js';
 import { MAX_PLAN_SUMMARY_BYTES } from './report/markdown.js';
+import { checksOutputs } from './report/checks-report.js';
+import { checkOutputs } from './report/outputs.js';
 import { writePlanFiles } from './report/plan-files.js';
 import { type PlanView, planMarkdown, planOutputs } from './report/plan-report.js';
 import type { Settings } from './settings.js';
@@ -36,9 +39,6 @@ import { type PreviewEvent, previewCommand } from './preview/command.js';
 import type { PreviewHost } from './preview/host.js';
 import { previewOutputs, previewSummary } from './report/preview-report.js';
 import { applyOptions, classifierOf, createClient, judgePanel, policyOf, withProbe } from './wiring.js';
-
-/** How a GitHub Deployment reads an outcome (the action mirrors it; the command line ignores it). */
-export type DeploymentState = 'in_progress' | 'success' | 'failure' | 'error';
 
 /** The user's files, read and checked before any request: the checks and the manifest. */
 export interface InputFiles {
@@ -307,9 +307,10 @@ async function runCommand(
       if (!session.preview || !manifest) {
         throw new InputError('The preview command follows a GitHub pull request: run it in a GitHub Actions workflow.');
       }
+      const redact = redactor([settings.apiKey, ...files.secrets]);
       const result = await previewCommand(
         {
-          ctx: { ...deps, checks: undefined },
+          ctx: deps,
           host: session.preview.host,
           runChecks: files.suite && checksFor,
         },
@@ -324,8 +325,8 @@ async function runCommand(
           environment: settings.environment,
           strategy: settings.strategy,
           payload: settings.payload,
-          policy: policyOf(settings),
-          redact: redactor([settings.apiKey, ...files.secrets]),
+          policy,
+          redact,
         },
       );
       const { outputs, notes } = previewOutputs(result);
@@ -333,7 +334,7 @@ async function runCommand(
         ok: result.ok,
         message: result.message,
         outputs: { outcome: result.ok ? 'succeeded' : 'failed', ...outputs, report: outputs.previews },
-        summary: previewSummary(manifest.file, result, deps.clock.now(), redactor([settings.apiKey, ...files.secrets])),
+        summary: previewSummary(manifest.file, result, deps.clock.now(), redact),
         notes,
         notices: result.notices,
         failStep: result.failStep,
@@ -345,6 +346,19 @@ async function runCommand(
       throw new Error(`unknown command ${String(unknown)}`);
     }
   }
+}
+
+/**
+ * The outputs a run sets (the action's step outputs, the command line's table and --json): the
+ * command's and the checks', each through the last check; and what to warn about them.
+ */
+export function outputsOf(
+  result: CommandResult,
+  files: InputFiles,
+): { values: Record<string, string>; warnings: string[] } {
+  const checks = checksOutputs(result.checks);
+  const { values, refused } = checkOutputs({ ...result.outputs, ...(files.suite ? checks.outputs : {}) });
+  return { values, warnings: [...result.notes, ...checks.notes, ...refused] };
 }
 
 /** Plan, drift and apply: the plan's outputs and summary (and an apply's rollout), and its files. */

@@ -3,7 +3,7 @@
 import { InputError } from './errors.js';
 import { hasControls } from './format.js';
 import { ID_EXPECTED, hasSpaceOrControl, isValidId } from './identifiers.js';
-import { ParseError, parseBoolean, parseDuration, parseEnum, parseList, parseShare } from './parse.js';
+import { ParseError, parseBoolean, parseCount, parseDuration, parseEnum, parseList, parseShare } from './parse.js';
 import type { Share } from './share.js';
 import { ROLLBACK_TRIGGERS, type RollbackTrigger } from './status.js';
 import { PATTERN_EXPECTED, type ReplyPattern, compilePattern, patternProblem } from './pattern.js';
@@ -320,12 +320,6 @@ export function readSettings(read: InputReader): Settings {
     maxPreviews: parsed(read, 'max-previews', (v) => parseCount(v || '10')),
     failOn: parsed(read, 'fail-on', (v) => parseEnum(v || 'regression', FAIL_ON)),
   };
-}
-
-/** A whole number of at least 0. */
-function parseCount(value: string): number {
-  if (!/^\d{1,6}$/.test(value.trim())) throw new ParseError('a whole number such as 10');
-  return Number(value.trim());
 }
 
 /** A path in the workspace: one line of visible text, or empty. */

@@ -24,7 +24,6 @@ export interface Completion {
   model?: string;
   fingerprint?: string;
   tokens?: number;
-  raw: unknown;
 }
 
 /** Parameters an endpoint may refuse (reasoning models refuse `temperature`; some servers `seed` or `json_schema`). */
@@ -115,7 +114,6 @@ export function readCompletion(body: unknown): Completion {
     model: str(root.model),
     fingerprint: str(root.system_fingerprint),
     tokens,
-    raw: body,
   };
 }
 
