@@ -6,16 +6,9 @@ import { ApiError } from '../api/errors.js';
 import { errorMessage } from '../errors.js';
 import { formatDuration } from '../format.js';
 import { previewComment } from '../report/preview-report.js';
-import {
-  type PreviewDeps,
-  type PreviewRequest,
-  type PreviewResult,
-  emptyResult,
-  guardedId,
-  previewMarker,
-} from './command.js';
+import { type PreviewDeps, type PreviewRequest, type PreviewResult, emptyResult, guardedId } from './command.js';
 import type { PullRequestInfo } from './host.js';
-import { type PreviewRecord, decodeState, previewOf } from './state.js';
+import { type PreviewRecord, decodeState, previewMarker, previewOf } from './state.js';
 
 /** The previews of one pull request: from its comment's valid state, and by name from the service's list. */
 async function previewsOf(

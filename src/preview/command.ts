@@ -131,8 +131,3 @@ export function guardedId(manifest: Manifest, id: string): string {
   }
   return id;
 }
-
-/** The marker that finds a manifest's preview comment (apart from its plan comment). */
-export function previewMarker(manifest: string): string {
-  return `<!-- claw-deploy preview: ${encodeURIComponent(manifest)} -->`;
-}

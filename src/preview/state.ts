@@ -82,3 +82,8 @@ export function previewOf(id: string, declared: string[]): { claw: string; pr: n
   if (!match || !declared.includes(match[1])) return undefined;
   return { claw: match[1], pr: Number(match[2]) };
 }
+
+/** The marker that finds a manifest's preview comment (apart from its plan comment). */
+export function previewMarker(manifest: string): string {
+  return `<!-- claw-deploy preview: ${encodeURIComponent(manifest)} -->`;
+}

@@ -21,11 +21,10 @@ import {
   type PreviewResult,
   emptyResult,
   guardedId,
-  previewMarker,
 } from './command.js';
 import { removePreview } from './cleanup.js';
 import { previewConfig } from './config.js';
-import { type PreviewRecord, type PreviewState, decodeState, previewId, previewOf } from './state.js';
+import { type PreviewRecord, type PreviewState, decodeState, previewId, previewMarker, previewOf } from './state.js';
 
 export async function up(deps: PreviewDeps, request: PreviewRequest, pr: number): Promise<PreviewResult> {
   const { ctx, host } = deps;

@@ -6,7 +6,7 @@
 import type { CheckEntry } from '../checks/result.js';
 import type { PreviewResult } from '../preview/command.js';
 import type { RowVerdict } from '../preview/compare.js';
-import { type PreviewState, encodeState } from '../preview/state.js';
+import { type PreviewState, encodeState, previewMarker } from '../preview/state.js';
 import { MAX_REPORT_BYTES, reportOutput } from './health-report.js';
 import { code, escapeText, link, table } from './markdown.js';
 
@@ -33,7 +33,7 @@ export function previewComment(
   now: number,
   redact: (text: string) => string = (t) => t,
 ): string {
-  const marker = `<!-- claw-deploy preview: ${encodeURIComponent(manifest)} -->`;
+  const marker = previewMarker(manifest);
   const when = `${new Date(now).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
   const commit = result.headSha ? ` · commit ${code(result.headSha.slice(0, 12))}` : '';
   const parts: string[] = [marker];
