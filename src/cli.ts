@@ -14,6 +14,14 @@ import { type CommandResult, type InputFiles, execute, outputsOf, readInputFiles
 import { type Settings, readSettings } from './settings.js';
 import { VERSION } from './version.js';
 import { describeFailure } from './wiring.js';
+import { Redactor } from './api/redact.js';
+
+/** stdout with every write redacted: results go there, and a result may quote the service. */
+function redacting(out: CliIo['stdout'], secrets: Redactor): CliIo['stdout'] {
+  return Object.assign(Object.create(out) as CliIo['stdout'], {
+    write: (chunk: string) => out.write(secrets.redact(String(chunk))),
+  });
+}
 
 export const EXIT = { ok: 0, failed: 1, badInput: 2, error: 3, SIGINT: 130, SIGTERM: 143 } as const;
 
@@ -61,12 +69,14 @@ export async function run(argv: string[] = process.argv.slice(2), io: CliIo = de
   }
 
   const { env } = io;
+  const secrets = new Redactor([...KEY_VARIABLES.map((v) => env[v]), env.GITHUB_TOKEN]);
   const color = io.stdout.isTTY === true && !env.NO_COLOR;
   const terminal = new Terminal({
     out: args.json ? io.stderr : io.stdout,
     color,
     progress: color && args.progress && !env.CI,
     verbose: args.verbose,
+    redact: secrets.redact,
   });
   if (!KEY_VARIABLES.some((v) => env[v]?.trim())) {
     terminal.error(
@@ -79,6 +89,7 @@ export async function run(argv: string[] = process.argv.slice(2), io: CliIo = de
   try {
     settings = readSettings(cliReader(args, env));
     files = await readInputFiles(settings, io.cwd, env);
+    secrets.add(...files.secrets, `${settings.authScheme} ${settings.apiKey}`.trim());
   } catch (err) {
     terminal.error(errorMessage(err));
     return EXIT.badInput;
@@ -103,12 +114,13 @@ export async function run(argv: string[] = process.argv.slice(2), io: CliIo = de
       tempDir: tmpdir(),
       github: githubRun(env),
       userAgent: `claw-deploy-cli/${VERSION}`,
+      redact: secrets,
     });
     const result = await terminal.whileWaiting(
       `${settings.command} ${settings.clawId || settings.targets.ids.join(',')}`,
       work,
     );
-    const outputs = report(result, files, args, io, terminal);
+    const outputs = report(result, files, args, { ...io, stdout: redacting(io.stdout, secrets) }, terminal);
     if (interrupted) return EXIT[interrupted as 'SIGINT' | 'SIGTERM'] ?? EXIT.SIGINT;
     if (result.ok || !result.failStep) return EXIT.ok;
     return outputs.outcome === 'error' ? EXIT.error : EXIT.failed;
@@ -120,7 +132,8 @@ export async function run(argv: string[] = process.argv.slice(2), io: CliIo = de
     }
     const message = describeFailure(settings, err);
     terminal.error(message);
-    if (args.json) io.stdout.write(`${JSON.stringify({ outcome: 'error', message: clip(message, 2000) })}\n`);
+    if (args.json)
+      io.stdout.write(secrets.redact(`${JSON.stringify({ outcome: 'error', message: clip(message, 2000) })}\n`));
     return err instanceof InputError ? EXIT.badInput : EXIT.error;
   } finally {
     process.off('SIGINT', onSignal);

@@ -209,6 +209,63 @@ export const INPUTS: readonly InputSpec[] = [
       'preview: what fails the step: regression (a check passes in production and not in the preview), failure (any check fails on the preview), or never.',
     default: 'regression',
   },
+  {
+    name: 'auto-approve',
+    description:
+      'apply: apply without a reviewed plan-id (as terraform apply -auto-approve). Without it, apply with an empty plan-id is refused, writing nothing.',
+    default: 'false',
+  },
+  {
+    name: 'checks-output',
+    description:
+      "A file to write the checks' results to in promptfoo's output format (promptfoo import / promptfoo view open it), relative to the workspace. Empty: none.",
+    default: '',
+  },
+  {
+    name: 'incidents',
+    description:
+      'health: one GitHub issue per Claw incident, opened after confirm failing runs in a row and closed after recover healthy ones (needs permissions: issues: write, and history).',
+    default: 'false',
+  },
+  {
+    name: 'confirm',
+    description:
+      'health with incidents: failing runs in a row before an incident opens (a failed probe is retried once first).',
+    default: '2',
+  },
+  {
+    name: 'recover',
+    description: 'health with incidents: healthy runs in a row before an incident closes.',
+    default: '2',
+  },
+  {
+    name: 'reopen-within',
+    description:
+      'health with incidents: a Claw failing again this soon after its incident closed reopens the same issue.',
+    default: '1h',
+  },
+  {
+    name: 'assignees',
+    description: 'health with incidents: GitHub users to assign incident issues to (comma separated). Empty: none.',
+    default: '',
+  },
+  {
+    name: 'mention',
+    description: 'health with incidents: text added to a new incident, such as @org/oncall. Empty: none.',
+    default: '',
+  },
+  {
+    name: 'history',
+    description:
+      'health: a branch that keeps one record per Claw per run (NDJSON month files, needs permissions: contents: write). Empty: no history, unless incidents or status-page turn it on with claw-health.',
+    default: '',
+  },
+  {
+    name: 'status-page',
+    description:
+      'health: render a status page (index.html, status.json, SVG badges) into the history branch, for GitHub Pages.',
+    default: 'false',
+  },
 ];
 
 /** What each command does, for the command line's help. */

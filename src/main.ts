@@ -18,17 +18,22 @@ import { STATE } from './state.js';
 import { githubPreviewHost } from './github/preview-host.js';
 import { type CommandResult, type InputFiles, execute, outputsOf, readInputFiles, workspaceOf } from './run.js';
 import { describeFailure } from './wiring.js';
+import { Redactor } from './api/redact.js';
 
-// Every line the layers log crosses into the runner's log here, and only here, sanitized: the
-// service's text can never become a workflow command.
+/** Every secret of the run, as it learns them: applied to decoded text at every sink below. */
+export const secrets = new Redactor();
+const clean = (text: string): string => sanitizeLogLine(secrets.redact(text));
+
+// Every line the layers log crosses into the runner's log here, and only here, redacted and
+// sanitized: the service's text can never become a workflow command nor show a secret.
 export const log: Logger = {
-  info: (message) => core.info(sanitizeLogLine(message)),
-  warning: (message) => core.warning(sanitizeLogLine(message)),
-  debug: (message) => core.debug(sanitizeLogLine(message)),
-  startGroup: (name) => core.startGroup(sanitizeLogLine(name)),
+  info: (message) => core.info(clean(message)),
+  warning: (message) => core.warning(clean(message)),
+  debug: (message) => core.debug(clean(message)),
+  startGroup: (name) => core.startGroup(clean(name)),
   endGroup: () => core.endGroup(),
 };
-export const fail = (message: string): void => core.setFailed(sanitizeLogLine(message));
+export const fail = (message: string): void => core.setFailed(clean(message));
 
 /** True when the runner starts the bundle again for the post step. */
 export function isPostStep(): boolean {
@@ -41,6 +46,7 @@ export async function run(): Promise<void> {
   if (rawKey.trim()) core.setSecret(rawKey.trim());
   const githubToken = core.getInput('github-token');
   if (githubToken.trim()) core.setSecret(githubToken.trim());
+  secrets.add(rawKey, githubToken);
   core.saveState(STATE.isPost, 'true');
   // A pull request from a fork runs without secrets: a preview then does nothing, and says so once.
   if (core.getInput('command').trim() === 'preview' && !rawKey.trim()) {
@@ -57,6 +63,7 @@ export async function run(): Promise<void> {
     files = await readInputFiles(settings, workspace, process.env);
     // The runner masks what they read from the environment too, wherever it might show up.
     for (const value of files.secrets) core.setSecret(value);
+    secrets.add(...files.secrets, `${settings.authScheme} ${settings.apiKey}`.trim());
   } catch (err) {
     const message = errorMessage(err);
     core.setOutput('outcome', 'error');
@@ -89,6 +96,7 @@ export async function run(): Promise<void> {
       tempDir: process.env.RUNNER_TEMP || tmpdir(),
       github,
       userAgent: `claw-deploy (${github.repository || 'local'})`,
+      redact: secrets,
       onProgress: ({ deploymentId, final }) => {
         // Set at once, so a later failure (the service gone quiet) still tells which deployment.
         core.setOutput('deployment-id', deploymentId);
@@ -115,9 +123,9 @@ export async function run(): Promise<void> {
       await commentPlan(settings, result.plan, github);
     // Outputs only through setOutput, and only values that pass the last check.
     const outputs = outputsOf(result, files);
-    for (const [name, value] of Object.entries(outputs.values)) core.setOutput(name, value);
+    for (const [name, value] of Object.entries(outputs.values)) core.setOutput(name, secrets.redact(value));
     outputs.warnings.forEach(log.warning);
-    for (const notice of result.notices ?? []) core.notice(sanitizeLogLine(notice));
+    for (const notice of result.notices ?? []) core.notice(clean(notice));
     await writeSummary([result.summary, checksSummary(result.checks)].filter(Boolean).join('\n'), result.summaryCap);
     if (result.ok) log.info(result.message);
     else if (result.failStep) fail(result.message);
@@ -183,7 +191,7 @@ async function commentPlan(
     run: github,
     pullRequest: github.pullRequest,
     marker: commentMarker(result.plan.manifest),
-    body: commentBody(result.plan, view),
+    body: secrets.redact(commentBody(result.plan, view)),
     warn: log.warning,
   });
   if (done) log.info(`The plan is on pull request #${github.pullRequest} (comment ${done}).`);
@@ -192,5 +200,5 @@ async function commentPlan(
 async function writeSummary(markdown: string, cap?: CommandResult['summaryCap']): Promise<void> {
   // Outside a runner (no summary file) the summary is skipped, not an error.
   if (!process.env.GITHUB_STEP_SUMMARY) return;
-  await core.summary.addRaw(capMarkdown(markdown, cap?.bytes, cap?.whereWhole)).write();
+  await core.summary.addRaw(capMarkdown(secrets.redact(markdown), cap?.bytes, cap?.whereWhole)).write();
 }

@@ -34,7 +34,7 @@ import { checkOutputs } from './report/outputs.js';
 import { writePlanFiles } from './report/plan-files.js';
 import { type PlanView, planMarkdown, planOutputs } from './report/plan-report.js';
 import type { Settings } from './settings.js';
-import { redactor } from './api/redact.js';
+import type { Redactor } from './api/redact.js';
 import { type PreviewEvent, previewCommand } from './preview/command.js';
 import type { PreviewHost } from './preview/host.js';
 import { previewOutputs, previewSummary } from './report/preview-report.js';
@@ -76,6 +76,8 @@ export interface Session {
   onProgress?: (progress: Progress) => void;
   /** A fleet's deployments in flight, each time that changes. */
   onFleetProgress?: (inFlight: string[]) => void;
+  /** Every secret of the run: each file, comment and report written here passes through it. */
+  redact: Redactor;
   /** The code host and the event, for `preview` (the action only). */
   preview?: { host: PreviewHost; event: PreviewEvent };
 }
@@ -120,11 +122,16 @@ export async function execute(settings: Settings, files: InputFiles, session: Se
     };
     const result = await runCommand(settings, deps, session, files, checksFor);
     if (suite && result.checks && settings.checksJunit) {
-      const written = await writeJUnit(settings.checksJunit, session.workspace, result.checks, suite.file).catch(
-        (err: unknown) => {
-          log.warning(`Could not write the JUnit file '${settings.checksJunit}': ${errorMessage(err)}`);
-        },
-      );
+      const checks = session.redact.redactJson(result.checks);
+      const written = await writeJUnit(
+        settings.checksJunit,
+        session.workspace,
+        checks,
+        suite.file,
+        session.redact.redact,
+      ).catch((err: unknown) => {
+        log.warning(`Could not write the JUnit file '${settings.checksJunit}': ${errorMessage(err)}`);
+      });
       if (written) log.info(`Wrote the checks' results as JUnit XML to ${settings.checksJunit}.`);
     }
     return result;
@@ -307,7 +314,7 @@ async function runCommand(
       if (!session.preview || !manifest) {
         throw new InputError('The preview command follows a GitHub pull request: run it in a GitHub Actions workflow.');
       }
-      const redact = redactor([settings.apiKey, ...files.secrets]);
+      const redact = session.redact.redact;
       const result = await previewCommand(
         {
           ctx: deps,
@@ -368,10 +375,12 @@ async function manifestResult(settings: Settings, result: ManifestResult, sessio
   const view: PlanView = { title, apply: result.apply, runUrl: runUrl(session.github) };
   const plan = planOutputs(result.plan);
   const rollout = result.rollout && fleetOutputs(result.rollout);
-  const files = await writePlanFiles(result.plan, view, session.tempDir).catch((err: unknown) => {
-    log.warning(`Could not write the plan's files: ${errorMessage(err)}`);
-    return undefined;
-  });
+  const files = await writePlanFiles(result.plan, view, session.tempDir, session.redact.redact).catch(
+    (err: unknown) => {
+      log.warning(`Could not write the plan's files: ${errorMessage(err)}`);
+      return undefined;
+    },
+  );
   if (files) log.info(`The whole plan is in ${files.markdown} (and as JSON in ${files.json}).`);
   return {
     ok: result.ok,

@@ -236,4 +236,47 @@ describe('checks and manifests', () => {
       comment: false,
     });
   });
+
+  it('refuses apply without a reviewed plan unless auto-approve says so, and auto-approve beside a plan-id', () => {
+    expect(() => settings({ command: 'apply', manifest: 'claws.yml' })).toThrow(
+      /^Input 'plan-id' is "": expected the 'plan-id' output of the reviewed plan \(apply refuses to write an unreviewed plan\), or 'auto-approve: true'/,
+    );
+    expect(settings({ command: 'apply', manifest: 'claws.yml', 'auto-approve': 'true' })).toMatchObject({
+      planId: '',
+      autoApprove: true,
+    });
+    expect(() =>
+      settings({ command: 'apply', manifest: 'claws.yml', 'auto-approve': 'true', 'plan-id': '0123456789abcdef' }),
+    ).toThrow(/^Input 'auto-approve' is "true": expected false when 'plan-id' names the reviewed plan/);
+    expect(() => settings({ 'auto-approve': 'true' })).toThrow(/expected to be set only with the apply command/);
+  });
+
+  it('reads health over time: history turned on by incidents and status-page, each for health only', () => {
+    expect(settings({ command: 'health', 'claw-id': 'c1', incidents: 'true' })).toMatchObject({
+      history: 'claw-health',
+      incidents: { enabled: true, confirm: 2, recover: 2, reopenWithinMs: 3_600_000, assignees: [], mention: '' },
+    });
+    expect(
+      settings({ command: 'health', 'claw-id': 'c1', 'status-page': 'true', history: 'ops/health' }),
+    ).toMatchObject({
+      history: 'ops/health',
+      statusPage: true,
+    });
+    expect(settings({ command: 'health', 'claw-id': 'c1' })).toMatchObject({ history: '', statusPage: false });
+    expect(() => settings({ command: 'health', 'claw-id': 'c1', history: '../main' })).toThrow(
+      /^Input 'history' is "\.\.\/main": expected a branch name such as claw-health\.$/,
+    );
+    expect(() => settings({ command: 'health', 'claw-id': 'c1', confirm: '0' })).toThrow(
+      /^Input 'confirm' is "0": expected a whole number from 1 to 100\.$/,
+    );
+    expect(() => settings({ command: 'health', 'claw-id': 'c1', assignees: 'octocat, bad user' })).toThrow(
+      /^Input 'assignees' is "bad user": expected GitHub user names, comma separated\.$/,
+    );
+    expect(() => settings({ 'claw-id': 'c1', incidents: 'true' })).toThrow(
+      /^Input 'incidents' is "true": expected to be set only with the health command\.$/,
+    );
+    expect(() => settings({ 'claw-id': 'c1', 'checks-output': 'out.json' })).toThrow(
+      /^Input 'checks-output' is "out\.json": expected to be set only with 'checks'/,
+    );
+  });
 });

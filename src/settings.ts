@@ -85,7 +85,32 @@ export interface Settings {
   maxPreviews: number;
   /** preview: what fails the step. */
   failOn: FailOn;
+  /** apply: an empty `plan-id` applies unreviewed only when this says so. */
+  autoApprove: boolean;
+  /** Where to write the checks' results in promptfoo's output format; empty: nowhere. */
+  checksOutput: string;
+  /** health: incidents as GitHub issues, counted across runs from `history`. */
+  incidents: {
+    enabled: boolean;
+    /** Failing runs in a row before an incident opens. */
+    confirm: number;
+    /** Healthy runs in a row before it closes. */
+    recover: number;
+    /** Failing again this soon after a close reopens the same issue. */
+    reopenWithinMs: number;
+    /** GitHub logins assigned to a new incident. */
+    assignees: string[];
+    /** Text added to a new incident (a team to notify). */
+    mention: string;
+  };
+  /** health: the branch keeping one record per Claw per run; empty: no history. */
+  history: string;
+  /** health: render a status page into the history branch. */
+  statusPage: boolean;
 }
+
+/** The branch `incidents` and `status-page` keep their history on when `history` is empty. */
+export const DEFAULT_HISTORY_BRANCH = 'claw-health';
 
 /** Reads one input by its action.yml name; returns '' when unset. */
 export type InputReader = (name: string) => string;
@@ -275,6 +300,27 @@ export function readSettings(read: InputReader): Settings {
     fail('plan-id', planId, "the 'plan-id' output of the reviewed plan: 16 hexadecimal digits");
   }
   if (planId && command !== 'apply') fail('plan-id', planId, 'to be set only with the apply command');
+  const autoApprove = parsed(read, 'auto-approve', (v) => parseBoolean(v || 'false'));
+  if (autoApprove && command !== 'apply')
+    fail('auto-approve', read('auto-approve'), 'to be set only with the apply command');
+  if (autoApprove && planId) {
+    fail('auto-approve', read('auto-approve'), "false when 'plan-id' names the reviewed plan (one or the other)");
+  }
+  if (command === 'apply' && !planId && !autoApprove) {
+    fail(
+      'plan-id',
+      '',
+      "the 'plan-id' output of the reviewed plan (apply refuses to write an unreviewed plan), or 'auto-approve: true' to apply without review",
+    );
+  }
+  const checksOutput = filePath(
+    read,
+    'checks-output',
+    "a file to write promptfoo's output format to, such as reports/claw-checks.json",
+  );
+  if (checksOutput && !checks)
+    fail('checks-output', checksOutput, "to be set only with 'checks' (there are no checks to report)");
+  const health = readHealthOverTime(read, command);
 
   return {
     command,
@@ -319,6 +365,57 @@ export function readSettings(read: InputReader): Settings {
     previewTtlMs: parsed(read, 'preview-ttl', (v) => parseDuration(v || '7d')),
     maxPreviews: parsed(read, 'max-previews', (v) => parseCount(v || '10')),
     failOn: parsed(read, 'fail-on', (v) => parseEnum(v || 'regression', FAIL_ON)),
+    autoApprove,
+    checksOutput,
+    ...health,
+  };
+}
+
+const GITHUB_LOGIN = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/;
+/** A branch name git and GitHub accept, kept simple: no `..`, no leading `-` or `/`, no `.lock`. */
+const BRANCH = /^(?!-|\/)(?!.*\.\.)(?!.*\/\/)(?!.*\.lock$)[\w./-]{1,100}(?<![/.])$/;
+
+/** health's incidents, history and status page: each only for health, history on when the others need it. */
+function readHealthOverTime(
+  read: InputReader,
+  command: Command,
+): Pick<Settings, 'incidents' | 'history' | 'statusPage'> {
+  const enabled = parsed(read, 'incidents', (v) => parseBoolean(v || 'false'));
+  const statusPage = parsed(read, 'status-page', (v) => parseBoolean(v || 'false'));
+  let history = read('history').trim();
+  if (history && !BRANCH.test(history)) fail('history', history, 'a branch name such as claw-health');
+  for (const [input, on] of [
+    ['incidents', enabled],
+    ['status-page', statusPage],
+    ['history', history !== ''],
+  ] as const) {
+    if (on && command !== 'health') fail(input, read(input), 'to be set only with the health command');
+  }
+  if ((enabled || statusPage) && history === '') history = DEFAULT_HISTORY_BRANCH;
+  const atLeastOne = (input: string): number =>
+    parsed(read, input, (v) => {
+      const n = parseCount(v || '2');
+      if (n < 1 || n > 100) throw new ParseError('a whole number from 1 to 100');
+      return n;
+    });
+  const assignees = parseList(read('assignees'));
+  for (const login of assignees)
+    if (!GITHUB_LOGIN.test(login)) fail('assignees', login, 'GitHub user names, comma separated');
+  if (assignees.length > 10) fail('assignees', read('assignees'), 'at most 10 users (GitHub assigns no more)');
+  const mention = read('mention').trim();
+  if (mention.length > 500 || hasControls(mention))
+    fail('mention', mention, 'one line of at most 500 characters, such as @org/oncall');
+  return {
+    incidents: {
+      enabled,
+      confirm: atLeastOne('confirm'),
+      recover: atLeastOne('recover'),
+      reopenWithinMs: parsed(read, 'reopen-within', (v) => parseDuration(v || '1h')),
+      assignees,
+      mention,
+    },
+    history,
+    statusPage,
   };
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { redactor } from './redact.js';
+import { Redactor, redactor } from './redact.js';
 
 const KEY = 'sk_live_9f8e7d6c5b4a3210';
 const AUTH = `Bearer ${KEY}`;
@@ -33,5 +33,66 @@ describe('redactor', () => {
 
   it('leaves text without the key alone', () => {
     expect(redact('deployment dep_1 is live')).toBe('deployment dep_1 is live');
+  });
+});
+
+describe('Redactor: the run-wide list, on decoded text', () => {
+  const key = 'ams/Key+0123456789';
+  const redactor = new Redactor([key]);
+  it.each([
+    ['raw', key],
+    ['\\/-escaped', 'ams\\/Key+0123456789'],
+    ['\\u-escaped', 'ams\\/Key\\u002B0123456789'],
+    [
+      '\\u lower case, every character',
+      [...key].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join(''),
+    ],
+    ['percent-encoded', encodeURIComponent(key)],
+    ['percent-encoded, lower-case hex', encodeURIComponent(key).replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase())],
+    ['base64', Buffer.from(key).toString('base64')],
+  ])('removes the key %s', (_name, form) => {
+    const out = redactor.redact(`error: ${form} was refused`);
+    expect(out).toBe('error: *** was refused');
+  });
+
+  it('removes the key inside a longer base64url blob (the edge characters carry other bytes too)', () => {
+    const out = redactor.redact(Buffer.from(`xy${key}z`).toString('base64url'));
+    expect(out).toContain('***');
+    expect(out.length).toBeLessThan(12);
+  });
+
+  it('finds a JSON-escaped key once JSON.parse has decoded it, and in JSON values', () => {
+    const decoded = JSON.parse('{"message":"bad key ams\\/Key\\u002B0123456789"}') as { message: string };
+    expect(redactor.redact(decoded.message)).toBe('bad key ***');
+    expect(redactor.redactJson({ [key]: [decoded] })).toEqual({ '***': [{ message: 'bad key ***' }] });
+  });
+
+  it('learns secrets as the run reads them, trims them, and ignores ones too short to look for', () => {
+    const r = new Redactor();
+    expect(r.redact('judge-key-123456')).toBe('judge-key-123456');
+    r.add('judge-key-123456\n', 'abc', '', undefined);
+    expect(r.size).toBe(1);
+    expect(r.redact('x judge-key-123456 y')).toBe('x *** y');
+  });
+
+  it('keeps ordinary text and is quick on a large body', () => {
+    const text = 'a'.repeat(2_000_000);
+    const began = performance.now();
+    expect(redactor.redact(text)).toBe(text);
+    // A figure, not a speed test: it only must not be quadratic.
+    expect(performance.now() - began).toBeLessThan(20_000);
+  });
+});
+
+describe('Redactor on a sink’s final text', () => {
+  const key = 'ams/Key+01&23<456789';
+  const redactor = new Redactor([key]);
+  it.each([
+    ['XML', 'ams/Key+01&amp;23&lt;456789'],
+    ['numeric references', 'ams&#47;Key&#x2b;01&#38;23&#60;456789'],
+    ['Markdown escapes', 'ams\\/Key\\+01\\&23\\<456789'],
+    ['JSON.stringify', JSON.stringify(key).slice(1, -1)],
+  ])('removes the key in %s', (_name, form) => {
+    expect(redactor.redact(`<failure message="${form}"/>`)).toBe('<failure message="***"/>');
   });
 });

@@ -1,8 +1,15 @@
-// The key must never come back out, whatever form the service echoes it in: raw, JSON-escaped,
-// URL-encoded, or base64 / base64url (of the key, and of the whole Authorization value), whole or
-// inside a longer encoded blob.
+// Secrets must never come back out, whatever form they return in. One Redactor per run holds every
+// secret the run knows (the API key and its Authorization value, a judge's key, header values and
+// manifest values read from the environment, the GitHub token), and every sink (log, summary,
+// outputs, files, comments, the terminal, --json) passes decoded text through it. It finds a
+// secret raw, escaped by JSON (`\/`, `\uXXXX`), Markdown (`\|`), XML or HTML (`&amp;`, `&#x2B;`) or
+// percent-encoding, mixed as an encoder likes, and in base64 / base64url (alone or inside a longer
+// encoded blob). So a sink may redact its final text, whatever format it wrote.
 
+/** Shorter forms would redact ordinary words: a secret this short is not looked for in base64. */
 const MIN_FORM_CHARS = 6;
+/** Past this a secret is not one a person set; its regular expression would only cost time. */
+const MAX_SECRET_CHARS = 8192;
 
 /** The base64 text that encodes `bytes` wherever they sit in a longer encoded string. */
 function base64Cores(bytes: Buffer): string[] {
@@ -18,15 +25,46 @@ function base64Cores(bytes: Buffer): string[] {
   return cores;
 }
 
-/** Every form of each secret worth looking for, longest first. */
+const escapeRegExp = (text: string): string => text.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&');
+
+/**
+ * One character of a secret in every spelling a JSON encoder, a URL encoder or a mix of them may
+ * give it: itself, `\uXXXX` (either case), `\/` `\\` `\"`, `%XX` of each UTF-8 byte, `+` for a space.
+ */
+function characterForms(char: string): string {
+  const code = char.codePointAt(0)!;
+  const forms = [escapeRegExp(char)];
+  if (code <= 0xffff) forms.push(`\\\\u${hexCaseless(code.toString(16).padStart(4, '0'))}`);
+  else {
+    // Outside the BMP JSON writes a surrogate pair.
+    const [high, low] = [char.charCodeAt(0), char.charCodeAt(1)];
+    forms.push(`\\\\u${hexCaseless(high.toString(16))}\\\\u${hexCaseless(low.toString(16))}`);
+  }
+  // A backslash before punctuation: JSON's `\/` `\\` `\"`, Markdown's `\|` `\*`.
+  if (/[!-/:-@[-`{-~]/.test(char)) forms.push(`\\\\${escapeRegExp(char)}`);
+  // XML and HTML character references: `&amp;`, `&#43;`, `&#x2B;`.
+  const named = NAMED_ENTITIES[char];
+  if (named) forms.push(`&${named};`);
+  forms.push(`&#0*${code};`, `&#[xX]0*${hexCaseless(code.toString(16))};`);
+  if (char === '\n') forms.push('\\\\n');
+  if (char === '\t') forms.push('\\\\t');
+  const bytes = [...Buffer.from(char, 'utf8')].map((b) => `%${hexCaseless(b.toString(16).padStart(2, '0'))}`);
+  forms.push(bytes.join(''));
+  if (char === ' ') forms.push('\\+');
+  return `(?:${forms.join('|')})`;
+}
+
+const NAMED_ENTITIES: Record<string, string> = { '&': 'amp', '<': 'lt', '>': 'gt', '"': 'quot', "'": '(?:apos|#39)' };
+
+const hexCaseless = (hex: string): string =>
+  [...hex].map((c) => (/[a-f]/i.test(c) ? `[${c.toLowerCase()}${c.toUpperCase()}]` : c)).join('');
+
+/** Every literal form of each secret worth looking for (base64 ones), longest first. */
 export function secretForms(secrets: string[]): string[] {
   const forms = new Set<string>();
   for (const secret of secrets) {
     if (!secret) continue;
     forms.add(secret);
-    forms.add(JSON.stringify(secret).slice(1, -1));
-    forms.add(encodeURIComponent(secret));
-    forms.add(encodeURIComponent(secret).replace(/%20/g, '+'));
     for (const core of base64Cores(Buffer.from(secret, 'utf8'))) {
       forms.add(core);
       forms.add(core.replace(/\+/g, '-').replace(/\//g, '_'));
@@ -35,12 +73,63 @@ export function secretForms(secrets: string[]): string[] {
   return [...forms].filter((f) => f.length >= MIN_FORM_CHARS).sort((a, b) => b.length - a.length);
 }
 
-/** A function that replaces every form of the secrets with `***`. */
-export function redactor(secrets: string[]): (text: string) => string {
-  const forms = secretForms(secrets);
-  return (text) => {
-    let out = text;
-    for (const form of forms) if (out.includes(form)) out = out.split(form).join('***');
+/** The run's one list of secrets and the function every sink applies. */
+export class Redactor {
+  private readonly secrets = new Set<string>();
+  private forms: string[] = [];
+  private spelled?: RegExp;
+
+  constructor(secrets: Iterable<string | undefined> = []) {
+    this.add(...secrets);
+  }
+
+  /** Adds secrets as the run learns them (a judge's key read from the environment, say). */
+  add(...values: (string | undefined)[]): this {
+    let changed = false;
+    for (const raw of values) {
+      const value = raw?.trim();
+      if (!value || value.length < MIN_FORM_CHARS || value.length > MAX_SECRET_CHARS || this.secrets.has(value))
+        continue;
+      this.secrets.add(value);
+      changed = true;
+    }
+    if (changed) {
+      const all = [...this.secrets].sort((a, b) => b.length - a.length);
+      this.forms = secretForms(all);
+      this.spelled = new RegExp(all.map((s) => [...s].map(characterForms).join('')).join('|'), 'g');
+    }
+    return this;
+  }
+
+  get size(): number {
+    return this.secrets.size;
+  }
+
+  /** The text with every form of every secret replaced by `***`. */
+  readonly redact = (text: string): string => {
+    if (this.secrets.size === 0 || text === '') return text;
+    let out = this.spelled ? text.replace(this.spelled, '***') : text;
+    for (const form of this.forms) if (out.includes(form)) out = out.split(form).join('***');
     return out;
   };
+
+  /** A JSON value with every string in it (keys too) redacted; a copy, the value is left as it was. */
+  readonly redactJson = <T>(value: T): T => {
+    if (this.secrets.size === 0) return value;
+    const walk = (v: unknown, depth: number): unknown => {
+      if (typeof v === 'string') return this.redact(v);
+      if (depth > 64 || v === null || typeof v !== 'object') return v;
+      if (Array.isArray(v)) return v.map((item) => walk(item, depth + 1));
+      // Only plain records: a Set, a Map or a class instance is the program's own, not text to show.
+      const proto = Object.getPrototypeOf(v) as unknown;
+      if (proto !== Object.prototype && proto !== null) return v;
+      return Object.fromEntries(Object.entries(v).map(([k, item]) => [this.redact(k), walk(item, depth + 1)]));
+    };
+    return walk(value, 0) as T;
+  };
+}
+
+/** A function that replaces every form of the secrets with `***`. */
+export function redactor(secrets: string[]): (text: string) => string {
+  return new Redactor(secrets).redact;
 }

@@ -85,9 +85,10 @@ export async function writeJUnit(
   workspace: string,
   result: ChecksResult,
   checksFile: string,
+  redact: (text: string) => string = (text) => text,
 ): Promise<string> {
   const full = isAbsolute(path) ? path : resolve(workspace, path);
   await mkdir(dirname(full), { recursive: true });
-  await writeFile(full, toJUnit(result, checksFile), 'utf8');
+  await writeFile(full, redact(toJUnit(result, checksFile)), 'utf8');
   return full;
 }

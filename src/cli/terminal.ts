@@ -30,6 +30,8 @@ export interface TerminalOptions {
   /** The live line for a wait: a TTY, not disabled by --no-progress or NO_COLOR. */
   progress: boolean;
   verbose: boolean;
+  /** The run's redactor: every line written passes through it. */
+  redact?: (text: string) => string;
 }
 
 const paint = (on: boolean, code: string, text: string): string => (on ? `\u001b[${code}m${text}\u001b[0m` : text);
@@ -57,7 +59,7 @@ export class Terminal implements Logger {
   /** Writes whole lines the tool made itself (tables), already safe. */
   raw(text: string): void {
     this.clearLive();
-    this.options.out.write(`${text}\n`);
+    this.options.out.write(`${this.redact(text)}\n`);
     this.drawLive();
   }
 
@@ -74,11 +76,13 @@ export class Terminal implements Logger {
     }
   }
 
+  private readonly redact = (text: string): string => this.options.redact?.(text) ?? text;
+
   private line(text: string, plain = text): void {
     this.clearLive();
-    this.options.out.write(`${text}\n`);
+    this.options.out.write(`${this.redact(text)}\n`);
     // The last event is what the live line says it is waiting on (never with colour codes cut).
-    if (this.live) this.live.text = clip(plain, 80);
+    if (this.live) this.live.text = clip(this.redact(plain), 80);
     this.drawLive();
   }
 

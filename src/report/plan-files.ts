@@ -12,11 +12,16 @@ export interface PlanFiles {
 }
 
 /** Writes both files into `dir`; their names carry the manifest's name and the plan id. */
-export async function writePlanFiles(plan: Plan, view: PlanView, dir: string): Promise<PlanFiles> {
+export async function writePlanFiles(
+  plan: Plan,
+  view: PlanView,
+  dir: string,
+  redact: (text: string) => string = (text) => text,
+): Promise<PlanFiles> {
   const stem = `claw-plan-${basename(plan.manifest).replace(/[^\w.-]+/g, '_')}-${plan.id}`;
   await mkdir(dir, { recursive: true });
   const files = { markdown: join(dir, `${stem}.md`), json: join(dir, `${stem}.json`) };
-  await writeFile(files.markdown, planMarkdown(plan, view), 'utf8');
-  await writeFile(files.json, `${JSON.stringify(planJson(plan), null, 2)}\n`, 'utf8');
+  await writeFile(files.markdown, redact(planMarkdown(plan, view)), 'utf8');
+  await writeFile(files.json, redact(`${JSON.stringify(planJson(plan), null, 2)}\n`), 'utf8');
   return files;
 }

@@ -186,7 +186,7 @@ describe('Claws as code, end to end', () => {
   it('apply refuses an unset secret, naming the file and the line, before any request', async () => {
     const s = await start();
     const { env } = workspace();
-    const run = await runAction(inputs(s, { command: 'apply' }), { env });
+    const run = await runAction(inputs(s, { command: 'apply', 'auto-approve': 'true' }), { env });
     expect(run.errors).toEqual([
       "claws.yml, line 9: the environment variable ZENDESK_TOKEN is not set: expected it in the step's env (for example from a secret) when applying.",
     ]);
@@ -204,7 +204,7 @@ describe('Claws as code, end to end', () => {
     expect(drift.summary).toContain(
       '#### Claw `claw-support-bot`\n\n```diff\n! personality.tone: "formal" → "friendly"\n```',
     );
-    await runAction(inputs(s, { command: 'apply', 'deploy-changed': 'false' }), { env });
+    await runAction(inputs(s, { command: 'apply', 'auto-approve': 'true', 'deploy-changed': 'false' }), { env });
     const clean = await runAction(inputs(s, { command: 'drift' }), { env });
     expect(clean.exitCode).toBe(0);
     expect(clean.summary).toContain('### ✅ Drift for `claws.yml`: no changes');
