@@ -1,4 +1,4 @@
-// The command line as a user runs it: `node dist/cli/index.js <command> --flags` against the
+// The command line as a user runs it: `claw-deploy <command> --flags` (the package's bin, over dist/) against the
 // simulator, with the key in the environment; exit codes, --json, --junit, Ctrl-C with a rollback,
 // no ANSI when not a terminal, a hostile status shown as text, and --help naming every input.
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -11,7 +11,7 @@ import { ROOT, collect, readActionYml } from './harness.ts';
 import { simulatorPerTest } from './service.ts';
 
 const start = simulatorPerTest({ rollbackForm: 'new-deployment' });
-const CLI = join(ROOT, 'dist', 'cli', 'index.js');
+const CLI = join(ROOT, 'bin', 'claw-deploy.cjs');
 
 interface CliRun {
   code: number | null;
