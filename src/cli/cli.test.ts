@@ -82,8 +82,12 @@ describe('the terminal', () => {
     expect(quiet.text()).toBe('');
     const live = capture();
     const l = new Terminal({ out: live.out, color: true, progress: true, verbose: false });
-    await l.whileWaiting('deploy c1', (async () => l.info('status: live'))());
-    expect(live.text()).toContain('\r\u001b[2K');
-    expect(live.text()).toContain('status: live\n');
+    await l.whileWaiting(
+      'deploy c1',
+      new Promise<void>((resolve) => setImmediate(() => resolve(l.info('status: live')))),
+    );
+    // Erased from its start to the end of the screen before the line, drawn again after it.
+    expect(live.text()).toContain('\r\u001b[Jstatus: live\n');
+    expect(live.text().endsWith('\r\u001b[J')).toBe(true);
   });
 });
