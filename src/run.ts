@@ -1,6 +1,7 @@
 // The core both entries run: the action (main.ts) and the command line (cli.ts) each turn their
 // source into Settings, then read the user's files and run the command here, the same way, and
 // report what comes back through their own reporter. Nothing here knows which entry called.
+import type { Words } from './words.js';
 import { resolve } from 'node:path';
 import { systemClock, type Logger } from './clock.js';
 import {
@@ -53,10 +54,13 @@ export async function readInputFiles(
   settings: Settings,
   workspace: string,
   env: NodeJS.ProcessEnv,
+  words?: Words,
 ): Promise<InputFiles> {
-  const suite = settings.checks ? withProbe(await loadChecks(settings.checks, workspace, env), settings) : undefined;
-  const manifest = settings.manifest ? await loadManifest(settings.manifest, workspace, env) : undefined;
-  if (manifest && settings.command === 'apply') requireSecrets(manifest);
+  const suite = settings.checks
+    ? withProbe(await loadChecks(settings.checks, workspace, env, words), settings)
+    : undefined;
+  const manifest = settings.manifest ? await loadManifest(settings.manifest, workspace, env, words) : undefined;
+  if (manifest && settings.command === 'apply') requireSecrets(manifest, words);
   const secrets = [...judgeSecrets(suite?.judges ?? []), ...(manifest ? secretValues(manifest) : [])];
   return { suite, manifest, secrets };
 }
@@ -80,6 +84,8 @@ export interface Session {
   redact: Redactor;
   /** The code host and the event, for `preview` (the action only). */
   preview?: { host: PreviewHost; event: PreviewEvent };
+  /** How messages name inputs, files and the key for this entry's user (absent: the action's). */
+  words?: Words;
 }
 
 /**
@@ -90,7 +96,7 @@ export interface Session {
 export async function execute(settings: Settings, files: InputFiles, session: Session): Promise<CommandResult> {
   const { log, signal } = session;
   const { suite } = files;
-  const { client, pacer } = createClient(settings, systemClock, log, session.userAgent);
+  const { client, pacer } = createClient(settings, systemClock, log, session.userAgent, session.words);
   const cache = settings.judgeCache
     ? await VerdictCache.load(settings.judgeCache, session.workspace, log.warning)
     : undefined;
@@ -119,6 +125,7 @@ export async function execute(settings: Settings, files: InputFiles, session: Se
       checks: suite && ((clawIds) => checksFor(suite, clawIds)),
       onProgress: session.onProgress,
       onFleetProgress: session.onFleetProgress,
+      words: session.words,
     };
     const result = await runCommand(settings, deps, session, files, checksFor);
     if (suite && result.checks && settings.checksJunit) {

@@ -1,5 +1,6 @@
 // Builds the layers below main.ts from settings: one pacer, one transport, one client, and the
 // request objects the commands take. Plain values only: nothing here touches the runner.
+import type { Words } from './words.js';
 import { AmsClient } from './api/client.js';
 import { RateLimitPacer } from './api/rate-limit.js';
 import { Transport } from './api/transport.js';
@@ -25,6 +26,7 @@ export function createClient(
   clock: Clock,
   log: Logger,
   userAgent: string,
+  words?: Words,
 ): { client: AmsClient; pacer: RateLimitPacer } {
   const pacer = new RateLimitPacer(() => clock.now());
   const transport = new Transport({
@@ -38,6 +40,7 @@ export function createClient(
     // Retries start no slower than polls: a short poll interval means the user wants fast answers.
     baseBackoffMs: Math.min(1000, settings.pollIntervalMs),
     userAgent,
+    words,
   });
   return { client: new AmsClient(transport), pacer };
 }

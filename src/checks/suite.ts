@@ -2,6 +2,7 @@
 // every mistake is one error naming the file, the line, the key and what was expected.
 import { type Node, isMap, isScalar } from 'yaml';
 import { type Entry, YamlFile } from '../config/yaml-file.js';
+import { ACTION_WORDS, type Words } from '../words.js';
 import { ID_EXPECTED, isValidId } from '../identifiers.js';
 import { PATTERN_EXPECTED, patternProblem } from '../pattern.js';
 import {
@@ -58,8 +59,13 @@ interface Context {
 }
 
 /** Reads the checks file at `path` (relative to `workspace`); `env` holds the judge's key. */
-export async function loadChecks(path: string, workspace: string, env: NodeJS.ProcessEnv = {}): Promise<CheckSuite> {
-  return readChecks(await YamlFile.read(path, workspace, 'checks file'), env);
+export async function loadChecks(
+  path: string,
+  workspace: string,
+  env: NodeJS.ProcessEnv = {},
+  words: Words = ACTION_WORDS,
+): Promise<CheckSuite> {
+  return readChecks(await YamlFile.read(path, workspace, 'checks file', words), env);
 }
 
 /** Parses a checks file's text (the file name is for messages). */

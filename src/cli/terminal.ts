@@ -90,9 +90,18 @@ export function wrapColumns(text: string, width: number): string[] {
 /** The columns a terminal has: what it says, else a width that reads well in a CI log. */
 export const columnsFor = (out: { columns?: number }): number => (out.columns && out.columns > 0 ? out.columns : 100);
 
+/** Where a terminal's lines go: a stream, with its width and resizes when it is a TTY. */
+export interface TerminalOut {
+  write(text: string): unknown;
+  isTTY?: boolean;
+  columns?: number;
+  on?(event: 'resize', listener: () => void): unknown;
+  off?(event: 'resize', listener: () => void): unknown;
+}
+
 export interface TerminalOptions {
-  /** Where lines go (stdout, or stderr with --json so stdout holds only the JSON). */
-  out: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+  /** Where lines go: stderr, so stdout holds the results alone. */
+  out: TerminalOut;
   /** Colour and the live line: a TTY, and NO_COLOR unset. */
   color: boolean;
   /** The live line for a wait: a TTY, not disabled by --no-progress or NO_COLOR. */
