@@ -184,10 +184,7 @@ export function commandHelp(command: Command | string, width = 80): string {
     ...wrapColumns(`${command}: ${COMMAND_SUMMARIES[command] ?? ''}.`, width - 1),
     '',
     ...groups,
-    ...wrapColumns(
-      'A true/false flag alone means true (--auto-rollback); give false with = (--fail-on-unhealthy=false). Each flag once.',
-      width - 1,
-    ),
+    ...wrapColumns('A true/false flag alone means true; give false as --flag=false. Give each flag once.', width - 1),
     '',
     ...environment(width),
     ...footer(width),

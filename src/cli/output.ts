@@ -137,9 +137,7 @@ export function checksTable(result: ChecksResult, width: number, color: boolean)
     const shown = wrapped.slice(0, REPLY_LINES);
     lines.push(`${indent}reply:`, ...shown.map((l) => `${indent}${paint(color, '2', '│')} ${l}`));
     if (wrapped.length > shown.length) {
-      lines.push(
-        `${indent}${paint(color, '2', `… ${wrapped.length - shown.length} more line(s)`)}`,
-      );
+      lines.push(`${indent}${paint(color, '2', `… ${wrapped.length - shown.length} more line(s)`)}`);
     }
   }
   return lines.join('\n');

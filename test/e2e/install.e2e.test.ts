@@ -69,10 +69,15 @@ describe('the package as a user installs it', () => {
 
     // On a Node.js older than engines says: one line naming both versions, not a syntax error.
     const older = join(folder, 'older-node.cjs');
-    writeFileSync(older, "Object.defineProperty(process, 'versions', { value: { ...process.versions, node: '18.20.8' } });\n");
+    writeFileSync(
+      older,
+      "Object.defineProperty(process, 'versions', { value: { ...process.versions, node: '18.20.8' } });\n",
+    );
     const old = await run(bin, ['deploy', '--json'], folder, { NODE_OPTIONS: `--require ${older}` });
     expect(old.exitCode).toBe(3);
-    expect(old.stderr).toBe(`error: claw-deploy needs Node.js ${installed.engines.node.slice(2)} or later; this is Node.js 18.20.8.\n`);
+    expect(old.stderr).toBe(
+      `error: claw-deploy needs Node.js ${installed.engines.node.slice(2)} or later; this is Node.js 18.20.8.\n`,
+    );
     expect(JSON.parse(old.stdout)).toMatchObject({ outcome: 'error', 'exit-code': 3 });
   }, 60_000);
 });
