@@ -61,7 +61,7 @@ export function nearest(typed: string, names: readonly string[]): string | undef
     const d = distance(typed, name);
     if (d < bestDistance) [best, bestDistance] = [name, d];
   }
-  return bestDistance <= Math.max(2, Math.floor(typed.length / 3)) ? best : undefined;
+  return bestDistance <= Math.max(3, Math.floor(typed.length / 3)) ? best : undefined;
 }
 
 /** Whether argv asks for --json, read before anything else so even a refusal of argv is JSON. */

@@ -68,6 +68,8 @@ const GROUPS: { title: string; commands: string[]; flags: string[] }[] = [
   },
   { title: 'Previews', commands: ['preview'], flags: ['preview-claws', 'preview-ttl', 'max-previews', 'fail-on'] },
   { title: 'The service', commands: [...RUNS, 'preview'], flags: ['base-url', 'auth-scheme', 'request-timeout'] },
+  // The deadline of the whole run, for the commands that have no wait of their own.
+  { title: 'The service', commands: ['plan', 'drift'], flags: ['timeout'] },
 ];
 
 const GROUPED = new Set(GROUPS.flatMap((g) => g.flags));
