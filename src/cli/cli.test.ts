@@ -225,6 +225,7 @@ describe('the live line', () => {
       every: (_ms, f) => ((tick = f), () => (tick = () => {})),
     });
     const live = () =>
+      // eslint-disable-next-line no-control-regex
       writes.filter((w) => w.endsWith('\r')).map((w) => w.replace(/\u001b\[[0-9;]*[A-Za-z]/g, '').replace(/\r/g, ''));
     return {
       terminal,
