@@ -70,11 +70,7 @@ export async function run(argv: string[] = process.argv.slice(2), io: CliIo = de
     }
     if (args.version) {
       if (!json) stdout.write(`claw-deploy ${VERSION}\n`);
-      else
-        stdout.write(
-          `${JSON.stringify(jsonResult({}, { outcome: 'succeeded', exitCode: 0, message: `claw-deploy ${VERSION}`, version: VERSION }))}\n`,
-        );
-      return EXIT.ok;
+      return end(EXIT.ok, 'succeeded', `claw-deploy ${VERSION}`, { version: VERSION });
     }
     if (!args.command) {
       if (!json) stderr.write(toolHelp(columnsFor(io.stderr)));

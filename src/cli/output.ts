@@ -62,7 +62,7 @@ const BOOLEAN_OUTPUTS = new Set(['rolled-back', 'healthy', 'checks-passed']);
 const NUMBER_OUTPUTS = new Set(['duration', 'changes', 'regressions']);
 const JSON_OUTPUTS = new Set(['checks-report', 'report', 'plan', 'previews']);
 
-/** The exit codes, each with the outcome a run that ends on it reports when it has none of its own. */
+/** The exit codes the command line ends with. */
 export type ExitCode = 0 | 1 | 2 | 3 | 130 | 143;
 
 /**
@@ -72,14 +72,13 @@ export type ExitCode = 0 | 1 | 2 | 3 | 130 | 143;
  */
 export function jsonResult(
   outputs: Record<string, string>,
-  fields: { outcome: string; exitCode: ExitCode; message: string; version?: string },
+  fields: { outcome: string; exitCode: ExitCode; message: string },
 ): Record<string, unknown> {
   const typed: Record<string, unknown> = {
     outcome: fields.outcome,
     'exit-code': fields.exitCode,
     message: fields.message,
   };
-  if (fields.version) typed.version = fields.version;
   for (const [name, text] of Object.entries(outputs)) {
     if (text === '' || name === 'outcome') continue;
     if (BOOLEAN_OUTPUTS.has(name)) typed[name] = text === 'true';
