@@ -223,7 +223,11 @@ function mergeDefault(defaultTest: Obj, test: Obj, places: Places): Obj {
 function readScenarios(top: Obj, places: Places, src: Sources): { test: unknown; at: object }[] {
   if (top.scenarios === undefined) return [];
   if (!Array.isArray(top.scenarios)) return places.fail(top, 'scenarios', "'scenarios' is not a list");
-  return (top.scenarios as unknown[]).flatMap((scenario) => {
+  // A scenario may sit in a file of its own (a scenario, or a list of them), as promptfoo allows.
+  const listed = (top.scenarios as unknown[]).flatMap((item) =>
+    typeof item === 'string' ? readTests([item], top.scenarios as Obj, src) : [item],
+  );
+  return listed.flatMap((scenario) => {
     if (!isObj(scenario)) return places.fail(top.scenarios, undefined, 'a scenario is not a mapping: expected config and tests');
     const extra = Object.keys(scenario).filter((k) => !['description', 'config', 'tests'].includes(k));
     if (extra.length) places.fail(scenario, extra[0], `unknown key '${extra[0]}' in a scenario: expected 'description', 'config', 'tests'`);
