@@ -156,6 +156,11 @@ export async function scoreTurn(
     const s = leaves.get(x);
     return s === 'pending' ? undefined : s;
   };
+  if (turn.assert.length === 0) {
+    // promptfoo's "No assertions": a reply is all such a turn asks for.
+    const grading = { pass: true, score: 1, reason: 'No assertions', namedScores: {}, namedScoreWeights: {}, components: [] };
+    return { kind: 'pass', grading };
+  }
   const result = aggregate(turn.assert, turn.threshold, lookup);
   const grading: Grading = {
     pass: result.pass,

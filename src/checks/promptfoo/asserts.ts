@@ -340,8 +340,9 @@ function graded(
   const provider = a.provider ?? ctx.options.provider;
   const read = readGrader(provider, ctx.env);
   if ('problem' in read) {
-    const at = a.provider !== undefined ? a : ctx.options;
-    return ctx.places.fail(at, a.provider !== undefined ? 'provider' : ctx.options.provider !== undefined ? 'provider' : undefined, read.problem, ctx.places.where(a));
+    // At the provider that is at fault; with none named, at the assertion that needs one.
+    const at = a.provider !== undefined || ctx.options.provider === undefined ? a : ctx.options;
+    return ctx.places.fail(at, a.provider !== undefined || ctx.options.provider !== undefined ? 'provider' : undefined, read.problem, ctx.places.where(a));
   }
   const identity = judgeIdentity(read.spec);
   const judge = ctx.judges.get(identity) ?? read.spec;

@@ -111,7 +111,7 @@ export function readPromptfooConfig(file: YamlFile, context: PromptfooContext): 
     const merged = mergeDefault(defaultTest, test as Obj, places);
     const repeat = readRepeat(merged.options as Obj, places) ?? evaluate.repeat;
     for (const vars of expandVars(merged, places)) {
-      const loaded = loadVars(vars, merged, src);
+      const loaded = loadVars(vars, src);
       const ctx: AssertContext = {
         places,
         files,
@@ -203,15 +203,14 @@ function checkTest(test: Obj, places: Places, ignored: string[], what: string): 
 
 /** promptfoo's merge: defaultTest's vars, options and metadata under the test's; its asserts first. */
 function mergeDefault(defaultTest: Obj, test: Obj, places: Places): Obj {
-  const options = { ...((defaultTest.options as Obj) ?? {}), ...((test.options as Obj) ?? {}) };
-  // The merged options keep the place of the options they came from, for errors.
-  const at = places.where(test.options ?? defaultTest.options) ?? places.where(test);
-  if (at) places.set(options, at);
+  // The merged mappings keep the places of what they merge, for errors.
+  const options = places.merged({ ...((defaultTest.options as Obj) ?? {}), ...((test.options as Obj) ?? {}) }, test, defaultTest.options, test.options);
+  const vars = places.merged({ ...((defaultTest.vars as Obj) ?? {}), ...((test.vars as Obj) ?? {}) }, test, defaultTest.vars, test.vars);
   const ownAsserts = (test.assert as unknown[]) ?? [];
   return {
     ...test,
     description: test.description,
-    vars: { ...((defaultTest.vars as Obj) ?? {}), ...((test.vars as Obj) ?? {}) },
+    vars,
     assert: [...((test.options as Obj)?.disableDefaultAsserts === true ? [] : ((defaultTest.assert as unknown[]) ?? [])), ...ownAsserts],
     options,
     threshold: test.threshold ?? defaultTest.threshold,
@@ -240,8 +239,8 @@ function readScenarios(top: Obj, places: Places, src: Sources): { test: unknown;
         const merged: Obj = {
           ...data,
           ...test,
-          vars: { ...((data.vars as Obj) ?? {}), ...((test.vars as Obj) ?? {}) },
-          options: { ...((data.options as Obj) ?? {}), ...((test.options as Obj) ?? {}) },
+          vars: places.merged({ ...((data.vars as Obj) ?? {}), ...((test.vars as Obj) ?? {}) }, data, data.vars, test.vars),
+          options: places.merged({ ...((data.options as Obj) ?? {}), ...((test.options as Obj) ?? {}) }, data, data.options, test.options),
           assert: [...((data.assert as unknown[]) ?? []), ...((test.assert as unknown[]) ?? [])],
           metadata: { ...((data.metadata as Obj) ?? {}), ...((test.metadata as Obj) ?? {}) },
         };
@@ -257,10 +256,10 @@ function readScenarios(top: Obj, places: Places, src: Sources): { test: unknown;
 function expandVars(test: Obj, places: Places): Obj[] {
   const vars = test.vars as Obj;
   if ((test.options as Obj).disableVarExpansion === true) return [vars];
-  let combos: Obj[] = [{}];
+  let combos: Obj[] = [places.merged({}, vars)];
   for (const [key, value] of Object.entries(vars)) {
     const values = Array.isArray(value) && typeof value[0] === 'string' ? value : [value];
-    combos = combos.flatMap((combo) => values.map((v) => ({ ...combo, [key]: v })));
+    combos = combos.flatMap((combo) => values.map((v) => places.merged({ ...combo, [key]: v }, vars)));
     if (combos.length > 1000) places.fail(test, 'vars', 'the vars expand to more than 1000 tests: expected fewer values');
   }
   return combos;
@@ -269,9 +268,9 @@ function expandVars(test: Obj, places: Places): Obj[] {
 const MEDIA = /\.(png|jpe?g|gif|webp|bmp|svg|tiff?|ico|avif|heic|heif|mp4|mov|avi|webm|mkv|mp3|wav|ogg|m4a|flac|pdf)$/i;
 
 /** Vars as promptfoo hands them to templates: file:// contents loaded, one trailing newline dropped, {{refs}} resolved. */
-function loadVars(vars: Obj, test: Obj, src: Sources): Obj {
+function loadVars(vars: Obj, src: Sources): Obj {
   const out: Obj = { ...vars };
-  const holder = (test.vars as object) ?? test;
+  const holder = vars;
   for (const [key, value] of Object.entries(out)) {
     if (!ConfigFiles.isRef(value)) continue;
     const file = src.files.resolve(value);

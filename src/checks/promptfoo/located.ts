@@ -27,6 +27,20 @@ export class Places {
     this.places.set(value, place);
   }
 
+  /** Places `target` (a merge of `sources`, later ones winning) where its keys came from. */
+  merged<T extends object>(target: T, ...sources: unknown[]): T {
+    let place: Place | undefined;
+    const keys: Record<string, number> = {};
+    for (const source of sources) {
+      const found = typeof source === 'object' && source !== null ? this.places.get(source) : undefined;
+      if (!found) continue;
+      Object.assign(keys, found.keys ?? Object.fromEntries(Object.keys(source as object).map((k) => [k, found.line])));
+      place = { file: found.file, line: found.line, keys };
+    }
+    if (place) this.places.set(target, place);
+    return target;
+  }
+
   /** `file, line N` of a value (or of one of its keys). */
   where(value: unknown, key?: string): { file: string; line: number } | undefined {
     if (typeof value !== 'object' || value === null) return undefined;

@@ -92,7 +92,9 @@ function testsFromCsv(text: string, name: string, src: Sources): Obj[] {
         if (value.trim() !== '') asserts.push(assertionFromString(value.trim()));
       } else if (key === '__prefix') options.prefix = value;
       else if (key === '__suffix') options.suffix = value;
-      else if (key === '__description') test.description = value;
+      else if (key === '__description') {
+        if (value) test.description = value;
+      }
       else if (key === '__metric') metric = value;
       else if (key === '__threshold') {
         if (value.trim() !== '') {
@@ -125,7 +127,7 @@ function testsFromCsv(text: string, name: string, src: Sources): Obj[] {
         Object.assign(metadata, configs[i]);
       }
     });
-    test.description ??= `Row #${index + 1}`;
+    if (!test.description) test.description = `Row #${index + 1}`;
     if (Object.keys(metadata).length) test.metadata = metadata;
     return src.places.placeAll(test, name, line) as Obj;
   });
@@ -189,7 +191,8 @@ export function readPrompts(value: unknown, holder: Obj, src: Sources): Promptfo
     }
     if (typeof raw !== 'string' || raw === '') return fail(at, key, `a prompt is ${show(raw)}: expected text, or file://prompt.txt`);
     if (!ConfigFiles.isRef(raw)) return [{ raw, label: ownLabel ?? raw }];
-    if (!/\.(txt|md|j2|njk|jinja|jinja2|prompt)$/i.test(raw.replace(/:\w+$/, '')) && /\.\w+$/.test(raw)) {
+    const bare = raw.replace(/:\w+$/, '');
+    if (!/\.(txt|md|j2|njk|jinja|jinja2|prompt)$/i.test(bare) && /\.\w+$/.test(bare)) {
       const kind = /\.(js|cjs|mjs|ts|py)(:\w+)?$/.test(raw)
         ? 'a prompt function, which this project does not run'
         : /\.(json|jsonl|ya?ml)$/.test(raw)
