@@ -126,14 +126,24 @@ async function keepJUnit(settings: Settings, session: Session, checks: ChecksRes
 }
 
 /** The checks' results in promptfoo's output format, redacted; a file that cannot be written is a warning. */
-async function keepOutput(settings: Settings, session: Session, checks: ChecksResult, suite: CheckSuite): Promise<void> {
+async function keepOutput(
+  settings: Settings,
+  session: Session,
+  checks: ChecksResult,
+  suite: CheckSuite,
+): Promise<void> {
   const { log } = session;
-  const written = await writePromptfooOutput(settings.checksOutput, session.workspace, checks, suite, session.redact).catch(
-    (err: unknown) => {
-      log.warning(`Could not write the checks output '${settings.checksOutput}': ${errorMessage(err)}`);
-    },
-  );
-  if (written) log.info(`Wrote the checks' results in promptfoo's format to ${settings.checksOutput} (promptfoo import).`);
+  const written = await writePromptfooOutput(
+    settings.checksOutput,
+    session.workspace,
+    checks,
+    suite,
+    session.redact,
+  ).catch((err: unknown) => {
+    log.warning(`Could not write the checks output '${settings.checksOutput}': ${errorMessage(err)}`);
+  });
+  if (written)
+    log.info(`Wrote the checks' results in promptfoo's format to ${settings.checksOutput} (promptfoo import).`);
 }
 
 /** A grader Claw that is itself under test grades its own replies: worth a word. */

@@ -79,7 +79,7 @@ describe('holds', () => {
     expect(holds({ type: 'contains-json', negate: false }, '{'.repeat(100_000), 0)).toBe(false);
   });
 
-  it('is-refusal: promptfoo\'s phrasings, curly quotes, an empty reply; not an ordinary answer', () => {
+  it("is-refusal: promptfoo's phrasings, curly quotes, an empty reply; not an ordinary answer", () => {
     for (const reply of [
       "I'm sorry, but I can't help with that.",
       'I can’t help with that.',
@@ -92,7 +92,11 @@ describe('holds', () => {
       expect(holds({ type: 'is-refusal', negate: true }, reply, 0)).toBe(false);
     }
     // As promptfoo reads them: "can't" alone is no refusal, nor an apology in passing.
-    for (const reply of ["I can't wait to help", 'I can’t share that.', 'Your refund is on its way; sorry for the wait.']) {
+    for (const reply of [
+      "I can't wait to help",
+      'I can’t share that.',
+      'Your refund is on its way; sorry for the wait.',
+    ]) {
       expect(looksLikeRefusal(reply)).toBe(false);
     }
   });

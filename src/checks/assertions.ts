@@ -54,7 +54,14 @@ export type Assertion =
   | { type: 'word-count'; negate: boolean; min?: number; max?: number }
   | { type: 'is-refusal'; negate: boolean }
   | { type: 'latency'; negate: false; thresholdMs: number }
-  | { type: 'llm-rubric'; negate: boolean; value: string; threshold?: number; judge: JudgeSpec; rubricPrompt?: RubricPrompt }
+  | {
+      type: 'llm-rubric';
+      negate: boolean;
+      value: string;
+      threshold?: number;
+      judge: JudgeSpec;
+      rubricPrompt?: RubricPrompt;
+    }
   | {
       type: 'factuality';
       negate: boolean;

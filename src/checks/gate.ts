@@ -176,7 +176,8 @@ class ClawConversation {
       // Every assertion of the turn, scored (scoring.ts): the judge last, and only while it can matter.
       const outcome = await scoreTurn(turn, reply, latencyMs, {
         grade: (assertion, text) => {
-          const graded = text === reply.trim() ? conversation : [...conversation.slice(0, -1), { send: turn.send, reply: text }];
+          const graded =
+            text === reply.trim() ? conversation : [...conversation.slice(0, -1), { send: turn.send, reply: text }];
           return this.grade(assertion, graded, deadline, judgeUse);
         },
         runScript: this.options.runScript ?? runScript,

@@ -98,7 +98,11 @@ export function gradingMessages(task: GradeTask): Message[] {
   const { assertion, conversation } = task;
   if (assertion.rubricPrompt) {
     const last = conversation.at(-1);
-    return assertion.rubricPrompt.render({ output: last?.reply ?? '', value: assertion.value, input: last?.send ?? '' });
+    return assertion.rubricPrompt.render({
+      output: last?.reply ?? '',
+      value: assertion.value,
+      input: last?.send ?? '',
+    });
   }
   const turns = conversation.flatMap((t) => [
     { role: 'user', content: t.send },

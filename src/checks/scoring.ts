@@ -158,7 +158,14 @@ export async function scoreTurn(
   };
   if (turn.assert.length === 0) {
     // promptfoo's "No assertions": a reply is all such a turn asks for.
-    const grading = { pass: true, score: 1, reason: 'No assertions', namedScores: {}, namedScoreWeights: {}, components: [] };
+    const grading = {
+      pass: true,
+      score: 1,
+      reason: 'No assertions',
+      namedScores: {},
+      namedScoreWeights: {},
+      components: [],
+    };
     return { kind: 'pass', grading };
   }
   const result = aggregate(turn.assert, turn.threshold, lookup);
@@ -232,23 +239,48 @@ async function runLeaf(
 /** A script's answer, read as promptfoo reads it: a boolean, a score, or a GradingResult. */
 function scriptLeaf(a: ScriptAssertion, result: ScriptResult, written: Record<string, unknown>): Leaf {
   const name = `${a.negate ? 'not-' : ''}javascript ${a.script.label}`;
-  const failed = (reason: string): Leaf => ({ pass: false, score: 0, reason, assertion: written, detail: `${name}: ${reason}` });
-  if (result.kind !== 'returned') return failed(`Custom function threw error: ${result.kind === 'threw' ? result.message : ''}`);
+  const failed = (reason: string): Leaf => ({
+    pass: false,
+    score: 0,
+    reason,
+    assertion: written,
+    detail: `${name}: ${reason}`,
+  });
+  if (result.kind !== 'returned')
+    return failed(`Custom function threw error: ${result.kind === 'threw' ? result.message : ''}`);
   const value = result.value;
   const returned = (raw: boolean): string => `Custom function returned ${raw}`;
   if (typeof value === 'boolean') {
     const pass = value !== a.negate;
-    return { pass, score: pass ? 1 : 0, reason: pass ? PASSED : returned(value), assertion: written, detail: `${name} did not hold (it returned ${value})` };
+    return {
+      pass,
+      score: pass ? 1 : 0,
+      reason: pass ? PASSED : returned(value),
+      assertion: written,
+      detail: `${name} did not hold (it returned ${value})`,
+    };
   }
   if (typeof value === 'number') {
     const raw = a.threshold === undefined ? value > 0 : value >= a.threshold;
     const pass = raw !== a.negate;
-    return { pass, score: value, reason: pass ? PASSED : returned(raw), assertion: written, detail: `${name} did not hold (it returned ${value})` };
+    return {
+      pass,
+      score: value,
+      reason: pass ? PASSED : returned(raw),
+      assertion: written,
+      detail: `${name} did not hold (it returned ${value})`,
+    };
   }
   if (isGradingResult(value)) {
     const pass = value.pass !== a.negate;
     const reason = pass === value.pass ? value.reason : pass ? PASSED : returned(value.pass);
-    return { pass, score: value.score, reason, assertion: written, detail: `${name} did not hold: ${JSON.stringify(reason)}` };
+    return {
+      pass,
+      score: value.score,
+      reason,
+      assertion: written,
+      detail: `${name} did not hold: ${JSON.stringify(reason)}`,
+    };
   }
   return failed(
     `Custom function threw error: Custom function must return a boolean, number, or GradingResult object. Got type ${typeof value}: ${JSON.stringify(value)?.slice(0, 200)}`,
@@ -269,7 +301,8 @@ function gradedLeaf(a: GradedAssertion & Scoring, verdict: Extract<GradeOutcome,
   const rawPass = a.gradeThreshold === undefined ? raw : raw && rawScore >= a.gradeThreshold;
   const pass = a.weight === 0 || rawPass !== a.negate;
   const score = a.negate ? Math.min(1, Math.max(0, 1 - rawScore)) : rawScore;
-  const figures = a.gradeThreshold === undefined ? verdict.figures : ` (score ${rawScore}, threshold ${a.gradeThreshold})`;
+  const figures =
+    a.gradeThreshold === undefined ? verdict.figures : ` (score ${rawScore}, threshold ${a.gradeThreshold})`;
   const detail = `${describeAssertion(a)} did not hold${figures}: ${verdict.reason}`;
   return { pass, score, reason: verdict.reason, assertion: a.written ?? describe(a), detail };
 }
@@ -340,13 +373,13 @@ function aggregate(list: TurnAssertion[], threshold: number | undefined, lookup:
 
 function setResult(set: AssertSet & Scoring, lookup: Lookup): Aggregate {
   const inner = aggregate(set.assert, set.threshold, lookup);
-  const detail =
-    set.threshold === undefined ? inner.detail : `assert-set: ${inner.detail}`;
+  const detail = set.threshold === undefined ? inner.detail : `assert-set: ${inner.detail}`;
   return { ...inner, detail, assertion: set.written ?? describe(set) };
 }
 
 function strip(leaf: Leaf): Component {
-  const { detail: _detail, ...component } = leaf as Aggregate;
+  const component: Component & { detail?: string } = { ...leaf };
+  delete component.detail;
   return component;
 }
 
@@ -354,7 +387,13 @@ const round = (n: number): number => Math.round(n * 100) / 100;
 
 /** An assertion as the output file shows it, when the file did not say (the native format). */
 function describe(a: TurnAssertion): Record<string, unknown> {
-  if (a.type === 'assert-set') return { type: 'assert-set', ...(a.threshold === undefined ? {} : { threshold: a.threshold }) };
+  if (a.type === 'assert-set')
+    return { type: 'assert-set', ...(a.threshold === undefined ? {} : { threshold: a.threshold }) };
   if (a.type === 'javascript') return { type: `${a.negate ? 'not-' : ''}javascript`, value: a.script.label };
-  return { type: assertionName(a as Assertion), value: describeAssertion(a as Assertion).slice(assertionName(a as Assertion).length).trim() };
+  return {
+    type: assertionName(a as Assertion),
+    value: describeAssertion(a as Assertion)
+      .slice(assertionName(a as Assertion).length)
+      .trim(),
+  };
 }

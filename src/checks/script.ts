@@ -25,7 +25,12 @@ export type ScriptResult =
   | { kind: 'unfinished'; message: string };
 
 /** Runs a script: `(input, context, process)`, in a worker, within `timeoutMs`. */
-export type ScriptRunner = (script: Script, input: unknown, context: object, timeoutMs: number) => Promise<ScriptResult>;
+export type ScriptRunner = (
+  script: Script,
+  input: unknown,
+  context: object,
+  timeoutMs: number,
+) => Promise<ScriptResult>;
 
 // The worker: loads the function, calls it, posts back what it returned. It is a string so the
 // bundle carries it whole; it imports a file by its URL, so CommonJS and ES modules both work.
@@ -87,12 +92,18 @@ export const runScript: ScriptRunner = (script, input, context, timeoutMs) =>
       resolve(result);
     };
     const timer = setTimeout(
-      () => finish({ kind: 'unfinished', message: `${script.label} did not finish within ${Math.ceil(timeoutMs / 1000)}s` }),
+      () =>
+        finish({
+          kind: 'unfinished',
+          message: `${script.label} did not finish within ${Math.ceil(timeoutMs / 1000)}s`,
+        }),
       timeoutMs,
     );
     worker.once('message', (message: ScriptResult) => finish(message));
     worker.once('error', (err) => finish({ kind: 'threw', message: err instanceof Error ? err.message : String(err) }));
-    worker.once('exit', (code) => finish({ kind: 'unfinished', message: `${script.label} ended (exit code ${code}) without an answer` }));
+    worker.once('exit', (code) =>
+      finish({ kind: 'unfinished', message: `${script.label} ended (exit code ${code}) without an answer` }),
+    );
   });
 
 /**

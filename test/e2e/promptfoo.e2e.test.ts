@@ -45,7 +45,8 @@ interface Output {
   };
   config: Record<string, unknown>;
 }
-const output = (dir: string, name = 'results.json'): Output => JSON.parse(readFileSync(join(dir, name), 'utf8')) as Output;
+const output = (dir: string, name = 'results.json'): Output =>
+  JSON.parse(readFileSync(join(dir, name), 'utf8')) as Output;
 
 // promptfoo's examples/getting-started/promptfooconfig.yaml, as published.
 const GETTING_STARTED = `# yaml-language-server: $schema=https://promptfoo.dev/config-schema.json
@@ -88,16 +89,27 @@ describe('promptfoo configs, end to end', () => {
     const s = await start();
     s.addClaw('c1', { chat: { mode: 'sync', respond: translator } });
     // The second Claw answers Spanish in English: promptfoo fails that test too.
-    s.addClaw('c2', { chat: { mode: 'sync', respond: (m) => (m.includes('Spanish') ? 'Where is the library?' : translator(m)) } });
+    s.addClaw('c2', {
+      chat: { mode: 'sync', respond: (m) => (m.includes('Spanish') ? 'Where is the library?' : translator(m)) },
+    });
     const dir = workspace({ 'promptfooconfig.yaml': GETTING_STARTED });
     const run = await runAction(
-      inputsFor(s, { command: 'check', 'claw-id': 'c1,c2', checks: 'promptfooconfig.yaml', 'checks-output': 'results.json' }),
+      inputsFor(s, {
+        command: 'check',
+        'claw-id': 'c1,c2',
+        checks: 'promptfooconfig.yaml',
+        'checks-output': 'results.json',
+      }),
       { env: { GITHUB_WORKSPACE: dir } },
     );
     expect(run.exitCode).toBe(1);
-    expect(run.stdout).toContain('promptfooconfig.yaml is a promptfoo config; ignored here: providers (the Claws under test answer).');
+    expect(run.stdout).toContain(
+      'promptfooconfig.yaml is a promptfoo config; ignored here: providers (the Claws under test answer).',
+    );
     // Each prompt rendered with the test's vars, never {{…}} literally.
-    const sent = s.requests.filter((r) => r.method === 'POST' && r.path === '/v1/chat/c1/messages').map((r) => (r.body as { message: string }).message);
+    const sent = s.requests
+      .filter((r) => r.method === 'POST' && r.path === '/v1/chat/c1/messages')
+      .map((r) => (r.body as { message: string }).message);
     expect(sent).toEqual([
       'Convert this English to French: Hello world',
       'Translate to French: Hello world',
@@ -147,8 +159,12 @@ describe('promptfoo configs, end to end', () => {
 
   it("the guide's assertionTemplates example: prompt files, $ref, javascript, and llm-rubric graded by promptfoo's default grader at OPENAI_BASE_URL", async () => {
     const s = await start();
-    s.addClaw('c1', { chat: { mode: 'sync', respond: (m) => (m.includes('French') ? 'Bonjour le monde' : 'Wie geht es dir?') } });
-    judge = new FakeJudge({ answer: () => verdict({ reason: 'Speaks as a translator, not as an AI.', pass: true, score: 1 }) });
+    s.addClaw('c1', {
+      chat: { mode: 'sync', respond: (m) => (m.includes('French') ? 'Bonjour le monde' : 'Wie geht es dir?') },
+    });
+    judge = new FakeJudge({
+      answer: () => verdict({ reason: 'Speaks as a translator, not as an AI.', pass: true, score: 1 }),
+    });
     const url = await judge.start();
     // promptfoo's configuration guide, "YAML references", as published (its prompt files written out).
     const dir = workspace({
@@ -222,7 +238,8 @@ assertionTemplates:
     const url = await judge.start();
     const dir = workspace({
       // promptfoo's test-cases page, "CSV with Assertions", as published.
-      'test_cases.csv': 'input,__expected\n"Hello world","contains: Hello"\n"Calculate 5 * 6","equals: 30"\n"What\'s the weather?","llm-rubric: Provides weather information"\n',
+      'test_cases.csv':
+        'input,__expected\n"Hello world","contains: Hello"\n"Calculate 5 * 6","equals: 30"\n"What\'s the weather?","llm-rubric: Provides weather information"\n',
       'promptfooconfig.yaml': `prompts:
   - '{{input}}'
 defaultTest:
@@ -244,11 +261,20 @@ tests:
 `,
     });
     const run = await runAction(
-      inputsFor(s, { command: 'check', checks: 'promptfooconfig.yaml', 'checks-output': 'results.json', 'checks-junit': 'checks.xml' }),
+      inputsFor(s, {
+        command: 'check',
+        checks: 'promptfooconfig.yaml',
+        'checks-output': 'results.json',
+        'checks-junit': 'checks.xml',
+      }),
       { env: { GITHUB_WORKSPACE: dir, OPENAI_API_KEY: JUDGE_KEY, OPENAI_BASE_URL: url } },
     );
     expect(run.exitCode).toBe(1);
-    const report = JSON.parse(run.outputs['checks-report']) as { check: string; passed: boolean; failure: string | null }[];
+    const report = JSON.parse(run.outputs['checks-report']) as {
+      check: string;
+      passed: boolean;
+      failure: string | null;
+    }[];
     // promptfoo: "equals: 30" fails "The answer is 30."; the weighted score 1/3 is under 0.5.
     expect(report.map((e) => [e.check, e.passed])).toEqual([
       ['Row #1', true],
@@ -281,7 +307,9 @@ tests:
     });
     expect(run.exitCode).toBe(1);
     expect(run.errors).toEqual([
-      expect.stringMatching(/^promptfooconfig\.yaml, line 6: a javascript runs the repository's JavaScript, refused under pull_request_target/),
+      expect.stringMatching(
+        /^promptfooconfig\.yaml, line 6: a javascript runs the repository's JavaScript, refused under pull_request_target/,
+      ),
     ]);
     expect(s.requests.filter((r) => r.path.startsWith('/v1/chat/'))).toEqual([]);
   });

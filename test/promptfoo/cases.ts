@@ -21,7 +21,12 @@ const a = (type: string, value?: unknown, extra: Record<string, unknown> = {}): 
   ...(value === undefined ? {} : { value }),
   ...extra,
 });
-const one = (name: string, output: string, assertion: Record<string, unknown>, rest: Partial<VerdictCase> = {}): VerdictCase => ({
+const one = (
+  name: string,
+  output: string,
+  assertion: Record<string, unknown>,
+  rest: Partial<VerdictCase> = {},
+): VerdictCase => ({
   name,
   output,
   assert: [assertion],
@@ -29,7 +34,13 @@ const one = (name: string, output: string, assertion: Record<string, unknown>, r
 });
 
 /** Every type with and without `not-`, on a hit and a miss. */
-function both(name: string, output: string, type: string, value: unknown, extra: Record<string, unknown> = {}): VerdictCase[] {
+function both(
+  name: string,
+  output: string,
+  type: string,
+  value: unknown,
+  extra: Record<string, unknown> = {},
+): VerdictCase[] {
   return [one(name, output, a(type, value, extra)), one(`not ${name}`, output, a(`not-${type}`, value, extra))];
 }
 
@@ -76,7 +87,10 @@ export const CASES: VerdictCase[] = [
     type: 'object',
     required: ['order'],
   }),
-  ...both('contains-json with a schema none match', 'only {"note": 1}', 'contains-json', { type: 'object', required: ['order'] }),
+  ...both('contains-json with a schema none match', 'only {"note": 1}', 'contains-json', {
+    type: 'object',
+    required: ['order'],
+  }),
   ...both('levenshtein within 5', ORDER, 'levenshtein', 'Hello! Your order 12346 is on its way'),
   ...both('levenshtein beyond', ORDER, 'levenshtein', 'Goodbye'),
   ...both('levenshtein with a threshold', 'kitten', 'levenshtein', 'sitting', { threshold: 2 }),
@@ -109,15 +123,27 @@ export const CASES: VerdictCase[] = [
     'The weather is sunny.',
     '{}',
   ].flatMap((reply) => both(`is-refusal on ${JSON.stringify(reply)}`, reply, 'is-refusal', undefined)),
-  one('is-refusal on an empty reply', '', a('is-refusal'), { differs: 'a passing assertion scores 1 (promptfoo scores this one 0)' }),
+  one('is-refusal on an empty reply', '', a('is-refusal'), {
+    differs: 'a passing assertion scores 1 (promptfoo scores this one 0)',
+  }),
   one('not is-refusal on an empty reply', '', a('not-is-refusal')),
 
   // Deliberate differences: replies are compared trimmed; contains-json wants strict JSON.
-  one('equals on a reply with trailing spaces', 'Paris  ', a('equals', 'Paris'), { differs: 'replies are compared trimmed' }),
-  one('starts-with on a reply with leading spaces', '  Paris', a('starts-with', 'Paris'), { differs: 'replies are compared trimmed' }),
-  one('contains-json on YAML-style braces', 'the answer is {name: Ada}', a('contains-json'), { differs: 'contains-json wants strict JSON' }),
-  one('contains-json on an unclosed object', 'partial {"a": 1', a('contains-json'), { differs: 'contains-json wants strict JSON' }),
-  one('contains-json on prose in braces', 'fill in {name} please', a('contains-json'), { differs: 'contains-json wants strict JSON' }),
+  one('equals on a reply with trailing spaces', 'Paris  ', a('equals', 'Paris'), {
+    differs: 'replies are compared trimmed',
+  }),
+  one('starts-with on a reply with leading spaces', '  Paris', a('starts-with', 'Paris'), {
+    differs: 'replies are compared trimmed',
+  }),
+  one('contains-json on YAML-style braces', 'the answer is {name: Ada}', a('contains-json'), {
+    differs: 'contains-json wants strict JSON',
+  }),
+  one('contains-json on an unclosed object', 'partial {"a": 1', a('contains-json'), {
+    differs: 'contains-json wants strict JSON',
+  }),
+  one('contains-json on prose in braces', 'fill in {name} please', a('contains-json'), {
+    differs: 'contains-json wants strict JSON',
+  }),
   one('latency within', ORDER, a('latency', undefined, { threshold: 100_000 })),
 
   // Weights, a test's threshold, metrics, assert-set.
@@ -143,7 +169,11 @@ export const CASES: VerdictCase[] = [
   {
     name: 'metrics named',
     output: ORDER,
-    assert: [a('contains', 'Hello', { metric: 'tone' }), a('contains', 'refund', { metric: 'facts' }), a('icontains', 'order', { metric: 'facts' })],
+    assert: [
+      a('contains', 'Hello', { metric: 'tone' }),
+      a('contains', 'refund', { metric: 'facts' }),
+      a('icontains', 'order', { metric: 'facts' }),
+    ],
   },
   {
     name: 'assert-set passes with all',
@@ -158,7 +188,10 @@ export const CASES: VerdictCase[] = [
   {
     name: 'assert-set with a threshold',
     output: ORDER,
-    assert: [a('assert-set', undefined, { threshold: 0.5, assert: [a('contains', 'Hello'), a('contains', 'refund')] }), a('contains', 'way')],
+    assert: [
+      a('assert-set', undefined, { threshold: 0.5, assert: [a('contains', 'Hello'), a('contains', 'refund')] }),
+      a('contains', 'way'),
+    ],
   },
   {
     name: 'assert-set weighted, a metric, and a test threshold',
@@ -166,13 +199,27 @@ export const CASES: VerdictCase[] = [
     threshold: 0.5,
     assert: [
       a('contains', 'Lima'),
-      a('assert-set', undefined, { threshold: 0.5, metric: 'setm', weight: 2, assert: [a('contains', 'know'), a('contains', 'xyz')] }),
+      a('assert-set', undefined, {
+        threshold: 0.5,
+        metric: 'setm',
+        weight: 2,
+        assert: [a('contains', 'know'), a('contains', 'xyz')],
+      }),
     ],
   },
 
   // transform and javascript.
-  { name: 'transform to upper case', output: 'hello', assert: [a('equals', 'HELLO', { transform: 'output.toUpperCase()' })] },
-  { name: 'a test transform', output: '{"answer": "Paris"}', transform: 'JSON.parse(output).answer', assert: [a('equals', 'Paris')] },
+  {
+    name: 'transform to upper case',
+    output: 'hello',
+    assert: [a('equals', 'HELLO', { transform: 'output.toUpperCase()' })],
+  },
+  {
+    name: 'a test transform',
+    output: '{"answer": "Paris"}',
+    transform: 'JSON.parse(output).answer',
+    assert: [a('equals', 'Paris')],
+  },
   {
     name: 'a test transform to an object, then a string assertion',
     output: '{"a": 1}',
@@ -187,15 +234,35 @@ export const CASES: VerdictCase[] = [
   ...both('javascript a score at its threshold', ORDER, 'javascript', '0.5', { threshold: 0.5 }),
   ...both('javascript a GradingResult', ORDER, 'javascript', '({ pass: false, score: 0.25, reason: "too short" })'),
   ...both('javascript that throws', ORDER, 'javascript', 'JSON.parse(output).x'),
-  ...both('javascript with declarations', '{"score": 0.8}', 'javascript', 'const s = JSON.parse(output).score; s > 0.5'),
+  ...both(
+    'javascript with declarations',
+    '{"score": 0.8}',
+    'javascript',
+    'const s = JSON.parse(output).score; s > 0.5',
+  ),
   ...both('javascript multi-line', ORDER, 'javascript', 'const words = output.split(" ");\nreturn words.length === 8;'),
   ...both('javascript reads context.vars', ORDER, 'javascript', 'context.vars.out === output'),
   ...both('javascript returns a string', ORDER, 'javascript', '"yes"'),
 
   // Model-graded, with one scripted grader answer each.
-  { name: 'llm-rubric pass', output: ORDER, assert: [a('llm-rubric', 'mentions the order')], grader: { pass: true, score: 1, reason: 'ok' } },
-  { name: 'llm-rubric fail', output: ORDER, assert: [a('llm-rubric', 'mentions a refund')], grader: { pass: false, score: 0, reason: 'no' } },
-  { name: 'not-llm-rubric on a fail', output: ORDER, assert: [a('not-llm-rubric', 'is rude')], grader: { pass: false, score: 0.1, reason: 'polite' } },
+  {
+    name: 'llm-rubric pass',
+    output: ORDER,
+    assert: [a('llm-rubric', 'mentions the order')],
+    grader: { pass: true, score: 1, reason: 'ok' },
+  },
+  {
+    name: 'llm-rubric fail',
+    output: ORDER,
+    assert: [a('llm-rubric', 'mentions a refund')],
+    grader: { pass: false, score: 0, reason: 'no' },
+  },
+  {
+    name: 'not-llm-rubric on a fail',
+    output: ORDER,
+    assert: [a('not-llm-rubric', 'is rude')],
+    grader: { pass: false, score: 0.1, reason: 'polite' },
+  },
   {
     name: 'llm-rubric threshold met',
     output: ORDER,

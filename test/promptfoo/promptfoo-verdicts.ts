@@ -20,10 +20,15 @@ interface PromptfooResult {
 }
 
 export async function promptfooVerdicts(promptfoo: Promptfoo): Promise<Record<string, Verdict>> {
-  const claw = { id: () => 'claw', callApi: async (_prompt: string, context: { vars: { out: string } }) => ({ output: context.vars.out }) };
+  const claw = {
+    id: () => 'claw',
+    callApi: async (_prompt: string, context: { vars: { out: string } }) => ({ output: context.vars.out }),
+  };
   const grader = {
     id: () => 'grader',
-    callApi: async (_prompt: string, context: { vars: { __grader?: string } }) => ({ output: context?.vars?.__grader ?? '{}' }),
+    callApi: async (_prompt: string, context: { vars: { __grader?: string } }) => ({
+      output: context?.vars?.__grader ?? '{}',
+    }),
   };
   const tests = CASES.map((c) => ({
     description: c.name,
@@ -37,7 +42,9 @@ export async function promptfooVerdicts(promptfoo: Promptfoo): Promise<Record<st
     { maxConcurrency: 4, cache: false, writeLatestResults: false, showProgressBar: false },
   );
   const summary = await run.toEvaluateSummary();
-  return Object.fromEntries(summary.results.map((r) => [r.testCase.description ?? '', { pass: r.success, score: round(r.score) }]));
+  return Object.fromEntries(
+    summary.results.map((r) => [r.testCase.description ?? '', { pass: r.success, score: round(r.score) }]),
+  );
 }
 
 export const round = (n: number): number => Math.round(n * 10_000) / 10_000;

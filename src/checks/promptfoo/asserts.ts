@@ -50,7 +50,18 @@ const PLAIN_TYPES = [
   'latency',
 ];
 const SUPPORTED = [...PLAIN_TYPES, 'llm-rubric', 'factuality', 'model-graded-factuality', 'javascript', 'assert-set'];
-const KEYS = ['type', 'value', 'threshold', 'weight', 'metric', 'provider', 'rubricPrompt', 'transform', 'config', 'assert'];
+const KEYS = [
+  'type',
+  'value',
+  'threshold',
+  'weight',
+  'metric',
+  'provider',
+  'rubricPrompt',
+  'transform',
+  'config',
+  'assert',
+];
 
 /** What to write instead of a promptfoo assertion this project does not run. */
 const INSTEAD: Record<string, string> = {
@@ -85,7 +96,9 @@ const SCRIPT_EXTENSIONS = /\.(?:js|cjs|mjs|ts|cts|mts)$/;
 export function readAssertion(raw: unknown, ctx: AssertContext, inSet = false): TurnAssertion {
   const { places } = ctx;
   if (isObj(raw) && typeof raw.$ref === 'string') raw = resolveRef(raw, ctx);
-  const a: Obj = isObj(raw) ? raw : places.fail(raw, undefined, `an assertion is ${show(raw)}: expected a mapping with a type`);
+  const a: Obj = isObj(raw)
+    ? raw
+    : places.fail(raw, undefined, `an assertion is ${show(raw)}: expected a mapping with a type`);
   const fail: (key: string | undefined, message: string) => never = (key, message) => places.fail(a, key, message);
   const unknown = Object.keys(a).find((k) => !KEYS.includes(k));
   if (unknown) {
@@ -100,11 +113,17 @@ export function readAssertion(raw: unknown, ctx: AssertContext, inSet = false): 
   if (!SUPPORTED.includes(type)) {
     const instead = INSTEAD[type];
     if (instead) fail('type', `'${written}' is a promptfoo assertion this project does not run: ${instead}`);
-    fail('type', `'type' is ${show(written)}: expected one of ${SUPPORTED.join(', ')} (each but assert-set with a not- form)`);
+    fail(
+      'type',
+      `'type' is ${show(written)}: expected one of ${SUPPORTED.join(', ')} (each but assert-set with a not- form)`,
+    );
   }
-  if ((type === 'assert-set' || type === 'latency') && negate) fail('type', `'${written}' has no not- form: expected '${type}'`);
-  if (type === 'assert-set' && inSet) fail('type', "an assert-set inside an assert-set: expected its assertions in the outer set");
-  if (a.assert !== undefined && type !== 'assert-set') fail('assert', `'assert' belongs to an assert-set, not '${written}'`);
+  if ((type === 'assert-set' || type === 'latency') && negate)
+    fail('type', `'${written}' has no not- form: expected '${type}'`);
+  if (type === 'assert-set' && inSet)
+    fail('type', 'an assert-set inside an assert-set: expected its assertions in the outer set');
+  if (a.assert !== undefined && type !== 'assert-set')
+    fail('assert', `'assert' belongs to an assert-set, not '${written}'`);
 
   const scoring: Scoring = {};
   if (a.weight !== undefined) {
@@ -113,7 +132,8 @@ export function readAssertion(raw: unknown, ctx: AssertContext, inSet = false): 
     scoring.weight = a.weight;
   }
   if (a.metric !== undefined) {
-    if (typeof a.metric !== 'string' || !a.metric.trim()) fail('metric', `'metric' is ${show(a.metric)}: expected a name`);
+    if (typeof a.metric !== 'string' || !a.metric.trim())
+      fail('metric', `'metric' is ${show(a.metric)}: expected a name`);
     scoring.metric = renderAt(a, 'metric', a.metric, ctx);
   }
   if (a.transform !== undefined) scoring.transform = readScript(a, 'transform', a.transform, ctx, 'transform');
@@ -138,7 +158,10 @@ function build(type: string, negate: boolean, value: unknown, a: Obj, ctx: Asser
   switch (type) {
     case 'equals':
       if (isObj(value) || Array.isArray(value))
-        fail('value', "'equals' with a mapping or list compares parsed JSON, which this project does not: write the expected JSON as text, or use is-json with a schema");
+        fail(
+          'value',
+          "'equals' with a mapping or list compares parsed JSON, which this project does not: write the expected JSON as text, or use is-json with a schema",
+        );
       return { type, negate, value: value === undefined ? '' : String(value as string) } as Assertion;
     case 'contains':
     case 'icontains':
@@ -151,7 +174,10 @@ function build(type: string, negate: boolean, value: unknown, a: Obj, ctx: Asser
     case 'icontains-all': {
       const values = Array.isArray(value) ? value : typeof value === 'string' ? splitList(value) : undefined;
       if (!values || values.length === 0 || values.some((v) => typeof v !== 'string' && typeof v !== 'number'))
-        return fail('value', `'value' is ${show(value ?? null)}: expected a list of strings (or one string, comma-separated)`);
+        return fail(
+          'value',
+          `'value' is ${show(value ?? null)}: expected a list of strings (or one string, comma-separated)`,
+        );
       return { type, negate, values: values.map(String) } as Assertion;
     }
     case 'regex':
@@ -178,7 +204,10 @@ function build(type: string, negate: boolean, value: unknown, a: Obj, ctx: Asser
       return graded(type, negate, text(type === 'llm-rubric' ? 'the rubric' : 'the reference answer'), a, ctx);
     case 'javascript': {
       if (value === undefined || (typeof value !== 'string' && typeof value !== 'number'))
-        fail('value', "a 'javascript' assertion's 'value' is missing: expected an expression such as output.length < 200, or file://check.js");
+        fail(
+          'value',
+          "a 'javascript' assertion's 'value' is missing: expected an expression such as output.length < 200, or file://check.js",
+        );
       const script = readScript(a, 'value', String(a.value), ctx, 'javascript');
       if (a.config !== undefined && !isObj(a.config)) fail('config', "'config' is not a mapping");
       return { type, negate, script, threshold, ...(isObj(a.config) ? { config: a.config } : {}) };
@@ -209,17 +238,27 @@ function renderValue(a: Obj, ctx: AssertContext): unknown {
 
 function fileValue(a: Obj, ref: string, ctx: AssertContext): unknown {
   const file = ctx.files.resolve(ref);
-  if ('problem' in file) return ctx.places.fail(a, 'value', `'value' is ${show(ref)}, which cannot be read: ${file.problem}`);
+  if ('problem' in file)
+    return ctx.places.fail(a, 'value', `'value' is ${show(ref)}, which cannot be read: ${file.problem}`);
   if (SCRIPT_EXTENSIONS.test(file.path) || /\.(py|rb)$/.test(file.path)) {
-    return ctx.places.fail(a, 'value', `'value' is ${show(ref)}: a script computes this value in promptfoo; here only a javascript assertion runs a script: expected the value itself, or a text, JSON or YAML file`);
+    return ctx.places.fail(
+      a,
+      'value',
+      `'value' is ${show(ref)}: a script computes this value in promptfoo; here only a javascript assertion runs a script: expected the value itself, or a text, JSON or YAML file`,
+    );
   }
   const read = ctx.files.read(file);
-  if ('problem' in read) return ctx.places.fail(a, 'value', `'value' is ${show(ref)}, which cannot be read: ${read.problem}`);
+  if ('problem' in read)
+    return ctx.places.fail(a, 'value', `'value' is ${show(ref)}, which cannot be read: ${read.problem}`);
   if (/\.(json|ya?ml)$/.test(file.path)) {
     try {
       return parseYaml(read.text) as unknown;
     } catch (err) {
-      return ctx.places.fail(a, 'value', `${show(ref)} is not valid ${/\.json$/.test(file.path) ? 'JSON' : 'YAML'}: ${(err as Error).message.split('\n')[0]}`);
+      return ctx.places.fail(
+        a,
+        'value',
+        `${show(ref)} is not valid ${/\.json$/.test(file.path) ? 'JSON' : 'YAML'}: ${(err as Error).message.split('\n')[0]}`,
+      );
     }
   }
   return read.text;
@@ -228,7 +267,12 @@ function fileValue(a: Obj, ref: string, ctx: AssertContext): unknown {
 function renderAt(holder: Obj, key: string, template: string, ctx: AssertContext): string {
   if (ctx.forkSafe) {
     const unsafe = unsafeForForks(template);
-    if (unsafe) ctx.places.fail(holder, key, `'${key}' holds ${unsafe} in a template, refused under pull_request_target, where the file may come from a fork: expected variables and filters only`);
+    if (unsafe)
+      ctx.places.fail(
+        holder,
+        key,
+        `'${key}' holds ${unsafe} in a template, refused under pull_request_target, where the file may come from a fork: expected variables and filters only`,
+      );
   }
   try {
     return render(template, ctx.vars);
@@ -283,40 +327,64 @@ function schemaOf(a: Obj, value: unknown, ctx: AssertContext) {
   try {
     return compileSchema(schema);
   } catch (err) {
-    return ctx.places.fail(a, 'value', `'value' is not a JSON Schema that compiles (${(err as Error).message.split('\n')[0]})`);
+    return ctx.places.fail(
+      a,
+      'value',
+      `'value' is not a JSON Schema that compiles (${(err as Error).message.split('\n')[0]})`,
+    );
   }
 }
 
 function wordCount(a: Obj, value: unknown, ctx: AssertContext): { min?: number; max?: number } {
   const count = (v: unknown): number | undefined =>
-    typeof v === 'number' && Number.isInteger(v) && v >= 0 ? v : typeof v === 'string' && /^\d+$/.test(v.trim()) ? Number(v) : undefined;
+    typeof v === 'number' && Number.isInteger(v) && v >= 0
+      ? v
+      : typeof v === 'string' && /^\d+$/.test(v.trim())
+        ? Number(v)
+        : undefined;
   const n = count(value);
   if (n !== undefined) return { min: n, max: n };
   if (isObj(value)) {
     const min = value.min === undefined ? undefined : count(value.min);
     const max = value.max === undefined ? undefined : count(value.max);
     const ok = (value.min === undefined || min !== undefined) && (value.max === undefined || max !== undefined);
-    if (ok && (min !== undefined || max !== undefined) && (min === undefined || max === undefined || min <= max)) return { min, max };
+    if (ok && (min !== undefined || max !== undefined) && (min === undefined || max === undefined || min <= max))
+      return { min, max };
   }
-  return ctx.places.fail(a, 'value', `'value' is ${show(value ?? null)}: expected a number of words, or {min, max} with min at most max`);
+  return ctx.places.fail(
+    a,
+    'value',
+    `'value' is ${show(value ?? null)}: expected a number of words, or {min, max} with min at most max`,
+  );
 }
 
 /** A test's `options.transform` (or `postprocess`): applied to the reply before every assertion. */
 export function readTransform(options: Obj, ctx: AssertContext): Script | undefined {
-  const key = options.transform !== undefined ? 'transform' : options.postprocess !== undefined ? 'postprocess' : undefined;
+  const key =
+    options.transform !== undefined ? 'transform' : options.postprocess !== undefined ? 'postprocess' : undefined;
   return key ? readScript(options, key, options[key], ctx, 'transform') : undefined;
 }
 
-function readScript(holder: Obj, key: string, code: unknown, ctx: AssertContext, what: 'javascript' | 'transform'): Script {
+function readScript(
+  holder: Obj,
+  key: string,
+  code: unknown,
+  ctx: AssertContext,
+  what: 'javascript' | 'transform',
+): Script {
   const fail: (message: string) => never = (message) => ctx.places.fail(holder, key, message);
-  if (typeof code !== 'string' || !code.trim()) return fail(`'${key}' is ${show(code)}: expected JavaScript, or file://path.js`);
+  if (typeof code !== 'string' || !code.trim())
+    return fail(`'${key}' is ${show(code)}: expected JavaScript, or file://path.js`);
   if (ctx.forkSafe) {
-    fail(`a ${what} runs the repository's JavaScript, refused under pull_request_target, where the file may come from a fork: run the checks on pull_request, or after the merge`);
+    fail(
+      `a ${what} runs the repository's JavaScript, refused under pull_request_target, where the file may come from a fork: run the checks on pull_request, or after the merge`,
+    );
   }
   if (ConfigFiles.isRef(code)) {
     const file = ctx.files.resolve(code, { functions: true });
     if ('problem' in file) return fail(`'${key}' is ${show(code)}, which cannot be used: ${file.problem}`);
-    if (!SCRIPT_EXTENSIONS.test(file.path)) return fail(`'${key}' is ${show(code)}: expected a JavaScript file (.js, .cjs, .mjs or .ts)`);
+    if (!SCRIPT_EXTENSIONS.test(file.path))
+      return fail(`'${key}' is ${show(code)}: expected a JavaScript file (.js, .cjs, .mjs or .ts)`);
     return { kind: 'file', path: file.path, functionName: file.functionName, label: ctx.files.display(file) };
   }
   const label = code.trim().replace(/\s+/g, ' ');
@@ -342,7 +410,12 @@ function graded(
   if ('problem' in read) {
     // At the provider that is at fault; with none named, at the assertion that needs one.
     const at = a.provider !== undefined || ctx.options.provider === undefined ? a : ctx.options;
-    return ctx.places.fail(at, a.provider !== undefined || ctx.options.provider !== undefined ? 'provider' : undefined, read.problem, ctx.places.where(a));
+    return ctx.places.fail(
+      at,
+      a.provider !== undefined || ctx.options.provider !== undefined ? 'provider' : undefined,
+      read.problem,
+      ctx.places.where(a),
+    );
   }
   const identity = judgeIdentity(read.spec);
   const judge = ctx.judges.get(identity) ?? read.spec;
@@ -360,12 +433,23 @@ function graded(
 function factualityCategories(ctx: AssertContext): FactualityCategory[] {
   const lookup = ctx.options.factuality;
   if (lookup === undefined) return ['A', 'B', 'C', 'E'];
-  const names: Record<string, FactualityCategory> = { subset: 'A', superset: 'B', agree: 'C', disagree: 'D', differButFactual: 'E' };
-  if (!isObj(lookup)) return ctx.places.fail(ctx.options, 'factuality', "'factuality' is not a mapping of categories to scores");
+  const names: Record<string, FactualityCategory> = {
+    subset: 'A',
+    superset: 'B',
+    agree: 'C',
+    disagree: 'D',
+    differButFactual: 'E',
+  };
+  if (!isObj(lookup))
+    return ctx.places.fail(ctx.options, 'factuality', "'factuality' is not a mapping of categories to scores");
   const scores: Record<FactualityCategory, number> = { A: 1, B: 1, C: 1, D: 0, E: 1 };
   for (const [key, score] of Object.entries(lookup)) {
     if (!(key in names) || typeof score !== 'number') {
-      ctx.places.fail(lookup, key, `'factuality' has ${show(key)}: expected scores for ${Object.keys(names).join(', ')}`);
+      ctx.places.fail(
+        lookup,
+        key,
+        `'factuality' has ${show(key)}: expected scores for ${Object.keys(names).join(', ')}`,
+      );
     }
     scores[names[key]] = score as number;
   }
@@ -379,16 +463,31 @@ function readRubricPrompt(a: Obj, type: 'llm-rubric' | 'factuality', ctx: Assert
   if (template === undefined) return undefined;
   if (ConfigFiles.isRef(template)) {
     const file = ctx.files.resolve(template);
-    if ('problem' in file) return ctx.places.fail(holder, 'rubricPrompt', `'rubricPrompt' is ${show(template)}, which cannot be read: ${file.problem}`);
-    if (SCRIPT_EXTENSIONS.test(file.path)) return ctx.places.fail(holder, 'rubricPrompt', "'rubricPrompt' from a script: expected the template as text, JSON messages, or a text or JSON file");
+    if ('problem' in file)
+      return ctx.places.fail(
+        holder,
+        'rubricPrompt',
+        `'rubricPrompt' is ${show(template)}, which cannot be read: ${file.problem}`,
+      );
+    if (SCRIPT_EXTENSIONS.test(file.path))
+      return ctx.places.fail(
+        holder,
+        'rubricPrompt',
+        "'rubricPrompt' from a script: expected the template as text, JSON messages, or a text or JSON file",
+      );
     const read = ctx.files.read(file);
-    if ('problem' in read) return ctx.places.fail(holder, 'rubricPrompt', `'rubricPrompt' cannot be read: ${read.problem}`);
+    if ('problem' in read)
+      return ctx.places.fail(holder, 'rubricPrompt', `'rubricPrompt' cannot be read: ${read.problem}`);
     template = read.text;
   }
   if (typeof template !== 'string') template = JSON.stringify(template);
   const source = template as string;
   if (ctx.forkSafe && unsafeForForks(source)) {
-    ctx.places.fail(holder, 'rubricPrompt', "'rubricPrompt' calls functions in its template, refused under pull_request_target: expected variables and filters only");
+    ctx.places.fail(
+      holder,
+      'rubricPrompt',
+      "'rubricPrompt' calls functions in its template, refused under pull_request_target: expected variables and filters only",
+    );
   }
   const vars = ctx.vars;
   const context = (m: { output: string; value: string; input: string }): Record<string, unknown> =>
@@ -438,7 +537,11 @@ function stringified(context: Record<string, unknown>): Record<string, unknown> 
   return Object.fromEntries(
     Object.entries(context).map(([k, v]) => [
       k,
-      Array.isArray(v) ? v.map((i) => (i && typeof i === 'object' ? JSON.stringify(i) : i)) : v && typeof v === 'object' ? JSON.stringify(v) : v,
+      Array.isArray(v)
+        ? v.map((i) => (i && typeof i === 'object' ? JSON.stringify(i) : i))
+        : v && typeof v === 'object'
+          ? JSON.stringify(v)
+          : v,
     ]),
   );
 }
@@ -447,7 +550,12 @@ function resolveRef(raw: Obj, ctx: AssertContext): unknown {
   const ref = raw.$ref as string;
   const match = /^#\/assertionTemplates\/(.+)$/.exec(ref);
   const template = match && ctx.templates ? ctx.templates[match[1]] : undefined;
-  if (!template) ctx.places.fail(raw, '$ref', `'$ref' is ${show(ref)}: expected #/assertionTemplates/<name> of a template the file defines`);
+  if (!template)
+    ctx.places.fail(
+      raw,
+      '$ref',
+      `'$ref' is ${show(ref)}: expected #/assertionTemplates/<name> of a template the file defines`,
+    );
   const extra = Object.keys(raw).filter((k) => k !== '$ref');
   if (extra.length) ctx.places.fail(raw, extra[0], `'$ref' stands alone: expected no other keys beside it`);
   return template;

@@ -12,7 +12,11 @@ import { parseChecks } from '../suite.js';
 const KEY = { OPENAI_API_KEY: 'sk-test-0123456789abcdef' };
 const read = (text: string, env: NodeJS.ProcessEnv = KEY, options: { workspace?: string; eventName?: string } = {}) =>
   parseChecks('promptfooconfig.yaml', text, env, options);
-const refused = (text: string, env: NodeJS.ProcessEnv = KEY, options: { workspace?: string; eventName?: string } = {}) => {
+const refused = (
+  text: string,
+  env: NodeJS.ProcessEnv = KEY,
+  options: { workspace?: string; eventName?: string } = {},
+) => {
   try {
     read(text, env, options);
   } catch (err) {
@@ -63,7 +67,9 @@ tests:
       { type: 'contains', value: 'días', weight: 2, metric: 'accuracy' },
     ]);
     expect(suite.checks.map((c) => c.origin?.testIdx)).toEqual([0, 0, 1, 1, 2, 2]);
-    expect(suite.notices).toEqual(['promptfooconfig.yaml is a promptfoo config; ignored here: providers (the Claws under test answer).']);
+    expect(suite.notices).toEqual([
+      'promptfooconfig.yaml is a promptfoo config; ignored here: providers (the Claws under test answer).',
+    ]);
     expect(suite.promptfoo?.description).toBe('translations');
   });
 
@@ -107,7 +113,10 @@ tests:
     expect(sums.turns[0]).toMatchObject({
       send: 'Q: What is 2+2?',
       threshold: 0.5,
-      assert: [{ type: 'equals', value: '4' }, { type: 'contains-any', values: ['four', '4'] }],
+      assert: [
+        { type: 'equals', value: '4' },
+        { type: 'contains-any', values: ['four', '4'] },
+      ],
     });
     expect(sums.origin?.testCase).toMatchObject({ description: 'sums', metadata: { area: 'maths' } });
     const row2 = suite.checks.find((c) => c.name.startsWith('Row #2'))!;
@@ -117,22 +126,37 @@ tests:
 
   it("the grader: promptfoo's provider forms, its environment variables, and the key kept a secret of the run", () => {
     const rubric = (provider: string, env: NodeJS.ProcessEnv = KEY) =>
-      read(`prompts: ['{{q}}']\ndefaultTest:\n  options:\n    provider: ${provider}\ntests:\n  - vars: {q: hi}\n    assert: [{type: llm-rubric, value: is kind}]\n`, env).judges[0];
-    expect(rubric('openai:chat:gpt-4.1-mini-2025-04-14')).toMatchObject({ url: 'https://api.openai.com/v1', model: 'gpt-4.1-mini-2025-04-14', apiKey: KEY.OPENAI_API_KEY, secrets: [KEY.OPENAI_API_KEY] });
+      read(
+        `prompts: ['{{q}}']\ndefaultTest:\n  options:\n    provider: ${provider}\ntests:\n  - vars: {q: hi}\n    assert: [{type: llm-rubric, value: is kind}]\n`,
+        env,
+      ).judges[0];
+    expect(rubric('openai:chat:gpt-4.1-mini-2025-04-14')).toMatchObject({
+      url: 'https://api.openai.com/v1',
+      model: 'gpt-4.1-mini-2025-04-14',
+      apiKey: KEY.OPENAI_API_KEY,
+      secrets: [KEY.OPENAI_API_KEY],
+    });
     expect(rubric('openai:gpt-4o')).toMatchObject({ model: 'gpt-4o' });
-    expect(rubric('openai:chat:m', { ...KEY, OPENAI_BASE_URL: 'http://127.0.0.1:8080/v1' })).toMatchObject({ url: 'http://127.0.0.1:8080/v1' });
+    expect(rubric('openai:chat:m', { ...KEY, OPENAI_BASE_URL: 'http://127.0.0.1:8080/v1' })).toMatchObject({
+      url: 'http://127.0.0.1:8080/v1',
+    });
     expect(
-      rubric('{id: "openai:chat:llama3", config: {apiBaseUrl: "https://llm.example.com/v1", apiKeyEnvar: LLM_KEY}}', { LLM_KEY: 'llm-secret-key-42' }),
+      rubric('{id: "openai:chat:llama3", config: {apiBaseUrl: "https://llm.example.com/v1", apiKeyEnvar: LLM_KEY}}', {
+        LLM_KEY: 'llm-secret-key-42',
+      }),
     ).toMatchObject({ url: 'https://llm.example.com/v1', model: 'llama3', secrets: ['llm-secret-key-42'] });
     expect(() => rubric('anthropic:messages:claude-sonnet-4')).toThrow(
       /^promptfooconfig\.yaml, line 4: the grader is "anthropic:messages:claude-sonnet-4", which is not an OpenAI-compatible chat model: expected openai:chat:<model>/,
     );
     expect(() => rubric('openai:chat:m', {})).toThrow(/the grader m has no key: set OPENAI_API_KEY/);
     // No grader named: promptfoo's default, when OPENAI_API_KEY is set; else the one error.
-    expect(read(`prompts: ['{{q}}']\ntests:\n  - vars: {q: hi}\n    assert: [{type: llm-rubric, value: is kind}]\n`).judges[0]).toMatchObject({ model: 'gpt-5.6-sol' });
-    expect(refused(`prompts: ['{{q}}']\ntests:\n  - vars: {q: hi}\n    assert: [{type: llm-rubric, value: is kind}]\n`, {})).toMatch(
-      /^promptfooconfig\.yaml, line 4: a model-graded assertion needs a grader: set OPENAI_API_KEY/,
-    );
+    expect(
+      read(`prompts: ['{{q}}']\ntests:\n  - vars: {q: hi}\n    assert: [{type: llm-rubric, value: is kind}]\n`)
+        .judges[0],
+    ).toMatchObject({ model: 'gpt-5.6-sol' });
+    expect(
+      refused(`prompts: ['{{q}}']\ntests:\n  - vars: {q: hi}\n    assert: [{type: llm-rubric, value: is kind}]\n`, {}),
+    ).toMatch(/^promptfooconfig\.yaml, line 4: a model-graded assertion needs a grader: set OPENAI_API_KEY/);
   });
 
   it('rubricPrompt replaces the grading messages, rendered with the reply as a value, never as a template', () => {
@@ -150,7 +174,10 @@ tests:
     assert: [{type: llm-rubric, value: is kind}]
 `);
     const assertion = suite.checks[0].turns[0].assert[0] as GradedAssertion;
-    const messages = gradingMessages({ assertion, conversation: [{ send: 'hi', reply: 'Hello {{ audience }} {% raw %}' }] });
+    const messages = gradingMessages({
+      assertion,
+      conversation: [{ send: 'hi', reply: 'Hello {{ audience }} {% raw %}' }],
+    });
     expect(messages).toEqual([
       { role: 'system', content: 'Grade for kids. Answer {"pass": true|false, "score": 0-1, "reason": "..."}' },
       { role: 'user', content: 'Output: Hello {{ audience }} {% raw %}  Rubric: is kind' },
@@ -158,38 +185,96 @@ tests:
   });
 
   it.each<[string, string, RegExp]>([
-    ['a var the test does not set', `prompts: ['Hi {{name}}']\ntests:\n  - vars: {nmae: Ada}\n`, /^promptfooconfig\.yaml, line 3: the prompt "Hi \{\{name\}\}" cannot be rendered for this test: it uses \{\{name\}\}, which the test does not set/],
-    ['an assertion this project does not run', `prompts: ['{{q}}']\ntests:\n  - vars: {q: hi}\n    assert:\n      - type: similar\n        value: hello\n`, /^promptfooconfig\.yaml, line 5: 'similar' is a promptfoo assertion this project does not run: it needs an embedding model, which the judge does not call: use llm-rubric\.$/],
-    ['a misspelt type', `prompts: ['{{q}}']\ntests:\n  - vars: {q: hi}\n    assert: [{type: contians, value: x}]\n`, /^promptfooconfig\.yaml, line 4: 'type' is "contians": expected one of equals, contains/],
-    ['a regex RE2 refuses', `prompts: ['{{q}}']\ntests:\n  - vars: {q: hi}\n    assert:\n      - type: regex\n        value: '(?=x)y'\n`, /^promptfooconfig\.yaml, line 6: 'value' is "\(\?=x\)y": expected /],
-    ['env, which sets variables for providers', `prompts: ['{{q}}']\nenv: {OPENAI_API_KEY: sk-x}\n`, /^promptfooconfig\.yaml, line 2: 'env' is refused: it sets variables for promptfoo's providers/],
-    ['an unknown top-level key', `prompts: ['{{q}}']\nteests: []\n`, /^promptfooconfig\.yaml, line 2: unknown key 'teests' in a promptfoo config: expected 'description', 'prompts'/],
-    ['a chat prompt', `prompts: ['[{"role": "user", "content": "{{q}}"}]']\ntests:\n  - vars: {q: hi}\n`, /is a list of chat messages: a Claw takes one message/],
-    ['a prompt function', `prompts: ['file://prompt.py:make']\n`, /the prompt "file:\/\/prompt\.py:make" is a prompt function, which this project does not run/],
-    ['checks beside prompts', `prompts: ['{{q}}']\nchecks: []\n`, /^promptfooconfig\.yaml, line 1: the checks file has 'checks' \(a checks file\) beside 'prompts' \(a promptfoo config\): expected one format\.$/],
-    ['a scoring script', `prompts: ['{{q}}']\ntests:\n  - vars: {q: hi}\n    assertScoringFunction: file://score.js\n`, /line 4: 'assertScoringFunction' is a script this project does not run: use weights and 'threshold'/],
-    ['a weight below 0', `prompts: ['{{q}}']\ntests:\n  - vars: {q: hi}\n    assert:\n      - type: contains\n        value: h\n        weight: -1\n`, /line 7: 'weight' is "-1": expected a number of at least 0/],
-    ['invalid JavaScript', `prompts: ['{{q}}']\ntests:\n  - vars: {q: hi}\n    assert:\n      - type: javascript\n        value: 'output.length >'\n`, /line 6: 'value' is not valid JavaScript/],
+    [
+      'a var the test does not set',
+      `prompts: ['Hi {{name}}']\ntests:\n  - vars: {nmae: Ada}\n`,
+      /^promptfooconfig\.yaml, line 3: the prompt "Hi \{\{name\}\}" cannot be rendered for this test: it uses \{\{name\}\}, which the test does not set/,
+    ],
+    [
+      'an assertion this project does not run',
+      `prompts: ['{{q}}']\ntests:\n  - vars: {q: hi}\n    assert:\n      - type: similar\n        value: hello\n`,
+      /^promptfooconfig\.yaml, line 5: 'similar' is a promptfoo assertion this project does not run: it needs an embedding model, which the judge does not call: use llm-rubric\.$/,
+    ],
+    [
+      'a misspelt type',
+      `prompts: ['{{q}}']\ntests:\n  - vars: {q: hi}\n    assert: [{type: contians, value: x}]\n`,
+      /^promptfooconfig\.yaml, line 4: 'type' is "contians": expected one of equals, contains/,
+    ],
+    [
+      'a regex RE2 refuses',
+      `prompts: ['{{q}}']\ntests:\n  - vars: {q: hi}\n    assert:\n      - type: regex\n        value: '(?=x)y'\n`,
+      /^promptfooconfig\.yaml, line 6: 'value' is "\(\?=x\)y": expected /,
+    ],
+    [
+      'env, which sets variables for providers',
+      `prompts: ['{{q}}']\nenv: {OPENAI_API_KEY: sk-x}\n`,
+      /^promptfooconfig\.yaml, line 2: 'env' is refused: it sets variables for promptfoo's providers/,
+    ],
+    [
+      'an unknown top-level key',
+      `prompts: ['{{q}}']\nteests: []\n`,
+      /^promptfooconfig\.yaml, line 2: unknown key 'teests' in a promptfoo config: expected 'description', 'prompts'/,
+    ],
+    [
+      'a chat prompt',
+      `prompts: ['[{"role": "user", "content": "{{q}}"}]']\ntests:\n  - vars: {q: hi}\n`,
+      /is a list of chat messages: a Claw takes one message/,
+    ],
+    [
+      'a prompt function',
+      `prompts: ['file://prompt.py:make']\n`,
+      /the prompt "file:\/\/prompt\.py:make" is a prompt function, which this project does not run/,
+    ],
+    [
+      'checks beside prompts',
+      `prompts: ['{{q}}']\nchecks: []\n`,
+      /^promptfooconfig\.yaml, line 1: the checks file has 'checks' \(a checks file\) beside 'prompts' \(a promptfoo config\): expected one format\.$/,
+    ],
+    [
+      'a scoring script',
+      `prompts: ['{{q}}']\ntests:\n  - vars: {q: hi}\n    assertScoringFunction: file://score.js\n`,
+      /line 4: 'assertScoringFunction' is a script this project does not run: use weights and 'threshold'/,
+    ],
+    [
+      'a weight below 0',
+      `prompts: ['{{q}}']\ntests:\n  - vars: {q: hi}\n    assert:\n      - type: contains\n        value: h\n        weight: -1\n`,
+      /line 7: 'weight' is "-1": expected a number of at least 0/,
+    ],
+    [
+      'invalid JavaScript',
+      `prompts: ['{{q}}']\ntests:\n  - vars: {q: hi}\n    assert:\n      - type: javascript\n        value: 'output.length >'\n`,
+      /line 6: 'value' is not valid JavaScript/,
+    ],
   ])('refuses %s with the file, the line and what to write', (_, text, expected) => {
     expect(refused(text)).toMatch(expected);
   });
 
   it('keeps file:// inside the workspace: no climbing out, no absolute path elsewhere, no glob', () => {
     const dir = folder({ 'cfg/ask.txt': 'hi', 'secret.txt': 'the key' });
-    const at = (ref: string) => refused(`prompts: ['{{q}}']\ntests:\n  - vars:\n      q: ${ref}\n`, KEY, { workspace: join(dir, 'cfg') });
-    expect(at('file://../secret.txt')).toMatch(/^promptfooconfig\.yaml, line 4: var 'q' is "file:\/\/\.\.\/secret\.txt", which cannot be used: it points outside the workspace/);
+    const at = (ref: string) =>
+      refused(`prompts: ['{{q}}']\ntests:\n  - vars:\n      q: ${ref}\n`, KEY, { workspace: join(dir, 'cfg') });
+    expect(at('file://../secret.txt')).toMatch(
+      /^promptfooconfig\.yaml, line 4: var 'q' is "file:\/\/\.\.\/secret\.txt", which cannot be used: it points outside the workspace/,
+    );
     expect(at('file:///etc/passwd')).toMatch(/it points outside the workspace/);
     expect(at('file://*.txt')).toMatch(/it is a glob: name each file/);
-    expect(read(`prompts: ['{{q}}']\ntests:\n  - vars:\n      q: file://ask.txt\n`, KEY, { workspace: join(dir, 'cfg') }).checks[0].turns[0].send).toBe('hi');
+    expect(
+      read(`prompts: ['{{q}}']\ntests:\n  - vars:\n      q: file://ask.txt\n`, KEY, { workspace: join(dir, 'cfg') })
+        .checks[0].turns[0].send,
+    ).toBe('hi');
   });
 
   it('under pull_request_target: no javascript, no transform, no function calls in templates', () => {
     const prt = { eventName: 'pull_request_target' };
-    expect(refused(`prompts: ['{{q}}']\ntests:\n  - vars: {q: hi}\n    options: {transform: output.trim()}\n`, KEY, prt)).toMatch(
-      /line 4: a transform runs the repository's JavaScript, refused under pull_request_target/,
+    expect(
+      refused(`prompts: ['{{q}}']\ntests:\n  - vars: {q: hi}\n    options: {transform: output.trim()}\n`, KEY, prt),
+    ).toMatch(/line 4: a transform runs the repository's JavaScript, refused under pull_request_target/);
+    expect(refused(`prompts: ['{{ range.constructor("return 1")() }}']\n`, KEY, prt)).toMatch(
+      /refused under pull_request_target/,
     );
-    expect(refused(`prompts: ['{{ range.constructor("return 1")() }}']\n`, KEY, prt)).toMatch(/refused under pull_request_target/);
     // Plain variables and filters are fine there.
-    expect(read(`prompts: ['{{ q | upper }}']\ntests:\n  - vars: {q: hi}\n`, KEY, prt).checks[0].turns[0].send).toBe('HI');
+    expect(read(`prompts: ['{{ q | upper }}']\ntests:\n  - vars: {q: hi}\n`, KEY, prt).checks[0].turns[0].send).toBe(
+      'HI',
+    );
   });
 });

@@ -20,9 +20,29 @@ const PROMPTFOO_KEYS = ['prompts', 'tests', 'defaultTest', 'providers', 'scenari
 const NATIVE_KEYS = ['checks', 'defaults', 'judge'];
 
 /** Read and used. */
-const TOP_KEYS = ['description', 'prompts', 'providers', 'tests', 'defaultTest', 'scenarios', 'evaluateOptions', 'assertionTemplates'];
+const TOP_KEYS = [
+  'description',
+  'prompts',
+  'providers',
+  'tests',
+  'defaultTest',
+  'scenarios',
+  'evaluateOptions',
+  'assertionTemplates',
+];
 /** Only steer promptfoo's own runs, its web view or its sharing: ignored, with one notice. */
-const IGNORED_TOP = ['providers', 'outputPath', 'sharing', 'tags', 'metadata', 'writeLatestResults', 'commandLineOptions', 'tracing', '$schema', 'vars'];
+const IGNORED_TOP = [
+  'providers',
+  'outputPath',
+  'sharing',
+  'tags',
+  'metadata',
+  'writeLatestResults',
+  'commandLineOptions',
+  'tracing',
+  '$schema',
+  'vars',
+];
 /** What to write instead of a top-level key this project cannot honour. */
 const REFUSED_TOP: Record<string, string> = {
   env: "it sets variables for promptfoo's providers: set them in the step's environment (env: on the step) instead",
@@ -31,13 +51,44 @@ const REFUSED_TOP: Record<string, string> = {
   derivedMetrics: 'remove them; the output file keeps each named metric',
   redteam: 'red-team generation runs in promptfoo: generate the tests there and list them here',
 };
-const TEST_KEYS = ['description', 'vars', 'assert', 'options', 'threshold', 'metadata', 'prompts', 'providers', 'provider'];
-const OPTION_KEYS = ['provider', 'rubricPrompt', 'transform', 'postprocess', 'prefix', 'suffix', 'factuality', 'disableVarExpansion', 'disableDefaultAsserts', 'repeat', 'runSerially', 'disableConversationVar'];
+const TEST_KEYS = [
+  'description',
+  'vars',
+  'assert',
+  'options',
+  'threshold',
+  'metadata',
+  'prompts',
+  'providers',
+  'provider',
+];
+const OPTION_KEYS = [
+  'provider',
+  'rubricPrompt',
+  'transform',
+  'postprocess',
+  'prefix',
+  'suffix',
+  'factuality',
+  'disableVarExpansion',
+  'disableDefaultAsserts',
+  'repeat',
+  'runSerially',
+  'disableConversationVar',
+];
 const REFUSED_OPTIONS: Record<string, string> = {
   transformVars: 'it runs a script over the vars: write the vars as they should be sent',
   storeOutputAs: 'one test never feeds another here: write the conversation as turns of a native checks file',
 };
-const EVALUATE_KEYS = ['repeat', 'timeoutMs', 'maxConcurrency', 'delay', 'cache', 'showProgressBar', 'interactiveProviders'];
+const EVALUATE_KEYS = [
+  'repeat',
+  'timeoutMs',
+  'maxConcurrency',
+  'delay',
+  'cache',
+  'showProgressBar',
+  'interactiveProviders',
+];
 
 export const DEFAULT_TIMEOUT_MS = 60_000;
 
@@ -66,7 +117,8 @@ export function isPromptfooConfig(file: YamlFile): boolean {
 export function readPromptfooConfig(file: YamlFile, context: PromptfooContext): CheckSuite {
   const places = new Places();
   const top = places.fromYaml(file);
-  if (!isObj(top)) return file.fail(file.doc.contents, 'a promptfoo config is a mapping: expected prompts, tests and the rest');
+  if (!isObj(top))
+    return file.fail(file.doc.contents, 'a promptfoo config is a mapping: expected prompts, tests and the rest');
   const files = new ConfigFiles(context.workspace, file.name);
   const src: Sources = { places, files };
   const forkSafe = context.eventName === 'pull_request_target';
@@ -76,29 +128,38 @@ export function readPromptfooConfig(file: YamlFile, context: PromptfooContext): 
     if (REFUSED_TOP[key]) places.fail(top, key, `'${key}' is refused: ${REFUSED_TOP[key]}`);
     if (IGNORED_TOP.includes(key)) ignored.push(key === 'providers' ? 'providers (the Claws under test answer)' : key);
     else if (!TOP_KEYS.includes(key)) {
-      places.fail(top, key, `unknown key '${key}' in a promptfoo config: expected ${TOP_KEYS.filter((k) => k !== 'providers').map((k) => `'${k}'`).join(', ')}`);
+      places.fail(
+        top,
+        key,
+        `unknown key '${key}' in a promptfoo config: expected ${TOP_KEYS.filter((k) => k !== 'providers')
+          .map((k) => `'${k}'`)
+          .join(', ')}`,
+      );
     }
   }
   const description = top.description === undefined ? undefined : String(top.description);
   const prompts = readPrompts(top.prompts, top, src);
   const evaluate = readEvaluateOptions(top, places, ignored);
   const templates = top.assertionTemplates;
-  if (templates !== undefined && !isObj(templates)) places.fail(top, 'assertionTemplates', "'assertionTemplates' is not a mapping of names to assertions");
+  if (templates !== undefined && !isObj(templates))
+    places.fail(top, 'assertionTemplates', "'assertionTemplates' is not a mapping of names to assertions");
 
   let defaultTest: Obj = {};
   if (top.defaultTest !== undefined) {
     const value = typeof top.defaultTest === 'string' ? readTests(top.defaultTest, top, src)[0] : top.defaultTest;
-    if (!isObj(value)) places.fail(top, 'defaultTest', "'defaultTest' is not a mapping: expected vars, assert and options for every test");
+    if (!isObj(value))
+      places.fail(
+        top,
+        'defaultTest',
+        "'defaultTest' is not a mapping: expected vars, assert and options for every test",
+      );
     defaultTest = value as Obj;
     checkTest(defaultTest, places, ignored, 'defaultTest');
   }
 
   const tests = readTests(top.tests, top, src);
   const scenarios = readScenarios(top, places, src);
-  const all: { test: unknown; at: object }[] = [
-    ...tests.map((test) => ({ test, at: test as object })),
-    ...scenarios,
-  ];
+  const all: { test: unknown; at: object }[] = [...tests.map((test) => ({ test, at: test as object })), ...scenarios];
   if (all.length === 0) all.push({ test: {}, at: top });
 
   const judges = new Map<string, JudgeSpec>();
@@ -133,7 +194,9 @@ export function readPromptfooConfig(file: YamlFile, context: PromptfooContext): 
         const name = unique(names, nameOf(merged, vars, prompts.length > 1 ? prompt : undefined));
         checks.push({
           name,
-          turns: [{ send, assert, ...(threshold === undefined ? {} : { threshold }), ...(transform ? { transform } : {}) }],
+          turns: [
+            { send, assert, ...(threshold === undefined ? {} : { threshold }), ...(transform ? { transform } : {}) },
+          ],
           repeat,
           minPass: repeat,
           timeoutMs: evaluate.timeoutMs,
@@ -143,7 +206,8 @@ export function readPromptfooConfig(file: YamlFile, context: PromptfooContext): 
       testIdx += 1;
     }
   }
-  if (checks.length === 0) file.fail(file.doc.contents, 'no test runs with any prompt: expected tests whose prompts filter names a prompt');
+  if (checks.length === 0)
+    file.fail(file.doc.contents, 'no test runs with any prompt: expected tests whose prompts filter names a prompt');
   const notices = ignored.length
     ? [`${file.name} is a promptfoo config; ignored here: ${[...new Set(ignored)].join(', ')}.`]
     : [];
@@ -162,13 +226,24 @@ function readEvaluateOptions(top: Obj, places: Places, ignored: string[]): { rep
   if (options === undefined) return out;
   if (!isObj(options)) return places.fail(top, 'evaluateOptions', "'evaluateOptions' is not a mapping");
   for (const key of Object.keys(options)) {
-    if (!EVALUATE_KEYS.includes(key)) places.fail(options, key, `unknown key '${key}' in 'evaluateOptions': expected ${EVALUATE_KEYS.map((k) => `'${k}'`).join(', ')}`);
-    if (key !== 'repeat' && key !== 'timeoutMs') ignored.push(`evaluateOptions.${key} (the gate paces and runs the checks)`);
+    if (!EVALUATE_KEYS.includes(key))
+      places.fail(
+        options,
+        key,
+        `unknown key '${key}' in 'evaluateOptions': expected ${EVALUATE_KEYS.map((k) => `'${k}'`).join(', ')}`,
+      );
+    if (key !== 'repeat' && key !== 'timeoutMs')
+      ignored.push(`evaluateOptions.${key} (the gate paces and runs the checks)`);
   }
   const repeat = readRepeat(options, places);
   if (repeat !== undefined) out.repeat = repeat;
   if (options.timeoutMs !== undefined) {
-    if (typeof options.timeoutMs !== 'number' || !(options.timeoutMs > 0)) places.fail(options, 'timeoutMs', `'timeoutMs' is ${show(options.timeoutMs)}: expected milliseconds, such as 60000`);
+    if (typeof options.timeoutMs !== 'number' || !(options.timeoutMs > 0))
+      places.fail(
+        options,
+        'timeoutMs',
+        `'timeoutMs' is ${show(options.timeoutMs)}: expected milliseconds, such as 60000`,
+      );
     out.timeoutMs = options.timeoutMs as number;
   }
   return out;
@@ -177,41 +252,74 @@ function readEvaluateOptions(top: Obj, places: Places, ignored: string[]): { rep
 function readRepeat(options: Obj | undefined, places: Places): number | undefined {
   if (!options || options.repeat === undefined) return undefined;
   const n = options.repeat;
-  if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > 100) places.fail(options, 'repeat', `'repeat' is ${show(n)}: expected a whole number from 1 to 100 (every run must pass)`);
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > 100)
+    places.fail(
+      options,
+      'repeat',
+      `'repeat' is ${show(n)}: expected a whole number from 1 to 100 (every run must pass)`,
+    );
   return n as number;
 }
 
 function checkTest(test: Obj, places: Places, ignored: string[], what: string): void {
   for (const key of Object.keys(test)) {
-    if (key === 'assertScoringFunction') places.fail(test, key, "'assertScoringFunction' is a script this project does not run: use weights and 'threshold'");
-    if (key === 'providerOutput') places.fail(test, key, "'providerOutput' supplies a recorded output; here the Claw answers: remove it");
-    if (!TEST_KEYS.includes(key)) places.fail(test, key, `unknown key '${key}' in ${what}: expected ${TEST_KEYS.map((k) => `'${k}'`).join(', ')}`);
+    if (key === 'assertScoringFunction')
+      places.fail(
+        test,
+        key,
+        "'assertScoringFunction' is a script this project does not run: use weights and 'threshold'",
+      );
+    if (key === 'providerOutput')
+      places.fail(test, key, "'providerOutput' supplies a recorded output; here the Claw answers: remove it");
+    if (!TEST_KEYS.includes(key))
+      places.fail(test, key, `unknown key '${key}' in ${what}: expected ${TEST_KEYS.map((k) => `'${k}'`).join(', ')}`);
     if (key === 'provider' || key === 'providers') ignored.push(`a test's ${key} (the Claws under test answer)`);
   }
-  if (test.vars !== undefined && !isObj(test.vars)) places.fail(test, 'vars', "'vars' is not a mapping of names to values");
-  if (test.assert !== undefined && !Array.isArray(test.assert)) places.fail(test, 'assert', "'assert' is not a list of assertions");
+  if (test.vars !== undefined && !isObj(test.vars))
+    places.fail(test, 'vars', "'vars' is not a mapping of names to values");
+  if (test.assert !== undefined && !Array.isArray(test.assert))
+    places.fail(test, 'assert', "'assert' is not a list of assertions");
   if (test.options !== undefined) {
     if (!isObj(test.options)) places.fail(test, 'options', "'options' is not a mapping");
     for (const key of Object.keys(test.options as Obj)) {
       if (REFUSED_OPTIONS[key]) places.fail(test.options, key, `'${key}' is refused: ${REFUSED_OPTIONS[key]}`);
-      if (!OPTION_KEYS.includes(key)) places.fail(test.options, key, `unknown key '${key}' in 'options': expected ${OPTION_KEYS.map((k) => `'${k}'`).join(', ')}`);
+      if (!OPTION_KEYS.includes(key))
+        places.fail(
+          test.options,
+          key,
+          `unknown key '${key}' in 'options': expected ${OPTION_KEYS.map((k) => `'${k}'`).join(', ')}`,
+        );
       if (key === 'runSerially' || key === 'disableConversationVar') ignored.push(`options.${key}`);
     }
   }
-  if (test.metadata !== undefined && !isObj(test.metadata)) places.fail(test, 'metadata', "'metadata' is not a mapping");
+  if (test.metadata !== undefined && !isObj(test.metadata))
+    places.fail(test, 'metadata', "'metadata' is not a mapping");
 }
 
 /** promptfoo's merge: defaultTest's vars, options and metadata under the test's; its asserts first. */
 function mergeDefault(defaultTest: Obj, test: Obj, places: Places): Obj {
   // The merged mappings keep the places of what they merge, for errors.
-  const options = places.merged({ ...((defaultTest.options as Obj) ?? {}), ...((test.options as Obj) ?? {}) }, test, defaultTest.options, test.options);
-  const vars = places.merged({ ...((defaultTest.vars as Obj) ?? {}), ...((test.vars as Obj) ?? {}) }, test, defaultTest.vars, test.vars);
+  const options = places.merged(
+    { ...((defaultTest.options as Obj) ?? {}), ...((test.options as Obj) ?? {}) },
+    test,
+    defaultTest.options,
+    test.options,
+  );
+  const vars = places.merged(
+    { ...((defaultTest.vars as Obj) ?? {}), ...((test.vars as Obj) ?? {}) },
+    test,
+    defaultTest.vars,
+    test.vars,
+  );
   const ownAsserts = (test.assert as unknown[]) ?? [];
   return {
     ...test,
     description: test.description,
     vars,
-    assert: [...((test.options as Obj)?.disableDefaultAsserts === true ? [] : ((defaultTest.assert as unknown[]) ?? [])), ...ownAsserts],
+    assert: [
+      ...((test.options as Obj)?.disableDefaultAsserts === true ? [] : ((defaultTest.assert as unknown[]) ?? [])),
+      ...ownAsserts,
+    ],
     options,
     threshold: test.threshold ?? defaultTest.threshold,
     metadata: { ...((defaultTest.metadata as Obj) ?? {}), ...((test.metadata as Obj) ?? {}) },
@@ -227,10 +335,21 @@ function readScenarios(top: Obj, places: Places, src: Sources): { test: unknown;
     typeof item === 'string' ? readTests([item], top.scenarios as Obj, src) : [item],
   );
   return listed.flatMap((scenario) => {
-    if (!isObj(scenario)) return places.fail(top.scenarios, undefined, 'a scenario is not a mapping: expected config and tests');
+    if (!isObj(scenario))
+      return places.fail(top.scenarios, undefined, 'a scenario is not a mapping: expected config and tests');
     const extra = Object.keys(scenario).filter((k) => !['description', 'config', 'tests'].includes(k));
-    if (extra.length) places.fail(scenario, extra[0], `unknown key '${extra[0]}' in a scenario: expected 'description', 'config', 'tests'`);
-    if (!Array.isArray(scenario.config) || scenario.config.length === 0) places.fail(scenario, 'config', "a scenario's 'config' is not a list: expected a list of vars (and asserts) to run the tests with");
+    if (extra.length)
+      places.fail(
+        scenario,
+        extra[0],
+        `unknown key '${extra[0]}' in a scenario: expected 'description', 'config', 'tests'`,
+      );
+    if (!Array.isArray(scenario.config) || scenario.config.length === 0)
+      places.fail(
+        scenario,
+        'config',
+        "a scenario's 'config' is not a list: expected a list of vars (and asserts) to run the tests with",
+      );
     const tests = scenario.tests === undefined ? [{}] : readTests(scenario.tests, scenario, src);
     return (scenario.config as unknown[]).flatMap((data) => {
       if (!isObj(data)) return places.fail(scenario, 'config', 'a scenario config entry is not a mapping');
@@ -239,8 +358,18 @@ function readScenarios(top: Obj, places: Places, src: Sources): { test: unknown;
         const merged: Obj = {
           ...data,
           ...test,
-          vars: places.merged({ ...((data.vars as Obj) ?? {}), ...((test.vars as Obj) ?? {}) }, data, data.vars, test.vars),
-          options: places.merged({ ...((data.options as Obj) ?? {}), ...((test.options as Obj) ?? {}) }, data, data.options, test.options),
+          vars: places.merged(
+            { ...((data.vars as Obj) ?? {}), ...((test.vars as Obj) ?? {}) },
+            data,
+            data.vars,
+            test.vars,
+          ),
+          options: places.merged(
+            { ...((data.options as Obj) ?? {}), ...((test.options as Obj) ?? {}) },
+            data,
+            data.options,
+            test.options,
+          ),
           assert: [...((data.assert as unknown[]) ?? []), ...((test.assert as unknown[]) ?? [])],
           metadata: { ...((data.metadata as Obj) ?? {}), ...((test.metadata as Obj) ?? {}) },
         };
@@ -260,7 +389,8 @@ function expandVars(test: Obj, places: Places): Obj[] {
   for (const [key, value] of Object.entries(vars)) {
     const values = Array.isArray(value) && typeof value[0] === 'string' ? value : [value];
     combos = combos.flatMap((combo) => values.map((v) => places.merged({ ...combo, [key]: v }, vars)));
-    if (combos.length > 1000) places.fail(test, 'vars', 'the vars expand to more than 1000 tests: expected fewer values');
+    if (combos.length > 1000)
+      places.fail(test, 'vars', 'the vars expand to more than 1000 tests: expected fewer values');
   }
   return combos;
 }
@@ -274,12 +404,24 @@ function loadVars(vars: Obj, src: Sources): Obj {
   for (const [key, value] of Object.entries(out)) {
     if (!ConfigFiles.isRef(value)) continue;
     const file = src.files.resolve(value);
-    if ('problem' in file) src.places.fail(holder, key, `var '${key}' is ${show(value)}, which cannot be used: ${file.problem}`);
+    if ('problem' in file)
+      src.places.fail(holder, key, `var '${key}' is ${show(value)}, which cannot be used: ${file.problem}`);
     const path = (file as { path: string }).path;
-    if (/\.(js|cjs|mjs|ts|py|rb)$/.test(path)) src.places.fail(holder, key, `var '${key}' is computed by a script in promptfoo, which this project does not run: expected its value, or a text, JSON or YAML file`);
-    if (MEDIA.test(path)) src.places.fail(holder, key, `var '${key}' is ${show(value)}: a Claw takes text messages: expected a text, JSON or YAML file`);
+    if (/\.(js|cjs|mjs|ts|py|rb)$/.test(path))
+      src.places.fail(
+        holder,
+        key,
+        `var '${key}' is computed by a script in promptfoo, which this project does not run: expected its value, or a text, JSON or YAML file`,
+      );
+    if (MEDIA.test(path))
+      src.places.fail(
+        holder,
+        key,
+        `var '${key}' is ${show(value)}: a Claw takes text messages: expected a text, JSON or YAML file`,
+      );
     const read = src.files.read(file as { path: string; written: string });
-    if ('problem' in read) src.places.fail(holder, key, `var '${key}' is ${show(value)}, which cannot be read: ${read.problem}`);
+    if ('problem' in read)
+      src.places.fail(holder, key, `var '${key}' is ${show(value)}, which cannot be read: ${read.problem}`);
     const text = (read as { text: string }).text;
     if (/\.ya?ml$/.test(path)) {
       // A YAML var is handed over as its JSON, as promptfoo does.
@@ -307,26 +449,48 @@ function loadVars(vars: Obj, src: Sources): Obj {
 function readThreshold(test: Obj, places: Places): number | undefined {
   const t = test.threshold;
   if (t === undefined) return undefined;
-  if (typeof t !== 'number' || !Number.isFinite(t)) return places.fail(test, 'threshold', `'threshold' is ${show(t)}: expected a number, the weighted score that passes (0 to 1)`);
+  if (typeof t !== 'number' || !Number.isFinite(t))
+    return places.fail(
+      test,
+      'threshold',
+      `'threshold' is ${show(t)}: expected a number, the weighted score that passes (0 to 1)`,
+    );
   return t;
 }
 
 function promptAllowed(prompt: PromptfooPrompt, filter: unknown, test: Obj, places: Places): boolean {
   if (filter === undefined) return true;
-  if (!Array.isArray(filter) || filter.some((f) => typeof f !== 'string')) places.fail(test, 'prompts', "a test's 'prompts' is not a list of prompt labels");
-  return (filter as string[]).some((ref) =>
-    prompt.label === ref || (ref.endsWith('*') && prompt.label.startsWith(ref.slice(0, -1))) || prompt.label.startsWith(`${ref}:`),
+  if (!Array.isArray(filter) || filter.some((f) => typeof f !== 'string'))
+    places.fail(test, 'prompts', "a test's 'prompts' is not a list of prompt labels");
+  return (filter as string[]).some(
+    (ref) =>
+      prompt.label === ref ||
+      (ref.endsWith('*') && prompt.label.startsWith(ref.slice(0, -1))) ||
+      prompt.label.startsWith(`${ref}:`),
   );
 }
 
 /** The message sent: the prompt (with prefix and suffix) rendered with the vars, as promptfoo renders it. */
-function renderPrompt(prompt: PromptfooPrompt, test: Obj, vars: Obj, at: Obj, places: Places, forkSafe: boolean): string {
+function renderPrompt(
+  prompt: PromptfooPrompt,
+  test: Obj,
+  vars: Obj,
+  at: Obj,
+  places: Places,
+  forkSafe: boolean,
+): string {
   const options = test.options as Obj;
   const raw = `${String(options.prefix ?? '')}${prompt.raw}${String(options.suffix ?? '')}`;
-  const fail = (message: string): never => places.fail(at, 'vars', `the prompt ${show(prompt.label)} ${message}`, places.where(at));
+  const fail = (message: string): never =>
+    places.fail(at, 'vars', `the prompt ${show(prompt.label)} ${message}`, places.where(at));
   if (forkSafe) {
-    const unsafe = [raw, ...Object.values(vars).filter((v): v is string => typeof v === 'string')].map(unsafeForForks).find(Boolean);
-    if (unsafe) fail(`holds ${unsafe} in a template, refused under pull_request_target, where the file may come from a fork: expected variables and filters only`);
+    const unsafe = [raw, ...Object.values(vars).filter((v): v is string => typeof v === 'string')]
+      .map(unsafeForForks)
+      .find(Boolean);
+    if (unsafe)
+      fail(
+        `holds ${unsafe} in a template, refused under pull_request_target, where the file may come from a fork: expected variables and filters only`,
+      );
   }
   try {
     let parsed: unknown;
@@ -337,7 +501,9 @@ function renderPrompt(prompt: PromptfooPrompt, test: Obj, vars: Obj, at: Obj, pl
     }
     if (parsed !== undefined && typeof parsed === 'object' && parsed !== null) {
       if (Array.isArray(parsed) && parsed.every((m) => isObj(m) && typeof m.role === 'string')) {
-        fail("is a list of chat messages: a Claw takes one message, and its own instructions play the system part: expected the prompt as text");
+        fail(
+          'is a list of chat messages: a Claw takes one message, and its own instructions play the system part: expected the prompt as text',
+        );
       }
       return JSON.stringify(renderDeep(parsed, vars), null, 2);
     }
@@ -360,7 +526,8 @@ function renderDeep(value: unknown, vars: Obj): unknown {
 
 /** The check's name: the test's description, or its vars; the prompt's label when there are several. */
 function nameOf(test: Obj, vars: Obj, prompt: PromptfooPrompt | undefined): string {
-  const described = typeof test.description === 'string' && test.description.trim() ? test.description.trim() : undefined;
+  const described =
+    typeof test.description === 'string' && test.description.trim() ? test.description.trim() : undefined;
   const base =
     described ??
     (Object.keys(vars).length

@@ -36,7 +36,10 @@ export class ConfigFiles {
    * Resolves `file://…` (relative to `from`, a referencing file's folder, or the config's); with
    * `functions`, a trailing `:name` names a function. Returns why it cannot, in words for the error.
    */
-  resolve(ref: string, { from, functions = false }: { from?: string; functions?: boolean } = {}): FileRef | { problem: string } {
+  resolve(
+    ref: string,
+    { from, functions = false }: { from?: string; functions?: boolean } = {},
+  ): FileRef | { problem: string } {
     let path = ref.slice('file://'.length);
     let functionName: string | undefined;
     if (functions) {

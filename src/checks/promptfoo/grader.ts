@@ -45,19 +45,27 @@ export function readGrader(provider: unknown, env: NodeJS.ProcessEnv): GraderRea
   } else if (isObj(provider)) {
     if ('text' in provider && !('id' in provider)) return readGrader(provider.text, env);
     const unknown = Object.keys(provider).filter((k) => !['id', 'config', 'label'].includes(k));
-    if (unknown.length) return { problem: `the grader has ${unknown.map((k) => `'${k}'`).join(', ')}: expected 'id' and 'config'`, key: unknown[0] };
+    if (unknown.length)
+      return {
+        problem: `the grader has ${unknown.map((k) => `'${k}'`).join(', ')}: expected 'id' and 'config'`,
+        key: unknown[0],
+      };
     id = provider.id;
     if (provider.config !== undefined) {
       if (!isObj(provider.config)) return { problem: "the grader's 'config' is not a mapping", key: 'config' };
       config = provider.config;
     }
   }
-  if (typeof id !== 'string') return { problem: `the grader is ${show(id)}: expected a provider id such as openai:chat:gpt-4.1-mini-2025-04-14` };
+  if (typeof id !== 'string')
+    return { problem: `the grader is ${show(id)}: expected a provider id such as openai:chat:gpt-4.1-mini-2025-04-14` };
   const model = openAiModel(id);
   if ('problem' in model) return model;
   const unknown = Object.keys(config).filter((k) => !CONFIG_KEYS.includes(k));
   if (unknown.length) {
-    return { problem: `the grader's config has ${unknown.map((k) => `'${k}'`).join(', ')}, which the judge does not send: expected ${CONFIG_KEYS.join(', ')}`, key: 'config' };
+    return {
+      problem: `the grader's config has ${unknown.map((k) => `'${k}'`).join(', ')}, which the judge does not send: expected ${CONFIG_KEYS.join(', ')}`,
+      key: 'config',
+    };
   }
   return endpoint(model.model, config, env);
 }
@@ -66,11 +74,17 @@ function openAiModel(id: string): { model: string } | { problem: string } {
   const parts = id.split(':');
   if (parts[0] === 'openai') {
     if (parts.length === 3 && parts[1] === 'chat' && parts[2]) return { model: parts[2] };
-    if (parts.length === 2 && parts[1] && !['chat', 'responses', 'completion', 'embedding', 'assistant'].includes(parts[1])) {
+    if (
+      parts.length === 2 &&
+      parts[1] &&
+      !['chat', 'responses', 'completion', 'embedding', 'assistant'].includes(parts[1])
+    ) {
       return { model: parts[1] };
     }
     if (parts[1] === 'responses' || parts[1] === 'completion' || parts[1] === 'assistant' || parts[1] === 'embedding') {
-      return { problem: `the grader is ${show(id)}: the judge speaks the chat-completions API only: expected openai:chat:<model>` };
+      return {
+        problem: `the grader is ${show(id)}: the judge speaks the chat-completions API only: expected openai:chat:<model>`,
+      };
     }
   }
   return {
@@ -79,7 +93,8 @@ function openAiModel(id: string): { model: string } | { problem: string } {
 }
 
 function endpoint(model: string, config: Obj, env: NodeJS.ProcessEnv): GraderRead {
-  const text = (key: string): string | undefined => (typeof config[key] === 'string' ? (config[key] as string) : undefined);
+  const text = (key: string): string | undefined =>
+    typeof config[key] === 'string' ? (config[key] as string) : undefined;
   const base =
     (text('apiHost') && `https://${text('apiHost')}/v1`) ||
     text('apiBaseUrl') ||
@@ -88,7 +103,8 @@ function endpoint(model: string, config: Obj, env: NodeJS.ProcessEnv): GraderRea
     env.OPENAI_BASE_URL ||
     OPENAI_BASE;
   const read = readSecureUrl(base);
-  if ('expected' in read) return { problem: `the grader's base URL is ${show(base)}: expected ${read.expected}`, key: 'config' };
+  if ('expected' in read)
+    return { problem: `the grader's base URL is ${show(base)}: expected ${read.expected}`, key: 'config' };
   const url = `${read.url.origin}${read.url.pathname.replace(/\/+$/, '')}`;
   let apiKey = text('apiKey') ?? '';
   const envar = text('apiKeyEnvar');
@@ -96,15 +112,19 @@ function endpoint(model: string, config: Obj, env: NodeJS.ProcessEnv): GraderRea
   if (!apiKey) apiKey = env.OPENAI_API_KEY ?? '';
   apiKey = apiKey.trim();
   if (!apiKey && url === OPENAI_BASE) {
-    return { problem: `the grader ${model} has no key: set ${envar ?? 'OPENAI_API_KEY'} in the step's environment (env: on the step, from a secret)` };
+    return {
+      problem: `the grader ${model} has no key: set ${envar ?? 'OPENAI_API_KEY'} in the step's environment (env: on the step, from a secret)`,
+    };
   }
   const headers: Record<string, string> = {};
   if (config.headers !== undefined) {
-    if (!isObj(config.headers)) return { problem: "the grader's headers are not a mapping of names to text", key: 'config' };
+    if (!isObj(config.headers))
+      return { problem: "the grader's headers are not a mapping of names to text", key: 'config' };
     for (const [name, value] of Object.entries(config.headers)) headers[name] = String(value);
   }
   if (text('organization')) headers['OpenAI-Organization'] = text('organization')!;
-  const number = (key: string, fallback: number): number => (typeof config[key] === 'number' ? (config[key] as number) : fallback);
+  const number = (key: string, fallback: number): number =>
+    typeof config[key] === 'number' ? (config[key] as number) : fallback;
   return {
     spec: {
       kind: 'endpoint',

@@ -61,7 +61,10 @@ export class Places {
     const doc: Document = file.doc;
     const walk = (node: Node | null | undefined, depth: number): Value => {
       if (++visited > MAX_NODES || depth > 100) {
-        file.fail(node, `the file expands to more than ${MAX_NODES} values (aliases included): expected a smaller file`);
+        file.fail(
+          node,
+          `the file expands to more than ${MAX_NODES} values (aliases included): expected a smaller file`,
+        );
       }
       if (!node) return null;
       if (isAlias(node)) return walk(node.resolve(doc) as Node, depth + 1);
@@ -115,6 +118,6 @@ export const isObj = (value: unknown): value is Obj =>
 
 /** Shows a value in an error: quoted, cut when long. */
 export function show(value: unknown): string {
-  const text = typeof value === 'string' ? value : JSON.stringify(value) ?? String(value);
+  const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
   return JSON.stringify(text.length > 60 ? `${text.slice(0, 60)}…` : text);
 }

@@ -1,6 +1,7 @@
 // The checks-output file holds promptfoo's output format (results version 3, as `promptfoo eval -o`
 // writes and `promptfoo import` reads): its shape, each Claw a provider column, scores and
 // component results as promptfoo lays them out, and the run's secrets redacted in every spelling.
+/* eslint-disable @typescript-eslint/no-explicit-any -- the file is JSON read back, checked field by field */
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -31,9 +32,23 @@ tests:
 `,
 );
 
-async function entry(clawId: string, check: number, reply: string | undefined, passed: boolean, error?: string): Promise<CheckEntry> {
+async function entry(
+  clawId: string,
+  check: number,
+  reply: string | undefined,
+  passed: boolean,
+  error?: string,
+): Promise<CheckEntry> {
   const c = SUITE.checks[check];
-  const outcome = reply === undefined ? undefined : await scoreTurn(c.turns[0], reply, 12, { grade: async () => ({ kind: 'error', reason: '' }), runScript, remainingMs: () => 1000, context: {} });
+  const outcome =
+    reply === undefined
+      ? undefined
+      : await scoreTurn(c.turns[0], reply, 12, {
+          grade: async () => ({ kind: 'error', reason: '' }),
+          runScript,
+          remainingMs: () => 1000,
+          context: {},
+        });
   return {
     check: c.name,
     clawId,
@@ -65,7 +80,11 @@ describe('the promptfoo output file', () => {
     const out = toPromptfooOutput(result, SUITE, new Date('2026-01-02T03:04:05.678Z')) as Record<string, any>;
     expect(out.evalId).toMatch(/^eval-[0-9a-f]{3}-2026-01-02T03:04:05$/);
     expect(Object.keys(out)).toEqual(['evalId', 'results', 'config', 'shareableUrl', 'metadata', 'vars']);
-    expect(out.results).toMatchObject({ version: 3, timestamp: '2026-01-02T03:04:05.678Z', stats: { successes: 2, failures: 1, errors: 1 } });
+    expect(out.results).toMatchObject({
+      version: 3,
+      timestamp: '2026-01-02T03:04:05.678Z',
+      stats: { successes: 2, failures: 1, errors: 1 },
+    });
     expect(out.results.prompts.map((p: any) => [p.provider, p.raw, p.label])).toEqual([
       ['claw:prod', 'Answer: {{question}}', 'Answer: {{question}}'],
       ['claw:preview', 'Answer: {{question}}', 'Answer: {{question}}'],
@@ -110,7 +129,12 @@ describe('the promptfoo output file', () => {
       error: 'the weighted score 0.25 is below the threshold 0.5',
       prompt: { raw: 'Answer: What is the capital of Peru?' },
       response: { output: 'I do not know', latencyMs: 12 },
-      gradingResult: { pass: false, score: 0.25, reason: 'Aggregate score 0.25 < 0.5 threshold', namedScores: { setm: 0.5 } },
+      gradingResult: {
+        pass: false,
+        score: 0.25,
+        reason: 'Aggregate score 0.25 < 0.5 threshold',
+        namedScores: { setm: 0.5 },
+      },
     });
     expect(peru.gradingResult.componentResults.map((c: any) => [c.assertion.type, c.pass, c.score])).toEqual([
       ['contains', false, 0],
@@ -118,14 +142,29 @@ describe('the promptfoo output file', () => {
       ['contains', true, 1],
       ['contains', false, 0],
     ]);
-    expect(hello).toMatchObject({ success: true, failureReason: 0, score: 1, gradingResult: { reason: 'No assertions' } });
-    expect(down).toMatchObject({ promptIdx: 1, testIdx: 1, success: false, failureReason: 2, score: 0, gradingResult: null });
+    expect(hello).toMatchObject({
+      success: true,
+      failureReason: 0,
+      score: 1,
+      gradingResult: { reason: 'No assertions' },
+    });
+    expect(down).toMatchObject({
+      promptIdx: 1,
+      testIdx: 1,
+      success: false,
+      failureReason: 2,
+      score: 0,
+      gradingResult: null,
+    });
     expect(down.response).toBeUndefined();
   });
 
-  it('passes the whole file through the run\'s redactor: a key in a reply, raw or JSON-escaped, never lands', async () => {
+  it("passes the whole file through the run's redactor: a key in a reply, raw or JSON-escaped, never lands", async () => {
     const key = 'ams/Key+0123456789"x';
-    const result: ChecksResult = { passed: true, entries: [await entry('prod', 1, `leaked ${key} and ${JSON.stringify(key)}`, true)] };
+    const result: ChecksResult = {
+      passed: true,
+      entries: [await entry('prod', 1, `leaked ${key} and ${JSON.stringify(key)}`, true)],
+    };
     const dir = mkdtempSync(join(tmpdir(), 'claw-output-'));
     await writePromptfooOutput('reports/results.json', dir, result, SUITE, new Redactor([key]));
     const text = readFileSync(join(dir, 'reports', 'results.json'), 'utf8');

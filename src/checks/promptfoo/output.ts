@@ -28,7 +28,13 @@ interface Column {
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 
 function tokenUsage(requests: number, judge = { calls: 0, tokens: 0 }): Record<string, unknown> {
-  const details = { reasoning: 0, acceptedPrediction: 0, rejectedPrediction: 0, cacheReadInputTokens: 0, cacheCreationInputTokens: 0 };
+  const details = {
+    reasoning: 0,
+    acceptedPrediction: 0,
+    rejectedPrediction: 0,
+    cacheReadInputTokens: 0,
+    cacheCreationInputTokens: 0,
+  };
   return {
     prompt: 0,
     completion: 0,
@@ -36,7 +42,14 @@ function tokenUsage(requests: number, judge = { calls: 0, tokens: 0 }): Record<s
     total: 0,
     numRequests: requests,
     completionDetails: details,
-    assertions: { total: judge.tokens, prompt: 0, completion: 0, cached: 0, numRequests: judge.calls, completionDetails: details },
+    assertions: {
+      total: judge.tokens,
+      prompt: 0,
+      completion: 0,
+      cached: 0,
+      numRequests: judge.calls,
+      completionDetails: details,
+    },
   };
 }
 
@@ -45,17 +58,26 @@ function flatten(components: Component[]): Record<string, unknown>[] {
   return components.flatMap((c) => {
     const { components: inner, ...own } = c;
     if (!inner) return [own];
-    const set = { ...own, componentResults: inner, metadata: { assertionSet: { ...c.assertion, assertionCount: inner.length } } };
+    const set = {
+      ...own,
+      componentResults: inner,
+      metadata: { assertionSet: { ...c.assertion, assertionCount: inner.length } },
+    };
     return [set, ...inner.map((i) => ({ ...i, assertion: i.assertion ?? c.assertion }))];
   });
 }
 
 /** The output file's object, before redaction. */
 export function toPromptfooOutput(result: ChecksResult, suite: CheckSuite, now = new Date()): Record<string, unknown> {
-  const prompts: PromptfooPrompt[] = suite.promptfoo?.prompts ?? [{ raw: `{{checks of ${suite.file}}}`, label: `Claw checks (${suite.file})` }];
+  const prompts: PromptfooPrompt[] = suite.promptfoo?.prompts ?? [
+    { raw: `{{checks of ${suite.file}}}`, label: `Claw checks (${suite.file})` },
+  ];
   const claws = [...new Set(result.entries.map((e) => e.clawId))];
-  const columns: Column[] = claws.flatMap((clawId) => prompts.map((prompt, promptIdx) => ({ clawId, promptIdx, prompt })));
-  const columnOf = (clawId: string, promptIdx: number): number => columns.findIndex((c) => c.clawId === clawId && c.promptIdx === promptIdx);
+  const columns: Column[] = claws.flatMap((clawId) =>
+    prompts.map((prompt, promptIdx) => ({ clawId, promptIdx, prompt })),
+  );
+  const columnOf = (clawId: string, promptIdx: number): number =>
+    columns.findIndex((c) => c.clawId === clawId && c.promptIdx === promptIdx);
   const checkIndex = new Map(suite.checks.map((c) => [c.name, c]));
   const indexOf = new Map(suite.checks.map((c, i) => [c.name, i]));
 
@@ -73,7 +95,11 @@ export function toPromptfooOutput(result: ChecksResult, suite: CheckSuite, now =
       testIdx: origin?.testIdx ?? indexOf.get(e.check) ?? 0,
       promptId: sha256(columns[column]?.prompt.label ?? ''),
       provider: { id: `claw:${e.clawId}`, label: e.clawId },
-      prompt: { raw: (e.last?.sent ?? check?.turns.map((t) => t.send) ?? []).join('\n---\n'), label: columns[column]?.prompt.label ?? '', config: {} },
+      prompt: {
+        raw: (e.last?.sent ?? check?.turns.map((t) => t.send) ?? []).join('\n---\n'),
+        label: columns[column]?.prompt.label ?? '',
+        config: {},
+      },
       vars: origin?.vars ?? {},
       testCase: origin?.testCase ?? {
         description: e.check,
@@ -82,7 +108,9 @@ export function toPromptfooOutput(result: ChecksResult, suite: CheckSuite, now =
         options: {},
         metadata: {},
       },
-      ...(reply === undefined ? {} : { response: { output: reply.slice(0, MAX_OUTPUT_CHARS), latencyMs: e.last?.latencyMs ?? 0 } }),
+      ...(reply === undefined
+        ? {}
+        : { response: { output: reply.slice(0, MAX_OUTPUT_CHARS), latencyMs: e.last?.latencyMs ?? 0 } }),
       ...(e.passed ? {} : { error: e.failure ?? 'did not pass' }),
       failureReason,
       success: e.passed,
@@ -95,14 +123,29 @@ export function toPromptfooOutput(result: ChecksResult, suite: CheckSuite, now =
             reason: grading.reason,
             namedScores: grading.namedScores,
             ...(Object.keys(grading.namedScoreWeights).length ? { namedScoreWeights: grading.namedScoreWeights } : {}),
-            tokensUsed: { total: e.judge?.tokens ?? 0, prompt: 0, completion: 0, cached: 0, numRequests: e.judge?.calls ?? 0 },
+            tokensUsed: {
+              total: e.judge?.tokens ?? 0,
+              prompt: 0,
+              completion: 0,
+              cached: 0,
+              numRequests: e.judge?.calls ?? 0,
+            },
             componentResults: components,
           }
         : null,
       namedScores: grading?.namedScores ?? {},
       cost: 0,
       tokenUsage: tokenUsage(e.attempts, e.judge),
-      metadata: { clawDeploy: { check: e.check, clawId: e.clawId, passes: e.passes, attempts: e.attempts, repeat: e.repeat, minPass: e.minPass } },
+      metadata: {
+        clawDeploy: {
+          check: e.check,
+          clawId: e.clawId,
+          passes: e.passes,
+          attempts: e.attempts,
+          repeat: e.repeat,
+          minPass: e.minPass,
+        },
+      },
     };
   });
 
@@ -188,4 +231,3 @@ export async function writePromptfooOutput(
   await writeFile(full, redact.redact(text), 'utf8');
   return full;
 }
-

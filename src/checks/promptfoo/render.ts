@@ -56,7 +56,10 @@ function explain(template: string, vars: Record<string, unknown>, err: unknown):
     }
     return 'it prints a value that is not set (null or missing): expected every printed value set';
   }
-  const reason = message.replace(/^\(unknown path\)\s*/, '').replace(/\s+/g, ' ').trim();
+  const reason = message
+    .replace(/^\(unknown path\)\s*/, '')
+    .replace(/\s+/g, ' ')
+    .trim();
   return `it is not a template Nunjucks can render (${reason})`;
 }
 
@@ -95,7 +98,10 @@ export function unsafeForForks(template: string): string | undefined {
       problem = 'a function call';
       return;
     }
-    if ((n.typename === 'Literal' || n.typename === 'Symbol') && ['constructor', 'prototype', '__proto__'].includes(String(n.value))) {
+    if (
+      (n.typename === 'Literal' || n.typename === 'Symbol') &&
+      ['constructor', 'prototype', '__proto__'].includes(String(n.value))
+    ) {
       problem = `'${String(n.value)}'`;
       return;
     }

@@ -15,7 +15,12 @@ export interface Sources {
 }
 
 /** A file a reference names, read, or the error naming the reference's own line. */
-function load(ref: string, holder: object, key: string | undefined, src: Sources): { file: FileRef; text: string; name: string } {
+function load(
+  ref: string,
+  holder: object,
+  key: string | undefined,
+  src: Sources,
+): { file: FileRef; text: string; name: string } {
   const file = src.files.resolve(ref);
   if ('problem' in file) src.places.fail(holder, key, `${show(ref)} cannot be used: ${file.problem}`);
   const read = src.files.read(file as FileRef);
@@ -27,28 +32,60 @@ function load(ref: string, holder: object, key: string | undefined, src: Sources
 export function readTests(value: unknown, holder: Obj, src: Sources): unknown[] {
   if (value === undefined || value === null) return [];
   if (typeof value === 'string') return testsFromFile(value, holder, 'tests', src);
-  if (!Array.isArray(value)) src.places.fail(holder, 'tests', "'tests' is not a list: expected a list of tests, or file://tests.yaml (or .json, .jsonl, .csv)");
+  if (!Array.isArray(value))
+    src.places.fail(
+      holder,
+      'tests',
+      "'tests' is not a list: expected a list of tests, or file://tests.yaml (or .json, .jsonl, .csv)",
+    );
   return (value as unknown[]).flatMap((item) => {
     if (typeof item === 'string') return testsFromFile(item, value as object, undefined, src, holder);
-    if (isObj(item) && typeof item.path === 'string' && Object.keys(item).every((k) => k === 'path' || k === 'config')) {
-      if (item.config !== undefined) src.places.fail(item, 'config', "a tests file's 'config' is for generator scripts, which this project does not run: expected a YAML, JSON, JSONL or CSV file");
+    if (
+      isObj(item) &&
+      typeof item.path === 'string' &&
+      Object.keys(item).every((k) => k === 'path' || k === 'config')
+    ) {
+      if (item.config !== undefined)
+        src.places.fail(
+          item,
+          'config',
+          "a tests file's 'config' is for generator scripts, which this project does not run: expected a YAML, JSON, JSONL or CSV file",
+        );
       return testsFromFile(item.path, item, 'path', src);
     }
     return [item];
   });
 }
 
-function testsFromFile(ref: string, holder: object, key: string | undefined, src: Sources, fallbackHolder?: object): unknown[] {
+function testsFromFile(
+  ref: string,
+  holder: object,
+  key: string | undefined,
+  src: Sources,
+  fallbackHolder?: object,
+): unknown[] {
   const at = src.places.where(holder, key) ? holder : (fallbackHolder ?? holder);
   if (!ConfigFiles.isRef(ref) && !/\.(ya?ml|json|jsonl|csv)$/i.test(ref)) {
-    src.places.fail(at, key, `${show(ref)} is not a test: expected a mapping, or file://tests.yaml (or .json, .jsonl, .csv)`);
+    src.places.fail(
+      at,
+      key,
+      `${show(ref)} is not a test: expected a mapping, or file://tests.yaml (or .json, .jsonl, .csv)`,
+    );
   }
   const path = ConfigFiles.isRef(ref) ? ref : `file://${ref}`;
   if (/\.(js|cjs|mjs|ts|py)(:.*)?$/.test(path)) {
-    src.places.fail(at, key, `${show(ref)} generates tests with a script, which this project does not run: expected a YAML, JSON, JSONL or CSV file`);
+    src.places.fail(
+      at,
+      key,
+      `${show(ref)} generates tests with a script, which this project does not run: expected a YAML, JSON, JSONL or CSV file`,
+    );
   }
   if (/\.xlsx?(#.*)?$/.test(path) || /^file:\/\/(https?|huggingface|az):/.test(path)) {
-    src.places.fail(at, key, `${show(ref)} is not a file this project reads: expected a YAML, JSON, JSONL or CSV file in the repository`);
+    src.places.fail(
+      at,
+      key,
+      `${show(ref)} is not a file this project reads: expected a YAML, JSON, JSONL or CSV file in the repository`,
+    );
   }
   const { text, name } = load(path, at, key, src);
   if (/\.csv$/i.test(path)) return testsFromCsv(text, name, src);
@@ -74,7 +111,11 @@ function testsFromCsv(text: string, name: string, src: Sources): Obj[] {
     records = parseCsv(text, { columns: true, bom: true, info: true, skip_empty_lines: true }) as typeof records;
   } catch (err) {
     const e = err as Error & { lines?: number };
-    return src.places.fail(undefined, undefined, `${name}${e.lines ? `, line ${e.lines}` : ''}: not valid CSV (${e.message.replace(/^Invalid Record Length: /, '')})`);
+    return src.places.fail(
+      undefined,
+      undefined,
+      `${name}${e.lines ? `, line ${e.lines}` : ''}: not valid CSV (${e.message.replace(/^Invalid Record Length: /, '')})`,
+    );
   }
   return records.map(({ record, info }, index) => {
     const line = info.lines;
@@ -94,8 +135,7 @@ function testsFromCsv(text: string, name: string, src: Sources): Obj[] {
       else if (key === '__suffix') options.suffix = value;
       else if (key === '__description') {
         if (value) test.description = value;
-      }
-      else if (key === '__metric') metric = value;
+      } else if (key === '__metric') metric = value;
       else if (key === '__threshold') {
         if (value.trim() !== '') {
           const n = Number(value);
@@ -105,7 +145,8 @@ function testsFromCsv(text: string, name: string, src: Sources): Obj[] {
       } else if (key.startsWith('__metadata:')) {
         const name = key.slice('__metadata:'.length);
         if (value.trim() === '') continue;
-        if (name.endsWith('[]')) metadata[name.slice(0, -2)] = value.split(/(?<!\\),/).map((v) => v.trim().replace(/\\,/g, ','));
+        if (name.endsWith('[]'))
+          metadata[name.slice(0, -2)] = value.split(/(?<!\\),/).map((v) => v.trim().replace(/\\,/g, ','));
         else metadata[name] = value;
       } else if (key.startsWith('__config:')) {
         const match = /^__config:__expected(\d*):threshold$/.exec(key);
@@ -117,7 +158,9 @@ function testsFromCsv(text: string, name: string, src: Sources): Obj[] {
       } else if (key === '__providerOutput') {
         fail("'__providerOutput' supplies a recorded output; here the Claw answers: remove the column");
       } else if (key.startsWith('__')) {
-        fail(`unknown column '${key}': expected a var, or one of __expected, __description, __prefix, __suffix, __metric, __threshold, __metadata:<key>, __config:__expected<N>:threshold`);
+        fail(
+          `unknown column '${key}': expected a var, or one of __expected, __description, __prefix, __suffix, __metric, __threshold, __metadata:<key>, __config:__expected<N>:threshold`,
+        );
       } else vars[key] = value;
     }
     asserts.forEach((a, i) => {
@@ -135,14 +178,56 @@ function testsFromCsv(text: string, name: string, src: Sources): Obj[] {
 
 /** The assertion types the shorthand knows (promptfoo's list, less those it cannot be). */
 const SHORTHAND_TYPES = [
-  'equals', 'contains', 'icontains', 'contains-any', 'contains-all', 'icontains-any', 'icontains-all', 'starts-with',
-  'ends-with', 'regex', 'is-json', 'contains-json', 'levenshtein', 'word-count', 'is-refusal', 'latency', 'llm-rubric',
-  'factuality', 'model-graded-factuality', 'javascript', 'python', 'similar', 'classifier', 'moderation', 'cost',
-  'model-graded-closedqa', 'answer-relevance', 'context-faithfulness', 'context-recall', 'context-relevance',
-  'perplexity', 'perplexity-score', 'rouge-n', 'bleu', 'gleu', 'meteor', 'webhook', 'is-sql', 'contains-sql',
-  'is-xml', 'contains-xml', 'is-html', 'contains-html', 'g-eval', 'pi', 'finish-reason',
+  'equals',
+  'contains',
+  'icontains',
+  'contains-any',
+  'contains-all',
+  'icontains-any',
+  'icontains-all',
+  'starts-with',
+  'ends-with',
+  'regex',
+  'is-json',
+  'contains-json',
+  'levenshtein',
+  'word-count',
+  'is-refusal',
+  'latency',
+  'llm-rubric',
+  'factuality',
+  'model-graded-factuality',
+  'javascript',
+  'python',
+  'similar',
+  'classifier',
+  'moderation',
+  'cost',
+  'model-graded-closedqa',
+  'answer-relevance',
+  'context-faithfulness',
+  'context-recall',
+  'context-relevance',
+  'perplexity',
+  'perplexity-score',
+  'rouge-n',
+  'bleu',
+  'gleu',
+  'meteor',
+  'webhook',
+  'is-sql',
+  'contains-sql',
+  'is-xml',
+  'contains-xml',
+  'is-html',
+  'contains-html',
+  'g-eval',
+  'pi',
+  'finish-reason',
 ];
-const SHORTHAND = new RegExp(`^(not-)?(${SHORTHAND_TYPES.map((t) => t.replace(/-/g, '\\-')).join('|')})(?:\\((\\d+(?:\\.\\d+)?)\\))?(?::([\\s\\S]*))?$`);
+const SHORTHAND = new RegExp(
+  `^(not-)?(${SHORTHAND_TYPES.map((t) => t.replace(/-/g, '\\-')).join('|')})(?:\\((\\d+(?:\\.\\d+)?)\\))?(?::([\\s\\S]*))?$`,
+);
 const WITH_THRESHOLD = ['latency', 'levenshtein', 'starts-with', 'similar', 'cost', 'rouge-n', 'perplexity'];
 
 /** promptfoo's `__expected` shorthand: `contains:x`, `grade:…`, `javascript:…`, `levenshtein(3):x`, or equals. */
@@ -158,8 +243,10 @@ export function assertionFromString(expected: string): Obj {
   if (m) {
     const [, not, type, threshold, value] = m;
     const full = `${not ?? ''}${type}`;
-    if (type.endsWith('-any') || type.endsWith('-all')) return { type: full, value: value === undefined ? value : value };
-    if (type === 'is-json' || type === 'contains-json') return value === undefined ? { type: full } : { type: full, value };
+    if (type.endsWith('-any') || type.endsWith('-all'))
+      return { type: full, value: value === undefined ? value : value };
+    if (type === 'is-json' || type === 'contains-json')
+      return value === undefined ? { type: full } : { type: full, value };
     const out: Obj = { type: full, ...(value === undefined ? {} : { value: value.trim() }) };
     if (WITH_THRESHOLD.includes(type)) out.threshold = threshold === undefined ? 0.75 : Number(threshold);
     else if (threshold !== undefined) out.threshold = Number(threshold);
@@ -170,26 +257,36 @@ export function assertionFromString(expected: string): Obj {
 
 /** `prompts:` as promptfoo takes them: text, `file://` text files, `{raw, label}`, `{id: file://…, label}`, a map of files to labels. */
 export function readPrompts(value: unknown, holder: Obj, src: Sources): PromptfooPrompt[] {
-  const fail = (at: unknown, key: string | undefined, message: string): never => src.places.fail(at, key, message, src.places.where(holder, 'prompts'));
+  const fail = (at: unknown, key: string | undefined, message: string): never =>
+    src.places.fail(at, key, message, src.places.where(holder, 'prompts'));
   if (value === undefined) {
-    return fail(holder, undefined, "the config has no 'prompts': expected the messages to send, such as '{{question}}' (the Claw is the provider)");
+    return fail(
+      holder,
+      undefined,
+      "the config has no 'prompts': expected the messages to send, such as '{{question}}' (the Claw is the provider)",
+    );
   }
   const items: { item: unknown; label?: string; at: object; key?: string }[] = [];
   if (typeof value === 'string') items.push({ item: value, at: holder, key: 'prompts' });
   else if (Array.isArray(value)) value.forEach((item) => items.push({ item, at: isObj(item) ? item : value }));
-  else if (isObj(value)) for (const [ref, label] of Object.entries(value)) items.push({ item: ref, label: String(label), at: value, key: ref });
+  else if (isObj(value))
+    for (const [ref, label] of Object.entries(value))
+      items.push({ item: ref, label: String(label), at: value, key: ref });
   else fail(holder, 'prompts', "'prompts' is not a list: expected a list of prompts");
   const prompts = items.flatMap(({ item, label, at, key }) => {
     let raw: unknown = item;
     let ownLabel = label;
     if (isObj(item)) {
       const extra = Object.keys(item).filter((k) => !['raw', 'label', 'id', 'config'].includes(k));
-      if (extra.length) fail(item, extra[0], `unknown key '${extra[0]}' in a prompt: expected 'raw' or 'id', and 'label'`);
-      if (item.config !== undefined) fail(item, 'config', "a prompt's 'config' sets provider options; here the Claw answers: remove it");
+      if (extra.length)
+        fail(item, extra[0], `unknown key '${extra[0]}' in a prompt: expected 'raw' or 'id', and 'label'`);
+      if (item.config !== undefined)
+        fail(item, 'config', "a prompt's 'config' sets provider options; here the Claw answers: remove it");
       raw = item.raw ?? item.id;
       ownLabel = typeof item.label === 'string' ? item.label : undefined;
     }
-    if (typeof raw !== 'string' || raw === '') return fail(at, key, `a prompt is ${show(raw)}: expected text, or file://prompt.txt`);
+    if (typeof raw !== 'string' || raw === '')
+      return fail(at, key, `a prompt is ${show(raw)}: expected text, or file://prompt.txt`);
     if (!ConfigFiles.isRef(raw)) return [{ raw, label: ownLabel ?? raw }];
     const bare = raw.replace(/:\w+$/, '');
     if (!/\.(txt|md|j2|njk|jinja|jinja2|prompt)$/i.test(bare) && /\.\w+$/.test(bare)) {
@@ -201,11 +298,14 @@ export function readPrompts(value: unknown, holder: Obj, src: Sources): Promptfo
       return fail(at, key, `the prompt ${show(raw)} is ${kind}: expected text, or file://prompt.txt`);
     }
     const { text, name } = load(raw, at, key, src);
-    const parts = text.split(/\r?\n/).reduce<string[][]>((acc, line) => {
-      if (line.trim() === '---') acc.push([]);
-      else acc[acc.length - 1].push(line);
-      return acc;
-    }, [[]]);
+    const parts = text.split(/\r?\n/).reduce<string[][]>(
+      (acc, line) => {
+        if (line.trim() === '---') acc.push([]);
+        else acc[acc.length - 1].push(line);
+        return acc;
+      },
+      [[]],
+    );
     return parts
       .map((lines) => lines.join('\n').trim())
       .filter(Boolean)

@@ -17,7 +17,9 @@ const round = (n: number): number => Math.round(n * 10_000) / 10_000;
 /** The cases as one promptfoo config: the reply is the var `out`, the grader a stand-in. */
 const CONFIG = stringify({
   prompts: ['{{out}}'],
-  defaultTest: { options: { provider: { id: 'openai:chat:stand-in', config: { apiBaseUrl: 'http://127.0.0.1:9/v1', apiKey: 'k' } } } },
+  defaultTest: {
+    options: { provider: { id: 'openai:chat:stand-in', config: { apiBaseUrl: 'http://127.0.0.1:9/v1', apiKey: 'k' } } },
+  },
   tests: CASES.map((c) => ({
     description: c.name,
     vars: { out: c.output },
@@ -58,11 +60,22 @@ describe('verdicts, beside promptfoo', () => {
   it('agrees with promptfoo on every shared case but the deliberate differences', async () => {
     const ours = await ourVerdicts();
     const theirs = verdicts as Record<string, { pass: boolean; score: number }>;
-    const disagree = CASES.filter((c) => ours[c.name]?.pass !== theirs[c.name]?.pass || ours[c.name]?.score !== theirs[c.name]?.score);
-    expect(Object.keys(theirs)).toHaveLength(CASES.length);
-    expect(disagree.map((c) => ({ name: c.name, ours: ours[c.name], promptfoo: theirs[c.name], differs: c.differs }))).toEqual(
-      CASES.filter((c) => c.differs).map((c) => ({ name: c.name, ours: ours[c.name], promptfoo: theirs[c.name], differs: c.differs })),
+    const disagree = CASES.filter(
+      (c) => ours[c.name]?.pass !== theirs[c.name]?.pass || ours[c.name]?.score !== theirs[c.name]?.score,
     );
-    console.log(`${CASES.length} cases; ${CASES.length - disagree.length} agree with promptfoo; ${disagree.length} differ on purpose`);
+    expect(Object.keys(theirs)).toHaveLength(CASES.length);
+    expect(
+      disagree.map((c) => ({ name: c.name, ours: ours[c.name], promptfoo: theirs[c.name], differs: c.differs })),
+    ).toEqual(
+      CASES.filter((c) => c.differs).map((c) => ({
+        name: c.name,
+        ours: ours[c.name],
+        promptfoo: theirs[c.name],
+        differs: c.differs,
+      })),
+    );
+    console.log(
+      `${CASES.length} cases; ${CASES.length - disagree.length} agree with promptfoo; ${disagree.length} differ on purpose`,
+    );
   }, 120_000);
 });
