@@ -2,6 +2,7 @@
 // pages them, with Link headers), on 127.0.0.1, reached through GITHUB_API_URL.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { FakeRepo } from './github-health.ts';
 
 export interface GitHubRequest {
   method: string;
@@ -16,7 +17,9 @@ export class FakeGitHub {
   private nextId = 1001;
   url = '';
 
-  private readonly options: { createStatus?: number; commentStatus?: number };
+  private readonly options: { createStatus?: number; commentStatus?: number; now?: () => number };
+  /** Health's part: the git data API and issues, on the fake's clock. */
+  readonly repo: FakeRepo;
   /** Comments per issue (pull request) number. */
   readonly comments = new Map<number, { id: number; body: string }[]>();
   /** Pull requests by number; a read of one not here answers 404. */
@@ -34,8 +37,9 @@ export class FakeGitHub {
    * `createStatus`: answer creating a deployment with this status (403: no deployments: write);
    * `commentStatus`: answer writing a comment with this status (403: no pull-requests: write).
    */
-  constructor(options: { createStatus?: number; commentStatus?: number } = {}) {
+  constructor(options: { createStatus?: number; commentStatus?: number; now?: () => number } = {}) {
     this.options = options;
+    this.repo = new FakeRepo(options.now ?? Date.now, () => 'github-actions[bot]');
   }
 
   /** Someone else's comments already on the pull request. */
@@ -58,7 +62,7 @@ export class FakeGitHub {
     this.server = http.createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
+      req.on('end', async () => {
         const text = Buffer.concat(chunks).toString('utf8');
         const body = text ? (JSON.parse(text) as Record<string, unknown>) : {};
         const request = {
@@ -68,8 +72,8 @@ export class FakeGitHub {
           body,
         };
         this.requests.push(request);
-        const send = (status: number, data: unknown): void => {
-          res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(data));
+        const send = (status: number, data: unknown, headers: Record<string, string> = {}): void => {
+          res.writeHead(status, { 'Content-Type': 'application/json', ...headers }).end(JSON.stringify(data));
         };
         if (request.method === 'POST' && /^\/repos\/[^/]+\/[^/]+\/deployments$/.test(request.path)) {
           const status = this.options.createStatus ?? 201;
@@ -104,6 +108,7 @@ export class FakeGitHub {
           if (writeStatus >= 400) return send(writeStatus, { message: 'Resource not accessible by integration' });
           const comment = { id: this.nextId++, body: String(body.body) };
           this.comments.set(Number(issue[1]), [...(this.comments.get(Number(issue[1])) ?? []), comment]);
+          this.repo.touch(Number(issue[1]));
           return send(201, comment);
         }
         const edit = /^\/repos\/[^/]+\/[^/]+\/issues\/comments\/(\d+)$/.exec(url.pathname);
@@ -114,6 +119,7 @@ export class FakeGitHub {
           comment.body = String(body.body);
           return send(200, comment);
         }
+        if (await this.repo.handle(request.method, url, body, send, () => this.nextId++)) return;
         send(404, { message: 'Not Found' });
       });
     });
