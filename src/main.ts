@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import type { Logger } from './clock.js';
 import { checksSummary } from './report/checks-report.js';
 import { upsertComment } from './github/comment.js';
+import { connectGitHub } from './github/connection.js';
 import { commentBody, commentMarker } from './report/plan-report.js';
 import { CancelledError, errorMessage } from './errors.js';
 import { errorSummary } from './report/error-report.js';
@@ -108,7 +109,7 @@ export async function run(): Promise<void> {
       preview:
         settings.command === 'preview'
           ? {
-              host: githubPreviewHost(settings.githubToken, github, log.warning),
+              host: githubPreviewHost(settings.githubToken, connectGitHub(settings.githubToken, github), log.warning),
               event: {
                 name: github.eventName,
                 action: github.eventAction,
@@ -187,8 +188,7 @@ async function commentPlan(
     return;
   }
   const done = await upsertComment({
-    token: settings.githubToken,
-    run: github,
+    github: connectGitHub(settings.githubToken, github),
     pullRequest: github.pullRequest,
     marker: commentMarker(result.plan.manifest),
     body: secrets.redact(commentBody(result.plan, view)),

@@ -35,6 +35,7 @@ import { writePlanFiles } from './report/plan-files.js';
 import { type PlanView, planMarkdown, planOutputs } from './report/plan-report.js';
 import type { Settings } from './settings.js';
 import type { Redactor } from './api/redact.js';
+import { sealKey } from './seal.js';
 import { type PreviewEvent, previewCommand } from './preview/command.js';
 import type { PreviewHost } from './preview/host.js';
 import { previewOutputs, previewSummary } from './report/preview-report.js';
@@ -334,6 +335,7 @@ async function runCommand(
           payload: settings.payload,
           policy,
           redact,
+          seal: sealKey(settings.apiKey, session.github.repository),
         },
       );
       const { outputs, notes } = previewOutputs(result);

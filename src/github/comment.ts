@@ -1,18 +1,13 @@
-// The plan as one comment on the pull request, found again by a hidden marker and updated, never
-// duplicated. Every page of the comments is read. Called from main.ts only; a failure here is one
-// warning naming its cause, never the step's failure.
+// A sticky comment on a pull request (the plan, the previews), found again by a hidden marker and
+// updated, never duplicated; only a comment this action's identity wrote is ever edited (own.ts).
+// Every page of the comments is read. A failure here is one warning naming its cause, never the
+// step's failure.
 import { clip } from '../format.js';
-import type { GitHubRun } from './run.js';
-
-/** The little of Octokit the comment calls use. */
-export interface Octokit {
-  request(route: string, parameters: Record<string, unknown>): Promise<{ data: unknown }>;
-  paginate(route: string, parameters: Record<string, unknown>): Promise<unknown[]>;
-}
+import type { GitHubConnection } from './connection.js';
+import { type Found, findOwnComment } from './own.js';
 
 export interface StickyComment {
-  token: string;
-  run: GitHubRun;
+  github: GitHubConnection;
   pullRequest: number;
   /** Finds this comment among the others: it names the manifest, so two manifests keep two comments. */
   marker: string;
@@ -22,36 +17,28 @@ export interface StickyComment {
   what?: string;
 }
 
-/** The comment holding `marker` among every page of a pull request's comments. */
-export async function findComment(
-  octokit: Octokit,
-  run: GitHubRun,
-  pullRequest: number,
-  marker: string,
-): Promise<{ id: number; body: string } | undefined> {
-  const [owner, repo] = run.repository.split('/');
-  const comments = (await octokit.paginate('GET /repos/{owner}/{repo}/issues/{issue_number}/comments', {
-    owner,
-    repo,
-    issue_number: pullRequest,
-    per_page: 100,
-  })) as { id: number; body?: string }[];
-  const found = comments.find((c) => typeof c.body === 'string' && c.body.includes(marker));
-  return found && { id: found.id, body: found.body as string };
+/** Says, once, which comments carried our marker but were not written by us (and are left alone). */
+export function warnOthers(found: Found, what: string, warn: (message: string) => void): void {
+  if (found.others.length === 0) return;
+  warn(
+    `Ignored ${found.others.length} comment(s) holding the marker of ${what} not written by this action's identity (never read for state, never edited): ${found.others.join(', ')}.`,
+  );
 }
 
-/** Creates or updates the comment; says which, or undefined when GitHub refused. */
+/** Creates or updates our comment; says which, or undefined when GitHub refused. */
 export async function upsertComment(options: StickyComment): Promise<'created' | 'updated' | undefined> {
-  const [owner, repo] = options.run.repository.split('/');
+  const { run, identity } = options.github;
+  const [owner, repo] = run.repository.split('/');
   const where = { owner, repo };
+  const what = options.what ?? 'the plan';
   try {
-    const { getOctokit } = await import('@actions/github');
-    const octokit = getOctokit(options.token, { baseUrl: options.run.apiUrl }) as unknown as Octokit;
-    const existing = await findComment(octokit, options.run, options.pullRequest, options.marker);
-    if (existing) {
+    const octokit = await options.github.octokit();
+    const found = await findOwnComment(octokit, identity, run.repository, options.pullRequest, options.marker);
+    warnOthers(found, what, options.warn);
+    if (found.own) {
       await octokit.request('PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}', {
         ...where,
-        comment_id: existing.id,
+        comment_id: found.own.id,
         body: options.body,
       });
       return 'updated';
@@ -63,7 +50,7 @@ export async function upsertComment(options: StickyComment): Promise<'created' |
     });
     return 'created';
   } catch (err) {
-    options.warn(explain(err, options.pullRequest, options.what ?? 'the plan'));
+    options.warn(explain(err, options.pullRequest, what));
     return undefined;
   }
 }

@@ -3,18 +3,26 @@
 // it). Reads throw, so the command never mistakes a failed read for a closed or open pull request;
 // a refused write is one warning naming the permission. Deployments are GitHubDeployment's, transient.
 import type { PreviewHost, PullRequestInfo } from '../preview/host.js';
-import { type Octokit, findComment, upsertComment } from './comment.js';
+import { upsertComment, warnOthers } from './comment.js';
+import type { GitHubConnection } from './connection.js';
 import { GitHubDeployment } from './deployments.js';
-import type { GitHubRun } from './run.js';
+import { findOwnComment } from './own.js';
 
-export function githubPreviewHost(token: string, run: GitHubRun, warn: (message: string) => void): PreviewHost {
+export function githubPreviewHost(
+  token: string,
+  github: GitHubConnection,
+  warnEach: (message: string) => void,
+): PreviewHost {
+  const { run } = github;
+  // The same foreign comment is met on every read and write of a run: said once.
+  const said = new Set<string>();
+  const warn = (message: string): void => {
+    if (!said.has(message)) warnEach(message);
+    said.add(message);
+  };
   const [owner, repo] = run.repository.split('/');
   const mirror = { token, run, warn };
-  let octokit: Promise<Octokit> | undefined;
-  const connect = (): Promise<Octokit> =>
-    (octokit ??= import('@actions/github').then(
-      ({ getOctokit }) => getOctokit(token, { baseUrl: run.apiUrl }) as unknown as Octokit,
-    ));
+  const connect = github.octokit;
   return {
     async pullRequest(number): Promise<PullRequestInfo> {
       const { data } = await (
@@ -38,10 +46,12 @@ export function githubPreviewHost(token: string, run: GitHubRun, warn: (message:
       };
     },
     async readComment(number, marker) {
-      return (await findComment(await connect(), run, number, marker))?.body;
+      const found = await findOwnComment(await connect(), github.identity, run.repository, number, marker);
+      warnOthers(found, 'the previews', warn);
+      return found.own?.body;
     },
     async writeComment(number, marker, body) {
-      const done = await upsertComment({ token, run, pullRequest: number, marker, body, warn, what: 'the previews' });
+      const done = await upsertComment({ github, pullRequest: number, marker, body, warn, what: 'the previews' });
       return done !== undefined;
     },
     async createDeployment(environment, description, payload) {

@@ -1,35 +1,27 @@
-// Removing previews: every preview of a pull request when it closes (those its comment's state
-// names, and those the service lists under the name asked for), and on a schedule, previews of
-// closed pull requests and of ones idle past `preview-ttl`. Only provable previews are deleted; a
-// read that fails deletes nothing (a failure is never read as "no open pull requests").
+// Removing previews: every preview of a pull request when it closes, and on a schedule, previews
+// of closed pull requests and of ones idle past `preview-ttl`. Only what a sealed state names is
+// deleted (a name that fits the pattern is never proof); a read that fails deletes nothing (a
+// failure is never read as "no open pull requests").
 import { ApiError } from '../api/errors.js';
 import { errorMessage } from '../errors.js';
 import { formatDuration } from '../format.js';
 import { previewComment } from '../report/preview-report.js';
-import { type PreviewDeps, type PreviewRequest, type PreviewResult, emptyResult, guardedId } from './command.js';
+import { type PreviewDeps, type PreviewRequest, guardedId } from './command.js';
+import { type PreviewResult, emptyResult } from './result.js';
 import type { PullRequestInfo } from './host.js';
-import { type PreviewRecord, decodeState, previewMarker, previewOf } from './state.js';
+import { type PreviewRecord, commentWithState, decodeState, encodeState, previewMarker, previewOf } from './state.js';
 
-/** The previews of one pull request: from its comment's valid state, and by name from the service's list. */
-async function previewsOf(
-  deps: PreviewDeps,
-  request: PreviewRequest,
-  pr: number,
-  listed: string[],
-): Promise<PreviewRecord[]> {
+/**
+ * The previews of one pull request: those the sealed state of its comment names, and nothing
+ * else. A Claw whose name fits `<claw>-pr-<n>` but no sealed state names is someone else's.
+ */
+async function previewsOf(deps: PreviewDeps, request: PreviewRequest, pr: number): Promise<PreviewRecord[]> {
   const declared = request.manifest.claws.map((c) => c.id);
-  const records: PreviewRecord[] = [];
   const body = await deps.host.readComment(pr, previewMarker(request.manifest.file));
-  if (body) {
-    const read = decodeState(body, { pr, declared });
-    if (read.problem) deps.ctx.log.warning(`The preview comment's hidden state of #${pr} is ignored: ${read.problem}.`);
-    records.push(...(read.state?.previews ?? []));
-  }
-  for (const id of listed) {
-    const of = previewOf(id, declared);
-    if (of?.pr === pr && !records.some((r) => r.id === id)) records.push({ claw: of.claw, id });
-  }
-  return records;
+  if (!body) return [];
+  const read = decodeState(body, { pr, declared }, request.seal);
+  if (read.problem) deps.ctx.log.warning(`The preview comment's hidden state of #${pr} is ignored: ${read.problem}.`);
+  return read.state?.previews ?? [];
 }
 
 /** Deletes a preview (a 404 is done) and marks its GitHub Deployment inactive; false when it could not. */
@@ -58,9 +50,8 @@ export async function removePreview(
 /** A pull request closed (merged or not): its previews deleted, its comment rewritten. */
 export async function cleanUp(deps: PreviewDeps, request: PreviewRequest, pr: number): Promise<PreviewResult> {
   const { ctx } = deps;
-  const result = emptyResult('down', request, pr);
-  const listed = (await ctx.client.listClaws({ deadline: ctx.deadline, signal: ctx.signal })).map((c) => c.id);
-  const records = await previewsOf(deps, request, pr, listed);
+  const result = emptyResult('down', request.event.headSha, pr);
+  const records = await previewsOf(deps, request, pr);
   const failed: string[] = [];
   for (const record of records) {
     if (await removePreview(deps, request, record))
@@ -73,12 +64,9 @@ export async function cleanUp(deps: PreviewDeps, request: PreviewRequest, pr: nu
       ? `Pull request #${pr} closed: it had no previews.`
       : `Pull request #${pr} closed: removed ${result.removed.length} preview(s)${result.removed.length ? ` (${result.removed.map((r) => r.id).join(', ')})` : ''}${failed.length ? `; could not remove ${failed.join(', ')}` : ''}.`;
   if (records.length > 0) {
-    const body = previewComment(
-      request.manifest.file,
-      result,
-      { pr, head: result.headSha, previews: [] },
-      ctx.clock.now(),
-    );
+    const sealed = encodeState({ pr, head: result.headSha, previews: [] }, request.seal);
+    const shown = previewComment(request.manifest.file, result, ctx.clock.now(), request.redact, sealed.length);
+    const body = commentWithState(request.manifest.file, shown, sealed);
     result.comment = (await deps.host.writeComment(pr, previewMarker(request.manifest.file), body))
       ? 'written'
       : 'refused';
@@ -88,38 +76,40 @@ export async function cleanUp(deps: PreviewDeps, request: PreviewRequest, pr: nu
 
 /**
  * The sweep: previews of this manifest's Claws whose pull request is closed, or open but not
- * updated for `preview-ttl`. Every pull request is read before anything is deleted; one that cannot
- * be read stops the sweep with nothing deleted.
+ * updated for `preview-ttl`. A listed Claw whose name hints at a pull request only says which
+ * pull request to look at; what is deleted is what that pull request's sealed state names. Every
+ * pull request is read before anything is deleted; one that cannot be read deletes nothing.
  */
 export async function sweep(deps: PreviewDeps, request: PreviewRequest): Promise<PreviewResult> {
   const { ctx } = deps;
-  const result = emptyResult('sweep', request);
+  const result = emptyResult('sweep', request.event.headSha);
   const declared = request.manifest.claws.map((c) => c.id);
   const listed = (await ctx.client.listClaws({ deadline: ctx.deadline, signal: ctx.signal })).map((c) => c.id);
   const byPr = new Map<number, string[]>();
   for (const id of listed) {
     const of = previewOf(id, declared);
     if (of) byPr.set(of.pr, [...(byPr.get(of.pr) ?? []), id]);
-    else if (/-pr-\d+$/.test(id) && !declared.includes(id)) {
-      result.kept.push({ id, why: 'not a preview of a Claw this manifest declares' });
-    }
   }
   // Read everything first: a failure here must not turn into "no open pull requests".
   const plans: { pr: number; info: PullRequestInfo; records: PreviewRecord[] }[] = [];
   try {
-    for (const [pr, ids] of byPr) {
-      const info = await deps.host.pullRequest(pr);
-      plans.push({ pr, info, records: await previewsOf(deps, request, pr, ids) });
+    for (const pr of byPr.keys()) {
+      plans.push({ pr, info: await deps.host.pullRequest(pr), records: await previewsOf(deps, request, pr) });
     }
   } catch (err) {
     result.ok = false;
-    result.message = `The sweep deleted nothing: a pull request or its comment could not be read (${errorMessage(err)}).`;
-    for (const [, ids] of byPr)
-      for (const id of ids) result.kept.push({ id, why: 'kept: the sweep could not read every pull request' });
+    const kept = [...byPr.values()].flat();
+    for (const id of kept) result.kept.push({ id, why: 'kept: the sweep could not read every pull request' });
+    result.message = `The sweep deleted nothing: a pull request or its comment could not be read (${errorMessage(err)}). Kept ${kept.length} Claw(s): ${kept.join(', ') || 'none'}.`;
     return result;
   }
   const now = ctx.clock.now();
   for (const { pr, info, records } of plans) {
+    for (const id of byPr.get(pr) ?? []) {
+      if (!records.some((r) => r.id === id)) {
+        result.kept.push({ id, why: `no sealed state of pull request #${pr} names it: not this action's preview` });
+      }
+    }
     const idle = now - info.updatedAt;
     const reason =
       info.state === 'closed'

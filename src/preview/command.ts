@@ -4,11 +4,12 @@
 // one client and pacer. Production Claws are never written to: every write goes through
 // `guardedId`, which refuses an id the manifest declares.
 import type { ChecksResult } from '../checks/result.js';
+import type { SealKey } from '../seal.js';
+import { type PreviewResult, emptyResult } from './result.js';
 import type { CheckSuite } from '../checks/suite.js';
 import type { CommandDeps, Policy } from '../deploy/deploy.js';
 import type { Json } from '../api/shapes.js';
 import type { Manifest } from '../manifest/manifest.js';
-import type { CheckRow } from './compare.js';
 import type { PreviewHost } from './host.js';
 import { cleanUp, sweep } from './cleanup.js';
 import { up } from './up.js';
@@ -41,6 +42,8 @@ export interface PreviewRequest {
   policy: Policy;
   /** Removes every secret this run knows (the key, a judge's, the manifest's) from replies shown. */
   redact: (text: string) => string;
+  /** Seals the comment's state, so only this action (with this key, in this repository) can name a preview. */
+  seal: SealKey;
 }
 
 export interface PreviewDeps {
@@ -48,43 +51,6 @@ export interface PreviewDeps {
   host: PreviewHost;
   /** Runs checks on some Claws (the gate, with its judges); absent without a checks file. */
   runChecks?: (suite: CheckSuite, clawIds: string[]) => Promise<ChecksResult>;
-}
-
-/** One production Claw and its preview. */
-export interface PreviewEntry {
-  claw: string;
-  previewId?: string;
-  url?: string;
-  deploymentId?: string;
-  /** The preview's deployment outcome, or why there is none (`capped`, `closed`, `error`). */
-  outcome: string;
-  checksPassed?: boolean;
-  regressions: number;
-  rows: CheckRow[];
-  /** What a reviewer should know: secrets left out, an error. */
-  notes: string[];
-  created: boolean;
-  githubDeployment?: number;
-}
-
-export interface PreviewResult {
-  mode: 'up' | 'down' | 'sweep' | 'none';
-  pr?: number;
-  headSha: string;
-  ok: boolean;
-  /** Whether not ok fails the step (a cap or a fork never does). */
-  failStep: boolean;
-  message: string;
-  entries: PreviewEntry[];
-  /** Previews deleted (down, sweep, a run the close overtook), and previews kept (sweep), each with why. */
-  removed: { id: string; why: string }[];
-  kept: { id: string; why: string }[];
-  regressions: number;
-  checks?: ChecksResult;
-  /** Lines for the log as notices (the cap). */
-  notices: string[];
-  /** What the comment said, when one was written (for the log). */
-  comment?: 'written' | 'refused' | 'none';
 }
 
 /** Up on a pull request opened or pushed to, down when it closes, a sweep on a schedule. */
@@ -99,26 +65,9 @@ export async function previewCommand(deps: PreviewDeps, request: PreviewRequest)
   }
   if (event.name === 'schedule' || event.name === 'workflow_dispatch') return sweep(deps, request);
   return {
-    ...emptyResult('none', request),
+    ...emptyResult('none', request.event.headSha),
     failStep: false,
     message: `Nothing to preview on ${event.name || 'this event'}${event.action ? ` (${event.action})` : ''}: previews follow pull requests (opened, synchronize, reopened, labeled, closed) and sweep on schedule or workflow_dispatch.`,
-  };
-}
-
-/** A result with nothing in it yet. */
-export function emptyResult(mode: PreviewResult['mode'], request: PreviewRequest, pr?: number): PreviewResult {
-  return {
-    mode,
-    pr,
-    headSha: request.event.headSha,
-    ok: true,
-    failStep: true,
-    message: '',
-    entries: [],
-    removed: [],
-    kept: [],
-    regressions: 0,
-    notices: [],
   };
 }
 

@@ -13,9 +13,12 @@ export interface PullRequestInfo {
 export interface PreviewHost {
   /** Reads a pull request; throws when it cannot (never read a failure as "closed" or "open"). */
   pullRequest(number: number): Promise<PullRequestInfo>;
-  /** The body of the comment holding `marker` on a pull request, if any; throws when it cannot read. */
+  /**
+   * The body of the comment holding `marker` that this action's identity wrote, if any (others
+   * holding it are ignored, with a warning); throws when it cannot read.
+   */
   readComment(number: number, marker: string): Promise<string | undefined>;
-  /** Creates or updates the comment holding `marker`; false when GitHub refused (a warning said why). */
+  /** Creates or updates our comment holding `marker` (never another's); false when GitHub refused (a warning said why). */
   writeComment(number: number, marker: string, body: string): Promise<boolean>;
   /** A transient GitHub Deployment for a preview; its id, or undefined when refused. */
   createDeployment(environment: string, description: string, payload: object): Promise<number | undefined>;

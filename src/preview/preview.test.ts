@@ -5,9 +5,13 @@ import type { CheckEntry } from '../checks/result.js';
 import { parseManifest } from '../manifest/manifest.js';
 import { compareChecks } from './compare.js';
 import { previewConfig } from './config.js';
-import { decodeState, encodeState, previewId, previewOf } from './state.js';
+import { sealKey, sealedMarker } from '../seal.js';
+import { decodeState, encodeState as encode, previewId, previewOf } from './state.js';
+import type { PreviewState } from './state.js';
 
 const declared = ['claw-support-bot', 'claw-sales'];
+const key = sealKey('ams-test-key-0123456789', 'octo/repo');
+const encodeState = (state: PreviewState) => encode(state, key);
 
 describe('the hidden state', () => {
   it('round-trips, and cannot end the HTML comment whatever it holds', () => {
@@ -15,7 +19,7 @@ describe('the hidden state', () => {
     const line = encodeState(state);
     expect(line.indexOf('-->')).toBe(line.length - 3);
     // An id holding '-->' stays inside the encoding, and reads back as written.
-    expect(decodeState(`text\n${line}\n`, { pr: 7, declared })).toEqual({ state });
+    expect(decodeState(`text\n${line}\n`, { pr: 7, declared }, key)).toEqual({ state });
   });
 
   it.each<[string, string, RegExp]>([
@@ -35,10 +39,35 @@ describe('the hidden state', () => {
       encodeState({ pr: 7, head: '', previews: [{ claw: 'claw-sales', id: '../claws' }] }),
       /unusable preview id/,
     ],
-    ['not base64', '<!-- claw-deploy preview-state: {"v":1} -->', /not base64url/],
-    ['not JSON', `<!-- claw-deploy preview-state: ${Buffer.from('nope').toString('base64url')} -->`, /not JSON/],
+    ['not sealed', '<!-- claw-deploy preview-state: {"v":1} -->', /not sealed/],
+    [
+      'an unsealed state of an older version',
+      `<!-- claw-deploy preview-state: ${Buffer.from('{"v":1,"pr":7,"head":"","previews":[]}').toString('base64url')} -->`,
+      /not sealed/,
+    ],
+    [
+      'a state sealed with another key (another repository)',
+      encode({ pr: 7, head: '', previews: [] }, sealKey('ams-test-key-0123456789', 'octo/other')),
+      /seal does not match/,
+    ],
+    [
+      'a state edited to name a production Claw, its seal kept',
+      (() => {
+        const line = encodeState({ pr: 7, head: '', previews: [{ claw: 'claw-sales', id: 'claw-sales-pr-7' }] });
+        const forged = Buffer.from(
+          JSON.stringify({ v: 1, pr: 7, head: '', previews: [{ claw: 'claw-support-bot', id: 'claw-billing' }] }),
+        ).toString('base64url');
+        return line.replace(/preview-state: [^.]+\./, `preview-state: ${forged}.`);
+      })(),
+      /seal does not match/,
+    ],
+    [
+      'a sealed state of another kind (an incident) pasted in',
+      sealedMarker('incident', { v: 1, pr: 7, head: '', previews: [] }, key).replace('incident:', 'preview-state:'),
+      /seal does not match/,
+    ],
   ])('refuses %s, never trusting it', (_, body, problem) => {
-    const read = decodeState(body, { pr: 7, declared });
+    const read = decodeState(body, { pr: 7, declared }, key);
     expect(read.state).toBeUndefined();
     expect(read.problem).toMatch(problem);
   });
@@ -46,6 +75,7 @@ describe('the hidden state', () => {
   it('names previews <claw>-pr-<n>, and knows them only for declared Claws', () => {
     expect(previewId('claw-sales', 12)).toBe('claw-sales-pr-12');
     expect(previewOf('claw-sales-pr-12', declared)).toEqual({ claw: 'claw-sales', pr: 12 });
+    expect(previewOf('claw-sales-pr-12-2', declared)).toEqual({ claw: 'claw-sales', pr: 12 });
     expect(previewOf('claw-other-pr-12', declared)).toBeUndefined();
     expect(previewOf('claw-sales-pr-x', declared)).toBeUndefined();
     expect(previewOf('claw-sales', declared)).toBeUndefined();

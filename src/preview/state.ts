@@ -1,8 +1,11 @@
 // The hidden state a preview comment keeps: which Claw each preview is (the service may have given
-// it another id than the one asked for), for which pull request and commit. It comes back from a
-// comment anyone with write access can edit, so it is read as untrusted input: encoded so it cannot
-// end the HTML comment, and validated field by field; a broken one is ignored, never trusted.
+// it another id than the one asked for), for which pull request and commit. It is the register of
+// previews: up, down and the sweep write to or delete only a Claw a state names. It comes back from
+// a comment anyone with write access can edit, so it is sealed (../seal.ts) and read only from a
+// comment this action's identity wrote; even then it is validated field by field, and a state
+// that fails any test is ignored, never trusted.
 import { isValidId } from '../identifiers.js';
+import { type SealKey, readSealed, sealedMarker } from '../seal.js';
 
 export interface PreviewRecord {
   /** The production Claw (declared in the manifest). */
@@ -19,31 +22,25 @@ export interface PreviewState {
   previews: PreviewRecord[];
 }
 
-const PREFIX = '<!-- claw-deploy preview-state: ';
+const KIND = 'preview-state';
 
-export function encodeState(state: PreviewState): string {
-  return `${PREFIX}${Buffer.from(JSON.stringify({ v: 1, ...state }), 'utf8').toString('base64url')} -->`;
+export function encodeState(state: PreviewState, key: SealKey): string {
+  return sealedMarker(KIND, { v: 1, ...state }, key);
 }
 
 /**
- * The state in a comment's body, or why it cannot be used. Only Claws the manifest declares are
- * accepted, only usable ids, and only this pull request's.
+ * The state in a comment's body, or why it cannot be used: the seal must hold, and only Claws the
+ * manifest declares, only usable ids that are not production's, and only this pull request's.
  */
 export function decodeState(
   body: string,
   expect: { pr: number; declared: string[] },
+  key: SealKey,
 ): { state?: PreviewState; problem?: string } {
-  const start = body.indexOf(PREFIX);
-  if (start < 0) return {};
-  const end = body.indexOf(' -->', start);
-  const encoded = body.slice(start + PREFIX.length, end < 0 ? undefined : end);
-  if (!/^[A-Za-z0-9_-]{1,20000}$/.test(encoded)) return { problem: 'the state is not base64url' };
-  let data: unknown;
-  try {
-    data = JSON.parse(Buffer.from(encoded, 'base64url').toString('utf8'));
-  } catch {
-    return { problem: 'the state is not JSON' };
-  }
+  const read = readSealed(body, KIND, key);
+  if (!read.found) return {};
+  if ('problem' in read) return { problem: read.problem };
+  const data = read.state;
   const record = data as Record<string, unknown>;
   if (typeof data !== 'object' || data === null || record.v !== 1) return { problem: 'the state has no known version' };
   if (record.pr !== expect.pr)
@@ -76,9 +73,12 @@ export function previewId(claw: string, pr: number): string {
   return `${claw}-pr-${pr}`;
 }
 
-/** The pull request a Claw id names as a preview of one of `declared`, or undefined. */
+/**
+ * The pull request a Claw id hints it previews, for one of `declared`, or undefined. A hint only:
+ * it says which pull request's comment to read, never that the Claw is a preview.
+ */
 export function previewOf(id: string, declared: string[]): { claw: string; pr: number } | undefined {
-  const match = /^(.+)-pr-(\d{1,9})$/.exec(id);
+  const match = /^(.+)-pr-(\d{1,9})(?:-\d)?$/.exec(id);
   if (!match || !declared.includes(match[1])) return undefined;
   return { claw: match[1], pr: Number(match[2]) };
 }
@@ -86,4 +86,9 @@ export function previewOf(id: string, declared: string[]): { claw: string; pr: n
 /** The marker that finds a manifest's preview comment (apart from its plan comment). */
 export function previewMarker(manifest: string): string {
   return `<!-- claw-deploy preview: ${encodeURIComponent(manifest)} -->`;
+}
+
+/** The comment as written: the marker that finds it, what it shows, and the sealed state. */
+export function commentWithState(manifest: string, shown: string, sealedState: string): string {
+  return `${previewMarker(manifest)}\n${shown}\n\n${sealedState}\n`;
 }

@@ -14,17 +14,20 @@ import type { ClawSpec, Manifest } from '../manifest/manifest.js';
 import { makePlan } from '../manifest/plan.js';
 import { previewComment } from '../report/preview-report.js';
 import { compareChecks } from './compare.js';
-import {
-  type PreviewDeps,
-  type PreviewEntry,
-  type PreviewRequest,
-  type PreviewResult,
-  emptyResult,
-  guardedId,
-} from './command.js';
+import { type PreviewDeps, type PreviewRequest, guardedId } from './command.js';
 import { removePreview } from './cleanup.js';
 import { previewConfig } from './config.js';
-import { type PreviewRecord, type PreviewState, decodeState, previewId, previewMarker, previewOf } from './state.js';
+import { type PreviewEntry, type PreviewResult, emptyResult } from './result.js';
+import {
+  type PreviewRecord,
+  type PreviewState,
+  commentWithState,
+  decodeState,
+  encodeState,
+  previewId,
+  previewMarker,
+  previewOf,
+} from './state.js';
 
 export async function up(deps: PreviewDeps, request: PreviewRequest, pr: number): Promise<PreviewResult> {
   const { ctx, host } = deps;
@@ -32,17 +35,17 @@ export async function up(deps: PreviewDeps, request: PreviewRequest, pr: number)
   const options = { deadline: ctx.deadline, signal: ctx.signal };
   const declared = manifest.claws.map((c) => c.id);
   const marker = previewMarker(manifest.file);
-  const result = emptyResult('up', request, pr);
+  const result = emptyResult('up', request.event.headSha, pr);
   if ((await host.pullRequest(pr)).state === 'closed') {
     return { ...result, message: `Pull request #${pr} is already closed: no preview.` };
   }
-  const state = await readState(deps, pr, marker, declared);
+  const state = await readState(deps, request, pr, marker, declared);
   const known = state?.previews ?? [];
 
   const targets = await clawsToPreview(deps, request);
   if (targets.length === 0) {
     result.message = `Pull request #${pr} changes no Claw of ${manifest.file}: no preview.`;
-    await writeComment(deps, request, result, known);
+    await writeComment(deps, request, result, registerOf(result, known));
     return result;
   }
 
@@ -56,23 +59,15 @@ export async function up(deps: PreviewDeps, request: PreviewRequest, pr: number)
       result.message = `No preview for pull request #${pr}: ${why}. Close or merge other pull requests, or raise max-previews.`;
       result.notices.push(result.message);
       result.failStep = false;
-      await writeComment(deps, request, result, known);
+      await writeComment(deps, request, result, registerOf(result, known));
       return result;
     }
   }
 
   for (const spec of targets) {
     // A push racing the close: look again before each Claw is created or deployed.
-    if ((await host.pullRequest(pr)).state === 'closed') return closedDuringRun(deps, request, result);
-    result.entries.push(
-      await upClaw(
-        deps,
-        request,
-        pr,
-        spec,
-        known.find((r) => r.claw === spec.id),
-      ),
-    );
+    if ((await host.pullRequest(pr)).state === 'closed') return closedDuringRun(deps, request, result, known);
+    result.entries.push(await upClaw(deps, request, pr, spec, known));
   }
 
   if (deps.runChecks && request.suite) {
@@ -90,7 +85,7 @@ export async function up(deps: PreviewDeps, request: PreviewRequest, pr: number)
       }
     }
   }
-  if ((await host.pullRequest(pr)).state === 'closed') return closedDuringRun(deps, request, result);
+  if ((await host.pullRequest(pr)).state === 'closed') return closedDuringRun(deps, request, result, known);
 
   result.regressions = result.entries.reduce((n, e) => n + e.regressions, 0);
   const failed = result.entries.filter((e) => e.outcome !== 'succeeded');
@@ -103,12 +98,13 @@ export async function up(deps: PreviewDeps, request: PreviewRequest, pr: number)
   const previews = result.entries.map((e) => `${e.claw} → ${e.previewId ?? '(none)'} (${e.outcome})`).join(', ');
   const regressions = result.regressions ? `; ${result.regressions} regression(s) against production` : '';
   result.message = `Previews for pull request #${pr}: ${previews}${regressions}.`;
-  await writeComment(deps, request, result, known);
+  await writeComment(deps, request, result, registerOf(result, known));
   return result;
 }
 
 async function readState(
   deps: PreviewDeps,
+  request: PreviewRequest,
   pr: number,
   marker: string,
   declared: string[],
@@ -116,7 +112,7 @@ async function readState(
   try {
     const body = await deps.host.readComment(pr, marker);
     if (!body) return undefined;
-    const read = decodeState(body, { pr, declared });
+    const read = decodeState(body, { pr, declared }, request.seal);
     if (read.problem) deps.ctx.log.warning(`The preview comment's hidden state is ignored: ${read.problem}.`);
     return read.state;
   } catch (err) {
@@ -154,12 +150,13 @@ async function upClaw(
   request: PreviewRequest,
   pr: number,
   spec: ClawSpec,
-  record: PreviewRecord | undefined,
+  known: PreviewRecord[],
 ): Promise<PreviewEntry> {
   const { ctx, host } = deps;
   const { manifest } = request;
   const options = { deadline: ctx.deadline, signal: ctx.signal };
   const entry = emptyEntry(spec.id);
+  const record = known.find((r) => r.claw === spec.id);
   try {
     let id = record && (await exists(deps, record.id)) ? record.id : undefined;
     if (id) {
@@ -169,8 +166,16 @@ async function upClaw(
       if (applied.failed) throw new Error(`updating preview ${id} stopped: ${applied.failed.message}`);
       ctx.log.info(`Preview ${id} of ${spec.id}: ${plan.changes} change(s) since the last push.`);
     } else {
-      id = await createPreview(deps, request, pr, spec, entry);
+      id = await createPreview(deps, request, pr, spec, entry, known);
       entry.created = true;
+      // Registered before anything else happens to it: a run cut short still leaves it in a sealed state.
+      known.push({ claw: spec.id, id });
+      await writeComment(
+        deps,
+        request,
+        { ...emptyResult('up', request.event.headSha, pr), message: `Creating previews…` },
+        known,
+      );
     }
     entry.previewId = id;
     const deployed = await deployClaw(
@@ -218,6 +223,43 @@ async function exists(deps: PreviewDeps, id: string): Promise<boolean> {
   }
 }
 
+/**
+ * Creates the preview under the id asked for, or the next one when a Claw is in the way. A 409 is
+ * this pull request's preview only when a sealed state names it (then it is adopted); otherwise
+ * the Claw in the way is someone else's and is never touched: the next id is asked for, and after
+ * a few the run stops naming the Claws in the way.
+ */
+async function createUnderFreeId(
+  deps: PreviewDeps,
+  request: PreviewRequest,
+  pr: number,
+  claw: string,
+  config: Json,
+  known: PreviewRecord[],
+): Promise<string> {
+  const { ctx } = deps;
+  const options = { deadline: ctx.deadline, signal: ctx.signal };
+  const inTheWay: string[] = [];
+  for (const asked of [previewId(claw, pr), `${previewId(claw, pr)}-2`, `${previewId(claw, pr)}-3`]) {
+    guardedId(request.manifest, asked);
+    try {
+      const id = (await ctx.client.createClaw({ ...(config as Record<string, Json>), id: asked }, options)).id;
+      if (id !== asked) ctx.log.info(`The service named the preview of ${claw} ${id} (asked for ${asked}).`);
+      return id;
+    } catch (err) {
+      if (!(err instanceof ApiError && err.status === 409)) throw err;
+      if (known.some((r) => r.id === asked)) return asked;
+      ctx.log.warning(
+        `A Claw ${asked} already exists and no sealed state of pull request #${pr} names it: it is not this action's preview and is left alone.`,
+      );
+      inTheWay.push(asked);
+    }
+  }
+  throw new Error(
+    `could not create a preview of ${claw}: ${inTheWay.join(', ')} already exist and are not this action's previews (no sealed state names them); delete or rename them`,
+  );
+}
+
 /** A new Claw: production's config (or none, for a Claw the manifest creates) with the declaration merged in. */
 async function createPreview(
   deps: PreviewDeps,
@@ -225,6 +267,7 @@ async function createPreview(
   pr: number,
   spec: ClawSpec,
   entry: PreviewEntry,
+  known: PreviewRecord[],
 ): Promise<string> {
   const { ctx } = deps;
   const options = { deadline: ctx.deadline, signal: ctx.signal };
@@ -240,18 +283,9 @@ async function createPreview(
       `runs without ${unset.join(', ')}: the variable(s) are not set in this run (as on a pull request from a fork)`,
     );
   }
-  const asked = previewId(spec.id, pr);
-  let id: string;
-  try {
-    id = (await ctx.client.createClaw({ ...config, id: asked }, options)).id;
-  } catch (err) {
-    // Already there under the id asked for (a run that was cut short): provably this pull request's preview.
-    if (!(err instanceof ApiError && err.status === 409)) throw err;
-    id = asked;
-  }
+  const id = await createUnderFreeId(deps, request, pr, spec.id, config, known);
   if (!isValidId(id)) throw new Error(`the service returned an unusable id for the preview of ${spec.id}`);
   guardedId(request.manifest, id);
-  if (id !== asked) ctx.log.info(`The service named the preview of ${spec.id} ${id} (asked for ${asked}).`);
   for (const skill of spec.skills ?? []) await ctx.client.installSkill(id, skill, {}, options);
   ctx.log.info(
     `Created preview ${id} of ${spec.id}${spec.skills?.length ? ` with ${spec.skills.length} skill(s)` : ''}.`,
@@ -279,12 +313,19 @@ async function closedDuringRun(
   deps: PreviewDeps,
   request: PreviewRequest,
   result: PreviewResult,
+  known: PreviewRecord[],
 ): Promise<PreviewResult> {
-  for (const entry of result.entries.filter((e) => e.created && e.previewId)) {
+  const created = result.entries.filter((e) => e.created && e.previewId);
+  for (const entry of created) {
     const record = { claw: entry.claw, id: entry.previewId!, githubDeployment: entry.githubDeployment };
     if (await removePreview(deps, request, record)) {
       result.removed.push({ id: record.id, why: 'created by this run, which the close overtook' });
     }
+  }
+  // The register named what this run created: it now names only what is left for the close to remove.
+  if (created.length > 0) {
+    const left = registerOf(result, known).filter((r) => !result.removed.some((x) => x.id === r.id));
+    await writeComment(deps, request, { ...result, mode: 'down' }, left);
   }
   const removed = result.removed.length
     ? `; removed what this run created: ${result.removed.map((r) => r.id).join(', ')}`
@@ -297,12 +338,8 @@ async function closedDuringRun(
   };
 }
 
-async function writeComment(
-  deps: PreviewDeps,
-  request: PreviewRequest,
-  result: PreviewResult,
-  known: PreviewRecord[],
-): Promise<void> {
+/** The register after this run: its previews, and those of earlier pushes this push did not touch. */
+function registerOf(result: PreviewResult, known: PreviewRecord[]): PreviewRecord[] {
   const records: PreviewRecord[] = result.entries
     .filter((e) => e.previewId)
     .map((e) => ({
@@ -310,10 +347,21 @@ async function writeComment(
       id: e.previewId!,
       ...(e.githubDeployment ? { githubDeployment: e.githubDeployment } : {}),
     }));
-  // Previews from earlier pushes that this push did not touch are still this pull request's.
   for (const record of known) if (!records.some((r) => r.claw === record.claw)) records.push(record);
+  return records;
+}
+
+/** Writes the comment: what it shows, and the sealed register of `records`. */
+async function writeComment(
+  deps: PreviewDeps,
+  request: PreviewRequest,
+  result: PreviewResult,
+  records: PreviewRecord[],
+): Promise<void> {
   const state: PreviewState = { pr: result.pr!, head: result.headSha, previews: records };
-  const body = previewComment(request.manifest.file, result, state, deps.ctx.clock.now(), request.redact);
+  const sealed = encodeState(state, request.seal);
+  const shown = previewComment(request.manifest.file, result, deps.ctx.clock.now(), request.redact, sealed.length);
+  const body = commentWithState(request.manifest.file, shown, sealed);
   const written = await deps.host.writeComment(result.pr!, previewMarker(request.manifest.file), body);
   result.comment = written ? 'written' : 'refused';
 }

@@ -4,9 +4,8 @@
 // come from a Claw the pull request may have reconfigured: escaped, capped, and redacted of every
 // secret this run knows.
 import type { CheckEntry } from '../checks/result.js';
-import type { PreviewResult } from '../preview/command.js';
 import type { RowVerdict } from '../preview/compare.js';
-import { type PreviewState, encodeState, previewMarker } from '../preview/state.js';
+import type { PreviewResult } from '../preview/result.js';
 import { MAX_REPORT_BYTES, reportOutput } from './health-report.js';
 import { code, escapeText, link, table } from './markdown.js';
 
@@ -25,18 +24,20 @@ const VERDICT: Record<RowVerdict, string> = {
 const counts = (e: CheckEntry | undefined): string =>
   e ? `${e.passed ? '✅' : e.failures > 0 ? '❌' : '⚠️'} ${e.passes}/${e.attempts}` : '—';
 
-/** The whole comment: marker, headline, one section per Claw, the hidden state. */
+/**
+ * What the comment shows: a headline, one section per Claw. Capped so that `reserve` characters
+ * (the caller's hidden marker and state) still fit under GitHub's limit.
+ */
 export function previewComment(
   manifest: string,
   result: PreviewResult,
-  state: PreviewState,
   now: number,
   redact: (text: string) => string = (t) => t,
+  reserve = 0,
 ): string {
-  const marker = previewMarker(manifest);
   const when = `${new Date(now).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
   const commit = result.headSha ? ` · commit ${code(result.headSha.slice(0, 12))}` : '';
-  const parts: string[] = [marker];
+  const parts: string[] = [];
   if (result.mode === 'down') {
     parts.push(
       `### 🧹 Previews removed for ${code(manifest)}`,
@@ -86,12 +87,11 @@ export function previewComment(
       );
     }
   }
-  const stateLine = encodeState(state);
   let body = parts.join('\n');
-  const room = MAX_COMMENT_CHARS - stateLine.length - 200;
+  const room = MAX_COMMENT_CHARS - reserve - 200;
   if (body.length > room)
     body = `${body.slice(0, body.lastIndexOf('\n', room))}\n\n_The comment is cut here; the job summary of this run has every row._`;
-  return `${body}\n\n${stateLine}\n`;
+  return body;
 }
 
 function reply(text: string | undefined, redact: (text: string) => string): string {
@@ -123,17 +123,7 @@ export function previewSummary(
     ].join('\n');
   }
   if (result.mode === 'none') return `### Preview for ${code(manifest)}\n\n${escapeText(result.message)}\n`;
-  const comment = previewComment(
-    manifest,
-    result,
-    { pr: result.pr ?? 0, head: result.headSha, previews: [] },
-    now,
-    redact,
-  );
-  return comment
-    .split('\n')
-    .filter((l) => !l.startsWith('<!-- claw-deploy'))
-    .join('\n');
+  return `${previewComment(manifest, result, now, redact)}\n`;
 }
 
 /** `previews` (JSON, per Claw) and `regressions` (a count). */

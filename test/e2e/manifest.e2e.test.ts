@@ -137,6 +137,33 @@ describe('Claws as code, end to end', () => {
     expect(second.outputs['plan-id']).not.toBe(first.outputs['plan-id']);
   });
 
+  it("never edits another author's comment that carries the plan marker: keeps its own, and says which it ignored", async () => {
+    const s = await start();
+    github = new FakeGitHub();
+    await github.start();
+    // Input controlled by: any commenter on the pull request.
+    github.seedComments(7, ['<!-- claw-deploy plan: claws.yml -->\nI am not the bot'], 'mallory');
+    const { env } = workspace();
+    const planInputs = inputs(s, { command: 'plan', comment: 'true' });
+    for (let i = 0; i < 2; i++) await runAction(planInputs, { env: { ...env, GITHUB_API_URL: github.url } });
+    const comments = github.comments.get(7) ?? [];
+    expect(comments.map((c) => c.user.login)).toEqual(['mallory', 'github-actions[bot]']);
+    expect(comments[0].body).toBe('<!-- claw-deploy plan: claws.yml -->\nI am not the bot');
+    const patched = github.requests.filter((r) => r.method === 'PATCH').map((r) => r.path);
+    expect(patched).toEqual([`/repos/octo/claws/issues/comments/${comments[1].id}`]);
+  });
+
+  it('apply without a reviewed plan-id is refused before any request, unless auto-approve says so', async () => {
+    const s = await start();
+    const { env } = workspace();
+    const refused = await runAction(inputs(s, { command: 'apply', 'plan-id': '' }), { env });
+    expect(refused.exitCode).toBe(1);
+    expect(refused.errors).toEqual([
+      "Input 'plan-id' is \"\": expected the 'plan-id' output of the reviewed plan (apply refuses to write an unreviewed plan), or 'auto-approve: true' to apply without review.",
+    ]);
+    expect(s.requests).toEqual([]);
+  });
+
   it('warns once when the token may not comment, and the plan still succeeds', async () => {
     const s = await start();
     github = new FakeGitHub({ commentStatus: 403 });

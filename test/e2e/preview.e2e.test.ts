@@ -10,6 +10,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { FakeGitHub } from '../sim/github.ts';
 import type { SimOptions, Simulator } from '../sim/server.ts';
 import { DEMO_KEY } from '../sim/server.ts';
+import { sealKey } from '../../src/seal.ts';
+import { decodeState, encodeState } from '../../src/preview/state.ts';
 import { runAction } from './harness.ts';
 import { simulatorPerTest } from './service.ts';
 
@@ -136,6 +138,21 @@ const productionWrites = (sim: Simulator) =>
 const commentOf = (gh: FakeGitHub, pr = 7) =>
   (gh.comments.get(pr) ?? []).find((c) => c.body.includes('claw-deploy preview:'));
 
+/** The marker of the manifest's preview comment, and a state sealed as a run of this repository seals it. */
+const MARKER = '<!-- claw-deploy preview: claws.yml -->';
+const sealedState = (pr: number, previews: { claw: string; id: string }[], key = DEMO_KEY) =>
+  encodeState({ pr, head: '', previews }, sealKey(key, 'octo/claws'));
+
+/** Deletes and writes the service saw to Claws other than previews this action made. */
+const writesTo = (sim: Simulator, id: string) =>
+  sim.requests.filter(
+    (r) =>
+      r.method !== 'GET' &&
+      (r.path === `/v1/claws/${id}` ||
+        r.path.startsWith(`/v1/claws/${id}/`) ||
+        (r.path === '/v1/deployments' && (r.body as { clawId?: string } | undefined)?.clawId === id)),
+  );
+
 describe('preview, end to end', () => {
   it('opened: a preview from production plus the manifest, skills, deployed, checks beside production, one comment', async () => {
     const sim = await service();
@@ -250,6 +267,14 @@ describe('preview, end to end', () => {
     for (const id of ['claw-support-bot-pr-1', 'claw-support-bot-pr-2', 'claw-support-bot-pr-3', 'claw-other-pr-1']) {
       sim.addClaw(id, { plan: [['live']] });
     }
+    // The previews this action made: each named by the sealed state of its pull request's own comment.
+    for (const pr of [1, 2, 3]) {
+      gh.seedComments(
+        pr,
+        [`${MARKER}\n${sealedState(pr, [{ claw: 'claw-support-bot', id: `claw-support-bot-pr-${pr}` }])}`],
+        'github-actions[bot]',
+      );
+    }
     gh.pullStatus = 500;
     const failed = await run(sim, gh, { name: 'schedule' });
     expect(failed.exitCode).toBe(1);
@@ -269,11 +294,10 @@ describe('preview, end to end', () => {
     expect(swept.summary).toMatch(
       /`claw-support-bot-pr-3` \| 🗑️ deleted \| pull request &#35;3 has not been updated for/,
     );
-    expect(swept.summary).toMatch(/`claw-other-pr-1` \| kept \| not a preview of a Claw this manifest declares/);
     expect(swept.summary).toMatch(/`claw-support-bot-pr-2` \| kept \| pull request &#35;2 is open/);
   });
 
-  it('a close racing the run: what this run created is removed, and no comment is written', async () => {
+  it('a close racing the run: what this run created is removed, and its comment says so with an empty state', async () => {
     const sim = await service();
     const gh = await gitHub();
     // Closed right after the run first looks: before the Claw is created.
@@ -284,7 +308,13 @@ describe('preview, end to end', () => {
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toContain('closed during the run');
     expect(sim.claws.has('claw-support-bot-pr-7')).toBe(false);
-    expect(commentOf(gh)).toBeUndefined();
+    expect(commentOf(gh)!.body).toContain('- `claw-support-bot-pr-7` deleted');
+    const read = decodeState(
+      commentOf(gh)!.body,
+      { pr: 7, declared: ['claw-support-bot'] },
+      sealKey(DEMO_KEY, 'octo/claws'),
+    );
+    expect(read.state?.previews).toEqual([]);
   });
 
   it('the cap: no preview, a notice, a comment saying why, and the step succeeds', async () => {
@@ -310,5 +340,132 @@ describe('preview, end to end', () => {
     );
     expect(sim.requests).toHaveLength(0);
     expect(gh.requests).toHaveLength(0);
+  });
+});
+
+// Attacks on the register of previews: who controls each input is written beside it. Every one of
+// these wrote to or deleted a production Claw before previews sealed their state.
+describe('preview under attack', () => {
+  it('a commenter pastes the marker and a state naming claw-billing: closed deletes nothing of it, synchronize never writes it', async () => {
+    const sim = await service();
+    sim.addClaw('claw-billing', { plan: [['live']] });
+    const gh = await gitHub();
+    const forged = Buffer.from(
+      JSON.stringify({ v: 1, pr: 7, head: '', previews: [{ claw: 'claw-support-bot', id: 'claw-billing' }] }),
+    ).toString('base64url');
+    // Input controlled by: any commenter on the pull request.
+    gh.seedComments(7, [`${MARKER}\n<!-- claw-deploy preview-state: ${forged} -->`], 'mallory');
+    // Even a correctly sealed state (copied from the bot) is not read from another author's comment.
+    gh.seedComments(7, [`${MARKER}\n${sealedState(7, [{ claw: 'claw-support-bot', id: 'claw-billing' }])}`], 'mallory');
+    const sync = await run(sim, gh, { name: 'pull_request', action: 'synchronize', pr: 7 }, { 'fail-on': 'never' });
+    expect(sync.exitCode).toBe(0);
+    expect(writesTo(sim, 'claw-billing')).toEqual([]);
+    expect(sim.claws.has('claw-support-bot-pr-7')).toBe(true);
+    expect(sync.warnings.filter((w) => w.includes('not written by this action'))).toHaveLength(1);
+    expect(sync.warnings.join('\n')).toContain('https://github.example/o/r/pull/7#issuecomment-');
+    // The action kept a comment of its own; the two foreign ones were never edited.
+    expect(gh.comments.get(7)?.map((c) => c.user.login)).toEqual(['mallory', 'mallory', 'github-actions[bot]']);
+    expect(
+      gh.requests.filter((r) => r.method === 'PATCH' && gh.comments.get(7)![0].id === Number(r.path.split('/').at(-1))),
+    ).toEqual([]);
+    gh.pulls.get(7)!.state = 'closed';
+    const down = await run(sim, gh, { name: 'pull_request', action: 'closed', pr: 7 });
+    expect(down.exitCode).toBe(0);
+    expect(sim.requests.filter((r) => r.method === 'DELETE').map((r) => r.path)).toEqual([
+      '/v1/claws/claw-support-bot-pr-7',
+    ]);
+    expect(sim.claws.has('claw-billing')).toBe(true);
+  });
+
+  it("a collaborator edits the bot's own comment to name claw-billing: the seal fails, one warning, nothing written", async () => {
+    const sim = await service();
+    sim.addClaw('claw-billing', { plan: [['live']] });
+    const gh = await gitHub();
+    await run(sim, gh, { name: 'pull_request', action: 'opened', pr: 7 }, { 'fail-on': 'never' });
+    // Input controlled by: anyone with write access, who may edit any comment (the author stays the bot).
+    const own = commentOf(gh)!;
+    const forged = Buffer.from(
+      JSON.stringify({ v: 1, pr: 7, head: '', previews: [{ claw: 'claw-support-bot', id: 'claw-billing' }] }),
+    ).toString('base64url');
+    own.body = own.body.replace(/preview-state: [^.]+\./, `preview-state: ${forged}.`);
+    gh.pulls.get(7)!.state = 'closed';
+    const down = await run(sim, gh, { name: 'pull_request', action: 'closed', pr: 7 });
+    expect(down.warnings.join('\n')).toMatch(/hidden state of #7 is ignored: the seal does not match/);
+    expect(writesTo(sim, 'claw-billing')).toEqual([]);
+    expect(sim.claws.has('claw-billing')).toBe(true);
+  });
+
+  it('a sealed state from another repository (another key) is not this one’s', async () => {
+    const sim = await service();
+    sim.addClaw('claw-billing', { plan: [['live']] });
+    const gh = await gitHub({ 7: 'closed' });
+    gh.seedComments(
+      7,
+      [`${MARKER}\n${sealedState(7, [{ claw: 'claw-support-bot', id: 'claw-billing' }], 'another-key-000000')}`],
+      'github-actions[bot]',
+    );
+    const down = await run(sim, gh, { name: 'pull_request', action: 'closed', pr: 7 });
+    expect(down.warnings.join('\n')).toMatch(/the seal does not match/);
+    expect(sim.requests.filter((r) => r.method === 'DELETE')).toEqual([]);
+  });
+
+  it('the sweep never deletes a production Claw whose name fits the pattern (marketing-pr-3 beside a declared marketing)', async () => {
+    const sim = await service();
+    // Input controlled by: whoever names Claws in the workspace.
+    sim.addClaw('claw-support-bot-pr-3', { plan: [['live']] });
+    const gh = await gitHub({ 3: 'closed' });
+    const swept = await run(sim, gh, { name: 'schedule' });
+    expect(swept.exitCode).toBe(0);
+    expect(sim.requests.filter((r) => r.method === 'DELETE')).toEqual([]);
+    expect(swept.summary).toMatch(/`claw-support-bot-pr-3` \| kept \| no sealed state of pull request &#35;3 names it/);
+  });
+
+  it('a 409 on <claw>-pr-<n> held by a Claw no sealed state names: left alone, the preview made under the next id', async () => {
+    const sim = await service();
+    const before = { policy: { refunds: 'strict' }, owner: 'finance' };
+    sim.addClaw('claw-support-bot-pr-7', { plan: [['live']], config: before });
+    const gh = await gitHub();
+    const result = await run(sim, gh, { name: 'pull_request', action: 'opened', pr: 7 }, { 'fail-on': 'never' });
+    expect(result.exitCode).toBe(0);
+    expect(writesTo(sim, 'claw-support-bot-pr-7').filter((r) => r.path !== '/v1/claws')).toEqual([]);
+    expect(sim.claws.get('claw-support-bot-pr-7')?.config).toEqual(before);
+    expect(result.warnings.join('\n')).toContain(
+      'A Claw claw-support-bot-pr-7 already exists and no sealed state of pull request #7 names it',
+    );
+    const previews = JSON.parse(result.outputs.previews) as { previewId: string }[];
+    expect(previews[0].previewId).toBe('claw-support-bot-pr-7-2');
+    // The next push finds it by the sealed state, and the close removes it and only it.
+    await run(sim, gh, { name: 'pull_request', action: 'synchronize', pr: 7 }, { 'fail-on': 'never' });
+    gh.pulls.get(7)!.state = 'closed';
+    await run(sim, gh, { name: 'pull_request', action: 'closed', pr: 7 });
+    expect(sim.requests.filter((r) => r.method === 'DELETE').map((r) => r.path)).toEqual([
+      '/v1/claws/claw-support-bot-pr-7-2',
+    ]);
+    expect(sim.claws.has('claw-support-bot-pr-7')).toBe(true);
+  });
+
+  it('a token of a person (GET /user answers): their own comments are ours, the bot’s are not', async () => {
+    const sim = await service();
+    const gh = await gitHub();
+    gh.users.set('ghp_person-token-0123456789', 'release-bot');
+    const env = { INPUT_GITHUB_TOKEN: 'ghp_person-token-0123456789' };
+    await run(
+      sim,
+      gh,
+      { name: 'pull_request', action: 'opened', pr: 7 },
+      { 'fail-on': 'never', 'github-token': 'ghp_person-token-0123456789' },
+      env,
+    );
+    expect(commentOf(gh)?.user.login).toBe('release-bot');
+    const again = await run(
+      sim,
+      gh,
+      { name: 'pull_request', action: 'synchronize', pr: 7 },
+      { 'fail-on': 'never', 'github-token': 'ghp_person-token-0123456789' },
+      env,
+    );
+    expect(again.exitCode).toBe(0);
+    expect(gh.comments.get(7)).toHaveLength(1);
+    expect(sim.requests.filter((r) => r.method === 'POST' && r.path === '/v1/claws')).toHaveLength(1);
   });
 });

@@ -1,5 +1,7 @@
 // A small fake of GitHub's REST API for deployments and pull-request comments (paged as GitHub
-// pages them, with Link headers), on 127.0.0.1, reached through GITHUB_API_URL.
+// pages them, with Link headers), on 127.0.0.1, reached through GITHUB_API_URL. Comments have
+// authors: the job's token writes as github-actions[bot] and cannot read GET /user (403, as on
+// GitHub); a token in `users` is a person's and writes as them.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { FakeRepo } from './github-health.ts';
@@ -20,8 +22,10 @@ export class FakeGitHub {
   private readonly options: { createStatus?: number; commentStatus?: number; now?: () => number };
   /** Health's part: the git data API and issues, on the fake's clock. */
   readonly repo: FakeRepo;
-  /** Comments per issue (pull request) number. */
-  readonly comments = new Map<number, { id: number; body: string }[]>();
+  /** Comments per issue (pull request) number, with their author's login. */
+  readonly comments = new Map<number, { id: number; body: string; user: { login: string }; html_url: string }[]>();
+  /** Tokens that belong to a person (or an app's user token): `GET /user` names them. */
+  readonly users = new Map<string, string>();
   /** Pull requests by number; a read of one not here answers 404. */
   readonly pulls = new Map<
     number,
@@ -39,14 +43,25 @@ export class FakeGitHub {
    */
   constructor(options: { createStatus?: number; commentStatus?: number; now?: () => number } = {}) {
     this.options = options;
-    this.repo = new FakeRepo(options.now ?? Date.now, () => 'github-actions[bot]');
+    this.repo = new FakeRepo(options.now ?? Date.now, (authorization) => this.author(authorization));
   }
 
-  /** Someone else's comments already on the pull request. */
-  seedComments(issue: number, bodies: string[]): void {
+  /** Comments already on the pull request, by someone else unless `author` says who. */
+  seedComments(issue: number, bodies: string[], author = 'someone-else'): void {
     const list = this.comments.get(issue) ?? [];
-    for (const body of bodies) list.push({ id: this.nextId++, body });
+    for (const body of bodies) list.push(this.comment(issue, body, author));
     this.comments.set(issue, list);
+  }
+
+  private comment(issue: number, body: string, login: string) {
+    const id = this.nextId++;
+    return { id, body, user: { login }, html_url: `https://github.example/o/r/pull/${issue}#issuecomment-${id}` };
+  }
+
+  /** Who a request's token writes as. */
+  private author(authorization: string | undefined): string {
+    const token = (authorization ?? '').replace(/^(token|bearer)\s+/i, '');
+    return this.users.get(token) ?? 'github-actions[bot]';
   }
 
   /** Statuses posted, in order: `[state, description, environment_url]`. */
@@ -84,6 +99,13 @@ export class FakeGitHub {
           return send(201, { id: this.nextId++, ...body });
         }
         const url = new URL(request.path, this.url);
+        if (request.method === 'GET' && url.pathname === '/user') {
+          const token = (request.authorization ?? '').replace(/^(token|bearer)\s+/i, '');
+          const login = this.users.get(token);
+          return login
+            ? send(200, { login, type: 'User' })
+            : send(403, { message: 'Resource not accessible by integration' });
+        }
         const pull = /^\/repos\/[^/]+\/[^/]+\/pulls\/(\d+)$/.exec(url.pathname);
         if (pull && request.method === 'GET') {
           this.onPullRead?.(Number(pull[1]), ++this.pullReads);
@@ -106,7 +128,7 @@ export class FakeGitHub {
         const writeStatus = this.options.commentStatus ?? 0;
         if (issue && request.method === 'POST') {
           if (writeStatus >= 400) return send(writeStatus, { message: 'Resource not accessible by integration' });
-          const comment = { id: this.nextId++, body: String(body.body) };
+          const comment = this.comment(Number(issue[1]), String(body.body), this.author(request.authorization));
           this.comments.set(Number(issue[1]), [...(this.comments.get(Number(issue[1])) ?? []), comment]);
           this.repo.touch(Number(issue[1]));
           return send(201, comment);
@@ -119,7 +141,7 @@ export class FakeGitHub {
           comment.body = String(body.body);
           return send(200, comment);
         }
-        if (await this.repo.handle(request.method, url, body, send, () => this.nextId++)) return;
+        if (await this.repo.handle(request.method, url, body, send, () => this.nextId++, request.authorization)) return;
         send(404, { message: 'Not Found' });
       });
     });
