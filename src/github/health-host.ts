@@ -3,8 +3,9 @@
 // incident issues. Called through the HealthHost interface only (main.ts builds it). Reads and
 // writes throw; the command turns a failure into one warning.
 import type { BranchFile, FileChange, HealthHost, IncidentIssue } from '../health/host.js';
-import type { Octokit } from './comment.js';
-import { type GitHubRun, runUrl } from './run.js';
+import type { GitHubConnection } from './connection.js';
+import type { Authored } from './own.js';
+import { runUrl } from './run.js';
 
 /** GitHub's answer to a ref update that is not a fast forward, or a branch created meanwhile. */
 const MOVED = /not a fast forward|reference already exists/i;
@@ -12,21 +13,12 @@ const MOVED = /not a fast forward|reference already exists/i;
 /** Reads past this many pages of issues are not incidents anyone still needs. */
 const MAX_ISSUE_PAGES = 10;
 
-export function githubHealthHost(
-  token: string,
-  run: GitHubRun,
-  branchName: string,
-  isOwn: (author: { login?: unknown; type?: unknown } | undefined) => Promise<boolean>,
-): HealthHost {
+export function githubHealthHost(github: GitHubConnection, branchName: string): HealthHost {
+  const { run, identity } = github;
   const [owner, repo] = run.repository.split('/');
   const where = { owner, repo };
-  let octokit: Promise<Octokit> | undefined;
-  const connect = (): Promise<Octokit> =>
-    (octokit ??= import('@actions/github').then(
-      ({ getOctokit }) => getOctokit(token, { baseUrl: run.apiUrl }) as unknown as Octokit,
-    ));
   const call = async (route: string, parameters: Record<string, unknown> = {}): Promise<unknown> =>
-    (await (await connect()).request(route, { ...where, ...parameters })).data;
+    (await (await github.octokit()).request(route, { ...where, ...parameters })).data;
   const ref = `heads/${branchName}`;
 
   return {
@@ -118,7 +110,7 @@ export function githubHealthHost(
                 url: typeof issue.html_url === 'string' ? issue.html_url : `#${String(number)}`,
                 state: issue.state,
                 body: typeof issue.body === 'string' ? issue.body : '',
-                own: await isOwn(issue.user as { login?: unknown; type?: unknown } | undefined),
+                own: await identity.wrote(issue as Authored),
               });
             }
             if (data.length < 100) break;

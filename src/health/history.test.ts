@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { FakeGitHub } from '../../test/sim/github.ts';
 import { FakeClock } from '../../test/support/fake-clock.ts';
 import { RecordingLogger } from '../../test/support/setup.ts';
+import { connectGitHub } from '../github/connection.js';
 import { githubHealthHost } from '../github/health-host.js';
 import { githubRun } from '../github/run.js';
 import { HealthHistory, MAX_FILE_BYTES } from './history.js';
@@ -27,7 +28,7 @@ async function start(): Promise<{ fake: FakeGitHub; branch: HistoryBranch; clock
   github = fake;
   const url = await fake.start();
   const run = githubRun({ GITHUB_REPOSITORY: 'octo/claws', GITHUB_API_URL: url, GITHUB_RUN_ID: '7' });
-  const host = githubHealthHost('ghs_token', run, BRANCH, async () => true);
+  const host = githubHealthHost(connectGitHub('ghs_token', run), BRANCH);
   return { fake, branch: host.branch, clock, log: new RecordingLogger() };
 }
 
@@ -104,7 +105,9 @@ describe('HealthHistory', () => {
       .filter(Boolean)
       .map((l) => (JSON.parse(l) as { run: string }).run);
     expect(runs.sort()).toEqual(['7', '8', '9']);
-    expect(log.text('info')).toContain("History: the branch 'claw-health' moved while this run wrote; reading it again.");
+    expect(log.text('info')).toContain(
+      "History: the branch 'claw-health' moved while this run wrote; reading it again.",
+    );
   });
 
   it('continues a full month file in a new part, no file over 1 MiB', async () => {
@@ -150,7 +153,11 @@ describe('HealthHistory', () => {
         .join(''),
     });
     const { view } = await history(branch, clock, log).save(T0, [record(T0)], none, 'health');
-    const daily = fake.repo.file(BRANCH, 'history/daily/2026-11.ndjson')!.trim().split('\n').map((l) => JSON.parse(l));
+    const daily = fake.repo
+      .file(BRANCH, 'history/daily/2026-11.ndjson')!
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(daily.slice(1)).toEqual([
       {
         day: '2026-11-21',

@@ -45,8 +45,8 @@ export class FakeRepo {
 
   constructor(
     private readonly now: () => number,
-    /** Who the token is: the author of what it creates. */
-    readonly identity: () => string,
+    /** Who a request's token writes as: the author of what it creates. */
+    readonly identity: (authorization?: string) => string,
   ) {}
 
   holdBranchReads(count: number): void {
@@ -139,6 +139,7 @@ export class FakeRepo {
     body: Record<string, unknown>,
     send: Send,
     nextIssueNumber: () => number,
+    authorization?: string,
   ): Promise<boolean> {
     const path = url.pathname;
     // Octokit sends `heads/<branch>` as one encoded segment, as GitHub accepts it.
@@ -189,7 +190,7 @@ export class FakeRepo {
         state: 'open',
         labels: (body.labels as string[] | undefined) ?? [],
         assignees: (body.assignees as string[] | undefined) ?? [],
-        author: this.identity(),
+        author: this.identity(authorization),
         created_at: at,
         updated_at: at,
         closed_at: null,
