@@ -109,6 +109,7 @@ export function githubHealthHost(github: GitHubConnection, branchName: string): 
                 number: number as number,
                 url: typeof issue.html_url === 'string' ? issue.html_url : `#${String(number)}`,
                 state: issue.state,
+                title: typeof issue.title === 'string' ? issue.title : '',
                 body: typeof issue.body === 'string' ? issue.body : '',
                 own: await identity.wrote(issue as Authored),
               });

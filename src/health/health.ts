@@ -110,7 +110,8 @@ export interface ClawCheck {
 export function unknownCause(err: unknown): UnknownCause {
   if (!(err instanceof ApiError)) return 'unreadable';
   if (err.status === 429) return 'rate-limited';
-  if (err.kind === 'deadline') return err.failing ? 'service' : /\(429\)/.test(err.message) ? 'rate-limited' : 'deadline';
+  if (err.kind === 'deadline')
+    return err.failing ? 'service' : /\(429\)/.test(err.message) ? 'rate-limited' : 'deadline';
   return err.kind === 'unreadable' ? 'unreadable' : 'service';
 }
 
@@ -163,7 +164,9 @@ export async function checkClaw(deps: RunContext, clawId: string, check: ClawChe
   let probed = await probeOnce(deps, clawId, check);
   if (!probed.ok && !probed.cause && check.probeRetryMs !== undefined && clock.now() + check.probeRetryMs < deadline) {
     // One failed request is not an incident: try once more, a short while later, before it counts.
-    deps.log.info(`${clawId}: the probe failed (${probed.detail}); trying once more in ${formatDuration(check.probeRetryMs)}.`);
+    deps.log.info(
+      `${clawId}: the probe failed (${probed.detail}); trying once more in ${formatDuration(check.probeRetryMs)}.`,
+    );
     await clock.sleep(check.probeRetryMs, signal);
     probed = await probeOnce(deps, clawId, check);
   }

@@ -58,6 +58,8 @@ export interface HistoryView {
   recent: RunRecord[];
   /** Daily lines of the last 90 days, oldest first (those folded by this run included). */
   daily: DailyRecord[];
+  /** Every file on the branch as it was read. */
+  paths: string[];
 }
 
 interface Loaded extends HistoryView {
@@ -85,7 +87,7 @@ export class HealthHistory {
   /** The past as of now. Throws when the branch cannot be read. */
   async load(now: number): Promise<HistoryView> {
     const loaded = await this.read(now);
-    return { recent: loaded.recent, daily: loaded.daily };
+    return { recent: loaded.recent, daily: loaded.daily, paths: loaded.paths };
   }
 
   /**
@@ -202,7 +204,7 @@ export class HealthHistory {
       const end = Date.parse(`${nextMonth(p.month)}-01T00:00:00Z`);
       return end <= windowStart && lastFolded !== undefined && dayStart(lastFolded) + DAY_MS >= end;
     });
-    return { snapshot, texts, rawParts, dailyParts, recent, daily, toFold, expired };
+    return { snapshot, texts, rawParts, dailyParts, recent, daily, paths: files.map((f) => f.path), toFold, expired };
   }
 
   private warnOnce(key: string, message: string): void {
@@ -243,6 +245,7 @@ export class HealthHistory {
     const view: HistoryView = {
       recent: [...loaded.recent, ...records].sort((a, b) => a.at - b.at),
       daily: [...loaded.daily, ...newDaily].sort((a, b) => a.day.localeCompare(b.day)),
+      paths: loaded.paths,
     };
     return { changes, view };
   }

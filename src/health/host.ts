@@ -42,6 +42,7 @@ export interface IncidentIssue {
   number: number;
   url: string;
   state: 'open' | 'closed';
+  title: string;
   body: string;
   /** Written by the token's own identity: only then may its state be read or the issue edited. */
   own: boolean;

@@ -107,7 +107,10 @@ export function clawStatuses(view: HistoryView, now: number): ClawStatus[] {
       lastCheckedAt: last?.at,
       uptime: {
         day: uptimeOf(
-          dayRecords.map((r) => ({ healthy: Number(r.status === 'healthy'), unhealthy: Number(r.status === 'unhealthy') })),
+          dayRecords.map((r) => ({
+            healthy: Number(r.status === 'healthy'),
+            unhealthy: Number(r.status === 'unhealthy'),
+          })),
         ),
         week: uptimeOf(lastDays(7)),
         month: uptimeOf(lastDays(30)),

@@ -13,7 +13,9 @@ const ENTITY: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;',
 /** Text or an attribute value in HTML or SVG: nothing in it can open or close markup. */
 export function escapeHtml(value: string): string {
   // eslint-disable-next-line no-control-regex
-  return value.replace(/[&<>"']/g, (c) => ENTITY[c]).replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, '\ufffd');
+  return value
+    .replace(/[&<>"']/g, (c) => ENTITY[c])
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, '\ufffd');
 }
 
 const STATE_TEXT = { healthy: 'up', unhealthy: 'down', unknown: 'unknown' } as const;
@@ -61,7 +63,8 @@ function formatMs(ms: number | undefined): string {
   return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;
 }
 
-const uptimeOfDay = (d: DayStat): string => percent(d.healthy + d.unhealthy ? d.healthy / (d.healthy + d.unhealthy) : undefined);
+const uptimeOfDay = (d: DayStat): string =>
+  percent(d.healthy + d.unhealthy ? d.healthy / (d.healthy + d.unhealthy) : undefined);
 
 /** The 90-day strip: one bar per day, bars of a class drawn as one path. */
 function strip(claw: ClawStatus, labelId: string): string {
@@ -134,7 +137,9 @@ function latencyText(claw: ClawStatus): { caption: string; table: string } {
   const days = claw.days.filter((d) => d.latencyP50 !== undefined || d.deployments.length);
   const week = claw.days.slice(-7).filter((d) => d.latencyP50 !== undefined);
   const deployments = claw.days.reduce((n, d) => n + d.deployments.length, 0);
-  const median = week.length ? week.map((d) => d.latencyP50!).sort((a, b) => a - b)[Math.floor(week.length / 2)] : undefined;
+  const median = week.length
+    ? week.map((d) => d.latencyP50!).sort((a, b) => a - b)[Math.floor(week.length / 2)]
+    : undefined;
   const caption = days.length
     ? `Probe latency per day. Median of the daily p50 over the last 7 days: ${formatMs(median)}. ${deployments} deployment(s) seen in ${STRIP_DAYS} days.`
     : `No latency recorded in the last ${STRIP_DAYS} days.`;
@@ -175,7 +180,8 @@ function checksLine(claw: ClawStatus): string {
 
 function head(claw: ClawStatus, id: string): string {
   const state = claw.current ?? 'unknown';
-  const checked = claw.lastCheckedAt === undefined ? '' : ` <span class="muted">· checked ${formatTime(claw.lastCheckedAt)}</span>`;
+  const checked =
+    claw.lastCheckedAt === undefined ? '' : ` <span class="muted">· checked ${formatTime(claw.lastCheckedAt)}</span>`;
   const incident = incidentLink(claw.incident, 'Incident');
   return `<div class="head"><h2 id="${id}">${escapeHtml(claw.claw)}</h2><p><span class="state ${state}">${STATE_TEXT[state]}</span>${checked}${incident ? ` · ${incident}` : ''}</p></div>`;
 }
@@ -250,4 +256,49 @@ export function statusPage(model: StatusModel): string {
     ? `<p class="muted">The charts of the last ${short} Claw(s) are left out to keep this page under ${Math.round(MAX_PAGE_BYTES / 1024)} KiB; status.json has their figures.</p>`
     : '';
   return [top, ...parts, note, end].filter(Boolean).join('\n');
+}
+
+/** status.json: the same figures for scripts; per-day series only while the file stays under the cap. */
+export function statusJson(model: StatusModel): string {
+  const round = (v: number | undefined): number | null => (v === undefined ? null : Math.round(v * 1e6) / 1e6);
+  let bytes = 0;
+  const claws = model.claws.map((c) => {
+    const entry: Record<string, unknown> = {
+      id: c.claw,
+      status: STATE_TEXT[c.current ?? 'unknown'],
+      lastCheckedAt: c.lastCheckedAt === undefined ? null : new Date(c.lastCheckedAt).toISOString(),
+      uptime: {
+        '24h': round(c.uptime.day),
+        '7d': round(c.uptime.week),
+        '30d': round(c.uptime.month),
+        '90d': round(c.uptime.quarter),
+      },
+      checks: c.checks ? { rate: round(c.checks.rate), passed: c.checks.passed, total: c.checks.total } : null,
+      incident: c.incident ? { number: c.incident.number, url: httpUrl(c.incident.url) ?? null } : null,
+    };
+    const days = c.days
+      .filter((d) => d.runs > 0)
+      .map((d) => ({
+        day: d.day,
+        runs: d.runs,
+        healthy: d.healthy,
+        unhealthy: d.unhealthy,
+        unknown: d.unknown,
+        latencyP50: d.latencyP50 ?? null,
+        latencyP95: d.latencyP95 ?? null,
+        deployments: d.deployments,
+        checks: d.checks ?? null,
+      }));
+    const size = Buffer.byteLength(JSON.stringify(days), 'utf8');
+    if (bytes + size > MAX_PAGE_BYTES) entry.daysLeftOut = true;
+    else {
+      entry.days = days;
+      bytes += size;
+    }
+    return entry;
+  });
+  const service = model.serviceIncident
+    ? { number: model.serviceIncident.number, url: httpUrl(model.serviceIncident.url) ?? null }
+    : null;
+  return `${JSON.stringify({ generatedAt: new Date(model.generatedAt).toISOString(), serviceIncident: service, claws }, null, 1)}\n`;
 }
