@@ -5,7 +5,8 @@ import { parseChecks } from './checks/suite.js';
 import { InputError } from './errors.js';
 import { readSettings } from './settings.js';
 import { readActionYml } from '../test/e2e/harness.ts';
-import { applyOptions, describeFailure, withProbe } from './wiring.js';
+import { applyOptions } from './manifest/command.js';
+import { describeFailure, withProbe } from './wiring.js';
 
 /** Settings as the runner would read them: action.yml's defaults, then these inputs. */
 const DEFAULTS = Object.fromEntries(

@@ -1,5 +1,5 @@
-// Builds the layers below main.ts from settings: one pacer, one transport, one client, and the
-// request objects the commands take. Plain values only: nothing here touches the runner.
+// Builds the layers below main.ts from settings, once per run: one pacer, one transport, one
+// client, the judges, the policy. Plain values only: nothing here touches the runner.
 import { AmsClient } from './api/client.js';
 import { RateLimitPacer } from './api/rate-limit.js';
 import { Transport } from './api/transport.js';
@@ -10,7 +10,6 @@ import { ApiError } from './api/errors.js';
 import type { Assertion } from './checks/assertions.js';
 import { type CheckSuite, DEFAULT_CHECK_TIMEOUT_MS } from './checks/suite.js';
 import { InputError, errorMessage } from './errors.js';
-import type { ApplyOptions } from './manifest/command.js';
 import { PlanRefusal } from './manifest/plan.js';
 import type { Settings } from './settings.js';
 import { ChatCompletions, explainJudgeError, quotaSpent } from './api/chat-completions.js';
@@ -19,6 +18,35 @@ import { Judge } from './checks/judge.js';
 import { clawBackend, endpointBackend } from './checks/judge-backends.js';
 import type { VerdictCache } from './checks/judge-cache.js';
 import { type JudgeSpec, describeJudge, judgeIdentity } from './checks/judge-spec.js';
+
+/** Everything a run needs below the entry, built once from the settings. */
+export interface RunLayers {
+  client: AmsClient;
+  pacer: RateLimitPacer;
+  policy: Policy;
+  judgeFor: (spec: JudgeSpec) => Judge;
+  /** Ends the run's connections (the service's and the judges'). */
+  close(): void;
+}
+
+/** The run's layers, each built once: the service's client and pacer, the judges, the policy. */
+export function wireRun(
+  settings: Settings,
+  run: { clock: Clock; log: Logger; signal: AbortSignal; userAgent: string; cache?: VerdictCache },
+): RunLayers {
+  const { client, pacer } = createClient(settings, run.clock, run.log, run.userAgent);
+  const panel = judgePanel({ client, clock: run.clock, log: run.log, pacer, signal: run.signal }, settings, run.cache);
+  return {
+    client,
+    pacer,
+    policy: policyOf(settings),
+    judgeFor: panel.judgeFor,
+    close: () => {
+      client.close();
+      panel.close();
+    },
+  };
+}
 
 export function createClient(
   settings: Settings,
@@ -92,17 +120,6 @@ export function withProbe(suite: CheckSuite, settings: Settings): CheckSuite {
     timeoutMs: DEFAULT_CHECK_TIMEOUT_MS,
   };
   return { ...suite, checks: [...suite.checks, probe] };
-}
-
-/** The apply command's options, and the fleet request it deploys the changed Claws with. */
-export function applyOptions(settings: Settings): ApplyOptions {
-  const { strategy, payload, waves, bakeMs, maxFailures, probeMessage, probeExpect } = settings;
-  return {
-    planId: settings.planId,
-    rewriteSecrets: settings.rewriteSecrets,
-    deployChanged: settings.deployChanged,
-    fleet: { strategy, payload, waves, bakeMs, maxFailures, probeMessage, probeExpect },
-  };
 }
 
 /**

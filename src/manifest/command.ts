@@ -1,6 +1,14 @@
 // The plan, apply and drift commands: plan against the service, then (apply) check the plan is the
 // reviewed one, write it, and deploy what changed through the fleet path.
+import type { Command, CommandContext, CommandResult } from '../command.js';
 import type { CommandDeps, Outcome, Policy } from '../deploy/deploy.js';
+import { errorMessage } from '../errors.js';
+import { runUrl } from '../github/run.js';
+import { fleetOutputs, fleetSummary } from '../report/fleet-report.js';
+import { MAX_PLAN_SUMMARY_BYTES } from '../report/markdown.js';
+import { writePlanFiles } from '../report/plan-files.js';
+import { type PlanView, planMarkdown, planOutputs } from '../report/plan-report.js';
+import type { Settings } from '../settings.js';
 import { type FleetRequest, type FleetResult, rolloutFleet } from '../deploy/fleet.js';
 import { FileError } from '../config/yaml-file.js';
 import { type ApplyResult, applyPlan, describeOperation } from './apply.js';
@@ -112,4 +120,74 @@ export async function applyCommand(
     policy,
   );
   return { plan, apply, rollout, outcome: rollout.outcome, ok: rollout.ok, message: `${applied}. ${rollout.message}` };
+}
+
+/** The manifest the run read, for the commands that need one (Settings refuses them without it). */
+function manifestOf(context: CommandContext): Manifest {
+  const { manifest } = context.files;
+  if (!manifest) throw new Error(`the ${context.settings.command} command needs a manifest`);
+  return manifest;
+}
+
+export const plan: Command = async (context) =>
+  manifestResult(context, 'Plan', await planCommand(context.deps, manifestOf(context)));
+
+export const drift: Command = async (context) =>
+  manifestResult(context, 'Drift', await driftCommand(context.deps, manifestOf(context), context.settings.failOnDrift));
+
+/** The apply command's options, and the fleet request it deploys the changed Claws with. */
+export function applyOptions(settings: Settings): ApplyOptions {
+  const { strategy, payload, waves, bakeMs, maxFailures, probeMessage, probeExpect } = settings;
+  return {
+    planId: settings.planId,
+    rewriteSecrets: settings.rewriteSecrets,
+    deployChanged: settings.deployChanged,
+    fleet: { strategy, payload, waves, bakeMs, maxFailures, probeMessage, probeExpect },
+  };
+}
+
+export const apply: Command = async (context) => {
+  const result = await applyCommand(context.deps, manifestOf(context), applyOptions(context.settings), context.policy);
+  return manifestResult(context, 'Apply', result);
+};
+
+/** Plan, drift and apply: the plan's outputs and summary (and an apply's rollout), and its files. */
+async function manifestResult(
+  { session }: CommandContext,
+  title: PlanView['title'],
+  result: ManifestResult,
+): Promise<CommandResult> {
+  const { log } = session;
+  const view: PlanView = { title, apply: result.apply, runUrl: runUrl(session.github) };
+  const plan = planOutputs(result.plan);
+  const rollout = result.rollout && fleetOutputs(result.rollout);
+  const files = await writePlanFiles(result.plan, view, session.tempDir, session.redact.redact).catch(
+    (err: unknown) => {
+      log.warning(`Could not write the plan's files: ${errorMessage(err)}`);
+      return undefined;
+    },
+  );
+  if (files) log.info(`The whole plan is in ${files.markdown} (and as JSON in ${files.json}).`);
+  return {
+    ok: result.ok,
+    message: result.message,
+    outputs: {
+      outcome: result.outcome,
+      ...rollout?.outputs,
+      ...plan.outputs,
+      'plan-file': files?.markdown ?? '',
+      'plan-json': files?.json ?? '',
+    },
+    summaryCap: {
+      bytes: MAX_PLAN_SUMMARY_BYTES,
+      whereWhole: files ? `The whole plan is in the file named by the plan-file output (${files.markdown}).` : '',
+    },
+    summary: [planMarkdown(result.plan, view), result.rollout ? fleetSummary(result.rollout) : '']
+      .filter(Boolean)
+      .join('\n'),
+    notes: [...plan.notes, ...(rollout?.notes ?? [])],
+    failStep: true,
+    checks: result.rollout?.checks,
+    plan: { result, view },
+  };
 }

@@ -3,6 +3,10 @@
 // event; the code host is a plain interface (host.ts) and every service call goes through the run's
 // one client and pacer. Production Claws are never written to: every write goes through
 // `guardedId`, which refuses an id the manifest declares.
+import type { Command } from '../command.js';
+import { InputError } from '../errors.js';
+import { previewOutputs, previewSummary } from '../report/preview-report.js';
+import { sealKey } from '../seal.js';
 import type { ChecksResult } from '../checks/result.js';
 import type { SealKey } from '../seal.js';
 import { type PreviewResult, emptyResult } from './result.js';
@@ -80,3 +84,41 @@ export function guardedId(manifest: Manifest, id: string): string {
   }
   return id;
 }
+
+/** The preview command as the run's table calls it: the action only (it follows a pull request). */
+export const preview: Command = async ({ settings, deps, session, files, policy, checksFor }) => {
+  const { manifest } = files;
+  if (!session.preview || !manifest) {
+    throw new InputError('The preview command follows a GitHub pull request: run it in a GitHub Actions workflow.');
+  }
+  const redact = session.redact.redact;
+  const result = await previewCommand(
+    { ctx: deps, host: session.preview.host, runChecks: files.suite && checksFor },
+    {
+      manifest,
+      suite: files.suite,
+      event: session.preview.event,
+      previewClaws: settings.previewClaws,
+      ttlMs: settings.previewTtlMs,
+      maxPreviews: settings.maxPreviews,
+      failOn: settings.failOn,
+      environment: settings.environment,
+      strategy: settings.strategy,
+      payload: settings.payload,
+      policy,
+      redact,
+      seal: sealKey(settings.apiKey, session.github.repository),
+    },
+  );
+  const { outputs, notes } = previewOutputs(result);
+  return {
+    ok: result.ok,
+    message: result.message,
+    outputs: { outcome: result.ok ? 'succeeded' : 'failed', ...outputs, report: outputs.previews },
+    summary: previewSummary(manifest.file, result, deps.clock.now(), redact),
+    notes,
+    notices: result.notices,
+    failStep: result.failStep,
+    checks: result.checks,
+  };
+};

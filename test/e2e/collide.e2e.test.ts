@@ -10,8 +10,15 @@ describe('a Claw already deploying, end to end', () => {
   it('waits for the other deployment, then deploys; the summary shows the wait', async () => {
     const s = await start({ conflicts: 'named' });
     s.addClaw('c1', { plan: [['pending', 2000], ['live']] });
-    s.addDeployment('c1', [['deploying', 6000], ['live']], 'dep_theirs');
-    const run = await runAction(inputsFor(s));
+    // Theirs is in progress until the run says it waits for it (however slow the machine), then ends.
+    const theirs = s.addDeployment('c1', [['deploying', 3_600_000], ['live']], 'dep_theirs');
+    const run = await runAction(inputsFor(s), {
+      onLine: (line) => {
+        if (!line.includes('is in the way')) return;
+        theirs.plan = [['deploying', 1000], ['live']];
+        theirs.planStart = s.now();
+      },
+    });
     expect(run.exitCode).toBe(0);
     expect(run.outputs.outcome).toBe('succeeded');
     expect(run.outputs['deployment-id']).not.toBe('dep_theirs');

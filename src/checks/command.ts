@@ -1,0 +1,23 @@
+// The check command: a checks file against Claws, with no deployment.
+import type { Command } from '../command.js';
+import { describeFailedChecks } from './result.js';
+
+export const check: Command = async ({ settings, deps }) => {
+  if (!deps.checks) throw new Error('the check command needs a checks file');
+  const claws = settings.targets.all
+    ? (await deps.client.listClaws({ deadline: deps.deadline, signal: deps.signal })).map((c) => c.id)
+    : settings.targets.ids;
+  const result = await deps.checks(claws);
+  const failed = result.entries.filter((e) => !e.passed).length;
+  return {
+    ok: result.passed,
+    message: result.passed
+      ? `All ${result.entries.length} check(s) passed.`
+      : `${failed} of ${result.entries.length} check(s) did not pass: ${describeFailedChecks(result)}.`,
+    outputs: { outcome: result.passed ? 'succeeded' : 'failed' },
+    summary: '',
+    notes: [],
+    failStep: true,
+    checks: result,
+  };
+};

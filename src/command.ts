@@ -1,0 +1,83 @@
+// What a command is: a function from the run's layers (built once, in wiring.ts) to a result both
+// entries know how to report. Each command's module exports its own; run.ts looks it up in a table.
+import type { Redactor } from './api/redact.js';
+import type { ChecksResult } from './checks/result.js';
+import type { CheckSuite } from './checks/suite.js';
+import type { Logger } from './clock.js';
+import type { CommandDeps, Policy, Progress } from './deploy/deploy.js';
+import type { DeploymentState } from './github/deployments.js';
+import type { GitHubRun } from './github/run.js';
+import type { ManifestResult } from './manifest/command.js';
+import type { Manifest } from './manifest/manifest.js';
+import type { PreviewEvent } from './preview/command.js';
+import type { PreviewHost } from './preview/host.js';
+import type { PlanView } from './report/plan-report.js';
+import type { Settings } from './settings.js';
+
+/** The user's files, read and checked before any request: the checks and the manifest. */
+export interface InputFiles {
+  suite?: CheckSuite;
+  manifest?: Manifest;
+  /** Values read from the environment for them (a judge's key, a manifest's secrets): to mask. */
+  secrets: string[];
+}
+
+/** Where a run happens and what it tells its entry as it goes. */
+export interface Session {
+  log: Logger;
+  signal: AbortSignal;
+  /** Where relative paths (checks, manifest, JUnit, cache) are read and written. */
+  workspace: string;
+  /** Where the plan's files go (the runner's temporary folder). */
+  tempDir: string;
+  /** The GitHub run, for links in the report (empty outside GitHub). */
+  github: GitHubRun;
+  userAgent: string;
+  /** Every secret of the run: each file, comment and report written here passes through it. */
+  redact: Redactor;
+  /** A deployment triggered or reaching its end: what a cancel must know. */
+  onProgress?: (progress: Progress) => void;
+  /** A fleet's deployments in flight, each time that changes. */
+  onFleetProgress?: (inFlight: string[]) => void;
+  /** The code host and the event, for `preview` (the action only). */
+  preview?: { host: PreviewHost; event: PreviewEvent };
+}
+
+/** Everything a command runs with: the settings, the run's layers, the user's files. */
+export interface CommandContext {
+  settings: Settings;
+  /** The client, pacer, clock, log, cancel signal, deadline and the checks gate. */
+  deps: CommandDeps;
+  session: Session;
+  files: InputFiles;
+  /** The deploy policy: timeout, polling, status words, rollback rules. */
+  policy: Policy;
+  /** Runs a checks suite on some Claws through the gate, with the run's judges. */
+  checksFor: (suite: CheckSuite, clawIds: string[]) => Promise<ChecksResult>;
+}
+
+/** What every command gives back, whatever it did: each entry turns it into outputs and a report. */
+export interface CommandResult {
+  ok: boolean;
+  /** One line: what happened, and for a failure, why. */
+  message: string;
+  outputs: Record<string, string>;
+  summary: string;
+  /** Lines for the log's warnings (an output cut to its cap, say). */
+  notes: string[];
+  /** Lines for the log as notices: worth seeing, not a problem (a preview cap). */
+  notices?: string[];
+  /** A result that is not ok fails the step, unless the user asked for a warning only. */
+  failStep: boolean;
+  /** The GitHub Deployment's final status, for a deploy (absent: leave it as it is). */
+  github?: { state: DeploymentState; description: string; url?: string };
+  /** plan, apply, drift: the plan and how it was shown, for a pull-request comment. */
+  plan?: { result: ManifestResult; view: PlanView };
+  /** The conversation checks that ran, when there is a checks file. */
+  checks?: ChecksResult;
+  /** A summary that may be larger than most (a plan's whole values), and where it is whole. */
+  summaryCap?: { bytes: number; whereWhole: string };
+}
+
+/** A command: the run's layers in, its result out. */
+export type Command = (context: CommandContext) => Promise<CommandResult>;

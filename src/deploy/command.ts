@@ -1,0 +1,70 @@
+// The deploy, wait and rollback commands, as the run's table calls them: one Claw or a fleet, and
+// each one's outputs, summary and GitHub Deployment status.
+import type { Command, CommandResult } from '../command.js';
+import type { DeploymentState } from '../github/deployments.js';
+import { type GitHubRun, commitUrl, runUrl } from '../github/run.js';
+import { deployOutputs, deploySummary } from '../report/deploy-report.js';
+import { fleetOutputs, fleetSummary } from '../report/fleet-report.js';
+import { type DeployResult, deployClaw, rollbackCommand, waitOnDeployment } from './deploy.js';
+import { rolloutFleet, tally } from './fleet.js';
+
+/** GitHub's reading of an outcome: failed or paused is a failure, timed-out or cancelled an error. */
+export function githubState(outcome: string): DeploymentState | undefined {
+  if (outcome === 'succeeded') return 'success';
+  if (outcome === 'failed' || outcome === 'paused') return 'failure';
+  if (outcome === 'timed-out' || outcome === 'cancelled' || outcome === 'error') return 'error';
+  return undefined; // triggered without waiting: still in progress
+}
+
+/** One Claw's deployment (or its wait, or its rollback) as a command's result. */
+function fromDeploy(result: DeployResult, github: GitHubRun): CommandResult {
+  const state = githubState(result.outcome ?? '');
+  const rolledBack = result.rollback?.succeeded ? `, rolled back (${result.rollback.id})` : '';
+  return {
+    ok: result.ok,
+    message: result.message,
+    outputs: deployOutputs(result),
+    summary: deploySummary(result, { runUrl: runUrl(github), sha: github.sha, commitUrl: commitUrl(github) }),
+    notes: [],
+    failStep: true,
+    checks: result.checks,
+    github: state && {
+      state,
+      description: `Claw ${result.clawId}: ${result.outcome} (deployment ${result.deploymentId})${rolledBack}`,
+      url: result.url,
+    },
+  };
+}
+
+export const deploy: Command = async ({ settings, deps, session, policy }) => {
+  if (!settings.fleet) {
+    const { clawId, strategy, payload, wait } = settings;
+    return fromDeploy(await deployClaw(deps, { clawId, strategy, payload, wait }, policy), session.github);
+  }
+  const result = await rolloutFleet(deps, settings, policy);
+  const { outputs, notes } = fleetOutputs(result);
+  const t = tally(result.entries);
+  const state = githubState(result.outcome);
+  return {
+    ok: result.ok,
+    message: result.message,
+    outputs,
+    summary: fleetSummary(result),
+    notes,
+    failStep: true,
+    checks: result.checks,
+    github: state && {
+      state,
+      description: `Rollout of ${result.entries.length} Claw(s): ${result.outcome}; ${t.deployed} deployed, ${t.rolledBack} rolled back`,
+    },
+  };
+};
+
+export const wait: Command = async ({ settings, deps, session, policy }) =>
+  fromDeploy(await waitOnDeployment(deps, settings.deploymentId, policy), session.github);
+
+export const rollback: Command = async ({ settings, deps, session, policy }) =>
+  fromDeploy(
+    await rollbackCommand(deps, { deploymentId: settings.deploymentId, clawId: settings.clawId }, policy),
+    session.github,
+  );
