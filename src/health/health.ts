@@ -120,7 +120,7 @@ export async function checkClaw(deps: RunContext, clawId: string, check: ClawChe
   const { client, clock, signal } = deps;
   const { deadline } = check;
   const began = clock.now();
-  let deploymentId: string | undefined;
+  const known: { deploymentId?: string } = {};
   const entry = (
     verdict: Verdict,
     status: string,
@@ -134,7 +134,7 @@ export async function checkClaw(deps: RunContext, clawId: string, check: ClawChe
     reply: extra.reply === undefined ? undefined : extra.reply.slice(0, REPLY_EXCERPT),
     latencyMs: clock.now() - began,
     detail,
-    ...(deploymentId ? { deploymentId } : {}),
+    ...(known.deploymentId ? { deploymentId: known.deploymentId } : {}),
     ...(extra.failure ? { failure: extra.failure } : {}),
     ...(extra.cause ? { cause: extra.cause } : {}),
   });
@@ -150,7 +150,7 @@ export async function checkClaw(deps: RunContext, clawId: string, check: ClawChe
     }
     return entry('unknown', '', errorMessage(err), { cause: unknownCause(err) });
   }
-  deploymentId = claw.deploymentId && isValidId(claw.deploymentId) ? claw.deploymentId : undefined;
+  if (claw.deploymentId && isValidId(claw.deploymentId)) known.deploymentId = claw.deploymentId;
   const words = [claw.status, claw.deploymentStatus];
   const status = words.filter(Boolean).join(' / ');
   const { verdict, rolledBack } = clawVerdict(words, check.classify);

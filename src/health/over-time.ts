@@ -91,7 +91,12 @@ export async function healthOverTime(
       return open ? { ...c, incident: { number: open.number, url: open.url } } : c;
     });
     const service = incidents?.open.get('service');
-    return { generatedAt: now, repository: request.repository, claws, ...(service ? { serviceIncident: service } : {}) };
+    return {
+      generatedAt: now,
+      repository: request.repository,
+      claws,
+      ...(service ? { serviceIncident: service } : {}),
+    };
   };
   let written: HistoryView | undefined;
   try {

@@ -88,8 +88,8 @@ export function clawStatuses(view: HistoryView, now: number): ClawStatus[] {
       const kept = day === today ? undefined : folded.get(day);
       const daily = kept ?? (raw.has(day) ? aggregateDay(day, claw, raw.get(day)!) : undefined);
       if (!daily) return { day, runs: 0, healthy: 0, unhealthy: 0, unknown: 0, deployments: [] };
-      const { claw: _claw, ...stat } = daily;
-      return stat;
+      const { runs, healthy, unhealthy, unknown, latencyP50, latencyP95, checks, deployments } = daily;
+      return { day, runs, healthy, unhealthy, unknown, latencyP50, latencyP95, checks, deployments };
     });
     const last = own.at(-1);
     const lastDays = (n: number): DayStat[] => stats.slice(-n);

@@ -12,10 +12,12 @@ const ENTITY: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;',
 
 /** Text or an attribute value in HTML or SVG: nothing in it can open or close markup. */
 export function escapeHtml(value: string): string {
-  // eslint-disable-next-line no-control-regex
-  return value
-    .replace(/[&<>"']/g, (c) => ENTITY[c])
-    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, '\ufffd');
+  return (
+    value
+      .replace(/[&<>"']/g, (c) => ENTITY[c])
+      // eslint-disable-next-line no-control-regex
+      .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, '\ufffd')
+  );
 }
 
 const STATE_TEXT = { healthy: 'up', unhealthy: 'down', unknown: 'unknown' } as const;
