@@ -43,12 +43,12 @@ dl.uptime div{background:var(--card);border-radius:.375rem;padding:.4rem .5rem}
 dl.uptime dt{font-size:.8rem;color:var(--muted)}dl.uptime dd{margin:0;font-weight:600;font-variant-numeric:tabular-nums}
 figure{margin:.75rem 0}
 figcaption{font-size:.875rem;color:var(--muted)}
-svg{display:block;width:100%;height:auto}
+svg{display:block;width:100%}svg.strip{height:2.25rem}svg.chart{height:8rem}svg path{vector-effect:non-scaling-stroke}
 .b-up{fill:var(--up)}.b-minor{fill:var(--minor)}.b-major{fill:var(--major)}.b-none{fill:var(--none)}
 .grid{stroke:var(--line);stroke-width:1}.l50{stroke:var(--p50)}.l95{stroke:var(--p95)}.l50,.l95{fill:none;stroke-width:2}
-.dep{stroke:var(--dep);stroke-width:1.5;stroke-dasharray:4 3}.axis{fill:var(--muted);font-size:11px}
+.dep{stroke:var(--dep);stroke-width:1.5;stroke-dasharray:4 3}
 .key{display:flex;flex-wrap:wrap;gap:.25rem 1rem;font-size:.875rem;color:var(--muted);margin:.25rem 0}
-.key span::before{content:"";display:inline-block;width:1rem;height:.2rem;vertical-align:middle;margin-right:.35rem;background:var(--c)}
+.key em{font-style:normal;margin-left:auto}.key span::before{content:"";display:inline-block;width:1rem;height:.2rem;vertical-align:middle;margin-right:.35rem;background:var(--c)}
 .ends{display:flex;justify-content:space-between;font-size:.8rem;color:var(--muted)}
 details{margin:.25rem 0}summary{cursor:pointer;font-size:.875rem}
 table{border-collapse:collapse;font-size:.875rem;margin:.5rem 0;font-variant-numeric:tabular-nums}
@@ -76,7 +76,7 @@ function strip(claw: ClawStatus, labelId: string): string {
     .filter(([, d]) => d.length)
     .map(([c, d]) => `<path class="b-${c}" d="${d.join('')}"/>`)
     .join('');
-  return `<svg viewBox="0 0 ${STRIP_DAYS * 10 - 2} 34" preserveAspectRatio="none" role="img" aria-labelledby="${labelId}">${paths}</svg>`;
+  return `<svg class="strip" viewBox="0 0 ${STRIP_DAYS * 10 - 2} 34" preserveAspectRatio="none" role="img" aria-labelledby="${labelId}">${paths}</svg>`;
 }
 
 function stripText(claw: ClawStatus): { caption: string; table: string } {
@@ -96,13 +96,20 @@ function stripText(claw: ClawStatus): { caption: string; table: string } {
   return { caption, table };
 }
 
-/** p50 and p95 per day as two lines, each deployment a dashed mark on its day. */
+/** The top of the latency chart's scale: a round figure above the highest p95. */
+function chartScale(claw: ClawStatus): number {
+  return niceCeiling(Math.max(1, ...claw.days.map((d) => d.latencyP95 ?? d.latencyP50 ?? 0)));
+}
+
+/**
+ * p50 and p95 per day as two lines, each deployment a dashed mark on its day. The chart stretches
+ * to the width it is given (strokes keep their width); its scale is written beside it, in HTML.
+ */
 function latencyChart(claw: ClawStatus, labelId: string): string {
   const width = STRIP_DAYS * 10;
   const height = 120;
-  const top = 14;
-  const max = Math.max(1, ...claw.days.map((d) => d.latencyP95 ?? d.latencyP50 ?? 0));
-  const scale = niceCeiling(max);
+  const top = 6;
+  const scale = chartScale(claw);
   const y = (ms: number): number => Math.round((top + (height - top) * (1 - ms / scale)) * 10) / 10;
   const line = (key: 'latencyP50' | 'latencyP95'): string => {
     let d = '';
@@ -116,13 +123,10 @@ function latencyChart(claw: ClawStatus, labelId: string): string {
     // A lone day is a dot: a zero-length segment with round caps would vanish, so draw a tick.
     return d.replace(/M([\d.]+) ([\d.]+)(?=M|$)/g, 'M$1 $2h0.01');
   };
-  const deployments = claw.days
-    .map((day, i) => (day.deployments.length ? `M${i * 10 + 5} ${top - 10}V${height}` : ''))
-    .join('');
+  const deployments = claw.days.map((day, i) => (day.deployments.length ? `M${i * 10 + 5} 0V${height}` : '')).join('');
   return [
-    `<svg viewBox="0 0 ${width} ${height + 2}" role="img" aria-labelledby="${labelId}">`,
+    `<svg class="chart" viewBox="0 0 ${width} ${height + 2}" preserveAspectRatio="none" role="img" aria-labelledby="${labelId}">`,
     `<path class="grid" d="M0 ${top}H${width}M0 ${height}H${width}"/>`,
-    `<text class="axis" x="2" y="${top - 3}">${escapeHtml(formatMs(scale))}</text>`,
     deployments ? `<path class="dep" d="${deployments}"/>` : '',
     `<path class="l95" stroke-linecap="round" d="${line('latencyP95')}"/>`,
     `<path class="l50" stroke-linecap="round" d="${line('latencyP50')}"/>`,
@@ -197,7 +201,7 @@ function section(claw: ClawStatus, index: number): string {
     head(claw, id),
     uptimeList(claw),
     `<figure>${strip(claw, `${id}-strip`)}<div class="ends" aria-hidden="true"><span>${STRIP_DAYS} days ago</span><span>today</span></div><figcaption id="${id}-strip">${s.caption}</figcaption>${s.table}</figure>`,
-    `<figure>${latencyChart(claw, `${id}-latency`)}<div class="key" aria-hidden="true"><span style="--c:var(--p50)">p50</span><span style="--c:var(--p95)">p95</span><span style="--c:var(--dep)">deployment</span></div><figcaption id="${id}-latency">${l.caption}</figcaption>${l.table}</figure>`,
+    `<figure>${latencyChart(claw, `${id}-latency`)}<div class="key" aria-hidden="true"><span style="--c:var(--p50)">p50</span><span style="--c:var(--p95)">p95</span><span style="--c:var(--dep)">deployment</span><em>scale 0 to ${escapeHtml(formatMs(chartScale(claw)))}</em></div><figcaption id="${id}-latency">${l.caption}</figcaption>${l.table}</figure>`,
     checksLine(claw),
     '</section>',
   ].join('\n');
