@@ -46,13 +46,17 @@ let runNumber = 5000;
 async function runAt(name: string, when: number, trouble: Trouble = {}): Promise<ActionRun> {
   setTrouble(trouble);
   offset = when - Date.now();
+  const before = github.requests.length;
   const run = await runAction(inputs(trouble), {
     clockAt: when,
     env: { GITHUB_API_URL: github.url, GITHUB_RUN_ID: String(++runNumber), GITHUB_WORKSPACE: workspace },
   });
   runs.push({ name, when, run });
+  calls.push(github.requests.length - before);
   return run;
 }
+/** GitHub API calls per run: a figure for the report, never a test of speed. */
+const calls: number[] = [];
 
 const inputs = (trouble: Trouble): Record<string, string> => ({
   command: 'health',
@@ -134,7 +138,10 @@ afterAll(async () => {
   await sim?.stop();
   await github?.stop();
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
-  process.stderr.write(`health week: ${runs.length} runs in ${seconds} s\n`);
+  const page = github?.repo.file('claw-health', 'index.html') ?? '';
+  process.stderr.write(
+    `health week: ${runs.length} runs in ${seconds} s; GitHub calls per run ${Math.min(...calls)} to ${Math.max(...calls)} (5 Claws); index.html ${Buffer.byteLength(page)} bytes\n`,
+  );
 });
 
 describe('a simulated week of scheduled health runs', () => {
@@ -159,7 +166,9 @@ describe('a simulated week of scheduled health runs', () => {
     const comments = commentsOn(issue.number);
     expect(comments).toHaveLength(1);
     // 18 hours from Tuesday 00:00 to 18:00, give or take the runs' start-up.
-    expect(comments[0]).toMatch(/\*\*Duration:\*\* (18h|18h\d{1,2}s|17h59m\d{1,2}s), from the first failing run to the first healthy one\./);
+    expect(comments[0]).toMatch(
+      /\*\*Duration:\*\* (18h|18h\d{1,2}s|17h59m\d{1,2}s), from the first failing run to the first healthy one\./,
+    );
     expect(comments[0]).toContain('**First failing run:** [run 5004](https://github.com/octo/claws/actions/runs/5004)');
     expect(comments[0]).toContain('**Last failing run:** [run 5006](https://github.com/octo/claws/actions/runs/5006)');
   });
