@@ -258,15 +258,6 @@ export function readSettings(read: InputReader): Settings {
       "Input 'github-token' is empty: expected a token with 'pull-requests: write' for preview, which reads the pull request and keeps its comment (the default is the workflow's github.token).",
     );
   }
-  if (
-    command === 'health' &&
-    githubToken === '' &&
-    (read('history').trim() || /^true$/i.test(read('incidents').trim()) || /^true$/i.test(read('status-page').trim()))
-  ) {
-    throw new InputError(
-      "Input 'github-token' is empty: expected a token with 'contents: write' (and 'issues: write' for incidents) when history, incidents or status-page is set (the default is the workflow's github.token).",
-    );
-  }
   if (environment && githubToken === '') {
     throw new InputError(
       "Input 'github-token' is empty: expected a token with 'deployments: write' when 'environment' is set (the default is the workflow's github.token).",
@@ -330,6 +321,11 @@ export function readSettings(read: InputReader): Settings {
   if (checksOutput && !checks)
     fail('checks-output', checksOutput, "to be set only with 'checks' (there are no checks to report)");
   const health = readHealthOverTime(read, command);
+  if (health.history && githubToken === '') {
+    throw new InputError(
+      "Input 'github-token' is empty: expected a token with 'contents: write' (and 'issues: write' for incidents) when history, incidents or status-page is set (the default is the workflow's github.token).",
+    );
+  }
 
   return {
     command,

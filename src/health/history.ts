@@ -78,6 +78,8 @@ export class HealthHistory {
   /** Texts by blob sha: a retry after a conflict reads only what changed. */
   private readonly cache = new Map<string, string>();
   private warned = new Set<string>();
+  /** What `load` read: the first commit goes on it, so a run reads the branch once unless it moved. */
+  private loaded?: Loaded;
 
   constructor(
     private readonly branch: HistoryBranch,
@@ -87,6 +89,7 @@ export class HealthHistory {
   /** The past as of now. Throws when the branch cannot be read. */
   async load(now: number): Promise<HistoryView> {
     const loaded = await this.read(now);
+    this.loaded = loaded;
     return { recent: loaded.recent, daily: loaded.daily, paths: loaded.paths };
   }
 
@@ -102,7 +105,7 @@ export class HealthHistory {
     message: string,
   ): Promise<{ view: HistoryView; attempts: number }> {
     for (let attempt = 1; ; attempt++) {
-      const loaded = await this.read(now);
+      const loaded = (attempt === 1 && this.loaded) || (await this.read(now));
       const { changes, view } = this.build(loaded, records);
       const all = [...changes, ...extra(view)];
       const done = await this.branch.commit(loaded.snapshot, all, message);
