@@ -43,11 +43,14 @@ export class FakeRepo {
   /** The first `count` branch reads wait until `count` have arrived: two runs read the same head. */
   private gate?: { count: number; waiting: (() => void)[] };
 
-  constructor(
-    private readonly now: () => number,
-    /** Who a request's token writes as: the author of what it creates. */
-    readonly identity: (authorization?: string) => string,
-  ) {}
+  private readonly now: () => number;
+  /** Who a request's token writes as: the author of what it creates. */
+  readonly identity: (authorization?: string) => string;
+
+  constructor(now: () => number, identity: (authorization?: string) => string) {
+    this.now = now;
+    this.identity = identity;
+  }
 
   holdBranchReads(count: number): void {
     this.gate = { count, waiting: [] };
