@@ -52,6 +52,7 @@ export const health: Command = async ({ settings, deps, policy, session }) => {
         seal: sealKey(settings.apiKey, session.github.repository),
         redact: session.redact.redact,
         repository: session.github.repository,
+        listedAll: settings.targets.all,
       },
       { result, service, serviceProblem: problem && errorMessage(problem) },
     );

@@ -146,6 +146,28 @@ describe('trackIncidents', () => {
     expect(outcome.open.get('service')).toMatchObject({ number: 1 });
   });
 
+  it('closes the incident of a Claw the workspace no longer lists, only when the run listed every Claw', async () => {
+    const { issues, step } = await harness();
+    await step(T, [down('gone'), up('b')]);
+    await step(T + 5 * MIN, [down('gone'), up('b')]);
+    expect(issues.issues[0].state).toBe('open');
+    const deps = {
+      issues,
+      log: new RecordingLogger(),
+      seal: sealKey('key', 'octo/claws'),
+      redact: (t: string) => t,
+      now: T + 10 * MIN,
+      runId: '9',
+      runUrl: () => undefined,
+    };
+    await trackIncidents(deps, OPTIONS, [up('b')], [], false);
+    expect(issues.issues[0].state).toBe('open');
+    const outcome = await trackIncidents(deps, OPTIONS, [up('b')], [], true);
+    expect(issues.issues[0].state).toBe('closed');
+    expect(issues.issues[0].comments.at(-1)).toMatch(/^Closed: Claw `gone` is no longer in the workspace/);
+    expect(outcome.actions).toEqual([expect.objectContaining({ action: 'closed', number: 1 })]);
+  });
+
   it('a failure to talk to GitHub is one warning, and nothing else happens', async () => {
     const issues = new MemoryIssues();
     issues.list = async () => Promise.reject(Object.assign(new Error('Forbidden'), { status: 403 }));

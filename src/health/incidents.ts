@@ -17,6 +17,7 @@ import {
   closeComment,
   incidentBody,
   reopenComment,
+  runText,
 } from '../report/incident-report.js';
 import { code } from '../report/markdown.js';
 import { type SealKey, readSealed, sealedMarker } from '../seal.js';
@@ -134,6 +135,8 @@ export async function trackIncidents(
   options: IncidentOptions,
   observations: Observation[],
   past: RunRecord[],
+  /** The run listed every Claw of the workspace (`*`): a Claw it did not see is gone. */
+  listedAll = false,
 ): Promise<IncidentOutcome> {
   const { log, issues, now } = deps;
   const outcome: IncidentOutcome = { actions: [], open: new Map() };
@@ -282,6 +285,30 @@ export async function trackIncidents(
       outcome.actions.push({ subject: seen.subject, action: 'opened', ...created });
       outcome.open.set(key, { ...created, title: failing.title });
       log.info(`Incidents: opened #${created.number} (${key}): ${failing.title}.`);
+    }
+  }
+  if (listedAll) {
+    // An incident of a Claw the workspace no longer has would never close: close it, saying why.
+    const seen = new Set(observations.map((o) => keyOf(o.subject)));
+    for (const [key, { issue, state }] of known) {
+      if (issue.state !== 'open' || seen.has(key) || !('claw' in state.subject)) continue;
+      const closed = await act(`close incident #${issue.number}`, async () => {
+        await issues.comment(
+          issue.number,
+          deps.redact(
+            `Closed: Claw ${code((state.subject as { claw: string }).claw)} is no longer in the workspace (${runText(run)}).`,
+          ),
+        );
+        await issues.update(issue.number, {
+          state: 'closed',
+          body: deps.redact(replaceMarker(issue.body, sealedMarker(KIND, { ...state, closedAt: now }, deps.seal))),
+        });
+      });
+      if (closed) {
+        outcome.open.delete(key);
+        outcome.actions.push({ subject: state.subject, action: 'closed', number: issue.number, url: issue.url });
+        log.info(`Incidents: closed #${issue.number} (${key}): the Claw is no longer in the workspace.`);
+      }
     }
   }
   return outcome;

@@ -26,6 +26,8 @@ export interface OverTimeRequest {
   /** The run's redactor: every file, issue and comment passes through it. */
   redact: (text: string) => string;
   repository: string;
+  /** The run checked every Claw of the workspace (`*`). */
+  listedAll: boolean;
 }
 
 /** What the run found: its Claws' entries, and how the service answered. */
@@ -83,6 +85,7 @@ export async function healthOverTime(
       request.incidents,
       observationsOf(checked),
       view?.recent ?? [],
+      request.listedAll && checked.result !== undefined,
     );
   }
   const model = (v: HistoryView): StatusModel => {
