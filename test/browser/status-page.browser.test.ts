@@ -26,12 +26,13 @@ const VIEWS = [
 
 let context: BrowserContext | undefined;
 let profile = '';
+let site = '';
 let pageUrl = '';
 
 beforeAll(async () => {
   if (!available) return;
   profile = mkdtempSync(join(tmpdir(), 'claw-chromium-'));
-  const site = mkdtempSync(join(tmpdir(), 'claw-page-'));
+  site = mkdtempSync(join(tmpdir(), 'claw-page-'));
   writeFileSync(join(site, 'index.html'), statusPage(fixtureModel()));
   pageUrl = pathToFileURL(join(site, 'index.html')).href;
   mkdirSync(SCREENSHOTS, { recursive: true });
@@ -52,7 +53,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await context?.close();
-  if (profile) rmSync(profile, { recursive: true, force: true });
+  for (const dir of [profile, site]) if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
 describe(`the status page in chromium${reason}`, () => {

@@ -3,7 +3,7 @@
 // time (a hook shifts Date in the child; the simulator and the fake read the same time): a Claw
 // down for three runs, a single failed run, a flapping Claw, a service outage, a Claw that answers
 // badly while up, two runs writing history at once, and the page rendered from that week.
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -137,6 +137,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await sim?.stop();
   await github?.stop();
+  if (workspace) rmSync(workspace, { recursive: true, force: true });
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   const page = github?.repo.file('claw-health', 'index.html') ?? '';
   process.stderr.write(
