@@ -230,6 +230,8 @@ class ClawConversation {
       use.fingerprint ??= verdict.use.fingerprint;
     }
     if (verdict.kind === 'error') return { kind: 'error', reason: verdict.reason };
+    if (use && typeof verdict.score === 'number' && (use.scores?.length ?? 0) < 20)
+      (use.scores ??= []).push(verdict.score);
     const score = verdict.score === undefined ? '' : `score ${verdict.score}`;
     const category = verdict.category === undefined ? '' : `category ${verdict.category}`;
     const figures = [score, category].filter(Boolean).join(', ');

@@ -13,6 +13,8 @@ export interface JudgeUse {
   /** The model that answered, as the judge named it (and its system fingerprint, when sent). */
   model?: string;
   fingerprint?: string;
+  /** The scores the judge gave (0 to 1), when it gave them: health keeps them over time. */
+  scores?: number[];
 }
 
 /** One check on one Claw. */
