@@ -12,6 +12,7 @@ import type { ManifestResult } from './manifest/command.js';
 import type { Manifest } from './manifest/manifest.js';
 import type { PreviewEvent } from './preview/command.js';
 import type { PreviewHost } from './preview/host.js';
+import type { HealthHost } from './health/host.js';
 import type { PlanView } from './report/plan-report.js';
 import type { Settings } from './settings.js';
 
@@ -44,6 +45,8 @@ export interface Session {
   preview?: { host: PreviewHost; event: PreviewEvent };
   /** How messages name inputs, files and the key for this entry's user (absent: the action's). */
   words?: Words;
+  /** The code host for health's history, incidents and page (the action only, with `history`). */
+  health?: { host: HealthHost };
 }
 
 /** Everything a command runs with: the settings, the run's layers, the user's files. */

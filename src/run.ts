@@ -9,9 +9,11 @@ import { runChecks } from './checks/gate.js';
 import { VerdictCache } from './checks/judge-cache.js';
 import { judgeSecrets } from './checks/judge-spec.js';
 import { writeJUnit } from './checks/junit.js';
+import { writePromptfooOutput } from './checks/promptfoo/output.js';
 import type { ChecksResult } from './checks/result.js';
 import { type CheckSuite, loadChecks } from './checks/suite.js';
 import { errorMessage } from './errors.js';
+import { githubRun } from './github/run.js';
 import { requireSecrets } from './manifest/command.js';
 import { loadManifest, secretValues } from './manifest/manifest.js';
 import { checksOutputs } from './report/checks-report.js';
@@ -38,8 +40,10 @@ export async function readInputFiles(
   env: NodeJS.ProcessEnv,
   words?: Words,
 ): Promise<InputFiles> {
+  // The event decides whether a promptfoo config may run the repository's code (not under pull_request_target).
+  const eventName = githubRun(env).eventName;
   const suite = settings.checks
-    ? withProbe(await loadChecks(settings.checks, workspace, env, words), settings)
+    ? withProbe(await loadChecks(settings.checks, workspace, env, eventName, words), settings)
     : undefined;
   const manifest = settings.manifest ? await loadManifest(settings.manifest, workspace, env, words) : undefined;
   if (manifest && settings.command === 'apply') requireSecrets(manifest, words);
@@ -100,8 +104,10 @@ export async function execute(settings: Settings, files: InputFiles, session: Se
         words: session.words,
       },
     };
+    for (const notice of suite?.notices ?? []) log.info(notice);
     const result = await COMMANDS[settings.command](context);
     if (suite && result.checks && settings.checksJunit) await keepJUnit(settings, session, result.checks, suite);
+    if (suite && result.checks && settings.checksOutput) await keepOutput(settings, session, result.checks, suite);
     return result;
   } finally {
     await saveCache(log, cache);
@@ -127,6 +133,27 @@ async function keepJUnit(settings: Settings, session: Session, checks: ChecksRes
     log.warning(`Could not write the JUnit file '${settings.checksJunit}': ${errorMessage(err)}`);
   });
   if (written) log.info(`Wrote the checks' results as JUnit XML to ${settings.checksJunit}.`);
+}
+
+/** The checks' results in promptfoo's output format, redacted; a file that cannot be written is a warning. */
+async function keepOutput(
+  settings: Settings,
+  session: Session,
+  checks: ChecksResult,
+  suite: CheckSuite,
+): Promise<void> {
+  const { log } = session;
+  const written = await writePromptfooOutput(
+    settings.checksOutput,
+    session.workspace,
+    checks,
+    suite,
+    session.redact,
+  ).catch((err: unknown) => {
+    log.warning(`Could not write the checks output '${settings.checksOutput}': ${errorMessage(err)}`);
+  });
+  if (written)
+    log.info(`Wrote the checks' results in promptfoo's format to ${settings.checksOutput} (promptfoo import).`);
 }
 
 /** A grader Claw that is itself under test grades its own replies: worth a word. */

@@ -361,6 +361,14 @@ function readAll(read: InputReader, w: Words): Settings {
   if (checksOutput && !checks)
     fail('checks-output', checksOutput, `to be set only with ${w.input('checks')} (there are no checks to report)`);
   const health = readHealthOverTime(read, command);
+  if (health.history && githubToken === '') {
+    noToken(
+      `'contents: write' (and 'issues: write' for incidents) when ${['history', 'incidents', 'status-page']
+        .map(w.input)
+        .join(', ')
+        .replace(/, ([^,]*)$/, ' or $1')} is set`,
+    );
+  }
 
   return {
     command,

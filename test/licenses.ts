@@ -30,12 +30,11 @@ const entries = [...folders].map((folder) => {
     license?: string;
   };
   const file = readdirSync(join(ROOT, folder)).find((n) => /^(licen[cs]e|copying)/i.test(n));
-  const text = file ? readFileSync(join(ROOT, folder, file), 'utf8').trim() : `(${pkg.license ?? 'no license'}: no notice file)`;
+  const text = file
+    ? readFileSync(join(ROOT, folder, file), 'utf8').trim()
+    : `(${pkg.license ?? 'no license'}: no notice file)`;
   return { name: `${pkg.name}@${pkg.version}`, license: pkg.license ?? 'unknown', text };
 });
 const unique = [...new Map(entries.map((e) => [e.name, e])).values()].sort((a, b) => (a.name < b.name ? -1 : 1));
-writeFileSync(
-  join(ROOT, 'dist', 'licenses.txt'),
-  unique.map((e) => `${e.name}\n${e.license}\n${e.text}\n`).join('\n'),
-);
+writeFileSync(join(ROOT, 'dist', 'licenses.txt'), unique.map((e) => `${e.name}\n${e.license}\n${e.text}\n`).join('\n'));
 console.log(`licenses: ${unique.length} bundled package(s) in dist/licenses.txt.`);

@@ -15,8 +15,14 @@ import type { VerdictCache } from './judge-cache.js';
 export const TEMPLATE_VERSION = 'claw-deploy-judge/1';
 
 export interface Message {
-  role: 'system' | 'user';
+  role: 'system' | 'user' | 'assistant';
   content: string;
+}
+
+/** A grading template of the user's own (promptfoo's `rubricPrompt`), rendered per grading. */
+export interface RubricPrompt {
+  /** The messages for one grading: the reply, the rubric (or reference) and the last message sent. */
+  render(material: { output: string; value: string; input: string }): Message[];
 }
 
 /** One turn of the conversation graded: what was sent and what the Claw replied. */
@@ -90,6 +96,14 @@ const block = (name: string, value: unknown): string => `<<<${name}\n${JSON.stri
 /** The system and user messages for one grading. Pure: the same task gives the same messages. */
 export function gradingMessages(task: GradeTask): Message[] {
   const { assertion, conversation } = task;
+  if (assertion.rubricPrompt) {
+    const last = conversation.at(-1);
+    return assertion.rubricPrompt.render({
+      output: last?.reply ?? '',
+      value: assertion.value,
+      input: last?.send ?? '',
+    });
+  }
   const turns = conversation.flatMap((t) => [
     { role: 'user', content: t.send },
     { role: 'claw', content: t.reply },

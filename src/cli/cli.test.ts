@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { explainErrorResponse } from '../api/errors.js';
 import { COMMAND_SUMMARIES, INPUTS } from '../inputs.js';
 import { readSettings } from '../settings.js';
-import { checkCommand, cliReader, cliWords, nearest, parseCli, wantsHelp } from './args.js';
+import { ACTION_ONLY, checkCommand, cliReader, cliWords, nearest, parseCli, wantsHelp } from './args.js';
 import { commandFlags, commandHelp } from './help.js';
 import { Output, jsonResult } from './output.js';
 import { Terminal, columnsOf, fitColumns, terminalLine, wrapColumns } from './terminal.js';
@@ -153,9 +153,7 @@ describe('help', () => {
     const everywhere = new Set(
       Object.keys(COMMAND_SUMMARIES).flatMap((c) => commandFlags(c).flatMap((g) => g.inputs.map((i) => i.name))),
     );
-    const flags = INPUTS.map((i) => i.name).filter(
-      (n) => !['command', 'api-key', 'environment', 'comment'].includes(n),
-    );
+    const flags = INPUTS.map((i) => i.name).filter((n) => !['command', 'api-key'].includes(n) && !(n in ACTION_ONLY));
     expect(flags.filter((n) => !everywhere.has(n))).toEqual([]);
     expect(
       commandHelp('deploy', 60)

@@ -51,21 +51,6 @@ const GROUPS: { title: string; commands: string[]; flags: string[] }[] = [
     flags: ['checks', 'checks-junit', 'checks-output', 'judge-cache'],
   },
   { title: 'Health', commands: ['health'], flags: ['probe-message', 'probe-expect', 'fail-on-unhealthy'] },
-  {
-    title: 'Health over time (kept on GitHub)',
-    commands: ['health'],
-    flags: [
-      'history',
-      'incidents',
-      'confirm',
-      'recover',
-      'reopen-within',
-      'assignees',
-      'mention',
-      'status-page',
-      'github-token',
-    ],
-  },
   { title: 'Previews', commands: ['preview'], flags: ['preview-claws', 'preview-ttl', 'max-previews', 'fail-on'] },
   { title: 'The service', commands: [...RUNS, 'preview'], flags: ['base-url', 'auth-scheme', 'request-timeout'] },
   // The deadline of the whole run, for the commands that have no wait of their own.

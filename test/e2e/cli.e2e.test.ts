@@ -126,6 +126,7 @@ describe('claw-deploy, the command line', () => {
       [['deploy', '--claw-id', 'c1', '--timeout', '1m', '--timeout=2m'], '--timeout is given twice'],
       [['deploy', '--claw-id', 'c1', '--environment', 'production'], '--environment is not for the command line'],
       [['plan', '--manifest', 'claws.yml', '--comment'], '--comment is not for the command line'],
+      [['health', '--claw-id', 'c1', '--incidents'], '--incidents is not for the command line'],
       [['deploy', '--claw-id'], '--claw-id needs a value'],
     ];
     for (const [args, message] of refusals) {
@@ -354,12 +355,12 @@ describe('claw-deploy, the command line', () => {
     expect(helps.get('plan')).toMatch(/^ {2}--manifest /m);
     expect(helps.get('plan')).not.toMatch(/^ {2}--claw-id /m);
     expect(helps.get('plan')).not.toMatch(/^ {2}--auto-rollback /m);
-    expect(helps.get('health')).toContain('Default: the GITHUB_TOKEN environment variable.');
     expect([...helps.values()].join('')).not.toContain('${{');
     expect(helps.get('check')).toContain('relative to the current folder');
     // Every input but the key, the command and the action's own is a flag of some command.
+    const { ACTION_ONLY } = await import('../../src/cli/args.ts');
     const inputs = Object.keys(readActionYml().inputs).filter(
-      (name) => !['command', 'api-key', 'environment', 'comment'].includes(name),
+      (name) => !['command', 'api-key'].includes(name) && !(name in ACTION_ONLY),
     );
     for (const name of inputs) {
       expect(
