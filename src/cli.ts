@@ -1,11 +1,15 @@
 // The command line's entry: argv and the environment → the same Settings as the action (one
-// reader, two sources) → the shared core (run.ts) → the terminal, `--json`, and an exit code:
-// 0 succeeded, 1 the outcome failed, 2 bad input, 3 could not act, 130/143 interrupted.
+// reader, two sources, the command line's own words) → the shared core (run.ts) → results on
+// stdout (a summary, or one JSON object with --json, on every exit), diagnostics on stderr, and
+// an exit code: 0 succeeded, 1 the outcome failed, 2 bad input, 3 could not act, 130/143
+// interrupted. Every byte written passes through the run's redactor; a closed stdout or stderr
+// stops the writes, never the run.
 import { tmpdir } from 'node:os';
-import { type ChecksResult, verdictOf } from './checks/result.js';
-import { type CliArgs, KEY_VARIABLES, cliReader, parseCli } from './cli/args.js';
+import { Redactor } from './api/redact.js';
+import { KEY_VARIABLES, checkCommand, cliReader, cliWords, parseCli, wantsHelp, wantsJson } from './cli/args.js';
 import { commandHelp, toolHelp } from './cli/help.js';
-import { Terminal, table, terminalLine } from './cli/terminal.js';
+import { type ExitCode, Output, type Stream, checksTable, jsonResult, outputsTable, planText } from './cli/output.js';
+import { Terminal, columnsFor, terminalLine } from './cli/terminal.js';
 import { CancelledError, InputError, errorMessage } from './errors.js';
 import { clip } from './format.js';
 import { githubRun } from './github/run.js';
@@ -14,20 +18,13 @@ import { type CommandResult, type InputFiles, execute, outputsOf, readInputFiles
 import { type Settings, readSettings } from './settings.js';
 import { VERSION } from './version.js';
 import { describeFailure } from './wiring.js';
-import { Redactor } from './api/redact.js';
-
-/** stdout with every write redacted: results go there, and a result may quote the service. */
-function redacting(out: CliIo['stdout'], secrets: Redactor): CliIo['stdout'] {
-  return Object.assign(Object.create(out) as CliIo['stdout'], {
-    write: (chunk: string) => out.write(secrets.redact(String(chunk))),
-  });
-}
+import type { Words } from './words.js';
 
 export const EXIT = { ok: 0, failed: 1, badInput: 2, error: 3, SIGINT: 130, SIGTERM: 143 } as const;
 
 export interface CliIo {
-  stdout: NodeJS.WritableStream & { isTTY?: boolean };
-  stderr: NodeJS.WritableStream & { isTTY?: boolean };
+  stdout: Stream;
+  stderr: Stream;
   env: NodeJS.ProcessEnv;
   cwd: string;
 }
@@ -41,65 +38,112 @@ const defaultIo = (): CliIo => ({
 
 /** Runs one command; resolves to the exit code. */
 export async function run(argv: string[] = process.argv.slice(2), io: CliIo = defaultIo()): Promise<number> {
-  const say = (text: string): void => void io.stderr.write(`${text}\n`);
-  let args: CliArgs;
-  try {
-    args = parseCli(argv);
-  } catch (err) {
-    say(`error: ${terminalLine(errorMessage(err))}`);
-    return EXIT.badInput;
-  }
-  if (args.version) return (void io.stdout.write(`claw-deploy ${VERSION}\n`), EXIT.ok);
-  if (!args.command || (args.help && !args.command)) {
-    io.stdout.write(toolHelp());
-    return args.help ? EXIT.ok : EXIT.badInput;
-  }
-  if (!(args.command in COMMAND_SUMMARIES)) {
-    say(
-      `error: ${terminalLine(`Unknown command ${JSON.stringify(args.command)}: expected one of ${Object.keys(COMMAND_SUMMARIES).join(', ')}.`)}`,
-    );
-    return EXIT.badInput;
-  }
-  if (args.help) return (void io.stdout.write(commandHelp(args.command)), EXIT.ok);
-  if (args.command === 'preview') {
-    say(
-      'error: preview follows a GitHub pull request (opened, pushed, closed) and keeps its comment there: run it as the action, with command: preview, in a pull_request workflow.',
-    );
-    return EXIT.badInput;
-  }
-
   const { env } = io;
   const secrets = new Redactor([...KEY_VARIABLES.map((v) => env[v]), env.GITHUB_TOKEN]);
-  const color = io.stdout.isTTY === true && !env.NO_COLOR;
-  const terminal = new Terminal({
-    out: args.json ? io.stderr : io.stdout,
-    color,
-    progress: color && args.progress && !env.CI,
-    verbose: args.verbose,
-    redact: secrets.redact,
-  });
-  if (!KEY_VARIABLES.some((v) => env[v]?.trim())) {
-    terminal.error(
-      `No API key: set ${KEY_VARIABLES.join(' (or ')}) in the environment. The key is never taken from a flag.`,
-    );
-    return EXIT.badInput;
-  }
-  let settings: Settings;
-  let files: InputFiles;
+  const stdout = new Output(io.stdout, secrets.redact);
+  const stderr = new Output(io.stderr, secrets.redact);
+  const json = wantsJson(argv);
+  /** Ends the run: with --json, its one JSON object on stdout; the exit code. */
+  const end = (exitCode: ExitCode, outcome: string, message: string, outputs: Record<string, string> = {}) => {
+    if (json)
+      stdout.write(`${JSON.stringify(jsonResult(outputs, { outcome, exitCode, message: clip(message, 4000) }))}\n`);
+    return exitCode;
+  };
+  /** A refusal before anything was sent: one line on stderr, exit 2 (or `exitCode`). */
+  const refuse = (message: string, exitCode: ExitCode = EXIT.badInput) => {
+    stderr.write(`error: ${terminalLine(message)}\n`);
+    return end(exitCode, 'error', message);
+  };
   try {
-    settings = readSettings(cliReader(args, env));
-    files = await readInputFiles(settings, io.cwd, env);
-    secrets.add(...files.secrets, `${settings.authScheme} ${settings.apiKey}`.trim());
+    if (wantsHelp(argv)) {
+      // Help wins over every other mistake on the line; it is what the user asked for.
+      const command = argv.find((a) => a in COMMAND_SUMMARIES);
+      stdout.write(command ? commandHelp(command, columnsFor(io.stdout)) : toolHelp(columnsFor(io.stdout)));
+      return EXIT.ok;
+    }
+    let args;
+    try {
+      args = parseCli(argv);
+      if (args.command) checkCommand(args.command);
+    } catch (err) {
+      return refuse(errorMessage(err));
+    }
+    if (args.version) {
+      if (!json) stdout.write(`claw-deploy ${VERSION}\n`);
+      return end(EXIT.ok, 'succeeded', `claw-deploy ${VERSION}`, { version: VERSION });
+    }
+    if (!args.command) {
+      if (!json) stderr.write(toolHelp(columnsFor(io.stderr)));
+      return refuse(`No command: expected one of ${Object.keys(COMMAND_SUMMARIES).join(', ')}.`);
+    }
+    if (args.command === 'preview') {
+      return refuse(
+        'preview follows a GitHub pull request (opened, pushed, closed) and keeps its comment there: run it as the action, with command: preview, in a pull_request workflow.',
+      );
+    }
+    if (!KEY_VARIABLES.some((v) => env[v]?.trim())) {
+      return refuse(
+        `No API key: set ${KEY_VARIABLES.join(' (or ')}) in the environment. The key is never taken from a flag.`,
+      );
+    }
+    const words = cliWords(args, env);
+    let settings: Settings;
+    let files: InputFiles;
+    try {
+      settings = readSettings(cliReader(args, env), words);
+      files = await readInputFiles(settings, io.cwd, env, words);
+      secrets.add(...files.secrets, `${settings.authScheme} ${settings.apiKey}`.trim());
+    } catch (err) {
+      return refuse(errorMessage(err));
+    }
+    const color = !env.NO_COLOR;
+    const terminal = new Terminal({
+      out: stderr,
+      color: color && stderr.isTTY,
+      progress: color && stderr.isTTY && args.progress && !env.CI,
+      verbose: args.verbose,
+      redact: secrets.redact,
+    });
+    return await runCommand(settings, files, {
+      json,
+      color: color && stdout.isTTY,
+      io,
+      stdout,
+      terminal,
+      secrets,
+      words,
+      end,
+    });
   } catch (err) {
-    terminal.error(errorMessage(err));
-    return EXIT.badInput;
+    // A fault of this program: still one line, still one JSON object.
+    return refuse(`claw-deploy stopped on an unexpected error: ${errorMessage(err)}`, EXIT.error);
   }
+}
 
+interface Reporting {
+  json: boolean;
+  /** Colour in the results on stdout (a TTY without NO_COLOR). */
+  color: boolean;
+  io: CliIo;
+  stdout: Output;
+  terminal: Terminal;
+  secrets: Redactor;
+  words: Words;
+  end: (exitCode: ExitCode, outcome: string, message: string, outputs?: Record<string, string>) => ExitCode;
+}
+
+/** Runs the command with Ctrl-C handling, then reports: a summary for a person, or the JSON object. */
+async function runCommand(settings: Settings, files: InputFiles, r: Reporting): Promise<number> {
+  const { terminal, end } = r;
   // Ctrl-C: stop waiting, report what is known, roll back per --rollback-on; a second one ends it at once.
   const cancel = new AbortController();
-  let interrupted: NodeJS.Signals | undefined;
-  const onSignal = (signal: NodeJS.Signals): void => {
-    if (interrupted) process.exit(EXIT[signal as 'SIGINT' | 'SIGTERM'] ?? EXIT.SIGINT);
+  let interrupted: 'SIGINT' | 'SIGTERM' | undefined;
+  const onSignal = (signal: 'SIGINT' | 'SIGTERM'): void => {
+    if (interrupted) {
+      terminal.stopLive();
+      terminal.error(`Received ${signal} again: stopped at once, without waiting for what was under way.`);
+      process.exit(end(EXIT[signal], 'cancelled', `Interrupted twice (${signal}): stopped at once.`));
+    }
     interrupted = signal;
     terminal.warning(`Received ${signal}: stopping, and rolling back if --auto-rollback covers cancelled.`);
     cancel.abort();
@@ -110,68 +154,57 @@ export async function run(argv: string[] = process.argv.slice(2), io: CliIo = de
     const work = execute(settings, files, {
       log: terminal,
       signal: cancel.signal,
-      workspace: io.cwd,
+      workspace: r.io.cwd,
       tempDir: tmpdir(),
-      github: githubRun(env),
+      github: githubRun(r.io.env),
       userAgent: `claw-deploy-cli/${VERSION}`,
-      redact: secrets,
+      redact: r.secrets,
+      words: r.words,
     });
     const result = await terminal.whileWaiting(
       `${settings.command} ${settings.clawId || settings.targets.ids.join(',')}`,
       work,
     );
-    const outputs = report(result, files, args, { ...io, stdout: redacting(io.stdout, secrets) }, terminal);
-    if (interrupted) return EXIT[interrupted as 'SIGINT' | 'SIGTERM'] ?? EXIT.SIGINT;
-    if (result.ok || !result.failStep) return EXIT.ok;
-    return outputs.outcome === 'error' ? EXIT.error : EXIT.failed;
+    const { values, warnings } = outputsOf(result, files);
+    warnings.forEach(terminal.warning);
+    const outputs = { ...values, outcome: values.outcome || (result.ok ? 'succeeded' : 'failed') };
+    const exitCode: ExitCode = interrupted
+      ? EXIT[interrupted]
+      : result.ok || !result.failStep
+        ? EXIT.ok
+        : outputs.outcome === 'error'
+          ? EXIT.error
+          : EXIT.failed;
+    if (r.json) return end(exitCode, outputs.outcome, result.message, outputs);
+    r.stdout.write(`${summary(result, outputs, r)}\n`);
+    return exitCode;
   } catch (err) {
     if (err instanceof CancelledError || interrupted) {
-      terminal.error(`Cancelled before the ${settings.command} finished.`);
-      if (args.json) io.stdout.write(`${JSON.stringify({ outcome: 'cancelled' })}\n`);
-      return EXIT[(interrupted ?? 'SIGINT') as 'SIGINT' | 'SIGTERM'];
+      const message = `Cancelled before the ${settings.command} finished.`;
+      terminal.error(message);
+      return end(EXIT[interrupted ?? 'SIGINT'], 'cancelled', message);
     }
     const message = describeFailure(settings, err);
     terminal.error(message);
-    if (args.json)
-      io.stdout.write(secrets.redact(`${JSON.stringify({ outcome: 'error', message: clip(message, 2000) })}\n`));
-    return err instanceof InputError ? EXIT.badInput : EXIT.error;
+    return end(err instanceof InputError ? EXIT.badInput : EXIT.error, 'error', message);
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }
 }
 
-/** The outcome for a person (a line, a table of outputs, the checks) or a machine (one JSON object). */
-function report(
-  result: CommandResult,
-  files: InputFiles,
-  args: CliArgs,
-  io: CliIo,
-  terminal: Terminal,
-): Record<string, string> {
-  const { values, warnings } = outputsOf(result, files);
-  warnings.forEach(terminal.warning);
-  const outputs = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== ''));
-  outputs.outcome ??= result.ok ? 'succeeded' : 'failed';
-  if (args.json) {
-    io.stdout.write(`${JSON.stringify({ ...outputs, message: result.message })}\n`);
-    return outputs;
-  }
-  if (result.ok) terminal.info(`✔ ${result.message}`);
-  else terminal.error(result.message);
-  // JSON outputs are long: the table shows the short ones; --json has them all.
-  const rows: [string, string][] = Object.entries(outputs)
-    .filter(([name]) => !['report', 'checks-report', 'plan'].includes(name))
-    .map(([name, value]) => [name, terminalLine(value, 120)]);
-  if (rows.length) terminal.raw(`\nOutputs:\n${table(rows)}`);
-  if (result.checks) terminal.raw(`\n${checksTable(result.checks)}`);
-  return outputs;
-}
-
-function checksTable(result: ChecksResult): string {
-  const rows: [string, string][] = result.entries.map((e) => [
-    terminalLine(`${e.clawId} · ${e.check}`, 80),
-    `${{ passed: '✔ passed', failed: '✘ failed', error: '! error' }[verdictOf(e)]} ${e.passes}/${e.attempts}${e.failure ? ` · ${terminalLine(e.failure, 160)}` : ''}`,
-  ]);
-  return `Checks (${result.entries.filter((e) => e.passed).length} of ${result.entries.length} passed):\n${table(rows)}`;
+/** The outcome for a person: its line, the plan (plan, drift, apply), the outputs, the checks. */
+function summary(result: CommandResult, outputs: Record<string, string>, r: Reporting): string {
+  const paint = (code: string, text: string) => (r.color ? `\u001b[${code}m${text}\u001b[0m` : text);
+  const width = columnsFor(r.io.stdout);
+  const parts = [
+    result.ok
+      ? `${paint('32', '✔')} ${terminalLine(result.message)}`
+      : `${paint('31', '✘')} ${terminalLine(result.message)}`,
+  ];
+  if (result.plan) parts.push('', planText(result.plan.result, result.plan.view.title, r.color));
+  const table = outputsTable(outputs);
+  if (table) parts.push('', table);
+  if (result.checks) parts.push('', checksTable(result.checks, width, r.color));
+  return parts.join('\n');
 }

@@ -1,5 +1,6 @@
 // What a command is: a function from the run's layers (built once, in wiring.ts) to a result both
 // entries know how to report. Each command's module exports its own; run.ts looks it up in a table.
+import type { Words } from './words.js';
 import type { Redactor } from './api/redact.js';
 import type { ChecksResult } from './checks/result.js';
 import type { CheckSuite } from './checks/suite.js';
@@ -42,6 +43,8 @@ export interface Session {
   onFleetProgress?: (inFlight: string[]) => void;
   /** The code host and the event, for `preview` (the action only). */
   preview?: { host: PreviewHost; event: PreviewEvent };
+  /** How messages name inputs, files and the key for this entry's user (absent: the action's). */
+  words?: Words;
   /** The code host for health's history, incidents and page (the action only, with `history`). */
   health?: { host: HealthHost };
 }

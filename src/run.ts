@@ -26,6 +26,7 @@ import { health } from './health/command.js';
 import { apply, drift, plan } from './manifest/command.js';
 import { preview } from './preview/command.js';
 import { wireRun, withProbe } from './wiring.js';
+import type { Words } from './words.js';
 
 export type { CommandResult, InputFiles, Session } from './command.js';
 
@@ -37,14 +38,15 @@ export async function readInputFiles(
   settings: Settings,
   workspace: string,
   env: NodeJS.ProcessEnv,
+  words?: Words,
 ): Promise<InputFiles> {
   // The event decides whether a promptfoo config may run the repository's code (not under pull_request_target).
   const eventName = githubRun(env).eventName;
   const suite = settings.checks
-    ? withProbe(await loadChecks(settings.checks, workspace, env, eventName), settings)
+    ? withProbe(await loadChecks(settings.checks, workspace, env, eventName, words), settings)
     : undefined;
-  const manifest = settings.manifest ? await loadManifest(settings.manifest, workspace, env) : undefined;
-  if (manifest && settings.command === 'apply') requireSecrets(manifest);
+  const manifest = settings.manifest ? await loadManifest(settings.manifest, workspace, env, words) : undefined;
+  if (manifest && settings.command === 'apply') requireSecrets(manifest, words);
   const secrets = [...judgeSecrets(suite?.judges ?? []), ...(manifest ? secretValues(manifest) : [])];
   return { suite, manifest, secrets };
 }
@@ -61,7 +63,14 @@ export async function execute(settings: Settings, files: InputFiles, session: Se
   const cache = settings.judgeCache
     ? await VerdictCache.load(settings.judgeCache, session.workspace, log.warning)
     : undefined;
-  const run = wireRun(settings, { clock: systemClock, log, signal, userAgent: session.userAgent, cache });
+  const run = wireRun(settings, {
+    clock: systemClock,
+    log,
+    signal,
+    userAgent: session.userAgent,
+    cache,
+    words: session.words,
+  });
   try {
     const startedAt = systemClock.now();
     const deadline = startedAt + settings.timeoutMs;
@@ -92,6 +101,7 @@ export async function execute(settings: Settings, files: InputFiles, session: Se
         checks: suite && ((clawIds) => checksFor(suite, clawIds)),
         onProgress: session.onProgress,
         onFleetProgress: session.onFleetProgress,
+        words: session.words,
       },
     };
     for (const notice of suite?.notices ?? []) log.info(notice);

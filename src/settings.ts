@@ -10,6 +10,7 @@ import { PATTERN_EXPECTED, type ReplyPattern, compilePattern, patternProblem } f
 import { ON_CONFLICT, type OnConflict } from './deploy/conflict.js';
 import { readSecureUrl } from './url.js';
 import { FAIL_ON, type FailOn, PREVIEW_CLAWS } from './preview/command.js';
+import { ACTION_WORDS, type Words } from './words.js';
 
 export const COMMANDS = ['deploy', 'wait', 'rollback', 'health', 'check', 'plan', 'apply', 'drift', 'preview'] as const;
 /** The commands that read a manifest (Claws as code). */
@@ -120,8 +121,20 @@ function show(value: string): string {
   return JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value);
 }
 
+/** A bad value of one input, said in the entry's words (readSettings puts them in). */
+class InputValueError extends InputError {
+  constructor(
+    readonly input: string,
+    readonly value: string,
+    readonly expected: string,
+    words: Words = ACTION_WORDS,
+  ) {
+    super(`${words.subject(input)} is ${show(value)}: expected ${expected}.`);
+  }
+}
+
 function fail(input: string, value: string, expected: string): never {
-  throw new InputError(`Input '${input}' is ${show(value)}: expected ${expected}.`);
+  throw new InputValueError(input, value, expected);
 }
 
 /** Runs a parser, turning its ParseError into the one-line message for `input`. */
@@ -188,15 +201,32 @@ function parsePattern(value: string): ReplyPattern | undefined {
   }
 }
 
-export function readSettings(read: InputReader): Settings {
+/**
+ * Reads and checks every input. `words` names them in messages as the entry's user knows them
+ * (the action's inputs, the command line's flags); `fail` needs none: its error is said again here.
+ */
+export function readSettings(read: InputReader, words: Words = ACTION_WORDS): Settings {
+  try {
+    return readAll(read, words);
+  } catch (err) {
+    if (err instanceof InputValueError && words !== ACTION_WORDS) {
+      throw new InputValueError(err.input, err.value, err.expected, words);
+    }
+    throw err;
+  }
+}
+
+function readAll(read: InputReader, w: Words): Settings {
   const command = parsed(read, 'command', (v) => parseEnum(v || 'deploy', COMMANDS));
 
   const apiKey = read('api-key').trim();
   // The key's value is never shown, not even here.
   if (apiKey === '')
-    throw new InputError("Input 'api-key' is empty: expected the service's API key (store it as a secret).");
+    throw new InputError(`${w.subject('api-key')} is empty: expected the service's API key (store it as a secret).`);
   if (hasSpaceOrControl(apiKey)) {
-    throw new InputError("Input 'api-key' contains whitespace or control characters: expected a single-line API key.");
+    throw new InputError(
+      `${w.subject('api-key')} contains whitespace or control characters: expected a single-line API key.`,
+    );
   }
   if (read('base-url').trim() === '') fail('base-url', '', 'the service address, such as https://api.example.com/v1');
   const baseUrl = parseBaseUrl(read('base-url'));
@@ -226,7 +256,11 @@ export function readSettings(read: InputReader): Settings {
 
   if (command === 'wait' && deploymentId === '') fail('deployment-id', '', 'the id of the deployment to wait on');
   if (command === 'rollback' && clawId === '' && deploymentId === '') {
-    fail('deployment-id', '', "the deployment to roll back, or a 'claw-id' whose current deployment is rolled back");
+    fail(
+      'deployment-id',
+      '',
+      `the deployment to roll back, or a ${w.input('claw-id')} whose current deployment is rolled back`,
+    );
   }
 
   const strategy = read('strategy').trim();
@@ -237,7 +271,7 @@ export function readSettings(read: InputReader): Settings {
   const probeExpect = parsed(read, 'probe-expect', parsePattern);
   const probeMessage = read('probe-message');
   if (probeExpect && probeMessage.trim() === '') {
-    fail('probe-message', '', "a chat message to send when 'probe-expect' is set");
+    fail('probe-message', '', `a chat message to send when ${w.input('probe-expect')} is set`);
   }
 
   const authScheme = read('auth-scheme').trim();
@@ -248,36 +282,34 @@ export function readSettings(read: InputReader): Settings {
     fail('environment', environment, 'a GitHub environment name such as production, at most 255 characters');
   }
   const githubToken = read('github-token').trim();
-  if (parsed(read, 'comment', (v) => parseBoolean(v || 'false')) && githubToken === '') {
+  const noToken = (needs: string): never => {
     throw new InputError(
-      "Input 'github-token' is empty: expected a token with 'pull-requests: write' when 'comment' is true (the default is the workflow's github.token).",
+      `${w.subject('github-token')} is empty: expected a token with ${needs} (the default is the workflow's github.token).`,
     );
+  };
+  if (parsed(read, 'comment', (v) => parseBoolean(v || 'false')) && githubToken === '') {
+    noToken(`'pull-requests: write' when ${w.input('comment')} is true`);
   }
   if (command === 'preview' && githubToken === '') {
-    throw new InputError(
-      "Input 'github-token' is empty: expected a token with 'pull-requests: write' for preview, which reads the pull request and keeps its comment (the default is the workflow's github.token).",
-    );
+    noToken("'pull-requests: write' for preview, which reads the pull request and keeps its comment");
   }
-  if (environment && githubToken === '') {
-    throw new InputError(
-      "Input 'github-token' is empty: expected a token with 'deployments: write' when 'environment' is set (the default is the workflow's github.token).",
-    );
-  }
+  if (environment && githubToken === '') noToken(`'deployments: write' when ${w.input('environment')} is set`);
 
   const wait = parsed(read, 'wait', parseBoolean);
   if (fleet && !wait)
-    fail('wait', read('wait'), "true when 'claw-id' names several Claws: a rollout waits for each wave");
+    fail('wait', read('wait'), `true when ${w.input('claw-id')} names several Claws: a rollout waits for each wave`);
 
   const checks = filePath(
     read,
     'checks',
-    'a YAML file of conversation checks in the workspace, such as .github/claw-checks.yml',
+    `a YAML file of conversation checks in ${w.folder}, such as .github/claw-checks.yml`,
   );
   const checksJunit = filePath(read, 'checks-junit', 'a file to write JUnit XML to, such as reports/claw-checks.xml');
   if (checksJunit && !checks)
-    fail('checks-junit', checksJunit, "to be set only with 'checks' (there are no checks to report)");
+    fail('checks-junit', checksJunit, `to be set only with ${w.input('checks')} (there are no checks to report)`);
   const judgeCache = filePath(read, 'judge-cache', 'a file to keep judge verdicts in, such as .claw-judge-cache.json');
-  if (judgeCache && !checks) fail('judge-cache', judgeCache, "to be set only with 'checks' (no checks, no judge)");
+  if (judgeCache && !checks)
+    fail('judge-cache', judgeCache, `to be set only with ${w.input('checks')} (no checks, no judge)`);
   if (checks && (command === 'wait' || command === 'rollback' || command === 'plan' || command === 'drift')) {
     fail(
       'checks',
@@ -288,29 +320,37 @@ export function readSettings(read: InputReader): Settings {
   if (command === 'check' && !checks)
     fail('checks', '', 'the YAML file of conversation checks to run, such as .github/claw-checks.yml');
   if (checks && command === 'deploy' && !wait) {
-    fail('wait', read('wait'), "true when 'checks' is set: the checks run once the deployment has succeeded");
+    fail(
+      'wait',
+      read('wait'),
+      `true when ${w.input('checks')} is set: the checks run once the deployment has succeeded`,
+    );
   }
-  const manifest = filePath(read, 'manifest', 'a YAML manifest of Claws in the workspace, such as claws.yml');
+  const manifest = filePath(read, 'manifest', `a YAML manifest of Claws in ${w.folder}, such as claws.yml`);
   const manifestCommand = MANIFEST_COMMANDS.includes(command);
   if (manifestCommand && !manifest) fail('manifest', '', `the YAML manifest to ${command}, such as claws.yml`);
   if (!manifestCommand && manifest)
     fail('manifest', manifest, 'to be set only with the plan, apply, drift and preview commands');
   const planId = read('plan-id').trim();
   if (planId && !/^[0-9a-f]{16}$/.test(planId)) {
-    fail('plan-id', planId, "the 'plan-id' output of the reviewed plan: 16 hexadecimal digits");
+    fail('plan-id', planId, `the ${w.output('plan-id')} of the reviewed plan: 16 hexadecimal digits`);
   }
   if (planId && command !== 'apply') fail('plan-id', planId, 'to be set only with the apply command');
   const autoApprove = parsed(read, 'auto-approve', (v) => parseBoolean(v || 'false'));
   if (autoApprove && command !== 'apply')
     fail('auto-approve', read('auto-approve'), 'to be set only with the apply command');
   if (autoApprove && planId) {
-    fail('auto-approve', read('auto-approve'), "false when 'plan-id' names the reviewed plan (one or the other)");
+    fail(
+      'auto-approve',
+      read('auto-approve'),
+      `false when ${w.input('plan-id')} names the reviewed plan (one or the other)`,
+    );
   }
   if (command === 'apply' && !planId && !autoApprove) {
     fail(
       'plan-id',
       '',
-      "the 'plan-id' output of the reviewed plan (apply refuses to write an unreviewed plan), or 'auto-approve: true' to apply without review",
+      `the ${w.output('plan-id')} of the reviewed plan (apply refuses to write an unreviewed plan), or ${w.setting('auto-approve', 'true')} to apply without review`,
     );
   }
   const checksOutput = filePath(
@@ -319,11 +359,14 @@ export function readSettings(read: InputReader): Settings {
     "a file to write promptfoo's output format to, such as reports/claw-checks.json",
   );
   if (checksOutput && !checks)
-    fail('checks-output', checksOutput, "to be set only with 'checks' (there are no checks to report)");
+    fail('checks-output', checksOutput, `to be set only with ${w.input('checks')} (there are no checks to report)`);
   const health = readHealthOverTime(read, command);
   if (health.history && githubToken === '') {
-    throw new InputError(
-      "Input 'github-token' is empty: expected a token with 'contents: write' (and 'issues: write' for incidents) when history, incidents or status-page is set (the default is the workflow's github.token).",
+    noToken(
+      `'contents: write' (and 'issues: write' for incidents) when ${['history', 'incidents', 'status-page']
+        .map(w.input)
+        .join(', ')
+        .replace(/, ([^,]*)$/, ' or $1')} is set`,
     );
   }
 

@@ -1,5 +1,6 @@
 // Builds the layers below main.ts from settings, once per run: one pacer, one transport, one
 // client, the judges, the policy. Plain values only: nothing here touches the runner.
+import type { Words } from './words.js';
 import { AmsClient } from './api/client.js';
 import { RateLimitPacer } from './api/rate-limit.js';
 import { Transport } from './api/transport.js';
@@ -32,9 +33,9 @@ export interface RunLayers {
 /** The run's layers, each built once: the service's client and pacer, the judges, the policy. */
 export function wireRun(
   settings: Settings,
-  run: { clock: Clock; log: Logger; signal: AbortSignal; userAgent: string; cache?: VerdictCache },
+  run: { clock: Clock; log: Logger; signal: AbortSignal; userAgent: string; cache?: VerdictCache; words?: Words },
 ): RunLayers {
-  const { client, pacer } = createClient(settings, run.clock, run.log, run.userAgent);
+  const { client, pacer } = createClient(settings, run.clock, run.log, run.userAgent, run.words);
   const panel = judgePanel({ client, clock: run.clock, log: run.log, pacer, signal: run.signal }, settings, run.cache);
   return {
     client,
@@ -53,6 +54,7 @@ export function createClient(
   clock: Clock,
   log: Logger,
   userAgent: string,
+  words?: Words,
 ): { client: AmsClient; pacer: RateLimitPacer } {
   const pacer = new RateLimitPacer(() => clock.now());
   const transport = new Transport({
@@ -66,6 +68,7 @@ export function createClient(
     // Retries start no slower than polls: a short poll interval means the user wants fast answers.
     baseBackoffMs: Math.min(1000, settings.pollIntervalMs),
     userAgent,
+    words,
   });
   return { client: new AmsClient(transport), pacer };
 }

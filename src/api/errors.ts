@@ -1,4 +1,5 @@
 // The service's failures as one typed error whose message is already advice for the user.
+import { ACTION_WORDS, type Words } from '../words.js';
 import { clip } from '../format.js';
 
 export type ApiErrorKind =
@@ -70,8 +71,8 @@ export interface ExplainInput {
   body?: unknown;
 }
 
-/** Turns an error response into a one-line explanation with advice. */
-export function explainErrorResponse(e: ExplainInput): ApiError {
+/** Turns an error response into a one-line explanation with advice, in the entry's `words`. */
+export function explainErrorResponse(e: ExplainInput, words: Words = ACTION_WORDS): ApiError {
   const said = e.envelope?.message
     ? ` The service said: ${e.envelope.message}`
     : e.excerpt
@@ -82,7 +83,7 @@ export function explainErrorResponse(e: ExplainInput): ApiError {
   switch (e.status) {
     case 401:
       return new ApiError(
-        `The API key was refused (401 unauthorized) on ${request}: it is missing, invalid or revoked. Check the secret passed as 'api-key' and 'auth-scheme'.${said}`,
+        `The API key was refused (401 unauthorized) on ${request}: it is missing, invalid or revoked. ${words.keyAdvice}${said}`,
         'unauthorized',
         401,
         code,
@@ -107,7 +108,7 @@ export function explainErrorResponse(e: ExplainInput): ApiError {
   }
   if (e.status >= 300 && e.status < 400) {
     return new ApiError(
-      `${request} answered ${e.status} with a redirect, which is not followed so the key never leaves 'base-url'. Check 'base-url'.`,
+      `${request} answered ${e.status} with a redirect, which is not followed so the key never leaves ${words.input('base-url')}. Check ${words.input('base-url')}.`,
       'redirect',
       e.status,
       code,

@@ -1,6 +1,7 @@
 // One request in, one parsed response out. Builds the URL (one `/v1`, ids percent-encoded, next
 // pages only on the base origin), waits for the team's budget, sends through the HTTP session,
 // and acts on the retry policy: backoff, 429 waits, lost writes, and the give-up rule.
+import { ACTION_WORDS, type Words } from '../words.js';
 import { randomUUID } from 'node:crypto';
 import { type Clock, type Logger, debugOnce } from '../clock.js';
 import { formatDuration } from '../format.js';
@@ -81,6 +82,8 @@ export interface TransportOptions {
   secrets?: string[];
   /** Turns an error response into the error thrown; the service's explanation by default. */
   explain?: (input: ExplainInput) => ApiError;
+  /** How advice names the key and the address for the entry's user (absent: the action's words). */
+  words?: Words;
   /** Answers never retried, though their status usually is (a 429 that says the quota is spent). */
   final?: (status: number, body: unknown) => boolean;
 }
@@ -139,7 +142,7 @@ export class Transport {
       const next = new URL(request.url, `${this.options.baseUrl}/`);
       if (next.origin !== new URL(this.options.baseUrl).origin) {
         throw new ApiError(
-          `The service pointed to another origin for the next page; it is not followed so the key never leaves 'base-url'.`,
+          `The service pointed to another origin for the next page; it is not followed so the key never leaves ${(this.options.words ?? ACTION_WORDS).input('base-url')}.`,
           'redirect',
         );
       }
@@ -286,7 +289,7 @@ export class Transport {
   private finish(request: ApiRequest, done: Extract<Verdict, { kind: 'done' }>): ApiResponse {
     const { status, headers, body, text } = done;
     if (status >= 200 && status < 300) return { status, body, headers };
-    const explain = this.options.explain ?? explainErrorResponse;
+    const explain = this.options.explain ?? ((e: ExplainInput) => explainErrorResponse(e, this.options.words));
     throw explain({
       status,
       method: request.method,

@@ -2,6 +2,7 @@
 // every mistake is one error naming the file, the line, the key and what was expected.
 import { type Node, isMap, isScalar } from 'yaml';
 import { type Entry, YamlFile } from '../config/yaml-file.js';
+import { ACTION_WORDS, type Words } from '../words.js';
 import { ID_EXPECTED, isValidId } from '../identifiers.js';
 import { PATTERN_EXPECTED, patternProblem } from '../pattern.js';
 import {
@@ -80,8 +81,9 @@ export async function loadChecks(
   workspace: string,
   env: NodeJS.ProcessEnv = {},
   eventName?: string,
+  words: Words = ACTION_WORDS,
 ): Promise<CheckSuite> {
-  const file = await YamlFile.read(path, workspace, 'checks file');
+  const file = await YamlFile.read(path, workspace, 'checks file', words);
   if (isPromptfooConfig(file)) return readPromptfooConfig(file, { workspace, env, eventName });
   return readChecks(file, env);
 }

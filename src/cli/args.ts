@@ -1,16 +1,55 @@
 // The command line's arguments: the action's inputs as long flags (`--claw-id c1`, `--claw-id=c1`),
-// read with node:util's parseArgs, plus the tool's own (`--json`, `--junit`, `--no-progress`,
-// `--verbose`, `--help`, `--version`). Settings are then read from them exactly as the action
-// reads its inputs: one reader, two sources. The key never comes from a flag.
-import { parseArgs } from 'node:util';
+// plus the tool's own (`--json`, `--junit`, `--no-progress`, `--verbose`, `-h`/`--help`,
+// `--version`). Settings are then read from them exactly as the action reads its inputs: one
+// reader, two sources. The key never comes from a flag; a flag is given once; a flag the command
+// line cannot honour (it needs the GitHub run around it) is refused, never ignored. Every refusal
+// is one line naming the flag, and the nearest real one when it looks like a typo.
+import { distance } from 'fastest-levenshtein';
 import { InputError } from '../errors.js';
-import { INPUTS, inputDefault } from '../inputs.js';
+import { COMMAND_SUMMARIES, INPUTS, inputDefault } from '../inputs.js';
 import type { InputReader } from '../settings.js';
+import type { Words } from '../words.js';
+
+/** The environment variables the key is read from, in order. */
+export const KEY_VARIABLES = ['CLAW_DEPLOY_API_KEY', 'AMS_API_KEY'] as const;
+export const BASE_URL_VARIABLE = 'CLAW_DEPLOY_BASE_URL';
 
 /** Inputs that are not flags: the key only from the environment; the command is the first word. */
 const NOT_FLAGS = new Set(['api-key', 'command']);
+
+/**
+ * Inputs only the action can honour, with why: each needs the GitHub run around it. The command
+ * line refuses them rather than take them and do nothing.
+ */
+const OVER_TIME =
+  "tunes health's incidents, history and status page, which keep their state on GitHub through the workflow's token: run health as the action for them";
+export const ACTION_ONLY: Record<string, string> = {
+  environment:
+    'mirrors a deploy into a GitHub Deployment of the workflow run, which only the action has: deploy without it here, or from a workflow with the action',
+  comment:
+    "keeps the plan in a pull request's comment, which only the action (on a pull_request event) can find: the plan is printed here instead",
+  'github-token':
+    'is the token for what only the action does on GitHub (Deployments, the plan comment, previews, health over time)',
+  incidents: OVER_TIME,
+  history: OVER_TIME,
+  'status-page': OVER_TIME,
+  confirm: OVER_TIME,
+  recover: OVER_TIME,
+  'reopen-within': OVER_TIME,
+  assignees: OVER_TIME,
+  mention: OVER_TIME,
+};
+
 /** Inputs whose values are true or false: a bare `--auto-rollback` means true. */
 const BOOLEAN_INPUTS = new Set(INPUTS.filter((i) => i.default === 'true' || i.default === 'false').map((i) => i.name));
+/** The tool's own switches, which take no value. */
+const SWITCHES = ['json', 'no-progress', 'verbose', 'help', 'version'] as const;
+/** Every long flag there is, for the nearest-name hint. */
+const FLAGS = [
+  ...INPUTS.map((i) => i.name).filter((n) => !NOT_FLAGS.has(n) && !(n in ACTION_ONLY)),
+  'junit',
+  ...SWITCHES,
+];
 
 export interface CliArgs {
   command?: string;
@@ -24,64 +63,113 @@ export interface CliArgs {
   version: boolean;
 }
 
-/** The environment variables the key is read from, in order. */
-export const KEY_VARIABLES = ['CLAW_DEPLOY_API_KEY', 'AMS_API_KEY'] as const;
+/** The real name nearest to a mistyped one: a name it begins, else one a couple of edits away. */
+export function nearest(typed: string, names: readonly string[]): string | undefined {
+  const prefixed = names.filter((n) => n.startsWith(typed));
+  if (prefixed.length === 1) return prefixed[0];
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const name of names) {
+    const d = distance(typed, name);
+    if (d < bestDistance) [best, bestDistance] = [name, d];
+  }
+  return bestDistance <= Math.max(3, Math.floor(typed.length / 3)) ? best : undefined;
+}
+
+/** Whether argv asks for --json, read before anything else so even a refusal of argv is JSON. */
+export const wantsJson = (argv: string[]): boolean => argv.includes('--json');
+
+/** Whether argv asks for help anywhere (`-h`, `--help`), which wins over every other mistake in it. */
+export const wantsHelp = (argv: string[]): boolean =>
+  argv.slice(0, argv.includes('--') ? argv.indexOf('--') : argv.length).some((a) => a === '-h' || a === '--help');
 
 export function parseCli(argv: string[]): CliArgs {
-  if (argv.some((a) => a === '--api-key' || a.startsWith('--api-key='))) {
-    throw new InputError(
-      `The API key is read only from the environment (${KEY_VARIABLES.join(', or ')}), never from a flag: a flag would land in the shell's history and in ps.`,
-    );
-  }
-  const options: Record<string, { type: 'string' | 'boolean' }> = {
-    json: { type: 'boolean' },
-    junit: { type: 'string' },
-    'no-progress': { type: 'boolean' },
-    verbose: { type: 'boolean' },
-    help: { type: 'boolean' },
-    version: { type: 'boolean' },
+  const given = new Map<string, string>();
+  const positionals: string[] = [];
+  const hint = (typed: string): string => {
+    const near = nearest(typed, FLAGS);
+    return near ? `; did you mean --${near}?` : ' (claw-deploy <command> --help lists the flags)';
   };
-  for (const input of INPUTS) if (!NOT_FLAGS.has(input.name)) options[input.name] = { type: 'string' };
-  let parsed: ReturnType<typeof parseArgs>;
-  try {
-    parsed = parseArgs({ args: withBooleanValues(argv), options, allowPositionals: true, strict: true });
-  } catch (err) {
-    const reason = err instanceof Error ? err.message.split('\n')[0] : String(err);
-    throw new InputError(
-      `${reason.replace(/\.$/, '')}: expected the action's inputs as long flags (see claw-deploy --help).`,
-    );
+  for (let i = 0; i < argv.length; i += 1) {
+    const arg = argv[i];
+    if (arg === '--') {
+      positionals.push(...argv.slice(i + 1));
+      break;
+    }
+    if (arg === '-h') {
+      given.set('help', 'true');
+      continue;
+    }
+    if (!arg.startsWith('-') || arg === '-') {
+      positionals.push(arg);
+      continue;
+    }
+    if (!arg.startsWith('--')) throw new InputError(`Unknown flag ${arg}${hint(arg.replace(/^-+/, ''))}`);
+    const eq = arg.indexOf('=');
+    const name = arg.slice(2, eq < 0 ? undefined : eq);
+    let value = eq < 0 ? undefined : arg.slice(eq + 1);
+    if (name === 'api-key') {
+      throw new InputError(
+        `The API key is read only from the environment (${KEY_VARIABLES.join(', or ')}), never from a flag: a flag would land in the shell's history and in ps.`,
+      );
+    }
+    if (name in ACTION_ONLY) throw new InputError(`--${name} is not for the command line: it ${ACTION_ONLY[name]}.`);
+    if (!FLAGS.includes(name)) throw new InputError(`Unknown flag --${name}${hint(name)}`);
+    if (given.has(name)) {
+      throw new InputError(
+        `--${name} is given twice: give each flag once${name === 'claw-id' ? ' (several Claws: --claw-id c1,c2)' : ''}.`,
+      );
+    }
+    if ((SWITCHES as readonly string[]).includes(name)) {
+      if (value !== undefined) throw new InputError(`--${name} takes no value (given ${JSON.stringify(value)}).`);
+      value = 'true';
+    } else if (value === undefined) {
+      const next = argv[i + 1];
+      if (BOOLEAN_INPUTS.has(name)) {
+        // A bare switch is true; `--auto-rollback false` reads the word after it.
+        value = next === 'true' || next === 'false' ? (i++, next) : 'true';
+      } else if (next === undefined || next.startsWith('--')) {
+        throw new InputError(`--${name} needs a value: --${name} VALUE, or --${name}=VALUE.`);
+      } else {
+        value = next;
+        i += 1;
+      }
+    }
+    given.set(name, value);
   }
-  const { values, positionals } = parsed;
   if (positionals.length > 1) {
     throw new InputError(
-      `Unexpected argument ${JSON.stringify(positionals[1])}: expected one command, then flags (see claw-deploy --help).`,
+      `Unexpected argument ${JSON.stringify(positionals[1])}: expected one command, then flags (several Claws: --claw-id c1,c2).`,
     );
   }
   const flags: Record<string, string> = {};
   for (const input of INPUTS) {
-    const value = values[input.name];
-    if (typeof value === 'string') flags[input.name] = value;
+    const value = given.get(input.name);
+    if (value !== undefined) flags[input.name] = value;
+  }
+  if (given.has('junit') && flags['checks-junit'] !== undefined) {
+    throw new InputError('--junit and --checks-junit are the same flag: give one of them.');
   }
   return {
     command: positionals[0],
     flags,
-    json: values.json === true,
-    junit: typeof values.junit === 'string' ? values.junit : undefined,
-    progress: values['no-progress'] !== true,
-    verbose: values.verbose === true,
-    help: values.help === true,
-    version: values.version === true,
+    json: given.has('json'),
+    junit: given.get('junit'),
+    progress: !given.has('no-progress'),
+    verbose: given.has('verbose'),
+    help: given.has('help'),
+    version: given.has('version'),
   };
 }
 
-/** A bare boolean flag (`--auto-rollback` with no value after it) reads as `--auto-rollback=true`. */
-function withBooleanValues(argv: string[]): string[] {
-  return argv.map((arg, i) => {
-    const name = arg.startsWith('--') && !arg.includes('=') ? arg.slice(2) : '';
-    if (!BOOLEAN_INPUTS.has(name)) return arg;
-    const next = argv[i + 1];
-    return next === undefined || next.startsWith('--') ? `${arg}=true` : arg;
-  });
+/** The command named, or the one-line refusal naming the nearest real one. */
+export function checkCommand(command: string): void {
+  const commands = Object.keys(COMMAND_SUMMARIES);
+  if (commands.includes(command)) return;
+  const near = nearest(command, commands);
+  throw new InputError(
+    `Unknown command ${JSON.stringify(command)}${near ? `; did you mean ${near}?` : `: expected one of ${commands.join(', ')}.`}`,
+  );
 }
 
 /**
@@ -95,8 +183,34 @@ export function cliReader(args: CliArgs, env: NodeJS.ProcessEnv): InputReader {
     if (name === 'checks-junit' && args.junit !== undefined) return args.junit;
     const flag = args.flags[name];
     if (flag !== undefined) return flag;
-    if (name === 'base-url') return env.CLAW_DEPLOY_BASE_URL ?? '';
+    if (name === 'base-url') return env[BASE_URL_VARIABLE] ?? '';
     if (name === 'github-token') return env.GITHUB_TOKEN ?? '';
     return inputDefault(name);
+  };
+}
+
+/**
+ * The command line's words: a flag as typed, or the environment variable the value came from;
+ * the current folder; the variables to export.
+ */
+export function cliWords(args: CliArgs, env: NodeJS.ProcessEnv): Words {
+  const keyVariable = KEY_VARIABLES.find((v) => env[v]?.trim()) ?? KEY_VARIABLES[0];
+  const input = (name: string): string => {
+    if (name === 'api-key') return keyVariable;
+    if (name === 'checks-junit' && args.junit !== undefined) return '--junit';
+    if (args.flags[name] !== undefined) return `--${name}`;
+    if (name === 'base-url') return env[BASE_URL_VARIABLE] ? BASE_URL_VARIABLE : `--base-url (or ${BASE_URL_VARIABLE})`;
+    if (name === 'github-token') return env.GITHUB_TOKEN ? 'GITHUB_TOKEN' : '--github-token (or GITHUB_TOKEN)';
+    return `--${name}`;
+  };
+  return {
+    input,
+    subject: input,
+    setting: (name, value) => (value === 'true' ? `--${name}` : `--${name} ${value}`),
+    output: (name) => `${name} output`,
+    folder: 'the current folder',
+    missingFile: '',
+    environment: 'the environment (export it before running claw-deploy)',
+    keyAdvice: `Check ${keyVariable} and --auth-scheme.`,
   };
 }

@@ -1,74 +1,179 @@
 // `--help`, for the tool and for each command, generated from the one table of inputs that
-// action.yml documents: a flag the action has is a flag the command line lists.
-import { COMMAND_SUMMARIES, INPUTS } from '../inputs.js';
-import { KEY_VARIABLES } from './args.js';
+// action.yml documents: a command's help lists the flags that command reads, in groups, each with
+// the table's words and default. Only the grouping lives here; an input no group names yet is
+// listed under "Other flags", so a new input is never missing from the help.
+import { COMMAND_SUMMARIES, INPUTS, type InputSpec } from '../inputs.js';
+import { ACTION_ONLY, BASE_URL_VARIABLE, KEY_VARIABLES } from './args.js';
+import { wrapColumns } from './terminal.js';
 
 export const EXIT_CODES: [number | string, string][] = [
-  [0, 'succeeded (for health with --fail-on-unhealthy false: whatever the verdict)'],
+  [0, 'succeeded (for health with --fail-on-unhealthy=false: whatever the verdict)'],
   [1, 'the outcome failed: failed, timed-out, paused, cancelled, checks that did not pass, or drift'],
   [2, 'bad input: a flag, the checks file or the manifest (nothing was sent)'],
-  [3, 'could not act (outcome error): a refused key, a missing scope, an unknown Claw, an unusable answer'],
+  [
+    3,
+    'could not act (outcome error): a refused key, a missing scope, an unknown Claw, an unusable answer, a Node.js too old',
+  ],
   ['130/143', 'interrupted by SIGINT/SIGTERM, after rolling back when --auto-rollback covers cancelled'],
 ];
 
 const TOOL_FLAGS: [string, string][] = [
-  ['--json', 'print one JSON object with the outputs the action would set (the log goes to stderr)'],
+  ['--json', 'print one JSON object with the outcome and the outputs, whatever the exit (the log goes to stderr)'],
   ['--junit FILE', "write the checks' results as JUnit XML (the same as --checks-junit)"],
-  ['--no-progress', 'no live line while waiting (there is none when stdout is not a terminal, or with NO_COLOR)'],
+  ['--no-progress', 'no live line while waiting (there is none when stderr is not a terminal, or with NO_COLOR)'],
   ['--verbose', 'debug lines too'],
-  ['--help', 'this help; after a command, its flags'],
+  ['-h, --help', 'this help; after a command, its flags'],
   ['--version', 'the version'],
 ];
 
-const pad = (rows: [string | number, string][]): string[] => {
-  const width = Math.max(...rows.map(([a]) => String(a).length));
-  return rows.map(([a, b]) => `  ${String(a).padEnd(width)}  ${b}`);
-};
+type Command = keyof typeof COMMAND_SUMMARIES;
+const RUNS = ['deploy', 'wait', 'rollback', 'health', 'check', 'plan', 'apply', 'drift'];
 
-/** What every help ends with: the tool's own flags and the exit codes. */
-function footer(): string[] {
-  return ['Output:', ...pad(TOOL_FLAGS), '', 'Exit codes:', ...pad(EXIT_CODES), ''];
+/** Which flags each command reads, in groups a person looks for. */
+const GROUPS: { title: string; commands: string[]; flags: string[] }[] = [
+  { title: 'Which Claw', commands: ['deploy', 'rollback', 'health', 'check'], flags: ['claw-id'] },
+  { title: 'Which deployment', commands: ['wait', 'rollback'], flags: ['deployment-id'] },
+  { title: 'Claws as code', commands: ['plan', 'apply', 'drift', 'preview'], flags: ['manifest'] },
+  { title: 'Applying', commands: ['apply'], flags: ['plan-id', 'auto-approve', 'deploy-changed', 'rewrite-secrets'] },
+  { title: 'Drift', commands: ['drift'], flags: ['fail-on-drift'] },
+  { title: 'The deployment', commands: ['deploy', 'apply', 'preview'], flags: ['strategy', 'payload', 'on-conflict'] },
+  { title: 'Waiting', commands: ['deploy'], flags: ['wait'] },
+  {
+    title: 'Waiting',
+    commands: ['deploy', 'wait', 'rollback', 'health', 'check', 'apply', 'preview'],
+    flags: ['timeout', 'poll-interval', 'success-statuses', 'failure-statuses'],
+  },
+  { title: 'Rolling back', commands: ['deploy', 'wait', 'apply', 'preview'], flags: ['auto-rollback', 'rollback-on'] },
+  { title: 'A fleet (several Claws)', commands: ['deploy', 'apply'], flags: ['waves', 'bake', 'max-failures'] },
+  {
+    title: 'Conversation checks',
+    commands: ['deploy', 'health', 'check', 'apply', 'preview'],
+    flags: ['checks', 'checks-junit', 'checks-output', 'judge-cache'],
+  },
+  { title: 'Health', commands: ['health'], flags: ['probe-message', 'probe-expect', 'fail-on-unhealthy'] },
+  { title: 'Previews', commands: ['preview'], flags: ['preview-claws', 'preview-ttl', 'max-previews', 'fail-on'] },
+  { title: 'The service', commands: [...RUNS, 'preview'], flags: ['base-url', 'auth-scheme', 'request-timeout'] },
+  // The deadline of the whole run, for the commands that have no wait of their own.
+  { title: 'The service', commands: ['plan', 'drift'], flags: ['timeout'] },
+];
+
+const GROUPED = new Set(GROUPS.flatMap((g) => g.flags));
+const FLAG_INPUTS = INPUTS.filter((i) => i.name !== 'command' && i.name !== 'api-key' && !(i.name in ACTION_ONLY));
+const INPUT_NAMES = new Set(INPUTS.map((i) => i.name));
+
+/**
+ * The table's words for a shell: files are in the current folder, and another input named in a
+ * description is the flag (`rollback-on` → `--rollback-on`), never an output of the same name.
+ */
+function forShell(text: string): string {
+  return text
+    .replace(/relative to the workspace/g, 'relative to the current folder')
+    .replace(/(^|[\s(])([a-z]+(?:-[a-z]+)+)(?=[\s.,;:)]|$)(?! output)/g, (all, before: string, name: string) =>
+      INPUT_NAMES.has(name) ? `${before}--${name}` : all,
+    );
 }
 
-export function toolHelp(): string {
+/** A default a shell user reads: a switch's on or off, the token's variable, or the value. */
+function shownDefault(input: InputSpec): string {
+  const value = input.default ?? '';
+  if (value === '') return '';
+  if (value === '${{ github.token }}') return ' Default: the GITHUB_TOKEN environment variable.';
+  return ` Default: ${value}.`;
+}
+
+/** Rows of a name and its words, the words wrapped under their column to `width`. */
+function rows(entries: [string, string][], width: number): string[] {
+  const nameWidth = Math.min(24, Math.max(...entries.map(([name]) => name.length)));
+  const textWidth = Math.max(30, width - nameWidth - 5);
+  return entries.flatMap(([name, text]) => {
+    const lines = wrapColumns(text, textWidth);
+    const first = name.length > nameWidth ? [`  ${name}`, `  ${' '.repeat(nameWidth)}  ${lines[0]}`] : [];
+    const head = first.length ? first : [`  ${name.padEnd(nameWidth)}  ${lines[0]}`];
+    return [...head, ...lines.slice(1).map((l) => `  ${' '.repeat(nameWidth)}  ${l}`)];
+  });
+}
+
+/** What every help ends with: the tool's own flags and the exit codes. */
+function footer(width: number): string[] {
+  return [
+    'Output:',
+    ...rows(TOOL_FLAGS, width),
+    '',
+    'Exit codes:',
+    ...rows(
+      EXIT_CODES.map(([c, t]) => [String(c), t]),
+      width,
+    ),
+    '',
+  ];
+}
+
+function environment(width: number): string[] {
+  return [
+    'Environment:',
+    ...rows(
+      [
+        [KEY_VARIABLES[0], `the service's API key (or ${KEY_VARIABLES[1]}); never taken from a flag`],
+        [BASE_URL_VARIABLE, 'the service address, when --base-url is not given'],
+        ['NO_COLOR', 'no colour and no live line'],
+      ],
+      width,
+    ),
+    '',
+  ];
+}
+
+export function toolHelp(width = 80): string {
   return [
     'Usage: claw-deploy <command> [flags]',
     '',
-    "Deploy Claws on the Agent Management Service, wait for a final status, roll back when told to, run conversation checks, and keep Claws' config in Git: the Claw Deploy action, outside GitHub.",
+    ...wrapColumns(
+      "Deploy Claws on the Agent Management Service, wait for a final status, roll back when told to, run conversation checks, and keep Claws' config in Git: the Claw Deploy action, outside GitHub.",
+      width - 1,
+    ),
     '',
     'Commands:',
-    ...pad(Object.entries(COMMAND_SUMMARIES)),
+    ...rows(Object.entries(COMMAND_SUMMARIES), width),
     '',
-    'Environment:',
-    ...pad([
-      [KEY_VARIABLES[0], `the service's API key (or ${KEY_VARIABLES[1]}); never taken from a flag`],
-      ['CLAW_DEPLOY_BASE_URL', 'the service address, when --base-url is not given'],
-      ['NO_COLOR', 'no colour and no live line'],
-    ]),
-    '',
-    ...footer(),
-    'Run claw-deploy <command> --help for its flags: the action inputs, as long flags.',
+    ...environment(width),
+    ...footer(width),
+    'Run claw-deploy <command> --help for its flags.',
     '',
   ].join('\n');
 }
 
-export function commandHelp(command: string): string {
-  const flags: [string, string][] = INPUTS.filter((i) => i.name !== 'command').map((i) => {
-    if (i.name === 'api-key') return [`(${KEY_VARIABLES[0]})`, `${i.description} Read from the environment only.`];
-    const fallback =
-      i.default === undefined || i.default === ''
-        ? ''
-        : ` (default: ${i.default.replace('${{ github.token }}', '$GITHUB_TOKEN')})`;
-    return [`--${i.name}`, `${i.description}${fallback}`];
-  });
+/** The flags `command` reads, in their groups (an input no group names yet under "Other flags"). */
+export function commandFlags(command: string): { title: string; inputs: InputSpec[] }[] {
+  const groups: { title: string; inputs: InputSpec[] }[] = [];
+  for (const group of GROUPS.filter((g) => g.commands.includes(command))) {
+    const inputs = FLAG_INPUTS.filter((i) => group.flags.includes(i.name));
+    const same = groups.find((g) => g.title === group.title);
+    if (same) same.inputs.push(...inputs);
+    else if (inputs.length) groups.push({ title: group.title, inputs });
+  }
+  const other = FLAG_INPUTS.filter((i) => !GROUPED.has(i.name));
+  if (other.length) groups.push({ title: 'Other flags', inputs: other });
+  return groups;
+}
+
+export function commandHelp(command: Command | string, width = 80): string {
+  const groups = commandFlags(command).flatMap(({ title, inputs }) => [
+    `${title}:`,
+    ...rows(
+      inputs.map((i) => [`--${i.name}`, `${forShell(i.description)}${shownDefault(i)}`]),
+      width,
+    ),
+    '',
+  ]);
   return [
     `Usage: claw-deploy ${command} [flags]`,
     '',
-    `${command}: ${COMMAND_SUMMARIES[command] ?? ''}.`,
+    ...wrapColumns(`${command}: ${COMMAND_SUMMARIES[command] ?? ''}.`, width - 1),
     '',
-    'Flags (the action inputs of the same names):',
-    ...pad(flags),
+    ...groups,
+    ...wrapColumns('A true/false flag alone means true; give false as --flag=false. Give each flag once.', width - 1),
     '',
-    ...footer(),
+    ...environment(width),
+    ...footer(width),
   ].join('\n');
 }

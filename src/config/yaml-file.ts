@@ -18,6 +18,7 @@ import {
 } from 'yaml';
 import { InputError } from '../errors.js';
 import { ParseError, parseDuration } from '../parse.js';
+import { ACTION_WORDS, type Words } from '../words.js';
 
 /** A mistake in a user's file: its message names the file and the line. */
 export class FileError extends InputError {
@@ -44,31 +45,33 @@ export class YamlFile {
     readonly name: string,
     readonly doc: Document,
     private readonly lines: LineCounter,
+    /** How messages name the folder and the environment for this file's user. */
+    readonly words: Words,
   ) {}
 
   /**
    * Reads and parses `path` (relative to `workspace`). A missing file or a syntax error is one
    * FileError; `what` says what the file is for ("checks file", "manifest").
    */
-  static async read(path: string, workspace: string, what: string): Promise<YamlFile> {
+  static async read(path: string, workspace: string, what: string, words: Words = ACTION_WORDS): Promise<YamlFile> {
     const full = isAbsolute(path) ? path : resolve(workspace, path);
     let text: string;
     try {
       text = await readFile(full, 'utf8');
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
-      const why = code === 'ENOENT' ? 'no such file in the workspace' : code === 'EISDIR' ? 'it is a folder' : code;
+      const why = code === 'ENOENT' ? `no such file in ${words.folder}` : code === 'EISDIR' ? 'it is a folder' : code;
       throw new FileError(
-        `The ${what} ${show(path)} could not be read (${why}): expected a YAML file, relative to the workspace (did the job check out the repository?).`,
+        `The ${what} ${show(path)} could not be read (${why}): expected a YAML file, relative to ${words.folder}${words.missingFile}.`,
       );
     }
-    return YamlFile.parse(path, text, what);
+    return YamlFile.parse(path, text, what, words);
   }
 
-  static parse(name: string, text: string, what: string): YamlFile {
+  static parse(name: string, text: string, what: string, words: Words = ACTION_WORDS): YamlFile {
     const lines = new LineCounter();
     const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
-    const file = new YamlFile(name, doc, lines);
+    const file = new YamlFile(name, doc, lines, words);
     const problem = doc.errors[0];
     if (problem) {
       const line = lines.linePos(problem.pos[0]).line;
@@ -177,7 +180,7 @@ export class YamlFile {
     if (!env[name]) {
       this.fail(
         entry.value ?? entry.pair,
-        `'${entry.key}' names ${name}, which is not set: expected the variable in the step's environment (env: on the step, from a secret)`,
+        `'${entry.key}' names ${name}, which is not set: expected the variable in ${this.words.environment}`,
       );
     }
     return name;

@@ -1,6 +1,7 @@
 // A trigger refused because the Claw is already deploying (409): find the deployment in the way,
 // then fail at once (`on-conflict: fail`) or follow it to a final status under the run's deadline
 // and trigger again as a new write (`wait`). Deploy and the fleet both trigger through here.
+import { wordsOf } from '../words.js';
 import type { Deployment, TriggerInput } from '../api/client.js';
 import { ApiError, ConflictError } from '../api/errors.js';
 import type { RunContext } from '../context.js';
@@ -104,7 +105,7 @@ export async function triggerPastConflicts(
         kind: 'blocked',
         outcome: 'error',
         blockingId: blocker?.id,
-        message: `Claw ${claw} is already deploying (${named} is in progress); not deploying, as 'on-conflict' is fail. ${conflict.message}`,
+        message: `Claw ${claw} is already deploying (${named} is in progress); not deploying, as ${wordsOf(deps).input('on-conflict')} is fail. ${conflict.message}`,
       };
     }
     const timedOut = (): TriggerResult => ({
@@ -129,7 +130,7 @@ export async function triggerPastConflicts(
       note: 'in the way: waited for it (409 on the trigger)',
     });
     log.info(
-      `Claw ${claw} is already deploying: deployment ${blocker.id}${blocker.status ? ` (${blocker.status})` : ''} is in the way. Waiting for it to finish ('on-conflict' is wait).`,
+      `Claw ${claw} is already deploying: deployment ${blocker.id}${blocker.status ? ` (${blocker.status})` : ''} is in the way. Waiting for it to finish (${wordsOf(deps).input('on-conflict')} is wait).`,
     );
     const ended = await followBlocker(deps, blocker, claw, rules);
     if (ended === 'timed-out') return timedOut();

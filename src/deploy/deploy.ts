@@ -1,4 +1,5 @@
 // The deploy, wait and rollback commands: trigger → wait → roll back when the policy says so.
+import { wordsOf } from '../words.js';
 import type { Json } from '../api/shapes.js';
 import { CancelledError } from '../errors.js';
 import { formatDuration } from '../format.js';
@@ -122,7 +123,7 @@ export async function deployClaw(
       outcome: 'triggered',
       url: deployment.url,
       ok: true,
-      message: `Triggered deployment ${deployment.id} of Claw ${input.clawId}; not waiting ('wait' is false).`,
+      message: `Triggered deployment ${deployment.id} of Claw ${input.clawId}; not waiting (${wordsOf(deps).input('wait')} is false).`,
     };
   }
   return settle(

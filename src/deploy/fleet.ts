@@ -2,6 +2,7 @@
 // deployments (one write at a time, paced), follows them all with one list request per round,
 // then bakes: the Claws deployed so far must stay healthy for `bake`. Too many failures, or a
 // pause, halt the rollout; what this run deployed is then rolled back, latest wave first.
+import { wordsOf } from '../words.js';
 import type { Deployment } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
 import type { Logger } from '../clock.js';
@@ -424,7 +425,7 @@ class FleetRollout {
     else if (failed > this.budget) {
       this.halt = {
         outcome: 'failed',
-        reason: `${failed} Claw(s) failed, more than the ${this.budget} 'max-failures' allows`,
+        reason: `${failed} Claw(s) failed, more than the ${this.budget} ${wordsOf(this.deps).input('max-failures')} allows`,
       };
     }
   }

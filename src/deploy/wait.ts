@@ -1,4 +1,5 @@
 // Polls one deployment until its status is final, the deadline passes, or the run is cancelled.
+import { wordsOf } from '../words.js';
 import type { Deployment } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
 import type { RunContext } from '../context.js';
@@ -135,7 +136,7 @@ export async function waitForFinalStatus(deps: RunContext, request: WaitRequest)
       request.onStatus?.(entry);
     } else if (status === undefined && polls === 1) {
       log.warning(
-        `Deployment ${deploymentId} has no status or state field; still polling. Add its words to 'success-statuses' or 'failure-statuses' if they are unusual.`,
+        `Deployment ${deploymentId} has no status or state field; still polling. Add its words to ${wordsOf(deps).input('success-statuses')} or ${wordsOf(deps).input('failure-statuses')} if they are unusual.`,
       );
     }
     const outcome = status === undefined ? undefined : outcomeOf(reading, status);

@@ -25,7 +25,7 @@ export function describeOperation(op: Operation): string {
     case 'create-claw':
       return `create Claw ${op.target}`;
     case 'update-claw':
-      return `update Claw ${op.target} (${op.changes?.length ?? 0} key(s))`;
+      return `update Claw ${op.target} (${changedKeys(op)})`;
     case 'install-skill':
       return `install skill ${op.skill} on ${op.target}`;
     case 'remove-skill':
@@ -37,6 +37,13 @@ export function describeOperation(op: Operation): string {
     case 'remove-member':
       return `remove ${op.target} from the team`;
   }
+}
+
+/** The keys an update changes, by name: the first few, then how many more. */
+function changedKeys(op: Operation): string {
+  const keys = (op.changes ?? []).map((c) => c.path.join('.'));
+  const shown = keys.slice(0, 5).join(', ');
+  return keys.length > 5 ? `${shown} and ${keys.length - 5} more` : shown || 'no key';
 }
 
 export async function applyPlan(

@@ -2,6 +2,7 @@
 // reviewed one, write it, and deploy what changed through the fleet path.
 import type { Command, CommandContext, CommandResult } from '../command.js';
 import type { CommandDeps, Outcome, Policy } from '../deploy/deploy.js';
+import { ACTION_WORDS, type Words, wordsOf } from '../words.js';
 import { errorMessage } from '../errors.js';
 import { runUrl } from '../github/run.js';
 import { fleetOutputs, fleetSummary } from '../report/fleet-report.js';
@@ -33,11 +34,11 @@ export interface ApplyOptions {
 }
 
 /** Apply needs every `{ env: NAME }` set: the first unset one is refused, naming its line. */
-export function requireSecrets(manifest: Manifest): void {
+export function requireSecrets(manifest: Manifest, words: Words = ACTION_WORDS): void {
   const unset = envSecrets(manifest).find((secret) => secret.value === undefined);
   if (unset) {
     throw new FileError(
-      `${manifest.file}, line ${unset.line}: the environment variable ${unset.name} is not set: expected it in the step's env (for example from a secret) when applying.`,
+      `${manifest.file}, line ${unset.line}: the environment variable ${unset.name} is not set: expected it in ${words.environment} when applying.`,
     );
   }
 }
@@ -110,7 +111,8 @@ export async function applyCommand(
     };
   }
   if (!options.deployChanged || apply.changedClaws.length === 0) {
-    const why = apply.changedClaws.length === 0 ? 'no Claw changed' : "'deploy-changed' is false";
+    const why =
+      apply.changedClaws.length === 0 ? 'no Claw changed' : `${wordsOf(deps).input('deploy-changed')} is false`;
     return { plan, apply, outcome: 'succeeded', ok: true, message: `${applied}; nothing deployed (${why}).` };
   }
   deps.log.info(`Deploying the Claws that changed: ${apply.changedClaws.join(', ')}.`);

@@ -1,5 +1,6 @@
 // The manifest: what the Claws are (config, skills) and who is on the team, kept in Git. Read once,
 // before any request; every mistake is one error naming the file, the line and what was expected.
+import { ACTION_WORDS, type Words } from '../words.js';
 import { type Node, isMap, isScalar, isSeq } from 'yaml';
 import { type Entry, YamlFile } from '../config/yaml-file.js';
 import { ID_EXPECTED, isValidId } from '../identifiers.js';
@@ -70,8 +71,13 @@ const CLAW_KEYS = ['config', 'skills', 'create'] as const;
 const TEAM_KEYS = ['members'] as const;
 
 /** Reads the manifest at `path` (relative to `workspace`); `env` resolves `{ env: NAME }`. */
-export async function loadManifest(path: string, workspace: string, env: NodeJS.ProcessEnv): Promise<Manifest> {
-  return readManifest(await YamlFile.read(path, workspace, 'manifest'), env);
+export async function loadManifest(
+  path: string,
+  workspace: string,
+  env: NodeJS.ProcessEnv,
+  words: Words = ACTION_WORDS,
+): Promise<Manifest> {
+  return readManifest(await YamlFile.read(path, workspace, 'manifest', words), env);
 }
 
 export function parseManifest(name: string, text: string, env: NodeJS.ProcessEnv = {}): Manifest {

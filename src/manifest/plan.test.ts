@@ -316,7 +316,7 @@ describe('drift', () => {
     const drifted = await driftCommand(harness.deps, manifest(SUPPORT), true);
     expect(drifted).toMatchObject({ ok: false, outcome: 'failed' });
     expect(drifted.message).toMatch(
-      /^Drift: the service differs from claws\.yml in 2 place\(s\): update Claw claw-support-bot \(2 key\(s\)\); install skill zendesk-tickets on claw-support-bot\.$/,
+      /^Drift: the service differs from claws\.yml in 2 place\(s\): update Claw claw-support-bot \(name, personality\.tone\); install skill zendesk-tickets on claw-support-bot\.$/,
     );
     expect((await driftCommand(harness.deps, manifest(SUPPORT), false)).ok).toBe(true);
     const matching = await driftCommand(

@@ -136,6 +136,19 @@ export function planMarkdown(plan: Plan, view: PlanView): string {
       ...plan.blocked.map((b) => `- ${escapeText(describeOperation(b.operation))}: ${escapeText(b.reason)}`),
     );
   }
+  for (const block of planBlocks(plan)) {
+    const title = block.clawId === undefined ? '#### Team members' : `#### Claw ${code(block.clawId)}`;
+    parts.push('', title, '', fenced('diff', block.lines));
+  }
+  return `${parts.join('\n')}\n`;
+}
+
+/**
+ * The plan's diff, per Claw and then for the team: lines marked `+` added, `-` removed, `!`
+ * changed, each one line of visible text. The summary, the comment and the terminal show these.
+ */
+export function planBlocks(plan: Plan): { clawId?: string; lines: string[] }[] {
+  const blocks: { clawId?: string; lines: string[] }[] = [];
   const clawOps = plan.operations.filter((o) => CLAW_OPERATIONS.includes(o.kind));
   for (const clawId of new Set([...clawOps.map((o) => o.target), ...plan.writeOnly.map((w) => w.clawId)])) {
     const ops = clawOps.filter((o) => o.target === clawId);
@@ -146,11 +159,11 @@ export function planMarkdown(plan: Plan, view: PlanView): string {
         lines.push(...configLines({ path: secret.path, action: 'write-only' }));
       }
     }
-    parts.push('', `#### Claw ${code(clawId)}`, '', fenced('diff', lines));
+    blocks.push({ clawId, lines });
   }
   const team = plan.operations.filter((o) => !CLAW_OPERATIONS.includes(o.kind));
-  if (team.length > 0) parts.push('', '#### Team members', '', fenced('diff', team.flatMap(operationLines)));
-  return `${parts.join('\n')}\n`;
+  if (team.length > 0) blocks.push({ lines: team.flatMap(operationLines) });
+  return blocks;
 }
 
 function applyLines(apply: ApplyResult): string {

@@ -278,6 +278,32 @@ async function startUp(times: number): Promise<{ actionMs: number; bareMs: numbe
   return { actionMs: median(action), bareMs: median(bare) };
 }
 
+/** The command line's start-up: spawn → exit of `claw-deploy --version` (the bin, the bundle, the CLI's chunk). */
+async function cliStartUp(times: number): Promise<number> {
+  const runs: number[] = [];
+  for (let i = 0; i < times; i++) {
+    const t0 = Date.now();
+    const child = spawn(process.execPath, [join(ROOT, 'bin', 'claw-deploy.cjs'), '--version'], { stdio: 'ignore' });
+    await new Promise((r) => child.on('close', r));
+    runs.push(Date.now() - t0);
+  }
+  return median(runs);
+}
+
+/** The JavaScript in dist/, in bytes: what the action and the command line load from. */
+function javascriptSize(dir: string): number {
+  return readdirSync(dir, { withFileTypes: true }).reduce(
+    (sum, e) =>
+      sum +
+      (e.isDirectory()
+        ? javascriptSize(join(dir, e.name))
+        : e.name.endsWith('.js')
+          ? statSync(join(dir, e.name)).size
+          : 0),
+    0,
+  );
+}
+
 function dirSize(dir: string): number {
   return readdirSync(dir, { withFileTypes: true }).reduce(
     (sum, e) => sum + (e.isDirectory() ? dirSize(join(dir, e.name)) : statSync(join(dir, e.name)).size),
@@ -377,6 +403,7 @@ const gate = gateTable(await measureChecksGate());
 const healthTable = await measureHealthOverTime();
 process.stderr.write('start-up…\n');
 const start = await startUp(9);
+const cliStart = await cliStartUp(9);
 const kb = (file: string) => statSync(join(ROOT, file)).size / 1024;
 
 const loadTable = [
@@ -394,6 +421,8 @@ const otherTable = [
   `| start-up: spawn → first request, bare node with fetch (median of 9) | ${fmt(start.bareMs)} ms |`,
   `| dist/index.js | ${fmt(kb('dist/index.js'))} KiB |`,
   `| dist/ in all | ${fmt(dirSize(join(ROOT, 'dist')) / 1024)} KiB |`,
+  `| dist/ JavaScript in all (the action and the command line share it) | ${fmt(javascriptSize(join(ROOT, 'dist')) / 1024)} KiB |`,
+  `| start-up: spawn → exit, claw-deploy --version (median of 9) | ${fmt(cliStart)} ms |`,
 ];
 const report = [
   '# Benchmark results',

@@ -1,17 +1,20 @@
-// The command line as a user runs it: `node dist/cli/index.js <command> --flags` against the
-// simulator, with the key in the environment; exit codes, --json, --junit, Ctrl-C with a rollback,
-// no ANSI when not a terminal, a hostile status shown as text, and --help naming every input.
+// The command line as a user runs it: `claw-deploy <command> --flags` (the package's bin, over
+// dist/) against the simulator, with the key in the environment: exit codes, results on stdout and
+// the log on stderr, --json on every exit checked against the schema docs/cli.md publishes, its
+// own words, help per command, refused flags, Ctrl-C with a rollback, a closed pipe, the plan in
+// the terminal, no ANSI when not a terminal, and a hostile status shown as text.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { DEMO_KEY, type Simulator } from '../sim/server.ts';
 import { ROOT, collect, readActionYml } from './harness.ts';
 import { simulatorPerTest } from './service.ts';
 
 const start = simulatorPerTest({ rollbackForm: 'new-deployment' });
-const CLI = join(ROOT, 'dist', 'cli', 'index.js');
+const CLI = join(ROOT, 'bin', 'claw-deploy.cjs');
 
 interface CliRun {
   code: number | null;
@@ -21,12 +24,25 @@ interface CliRun {
 
 async function runCli(
   args: string[],
-  options: { env?: Record<string, string>; cwd?: string; onLine?: (line: string, child: ChildProcess) => void } = {},
+  options: {
+    env?: Record<string, string>;
+    cwd?: string;
+    onLine?: (line: string, child: ChildProcess) => void;
+    onLog?: (line: string, child: ChildProcess) => void;
+  } = {},
 ): Promise<CliRun> {
   const child = spawn(process.execPath, [CLI, ...args], {
     cwd: options.cwd ?? mkdtempSync(join(tmpdir(), 'claw-cli-')),
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', CLAW_DEPLOY_API_KEY: DEMO_KEY, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  // The log is on stderr: `onLog` sees it line by line.
+  let pending = '';
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    pending += chunk;
+    const lines = pending.split('\n');
+    pending = lines.pop() ?? '';
+    for (const line of lines) options.onLog?.(line, child);
   });
   const ended = await collect(child, options);
   return { code: ended.exitCode, stdout: ended.stdout, stderr: ended.stderr };
@@ -36,66 +52,144 @@ const base = (sim: Simulator) => ['--base-url', `${sim.url}/v1`, '--poll-interva
 // eslint-disable-next-line no-control-regex
 const ANSI = /\u001b\[/;
 
+/** The JSON Schema of --json, as docs/cli.md publishes it. */
+function jsonSchema(): object {
+  const doc = readFileSync(join(ROOT, 'docs', 'cli.md'), 'utf8');
+  const section = doc.slice(doc.indexOf('### `--json`'));
+  return JSON.parse(/```json\n([\s\S]*?)```/.exec(section)![1]) as object;
+}
+const validate = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true }).compile(jsonSchema());
+
+/** stdout of a --json run: exactly one JSON object, valid against the schema, with the exit code it says. */
+function oneJsonObject(run: CliRun): Record<string, unknown> {
+  expect(run.stdout.endsWith('\n') && run.stdout.trim().split('\n')).toHaveLength(1);
+  const value = JSON.parse(run.stdout) as Record<string, unknown>;
+  expect(validate(value), JSON.stringify(validate.errors)).toBe(true);
+  expect(value['exit-code']).toBe(run.code);
+  return value;
+}
+
 describe('claw-deploy, the command line', () => {
-  it('a deploy that succeeds: exit 0, the status as it changes, the outputs as a table, no ANSI off a terminal', async () => {
+  it('a deploy that succeeds: exit 0, the log on stderr, the result on stdout, no ANSI off a terminal', async () => {
     const s = await start();
     s.addClaw('c1', { plan: [['pending', 1000], ['live']] });
     const run = await runCli(['deploy', '--claw-id', 'c1', ...base(s)]);
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/deployment dep_0001: pending \(in progress\)/);
-    expect(run.stdout).toMatch(/deployment dep_0001: live \(success\)/);
+    expect(run.stderr).toMatch(/deployment dep_0001: pending \(in progress\)/);
+    expect(run.stderr).toMatch(/deployment dep_0001: live \(success\)/);
+    expect(run.stdout).not.toContain('pending (in progress)');
+    expect(run.stdout).toMatch(/^✔ Deployment dep_0001 of Claw c1 succeeded/);
     expect(run.stdout).toMatch(/Outputs:\n {2}deployment-id +dep_0001\n {2}status +live\n {2}outcome +succeeded/);
-    expect(run.stdout).not.toMatch(ANSI);
+    expect(run.stdout + run.stderr).not.toMatch(ANSI);
     expect(run.stdout + run.stderr).not.toContain(DEMO_KEY);
   });
 
-  it('a deploy that fails and is rolled back: exit 1; --json is one parsable object', async () => {
+  it('a deploy that fails and is rolled back: exit 1; --json is one object, typed, valid against the schema', async () => {
     const s = await start();
     s.addClaw('c1', { plan: [['pending', 500], ['crashed']] });
     const run = await runCli(['deploy', '--claw-id', 'c1', '--auto-rollback', '--json', ...base(s)]);
     expect(run.code).toBe(1);
-    const outputs = JSON.parse(run.stdout) as Record<string, string>;
+    const outputs = oneJsonObject(run);
     expect(outputs).toMatchObject({
       outcome: 'failed',
+      'exit-code': 1,
       status: 'crashed',
-      'rolled-back': 'true',
+      'rolled-back': true,
       'rollback-id': 'dep_0002',
     });
+    expect(typeof outputs.duration).toBe('number');
     expect(outputs.message).toContain('It was rolled back');
     // The log went to stderr, so stdout holds the JSON alone.
     expect(run.stderr).toContain('deployment dep_0001: crashed');
   });
 
-  it("bad input: exit 2 with the action's own message, before any request", async () => {
+  it('bad input: exit 2, one line on stderr naming the flag, stdout empty, nothing sent', async () => {
     const s = await start();
     const run = await runCli(['deploy', '--claw-id', '../etc', ...base(s)]);
     expect(run.code).toBe(2);
-    expect(run.stdout).toContain(`error: Input 'claw-id' is "../etc": expected an identifier without whitespace`);
-    expect(s.requests).toHaveLength(0);
-    const flagKey = await runCli(['deploy', '--api-key', 'x', ...base(s)]);
-    expect(flagKey.code).toBe(2);
-    expect(flagKey.stderr).toContain(
-      'The API key is read only from the environment (CLAW_DEPLOY_API_KEY, or AMS_API_KEY)',
+    expect(run.stderr).toBe(
+      `error: --claw-id is "../etc": expected an identifier without whitespace, control characters or '/', not '.' or '..', at most 200 characters.\n`,
     );
-    const unknown = await runCli(['deploy', '--claw', 'c1', ...base(s)]);
-    expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toMatch(/Unknown option '--claw'/);
+    expect(run.stdout).toBe('');
+    const refusals: [string[], string][] = [
+      [
+        ['deploy', '--api-key', 'x'],
+        'The API key is read only from the environment (CLAW_DEPLOY_API_KEY, or AMS_API_KEY)',
+      ],
+      [['deploy', '--claw', 'c1'], 'Unknown flag --claw; did you mean --claw-id?'],
+      [
+        ['deploy', '--claw-id=c1', '--pol-interval', '1s'],
+        'Unknown flag --pol-interval; did you mean --poll-interval?',
+      ],
+      [['deply', '--claw-id', 'c1'], 'Unknown command "deply"; did you mean deploy?'],
+      [['deploy', '--claw-id', 'c1', '--claw-id', 'c2'], '--claw-id is given twice: give each flag once'],
+      [['deploy', '--claw-id', 'c1', '--timeout', '1m', '--timeout=2m'], '--timeout is given twice'],
+      [['deploy', '--claw-id', 'c1', '--environment', 'production'], '--environment is not for the command line'],
+      [['plan', '--manifest', 'claws.yml', '--comment'], '--comment is not for the command line'],
+      [['health', '--claw-id', 'c1', '--incidents'], '--incidents is not for the command line'],
+      [['deploy', '--claw-id'], '--claw-id needs a value'],
+    ];
+    for (const [args, message] of refusals) {
+      const refused = await runCli([...args, ...base(s)]);
+      expect(refused.code, args.join(' ')).toBe(2);
+      expect(refused.stderr.split('\n'), args.join(' ')).toHaveLength(2); // one line, then the end
+      expect(refused.stderr, args.join(' ')).toContain(message);
+      expect(refused.stdout).toBe('');
+    }
+    expect(s.requests).toHaveLength(0);
   });
 
-  it('a refused key: exit 3 (could not act), said as the action says it; AMS_API_KEY is read too', async () => {
+  it("its own words: flags, environment variables and the current folder, never the action's inputs", async () => {
+    const s = await start();
+    s.addClaw('c1');
+    const noFile = await runCli(['check', '--claw-id', 'c1', '--checks', 'missing.yml', ...base(s)]);
+    expect(noFile.code).toBe(2);
+    expect(noFile.stderr).toBe(
+      'error: The checks file "missing.yml" could not be read (no such file in the current folder): expected a YAML file, relative to the current folder.\n',
+    );
+    const rollback = await runCli(['rollback', ...base(s)]);
+    expect(rollback.stderr).toContain(
+      '--deployment-id is "": expected the deployment to roll back, or a --claw-id whose current deployment is rolled back.',
+    );
+    const apply = await runCli(['apply', '--manifest', 'claws.yml', ...base(s)]);
+    expect(apply.stderr).toContain(
+      '--plan-id is "": expected the plan-id output of the reviewed plan (apply refuses to write an unreviewed plan), or --auto-approve to apply without review.',
+    );
+    const cwd = mkdtempSync(join(tmpdir(), 'claw-cli-'));
+    writeFileSync(
+      join(cwd, 'checks.yml'),
+      'judge: {url: "https://judge.example.com/v1", model: m, api-key-env: JUDGE_KEY}\nchecks:\n  - {name: a, send: hi, assert: [{type: llm-rubric, value: polite}]}\n',
+    );
+    const unset = await runCli(['check', '--claw-id', 'c1', '--checks', 'checks.yml', ...base(s)], { cwd });
+    expect(unset.stderr).toContain(
+      'which is not set: expected the variable in the environment (export it before running claw-deploy).',
+    );
+    const address = await runCli(['health', '--claw-id', 'c1']);
+    expect(address.stderr).toContain('error: --base-url (or CLAW_DEPLOY_BASE_URL) is "": expected the service address');
+    for (const run of [noFile, rollback, apply, unset, address]) {
+      expect(run.stderr).not.toMatch(/Input '|the workspace|check out the repository|env: on the step|'api-key'/);
+    }
+    expect(s.requests).toHaveLength(0);
+  });
+
+  it('a refused key: exit 3 (could not act), with advice naming the variable the key came from', async () => {
     const s = await start();
     s.addClaw('c1');
     const run = await runCli(['health', '--claw-id', 'c1', ...base(s)], {
       env: { CLAW_DEPLOY_API_KEY: '', AMS_API_KEY: 'not-the-key' },
     });
     expect(run.code).toBe(3);
-    expect(run.stdout).toContain('The API key was refused (401 unauthorized)');
-    expect(run.stdout).not.toContain('not-the-key');
+    expect(run.stderr).toContain(
+      'The API key was refused (401 unauthorized) on GET /v1/claws/:id: it is missing, invalid or revoked. Check AMS_API_KEY and --auth-scheme.',
+    );
+    expect(run.stderr).not.toContain("'api-key'");
+    expect(run.stdout + run.stderr).not.toContain('not-the-key');
   });
 
-  it('check: a checks file against a staging Claw, no deployment, with --junit', async () => {
+  it("check: a checks file against a staging Claw, no deployment, with --junit; a failed check's reply is shown", async () => {
     const s = await start();
-    s.addClaw('claw-staging', { chat: { mode: 'sync', reply: 'Hello! What is your order number?' } });
+    const reply = `Hello! What is your order number? ${'I can look it up for you in a moment. '.repeat(6)}\nSecond line.\nThird line.`;
+    s.addClaw('claw-staging', { chat: { mode: 'sync', reply } });
     const cwd = mkdtempSync(join(tmpdir(), 'claw-cli-'));
     writeFileSync(
       join(cwd, 'claw-checks.yml'),
@@ -116,24 +210,118 @@ describe('claw-deploy, the command line', () => {
     );
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(/Checks \(1 of 2 passed\):/);
-    expect(run.stdout).toMatch(/claw-staging · refunds +✘ failed 0\/1 · contains "refund" did not hold/);
+    expect(run.stdout).toMatch(/claw-staging · refunds +✘ failed 0\/1\n +contains "refund" did not hold/);
+    // The reply, whole lines wrapped to the width (100 off a terminal), its own lines kept.
+    const shown = run.stdout.slice(run.stdout.indexOf('      reply:\n'));
+    expect(shown).toContain('│ Hello! What is your order number? I can look it up for you in a moment.');
+    expect(shown).toContain('│ Second line.\n');
+    expect(Math.max(...shown.split('\n').map((l) => l.length))).toBeLessThanOrEqual(100);
     const junit = readFileSync(join(cwd, 'reports', 'checks.xml'), 'utf8');
     expect(junit).toContain('<testsuite name="Claw claw-staging" tests="2" failures="1" errors="0"');
     expect(s.requests.some((r) => r.path.startsWith('/v1/deployments'))).toBe(false);
   });
 
-  it('Ctrl-C during a wait with auto-rollback covering cancelled: rolled back, exit 130', async () => {
+  it('plan and drift print the plan in the terminal; drift names the keys that differ', async () => {
+    const s = await start();
+    s.addClaw('claw-support-bot', { plan: [['live']], config: { personality: { tone: 'formal' }, prompt: 'a\nb\nc' } });
+    const cwd = mkdtempSync(join(tmpdir(), 'claw-cli-'));
+    writeFileSync(
+      join(cwd, 'claws.yml'),
+      'claws:\n  claw-support-bot:\n    config:\n      personality: {tone: friendly}\n      prompt: "a\\nB\\nc"\n    skills: [web-search]\n',
+    );
+    const plan = await runCli(['plan', '--manifest', 'claws.yml', ...base(s)], { cwd });
+    expect(plan.code).toBe(0);
+    expect(plan.stdout).toContain('Plan for claws.yml: +1 to add, ~1 to change, -0 to remove (plan id ');
+    expect(plan.stdout).toContain('Claw claw-support-bot\n  ! personality.tone: "formal" → "friendly"');
+    expect(plan.stdout).toMatch(/ {2}- {3}b\n {2}\+ {3}B\n/);
+    expect(plan.stdout).toContain('  + skill web-search');
+    const drift = await runCli(['drift', '--manifest', 'claws.yml', '--json', ...base(s)], { cwd });
+    expect(drift.code).toBe(1);
+    const result = oneJsonObject(drift);
+    expect(result.message).toContain('update Claw claw-support-bot (personality.tone, prompt)');
+    expect(result.plan).toMatchObject({ operations: expect.any(Array) });
+    expect(result.changes).toBe(2);
+    expect(s.requests.filter((r) => r.method !== 'GET')).toHaveLength(0);
+  });
+
+  it('Ctrl-C during a wait with auto-rollback covering cancelled: rolled back, exit 130, one JSON object', async () => {
     const s = await start();
     s.addClaw('c1', { plan: [['pending', 60_000], ['live']] });
     const run = await runCli(
-      ['deploy', '--claw-id', 'c1', '--auto-rollback', '--rollback-on', 'failed,cancelled', ...base(s)],
-      { onLine: (line, child) => void (line.includes('pending (in progress)') && child.kill('SIGINT')) },
+      ['deploy', '--claw-id', 'c1', '--auto-rollback', '--rollback-on', 'failed,cancelled', '--json', ...base(s)],
+      { onLog: (line, child) => void (line.includes('pending (in progress)') && child.kill('SIGINT')) },
     );
     expect(run.code).toBe(130);
     expect(
       s.requests.filter((r) => r.method === 'POST' && r.path === '/v1/deployments/dep_0001/rollback'),
     ).toHaveLength(1);
-    expect(run.stdout).toContain('Received SIGINT');
+    expect(run.stderr).toContain('Received SIGINT');
+    expect(oneJsonObject(run)).toMatchObject({ outcome: 'cancelled', 'exit-code': 130 });
+  });
+
+  it('--json prints one object valid against the schema on every exit: 0, 1, 2, 3, 130, 143', async () => {
+    const s = await start();
+    s.addClaw('live', { plan: [['pending', 200], ['live']] });
+    s.addClaw('crash', { plan: [['pending', 200], ['crashed']] });
+    s.addClaw('slow', { plan: [['pending', 60_000], ['live']] });
+    const runs: [number, CliRun][] = [
+      [0, await runCli(['deploy', '--claw-id', 'live', '--json', ...base(s)])],
+      [0, await runCli(['--version', '--json'])],
+      [1, await runCli(['deploy', '--claw-id', 'crash', '--json', ...base(s)])],
+      [2, await runCli(['deploy', '--json', '--claw-id', 'c1', '--bogus', ...base(s)])],
+      [2, await runCli(['--json'])],
+      [2, await runCli(['deploy', '--claw-id', 'c1', '--json', ...base(s)], { env: { CLAW_DEPLOY_API_KEY: '' } })],
+      [3, await runCli(['deploy', '--claw-id', 'nope', '--json', ...base(s)])],
+      [
+        3,
+        await runCli(['health', '--claw-id', 'live', '--json', ...base(s)], {
+          env: { CLAW_DEPLOY_API_KEY: 'wrong-key' },
+        }),
+      ],
+    ];
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+      const run = await runCli(['deploy', '--claw-id', 'slow', '--json', ...base(s)], {
+        onLog: (line, child) => void (line.includes('pending (in progress)') && child.kill(signal)),
+      });
+      runs.push([signal === 'SIGINT' ? 130 : 143, run]);
+    }
+    for (const [code, run] of runs) {
+      expect(run.code, run.stderr).toBe(code);
+      oneJsonObject(run);
+    }
+    expect(runs.map(([, r]) => (JSON.parse(r.stdout) as { outcome: string }).outcome)).toEqual([
+      'succeeded',
+      'succeeded',
+      'failed',
+      'error',
+      'error',
+      'error',
+      'error',
+      'error',
+      'cancelled',
+      'cancelled',
+    ]);
+  });
+
+  it('a closed stdout and stderr (| head -n 2) never end the run: the deployment crashes after, the rollback is sent, exit 1', async () => {
+    const s = await start({ speed: 1 });
+    s.addClaw('c1', { plan: [['pending', 1500], ['crashed']] });
+    let closed = false;
+    const run = await runCli(['deploy', '--claw-id', 'c1', '--auto-rollback', ...base(s)], {
+      // As `2>&1 | head -n 2` does: the reader takes two lines and goes away.
+      onLog: (line, child) => {
+        if (!closed && line.includes('Triggered deployment')) {
+          closed = true;
+          child.stdout?.destroy();
+          child.stderr?.destroy();
+        }
+      },
+    });
+    expect(closed).toBe(true);
+    expect(run.code).toBe(1);
+    expect(
+      s.requests.filter((r) => r.method === 'POST' && r.path === '/v1/deployments/dep_0001/rollback'),
+    ).toHaveLength(1);
   });
 
   it('a hostile status with escape sequences is printed as text, never as a terminal control', async () => {
@@ -142,23 +330,48 @@ describe('claw-deploy, the command line', () => {
     const run = await runCli(['deploy', '--claw-id', 'c1', ...base(s)]);
     expect(run.code).toBe(0);
     // eslint-disable-next-line no-control-regex
-    expect(run.stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
-    expect(run.stdout).toContain('\\x1b[2J\\x1b[31mdeploying\\x1b]0;pwned\\x07');
+    expect(run.stdout + run.stderr).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
+    expect(run.stderr).toContain('\\x1b[2J\\x1b[31mdeploying\\x1b]0;pwned\\x07');
   });
 
-  it('--help for the tool and for each command names every input action.yml has, and the exit codes', async () => {
+  it("--help: the tool's commands; each command's flags only, grouped; every input somewhere; -h everywhere", async () => {
     const tool = await runCli(['--help']);
     expect(tool.code).toBe(0);
     expect(tool.stdout).toMatch(/Exit codes:\n {2}0 /);
     const commands = ['deploy', 'wait', 'rollback', 'health', 'check', 'plan', 'apply', 'drift', 'preview'];
     for (const command of commands) expect(tool.stdout).toContain(`  ${command} `);
-    const inputs = Object.keys(readActionYml().inputs).filter((name) => !['command', 'api-key'].includes(name));
+    const helps = new Map<string, string>();
     for (const command of commands) {
       const help = await runCli([command, '--help']);
       expect(help.code).toBe(0);
-      for (const name of inputs) expect(help.stdout, `${command} --help names --${name}`).toContain(`--${name} `);
       expect(help.stdout).toContain('CLAW_DEPLOY_API_KEY');
+      helps.set(command, help.stdout);
     }
+    expect(helps.get('deploy')).toMatch(/Which Claw:\n {2}--claw-id /);
+    expect(helps.get('deploy')).toMatch(
+      /Rolling back:\n {2}--auto-rollback +Roll back when the outcome is one of --rollback-on\./,
+    );
+    expect(helps.get('deploy')).not.toMatch(/^ {2}--manifest /m);
+    expect(helps.get('plan')).toMatch(/^ {2}--manifest /m);
+    expect(helps.get('plan')).not.toMatch(/^ {2}--claw-id /m);
+    expect(helps.get('plan')).not.toMatch(/^ {2}--auto-rollback /m);
+    expect([...helps.values()].join('')).not.toContain('${{');
+    expect(helps.get('check')).toContain('relative to the current folder');
+    // Every input but the key, the command and the action's own is a flag of some command.
+    const { ACTION_ONLY } = await import('../../src/cli/args.ts');
+    const inputs = Object.keys(readActionYml().inputs).filter(
+      (name) => !['command', 'api-key'].includes(name) && !(name in ACTION_ONLY),
+    );
+    for (const name of inputs) {
+      expect(
+        [...helps.values()].some((h) => h.includes(`--${name} `)),
+        `--${name} is in some help`,
+      ).toBe(true);
+    }
+    // -h, after anything, even a mistake.
+    const short = await runCli(['apply', '--bogus', '-h']);
+    expect(short.code).toBe(0);
+    expect(short.stdout).toBe(helps.get('apply'));
     const preview = await runCli(['preview', '--manifest', 'claws.yml']);
     expect(preview.code).toBe(2);
     expect(preview.stderr).toContain('preview follows a GitHub pull request');

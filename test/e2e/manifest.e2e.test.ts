@@ -215,7 +215,7 @@ describe('Claws as code, end to end', () => {
     const { env } = workspace();
     const run = await runAction(inputs(s, { command: 'apply', 'auto-approve': 'true' }), { env });
     expect(run.errors).toEqual([
-      "claws.yml, line 9: the environment variable ZENDESK_TOKEN is not set: expected it in the step's env (for example from a secret) when applying.",
+      "claws.yml, line 9: the environment variable ZENDESK_TOKEN is not set: expected it in the step's environment (env: on the step, from a secret) when applying.",
     ]);
     expect(run.outputs.outcome).toBe('error');
     expect(s.requests).toEqual([]);

@@ -13,14 +13,12 @@ function newest(path: string): number {
 }
 
 export default function setup(): void {
-  // Both bundles: the action's and the command line's; the older one decides.
-  let built = Infinity;
-  for (const bundle of [join(ROOT, 'dist', 'index.js'), join(ROOT, 'dist', 'cli', 'index.js')]) {
-    try {
-      built = Math.min(built, statSync(bundle).mtimeMs);
-    } catch {
-      built = 0; // no bundle yet
-    }
+  // One bundle for both entries: the action's dist/index.js, which the command line's bin imports.
+  let built = 0; // no bundle yet
+  try {
+    built = statSync(join(ROOT, 'dist', 'index.js')).mtimeMs;
+  } catch {
+    // built stays 0
   }
   const sources = ['src', 'package.json', 'package-lock.json', 'tsconfig.json'].map((p) => newest(join(ROOT, p)));
   if (Math.max(...sources) <= built) return;

@@ -2,6 +2,7 @@
 // llm-rubric, factuality) plus javascript, assert-set, weight, metric, threshold and transform.
 // Values are rendered with the test's vars now, when the file is read; what this project does not
 // run is refused by name, with what to write instead.
+import type { Words } from '../../words.js';
 import { parse as parseYaml } from 'yaml';
 import { PATTERN_EXPECTED, patternProblem } from '../../pattern.js';
 import { type Assertion, FACTUALITY_CATEGORIES, type FactualityCategory, compileRegex } from '../assertions.js';
@@ -29,6 +30,8 @@ export interface AssertContext {
   judges: Map<string, JudgeSpec>;
   /** `assertionTemplates`, for `$ref`. */
   templates?: Obj;
+  /** How messages name where a variable is set, for the entry's user (absent: the action's). */
+  words?: Words;
 }
 
 const PLAIN_TYPES = [
@@ -406,7 +409,7 @@ function graded(
   ctx: AssertContext,
 ): TurnAssertion {
   const provider = a.provider ?? ctx.options.provider;
-  const read = readGrader(provider, ctx.env);
+  const read = readGrader(provider, ctx.env, ctx.words);
   if ('problem' in read) {
     // At the provider that is at fault; with none named, at the assertion that needs one.
     const at = a.provider !== undefined || ctx.options.provider === undefined ? a : ctx.options;

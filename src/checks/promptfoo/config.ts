@@ -182,6 +182,7 @@ export function readPromptfooConfig(file: YamlFile, context: PromptfooContext): 
         forkSafe,
         judges,
         templates: templates as Obj | undefined,
+        words: file.words,
       };
       const assert = (merged.assert as unknown[]).map((a) => readAssertion(a, ctx));
       const transform = readTransform(merged.options as Obj, ctx);

@@ -5,6 +5,7 @@
 // OPENAI_BASE_URL / OPENAI_API_BASE_URL / OPENAI_API_HOST read from the environment as promptfoo
 // reads them. Every key read is a secret of the run. Other providers are refused by name: the
 // judge speaks the OpenAI chat-completions API only.
+import { ACTION_WORDS, type Words } from '../../words.js';
 import { readSecureUrl } from '../../url.js';
 import { DEFAULT_JUDGE_TIMEOUT_MS } from '../judge-file.js';
 import type { EndpointJudgeSpec } from '../judge-spec.js';
@@ -32,7 +33,7 @@ export type GraderRead = { spec: EndpointJudgeSpec } | { problem: string; key?: 
  * The judge for `provider` (undefined: promptfoo's default grader). `problem` says what to write
  * instead; `key` names the part of the provider at fault.
  */
-export function readGrader(provider: unknown, env: NodeJS.ProcessEnv): GraderRead {
+export function readGrader(provider: unknown, env: NodeJS.ProcessEnv, words: Words = ACTION_WORDS): GraderRead {
   let id: unknown = provider;
   let config: Obj = {};
   if (provider === undefined || provider === null) {
@@ -43,7 +44,7 @@ export function readGrader(provider: unknown, env: NodeJS.ProcessEnv): GraderRea
     }
     id = `openai:chat:${DEFAULT_GRADER_MODEL}`;
   } else if (isObj(provider)) {
-    if ('text' in provider && !('id' in provider)) return readGrader(provider.text, env);
+    if ('text' in provider && !('id' in provider)) return readGrader(provider.text, env, words);
     const unknown = Object.keys(provider).filter((k) => !['id', 'config', 'label'].includes(k));
     if (unknown.length)
       return {
@@ -67,7 +68,7 @@ export function readGrader(provider: unknown, env: NodeJS.ProcessEnv): GraderRea
       key: 'config',
     };
   }
-  return endpoint(model.model, config, env);
+  return endpoint(model.model, config, env, words);
 }
 
 function openAiModel(id: string): { model: string } | { problem: string } {
@@ -92,7 +93,7 @@ function openAiModel(id: string): { model: string } | { problem: string } {
   };
 }
 
-function endpoint(model: string, config: Obj, env: NodeJS.ProcessEnv): GraderRead {
+function endpoint(model: string, config: Obj, env: NodeJS.ProcessEnv, words: Words): GraderRead {
   const text = (key: string): string | undefined =>
     typeof config[key] === 'string' ? (config[key] as string) : undefined;
   const base =
@@ -113,7 +114,7 @@ function endpoint(model: string, config: Obj, env: NodeJS.ProcessEnv): GraderRea
   apiKey = apiKey.trim();
   if (!apiKey && url === OPENAI_BASE) {
     return {
-      problem: `the grader ${model} has no key: set ${envar ?? 'OPENAI_API_KEY'} in the step's environment (env: on the step, from a secret)`,
+      problem: `the grader ${model} has no key: set ${envar ?? 'OPENAI_API_KEY'} in ${words.environment}`,
     };
   }
   const headers: Record<string, string> = {};

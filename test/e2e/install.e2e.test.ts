@@ -1,0 +1,83 @@
+// What a user installs, not the repository: `npm pack`, that tarball installed into an empty
+// folder with no registry to reach (so the package must carry its whole program), then the
+// installed `claw-deploy` run through its bin: --version, and one deploy against the simulator.
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { DEMO_KEY } from '../sim/server.ts';
+import { ROOT, collect } from './harness.ts';
+import { simulatorPerTest } from './service.ts';
+
+const start = simulatorPerTest();
+
+/** npm, with this Node first on the PATH (the bin's `#!/usr/bin/env node` finds it too). */
+const PATH = `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}`;
+// No registry to reach: an install that needed anything but the tarball would fail here.
+const OFFLINE = ['--offline', '--registry', 'http://127.0.0.1:9/', '--no-audit', '--no-fund', '--ignore-scripts'];
+
+function npm(args: string[], cwd: string): string {
+  return execFileSync('npm', args, { cwd, env: { ...process.env, PATH }, encoding: 'utf8', stdio: 'pipe' });
+}
+
+/** The packed tarball, installed into a new empty folder; the path of its `claw-deploy`. */
+function installPacked(): { bin: string; folder: string; files: string[] } {
+  const packed = mkdtempSync(join(tmpdir(), 'claw-pack-'));
+  const [{ filename, files }] = JSON.parse(npm(['pack', '--json', '--pack-destination', packed], ROOT)) as {
+    filename: string;
+    files: { path: string }[];
+  }[];
+  const folder = mkdtempSync(join(tmpdir(), 'claw-install-'));
+  writeFileSync(join(folder, 'package.json'), '{"private": true}\n');
+  // An empty cache too: nothing a past install left behind can stand in for a missing dependency.
+  npm(['install', ...OFFLINE, '--cache', join(packed, 'cache'), join(packed, filename)], folder);
+  return { bin: join(folder, 'node_modules', '.bin', 'claw-deploy'), folder, files: files.map((f) => f.path) };
+}
+
+async function run(bin: string, args: string[], cwd: string, env: Record<string, string> = {}) {
+  const child = spawn(bin, args, { cwd, env: { PATH, HOME: process.env.HOME ?? '', ...env }, stdio: 'pipe' });
+  child.stdin.end();
+  return collect(child);
+}
+
+describe('the package as a user installs it', () => {
+  it('installs from its tarball alone and runs: --version, then a deploy against the simulator', async () => {
+    const { bin, folder, files } = installPacked();
+    // Only what runs: the bin, the bundle, and npm's own (package.json, README, LICENSE).
+    expect(files.filter((f) => !/^(bin|dist)\//.test(f)).sort()).toEqual(['LICENSE', 'README.md', 'package.json']);
+    const installed = JSON.parse(readFileSync(join(folder, 'node_modules', 'claw-deploy', 'package.json'), 'utf8'));
+    expect(installed.dependencies ?? {}).toEqual({});
+    // Nothing else came with it.
+    expect(readdirSync(join(folder, 'node_modules')).filter((n) => !n.startsWith('.'))).toEqual(['claw-deploy']);
+
+    const version = await run(bin, ['--version'], folder);
+    expect(version.exitCode).toBe(0);
+    expect(version.stdout).toBe(`claw-deploy ${installed.version}\n`);
+
+    const s = await start();
+    s.addClaw('c1', { plan: [['pending', 500], ['live']] });
+    const deploy = await run(
+      bin,
+      ['deploy', '--claw-id', 'c1', '--poll-interval', '100ms', '--timeout', '20s', '--json'],
+      folder,
+      { CLAW_DEPLOY_API_KEY: DEMO_KEY, CLAW_DEPLOY_BASE_URL: `${s.url}/v1` },
+    );
+    expect(deploy.exitCode, deploy.stderr).toBe(0);
+    expect(JSON.parse(deploy.stdout)).toMatchObject({ outcome: 'succeeded', status: 'live' });
+    expect(s.requests.filter((r) => r.method === 'POST' && r.path === '/v1/deployments')).toHaveLength(1);
+
+    // On a Node.js older than engines says: one line naming both versions, not a syntax error.
+    const older = join(folder, 'older-node.cjs');
+    writeFileSync(
+      older,
+      "Object.defineProperty(process, 'versions', { value: { ...process.versions, node: '18.20.8' } });\n",
+    );
+    const old = await run(bin, ['deploy', '--json'], folder, { NODE_OPTIONS: `--require ${older}` });
+    expect(old.exitCode).toBe(3);
+    expect(old.stderr).toBe(
+      `error: claw-deploy needs Node.js ${installed.engines.node.slice(2)} or later; this is Node.js 18.20.8.\n`,
+    );
+    expect(JSON.parse(old.stdout)).toMatchObject({ outcome: 'error', 'exit-code': 3 });
+  }, 60_000);
+});
