@@ -1,5 +1,6 @@
-// One HTTP exchange, and nothing else: send, read the body up to a cap, time out, and redact the
-// key from everything that comes back. One keep-alive agent serves every request (no new TLS
+// The one place that speaks HTTP. One exchange with the service: send, read the body up to a cap,
+// time out, and redact the key from everything that comes back (and, at the end, the fetch that
+// GitHub's calls go through). One keep-alive agent serves every request (no new TLS
 // handshake per poll); a request that times out or is cancelled destroys only its own socket.
 import * as http from 'node:http';
 import * as https from 'node:https';
@@ -168,4 +169,54 @@ export class HttpSession {
     }
     return out;
   }
+}
+
+// Octokit's fetch, over the same HTTP client: GitHub calls (src/github/) honour the runner's proxy
+// settings (HTTPS_PROXY, NO_PROXY) as the service's calls do, and the bundle carries no second HTTP
+// stack for them (the toolkit's undici, 430 KiB, is left out: see tools/undici-stub). Bodies are
+// read up to a cap, as every answer from outside is; redirects are not followed with the token.
+
+/** GitHub's largest answers here (a page of comments, a history file) stay well under this. */
+const MAX_GITHUB_BODY_BYTES = 32 * 1024 * 1024;
+/** No GitHub call should take longer; a stalled one must not hold the step. */
+const GITHUB_TIMEOUT_MS = 60_000;
+
+/** A fetch that Octokit can use (`request: { fetch }`). */
+export function httpClientFetch(userAgent = 'claw-deploy'): typeof fetch {
+  const client = new HttpClient(userAgent, [], { allowRedirects: false, socketTimeout: GITHUB_TIMEOUT_MS });
+  return async (input, init) => {
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    const headers: http.OutgoingHttpHeaders = {};
+    new Headers(init?.headers).forEach((value, name) => (headers[name] = value));
+    const body =
+      init?.body === undefined || init.body === null
+        ? null
+        : typeof init.body === 'string'
+          ? init.body
+          : Buffer.from(await new Response(init.body).arrayBuffer()).toString('utf8');
+    const response = await client.request(init?.method ?? 'GET', url, body, headers);
+    const status = response.message.statusCode ?? 0;
+    const bytes = await readGitHubBody(response.message);
+    const answer = new Response([101, 204, 205, 304].includes(status) ? null : bytes, {
+      status,
+      statusText: response.message.statusMessage ?? '',
+      headers: Object.entries(response.message.headers).flatMap(([name, value]) =>
+        value === undefined ? [] : (Array.isArray(value) ? value : [value]).map((v): [string, string] => [name, v]),
+      ),
+    });
+    Object.defineProperty(answer, 'url', { value: url });
+    return answer;
+  };
+}
+
+async function readGitHubBody(stream: AsyncIterable<Buffer>): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    size += chunk.length;
+    if (size > MAX_GITHUB_BODY_BYTES)
+      throw new Error(`GitHub's answer is over ${MAX_GITHUB_BODY_BYTES / 1024 / 1024} MiB`);
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
 }

@@ -3,6 +3,7 @@
 // A failure here is one warning naming its cause; it never changes the Claw's outcome.
 import { clip } from '../format.js';
 import { httpUrl } from '../identifiers.js';
+import { httpClientFetch } from '../api/http.js';
 import { type GitHubRun, runUrl } from './run.js';
 
 export type DeploymentState = 'in_progress' | 'success' | 'failure' | 'error' | 'inactive';
@@ -88,7 +89,10 @@ export class GitHubDeployment {
   /** Loads the client only when mirroring is on: nothing is read on import that a run does not use. */
   private async connect(): Promise<Octokit> {
     const { getOctokit } = await import('@actions/github');
-    return getOctokit(this.options.token, { baseUrl: this.options.run.apiUrl }) as unknown as Octokit;
+    return getOctokit(this.options.token, {
+      baseUrl: this.options.run.apiUrl,
+      request: { fetch: httpClientFetch() },
+    }) as unknown as Octokit;
   }
 }
 
