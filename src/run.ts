@@ -55,7 +55,14 @@ export async function execute(settings: Settings, files: InputFiles, session: Se
   const cache = settings.judgeCache
     ? await VerdictCache.load(settings.judgeCache, session.workspace, log.warning)
     : undefined;
-  const run = wireRun(settings, { clock: systemClock, log, signal, userAgent: session.userAgent, cache });
+  const run = wireRun(settings, {
+    clock: systemClock,
+    log,
+    signal,
+    userAgent: session.userAgent,
+    cache,
+    redactor: session.redact,
+  });
   try {
     const startedAt = systemClock.now();
     const deadline = startedAt + settings.timeoutMs;

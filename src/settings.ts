@@ -8,7 +8,7 @@ import type { Share } from './share.js';
 import { ROLLBACK_TRIGGERS, type RollbackTrigger } from './status.js';
 import { PATTERN_EXPECTED, type ReplyPattern, compilePattern, patternProblem } from './pattern.js';
 import { ON_CONFLICT, type OnConflict } from './deploy/conflict.js';
-import { readSecureUrl } from './url.js';
+import { readSecureUrl, withoutUserinfo } from './url.js';
 import { FAIL_ON, type FailOn, PREVIEW_CLAWS } from './preview/command.js';
 
 export const COMMANDS = ['deploy', 'wait', 'rollback', 'health', 'check', 'plan', 'apply', 'drift', 'preview'] as const;
@@ -150,7 +150,8 @@ function positiveDuration(read: InputReader, input: string): number {
 /** Normalizes the base URL: https (http only to loopback), no credentials, no `/v1` suffix. */
 export function parseBaseUrl(value: string): string {
   const read = readSecureUrl(value);
-  if ('expected' in read) fail('base-url', value, read.expected);
+  // Never echo a password written into the address.
+  if ('expected' in read) fail('base-url', withoutUserinfo(value), read.expected);
   const { url } = read;
   const path = url.pathname.replace(/\/+$/, '').replace(/\/v1$/i, '');
   return `${url.origin}${path}`;
@@ -197,6 +198,12 @@ export function readSettings(read: InputReader): Settings {
     throw new InputError("Input 'api-key' is empty: expected the service's API key (store it as a secret).");
   if (hasSpaceOrControl(apiKey)) {
     throw new InputError("Input 'api-key' contains whitespace or control characters: expected a single-line API key.");
+  }
+  // It goes in a header on every request: one no header can carry is found now, not after a write.
+  if (/[\u0100-\uffff]/.test(apiKey)) {
+    throw new InputError(
+      "Input 'api-key' holds a character no HTTP header can carry: expected the key as the service issued it.",
+    );
   }
   if (read('base-url').trim() === '') fail('base-url', '', 'the service address, such as https://api.example.com/v1');
   const baseUrl = parseBaseUrl(read('base-url'));
@@ -261,6 +268,13 @@ export function readSettings(read: InputReader): Settings {
   if (environment && githubToken === '') {
     throw new InputError(
       "Input 'github-token' is empty: expected a token with 'deployments: write' when 'environment' is set (the default is the workflow's github.token).",
+    );
+  }
+  // Never shown; with `environment` it goes in a header after the deployment starts, so it is checked now.
+  const tokenUsed = environment !== '' || command === 'preview' || read('comment').trim() === 'true';
+  if (tokenUsed && (hasSpaceOrControl(githubToken) || /[\u0100-\uffff]/.test(githubToken))) {
+    throw new InputError(
+      "Input 'github-token' contains whitespace or characters no HTTP header can carry: expected a single-line token.",
     );
   }
 

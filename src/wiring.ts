@@ -18,6 +18,7 @@ import { Judge } from './checks/judge.js';
 import { clawBackend, endpointBackend } from './checks/judge-backends.js';
 import type { VerdictCache } from './checks/judge-cache.js';
 import { type JudgeSpec, describeJudge, judgeIdentity } from './checks/judge-spec.js';
+import type { Redactor } from './api/redact.js';
 
 /** Everything a run needs below the entry, built once from the settings. */
 export interface RunLayers {
@@ -32,10 +33,15 @@ export interface RunLayers {
 /** The run's layers, each built once: the service's client and pacer, the judges, the policy. */
 export function wireRun(
   settings: Settings,
-  run: { clock: Clock; log: Logger; signal: AbortSignal; userAgent: string; cache?: VerdictCache },
+  run: { clock: Clock; log: Logger; signal: AbortSignal; userAgent: string; cache?: VerdictCache; redactor?: Redactor },
 ): RunLayers {
-  const { client, pacer } = createClient(settings, run.clock, run.log, run.userAgent);
-  const panel = judgePanel({ client, clock: run.clock, log: run.log, pacer, signal: run.signal }, settings, run.cache);
+  const { client, pacer } = createClient(settings, run.clock, run.log, run.userAgent, run.redactor);
+  const panel = judgePanel(
+    { client, clock: run.clock, log: run.log, pacer, signal: run.signal },
+    settings,
+    run.cache,
+    run.redactor,
+  );
   return {
     client,
     pacer,
@@ -53,6 +59,8 @@ export function createClient(
   clock: Clock,
   log: Logger,
   userAgent: string,
+  /** The run's one redactor: the service's answers are redacted of every secret at the door. */
+  redactor?: Redactor,
 ): { client: AmsClient; pacer: RateLimitPacer } {
   const pacer = new RateLimitPacer(() => clock.now());
   const transport = new Transport({
@@ -66,6 +74,7 @@ export function createClient(
     // Retries start no slower than polls: a short poll interval means the user wants fast answers.
     baseBackoffMs: Math.min(1000, settings.pollIntervalMs),
     userAgent,
+    redactor,
   });
   return { client: new AmsClient(transport), pacer };
 }
@@ -130,6 +139,7 @@ export function judgePanel(
   ctx: Pick<RunContext, 'client' | 'clock' | 'log' | 'pacer' | 'signal'>,
   settings: Pick<Settings, 'pollIntervalMs' | 'successStatuses' | 'failureStatuses'>,
   cache: VerdictCache | undefined,
+  redactor?: Redactor,
 ): { judgeFor: (spec: JudgeSpec) => Judge; close: () => void } {
   const judges = new Map<string, Judge>();
   const endpoints: ChatCompletions[] = [];
@@ -153,8 +163,12 @@ export function judgePanel(
         headers: spec.headers,
         query: spec.query,
         secrets: spec.secrets,
+        redactor,
         explain: explainJudgeError,
         final: quotaSpent,
+        peer: 'the judge',
+        // A judge that says "not before T" past a check's deadline fails that check at once.
+        retryAfterPastDeadline: 'fail',
         userAgent: 'claw-deploy (judge)',
       });
       const completions = new ChatCompletions(transport, (line) => ctx.log.warning(`${describeJudge(spec)}: ${line}`));
