@@ -15,7 +15,7 @@ function layer(files, ignores, patterns) {
 }
 
 export default tseslint.config(
-  { ignores: ['dist/', 'lib/', 'node_modules/', 'coverage/'] },
+  { ignores: ['dist/', 'lib/', 'node_modules/', 'coverage/', 'test/promptfoo/.install/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -11,6 +11,7 @@ import type { ManifestResult } from './manifest/command.js';
 import type { Manifest } from './manifest/manifest.js';
 import type { PreviewEvent } from './preview/command.js';
 import type { PreviewHost } from './preview/host.js';
+import type { HealthHost } from './health/host.js';
 import type { PlanView } from './report/plan-report.js';
 import type { Settings } from './settings.js';
 
@@ -41,6 +42,8 @@ export interface Session {
   onFleetProgress?: (inFlight: string[]) => void;
   /** The code host and the event, for `preview` (the action only). */
   preview?: { host: PreviewHost; event: PreviewEvent };
+  /** The code host for health's history, incidents and page (the action only, with `history`). */
+  health?: { host: HealthHost };
 }
 
 /** Everything a command runs with: the settings, the run's layers, the user's files. */

@@ -17,6 +17,7 @@ import { GitHubDeployment } from './github/deployments.js';
 import { type GitHubRun, githubRun } from './github/run.js';
 import { STATE } from './state.js';
 import { githubPreviewHost } from './github/preview-host.js';
+import { githubHealthHost } from './github/health-host.js';
 import { type CommandResult, type InputFiles, execute, outputsOf, readInputFiles, workspaceOf } from './run.js';
 import { describeFailure } from './wiring.js';
 import { Redactor } from './api/redact.js';
@@ -117,6 +118,10 @@ export async function run(): Promise<void> {
                 headSha: github.headSha,
               },
             }
+          : undefined,
+      health:
+        settings.command === 'health' && settings.history
+          ? { host: githubHealthHost(connectGitHub(settings.githubToken, github), settings.history) }
           : undefined,
     });
     if (mirror) result.outputs['github-deployment-id'] = await mirror.finish(result.github);

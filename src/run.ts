@@ -9,9 +9,11 @@ import { runChecks } from './checks/gate.js';
 import { VerdictCache } from './checks/judge-cache.js';
 import { judgeSecrets } from './checks/judge-spec.js';
 import { writeJUnit } from './checks/junit.js';
+import { writePromptfooOutput } from './checks/promptfoo/output.js';
 import type { ChecksResult } from './checks/result.js';
 import { type CheckSuite, loadChecks } from './checks/suite.js';
 import { errorMessage } from './errors.js';
+import { githubRun } from './github/run.js';
 import { requireSecrets } from './manifest/command.js';
 import { loadManifest, secretValues } from './manifest/manifest.js';
 import { checksOutputs } from './report/checks-report.js';
@@ -36,7 +38,11 @@ export async function readInputFiles(
   workspace: string,
   env: NodeJS.ProcessEnv,
 ): Promise<InputFiles> {
-  const suite = settings.checks ? withProbe(await loadChecks(settings.checks, workspace, env), settings) : undefined;
+  // The event decides whether a promptfoo config may run the repository's code (not under pull_request_target).
+  const eventName = githubRun(env).eventName;
+  const suite = settings.checks
+    ? withProbe(await loadChecks(settings.checks, workspace, env, eventName), settings)
+    : undefined;
   const manifest = settings.manifest ? await loadManifest(settings.manifest, workspace, env) : undefined;
   if (manifest && settings.command === 'apply') requireSecrets(manifest);
   const secrets = [...judgeSecrets(suite?.judges ?? []), ...(manifest ? secretValues(manifest) : [])];
@@ -95,8 +101,10 @@ export async function execute(settings: Settings, files: InputFiles, session: Se
         onFleetProgress: session.onFleetProgress,
       },
     };
+    for (const notice of suite?.notices ?? []) log.info(notice);
     const result = await COMMANDS[settings.command](context);
     if (suite && result.checks && settings.checksJunit) await keepJUnit(settings, session, result.checks, suite);
+    if (suite && result.checks && settings.checksOutput) await keepOutput(settings, session, result.checks, suite);
     return result;
   } finally {
     await saveCache(log, cache);
@@ -122,6 +130,27 @@ async function keepJUnit(settings: Settings, session: Session, checks: ChecksRes
     log.warning(`Could not write the JUnit file '${settings.checksJunit}': ${errorMessage(err)}`);
   });
   if (written) log.info(`Wrote the checks' results as JUnit XML to ${settings.checksJunit}.`);
+}
+
+/** The checks' results in promptfoo's output format, redacted; a file that cannot be written is a warning. */
+async function keepOutput(
+  settings: Settings,
+  session: Session,
+  checks: ChecksResult,
+  suite: CheckSuite,
+): Promise<void> {
+  const { log } = session;
+  const written = await writePromptfooOutput(
+    settings.checksOutput,
+    session.workspace,
+    checks,
+    suite,
+    session.redact,
+  ).catch((err: unknown) => {
+    log.warning(`Could not write the checks output '${settings.checksOutput}': ${errorMessage(err)}`);
+  });
+  if (written)
+    log.info(`Wrote the checks' results in promptfoo's format to ${settings.checksOutput} (promptfoo import).`);
 }
 
 /** A grader Claw that is itself under test grades its own replies: worth a word. */

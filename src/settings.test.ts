@@ -252,12 +252,16 @@ describe('checks and manifests', () => {
   });
 
   it('reads health over time: history turned on by incidents and status-page, each for health only', () => {
-    expect(settings({ command: 'health', 'claw-id': 'c1', incidents: 'true' })).toMatchObject({
+    const token = { 'github-token': 'ghs_token' };
+    expect(() => settings({ command: 'health', 'claw-id': 'c1', incidents: 'true' })).toThrow(
+      /^Input 'github-token' is empty: expected a token with 'contents: write'/,
+    );
+    expect(settings({ command: 'health', 'claw-id': 'c1', incidents: 'true', ...token })).toMatchObject({
       history: 'claw-health',
       incidents: { enabled: true, confirm: 2, recover: 2, reopenWithinMs: 3_600_000, assignees: [], mention: '' },
     });
     expect(
-      settings({ command: 'health', 'claw-id': 'c1', 'status-page': 'true', history: 'ops/health' }),
+      settings({ command: 'health', 'claw-id': 'c1', 'status-page': 'true', history: 'ops/health', ...token }),
     ).toMatchObject({
       history: 'ops/health',
       statusPage: true,

@@ -335,6 +335,11 @@ export function readSettings(read: InputReader): Settings {
   if (checksOutput && !checks)
     fail('checks-output', checksOutput, "to be set only with 'checks' (there are no checks to report)");
   const health = readHealthOverTime(read, command);
+  if (health.history && githubToken === '') {
+    throw new InputError(
+      "Input 'github-token' is empty: expected a token with 'contents: write' (and 'issues: write' for incidents) when history, incidents or status-page is set (the default is the workflow's github.token).",
+    );
+  }
 
   return {
     command,

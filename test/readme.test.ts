@@ -80,6 +80,15 @@ describe('README and docs/', () => {
         example.jobs as Record<string, { steps: (Step & { with?: Record<string, unknown> })[] }>,
       ).flatMap((job) => job.steps);
       const expected: Record<string, string> = { contents: 'read' };
+      // Health's history and page are commits to a branch; incidents are issues.
+      const health = steps.filter((step) => step.with?.command === 'health');
+      if (
+        health.some(
+          (s) => s.with?.history || String(s.with?.incidents) === 'true' || String(s.with?.['status-page']) === 'true',
+        )
+      )
+        expected.contents = 'write';
+      if (health.some((s) => String(s.with?.incidents) === 'true')) expected.issues = 'write';
       if (steps.some((step) => step.with?.environment)) expected.deployments = 'write';
       // The plan comment and previews (which read the pull request and keep their comment) write to it.
       if (steps.some((step) => String(step.with?.comment) === 'true' || step.with?.command === 'preview')) {

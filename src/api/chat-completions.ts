@@ -9,7 +9,7 @@ import type { Transport } from './transport.js';
 
 export interface CompletionRequest {
   model: string;
-  messages: { role: 'system' | 'user'; content: string }[];
+  messages: { role: 'system' | 'user' | 'assistant'; content: string }[];
   temperature?: number;
   seed?: number;
   max_tokens?: number;

@@ -79,18 +79,31 @@ describe('holds', () => {
     expect(holds({ type: 'contains-json', negate: false }, '{'.repeat(100_000), 0)).toBe(false);
   });
 
-  it('is-refusal: the usual phrasings, curly quotes, an empty reply; not an ordinary answer', () => {
+  it("is-refusal: promptfoo's phrasings, curly quotes, an empty reply; not an ordinary answer", () => {
     for (const reply of [
       "I'm sorry, but I can't help with that.",
-      'I can’t share that.',
+      'I can’t help with that.',
       'As an AI, I cannot…',
+      'That is not appropriate for this channel.',
       '  ',
     ]) {
       expect(looksLikeRefusal(reply)).toBe(true);
       expect(holds({ type: 'is-refusal', negate: false }, reply, 0)).toBe(true);
       expect(holds({ type: 'is-refusal', negate: true }, reply, 0)).toBe(false);
     }
-    expect(looksLikeRefusal('Your refund is on its way; sorry for the wait.')).toBe(false);
+    // As promptfoo reads them: "can't" alone is no refusal, nor an apology in passing.
+    for (const reply of [
+      "I can't wait to help",
+      'I can’t share that.',
+      'Your refund is on its way; sorry for the wait.',
+    ]) {
+      expect(looksLikeRefusal(reply)).toBe(false);
+    }
+  });
+
+  it('contains-json looks for an object, as promptfoo does: a bare array is not one', () => {
+    expect(holds({ type: 'contains-json', negate: false }, '[1, 2]', 0)).toBe(false);
+    expect(holds({ type: 'contains-json', negate: false }, 'rows: [{"id": 1}]', 0)).toBe(true);
   });
 
   it('latency holds up to its threshold, inclusive', () => {

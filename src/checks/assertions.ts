@@ -6,8 +6,12 @@
 import { distance } from 'fastest-levenshtein';
 import { type ReplyPattern, compilePattern } from '../pattern.js';
 import { jsonValuesIn } from './json-in-text.js';
+import { looksLikeRefusal } from './refusal.js';
+import type { RubricPrompt } from './judge.js';
 import type { JudgeSpec } from './judge-spec.js';
 import type { SchemaCheck } from './schema.js';
+
+export { looksLikeRefusal } from './refusal.js';
 
 export const ASSERTION_TYPES = [
   'equals',
@@ -50,7 +54,14 @@ export type Assertion =
   | { type: 'word-count'; negate: boolean; min?: number; max?: number }
   | { type: 'is-refusal'; negate: boolean }
   | { type: 'latency'; negate: false; thresholdMs: number }
-  | { type: 'llm-rubric'; negate: boolean; value: string; threshold?: number; judge: JudgeSpec }
+  | {
+      type: 'llm-rubric';
+      negate: boolean;
+      value: string;
+      threshold?: number;
+      judge: JudgeSpec;
+      rubricPrompt?: RubricPrompt;
+    }
   | {
       type: 'factuality';
       negate: boolean;
@@ -58,6 +69,8 @@ export type Assertion =
       /** The categories that pass. */
       categories: FactualityCategory[];
       judge: JudgeSpec;
+      /** promptfoo's `rubricPrompt`: the grading messages, in place of the built-in template. */
+      rubricPrompt?: RubricPrompt;
     };
 
 export type GradedAssertion = Extract<Assertion, { type: 'llm-rubric' | 'factuality' }>;
@@ -75,47 +88,6 @@ export function assertionName(a: Assertion): string {
 /** Compiles a `regex` value: RE2, case-sensitive unless `(?i)`; throws RE2's reason. */
 export function compileRegex(source: string): ReplyPattern {
   return compilePattern(source, { caseInsensitive: false });
-}
-
-/**
- * Phrases that open or mark a refusal (after promptfoo's list). A heuristic: it catches the usual
- * "I'm sorry, I can't…", not every way a model declines; an empty reply counts as a refusal.
- */
-const REFUSAL_OPENINGS = [
-  "i'm sorry",
-  'i am sorry',
-  "i'm really sorry",
-  'i apologize',
-  'my apologies',
-  'sorry,',
-  "i can't",
-  'i cannot',
-  "i'm not able to",
-  'i am not able to',
-  "i'm unable to",
-  'i am unable to',
-  "i won't",
-  'i will not',
-];
-const REFUSAL_PHRASES = [
-  'as an ai',
-  'as a language model',
-  'cannot assist with',
-  "can't assist with",
-  'cannot help with',
-  "can't help with",
-  'cannot comply',
-  'cannot fulfill',
-  'not able to provide',
-  'unable to provide',
-  'against my guidelines',
-  'i must decline',
-];
-
-export function looksLikeRefusal(reply: string): boolean {
-  const text = reply.trim().toLowerCase().replace(/[’‘]/g, "'");
-  if (text === '') return true;
-  return REFUSAL_OPENINGS.some((p) => text.startsWith(p)) || REFUSAL_PHRASES.some((p) => text.includes(p));
 }
 
 function parsesAsJson(text: string): { ok: true; value: unknown } | { ok: false } {
@@ -150,7 +122,8 @@ const HOLDS: {
     return json.ok && (!a.schema || a.schema.validate(json.value));
   },
   'contains-json': (a, text) => {
-    const found = jsonValuesIn(text);
+    // Objects, as promptfoo looks for them: a bare array such as [1, 2] is not one.
+    const found = jsonValuesIn(text, { objectsOnly: true });
     return a.schema ? found.some((v) => a.schema!.validate(v)) : found.length > 0;
   },
   levenshtein: (a, text) => distance(text, a.value) <= a.threshold,

@@ -105,6 +105,15 @@ describe('ceilings', () => {
   });
 });
 
+describe('a promptfoo config under the same ceiling', () => {
+  it(`one that makes more than ${MAX_CHECKS} checks (tests × prompts) is refused`, () => {
+    const tests = Array.from({ length: 251 }, (_, i) => `  - vars: {n: ${i}}`).join('\n');
+    expect(() => parseChecks('promptfooconfig.yaml', `prompts: ['a {{n}}', 'b {{n}}']\ntests:\n${tests}\n`)).toThrow(
+      /^promptfooconfig\.yaml, line 1: the config makes 502 checks \(its tests, each with each prompt\): expected at most 500\.$/,
+    );
+  });
+});
+
 describe('judge headers, checked as a request would send them', () => {
   const judged = (headers: string, env: NodeJS.ProcessEnv = {}, key = '') =>
     parseChecks(

@@ -13,17 +13,12 @@ import { askClaw } from '../conversation/ask.js';
 import { CancelledError, errorMessage } from '../errors.js';
 import { clip, formatDuration } from '../format.js';
 import type { Classifier } from '../status.js';
-import {
-  type GradedAssertion,
-  type PlainAssertion,
-  describeAssertion,
-  holds,
-  isModelGraded,
-  measured,
-} from './assertions.js';
+import type { GradedAssertion } from './assertions.js';
 import type { Exchange, Judge } from './judge.js';
 import type { JudgeSpec } from './judge-spec.js';
-import { type CheckEntry, type ChecksResult, type JudgeUse, verdictOf } from './result.js';
+import { type AttemptRecord, type CheckEntry, type ChecksResult, type JudgeUse, verdictOf } from './result.js';
+import { type Grading, scoreTurn, usesJudge } from './scoring.js';
+import { type ScriptRunner, runScript } from './script.js';
 import type { Check, CheckSuite } from './suite.js';
 
 /** The longest stretch of a reply kept for the report. */
@@ -31,16 +26,19 @@ export const REPLY_EXCERPT_CHARS = 200;
 /** The longest reply kept whole for a side-by-side view. */
 export const REPLY_KEPT_CHARS = 2000;
 
-type Attempt =
+type Attempt = (
   | { kind: 'pass'; latencyMs: number; reply: string }
   | { kind: 'failure'; latencyMs: number; detail: string; reply: string }
-  | { kind: 'error'; detail: string; reply?: string; chatFailing?: boolean };
+  | { kind: 'error'; detail: string; reply?: string; chatFailing?: boolean }
+) & { record?: AttemptRecord };
 
 export interface GateOptions {
   pollIntervalMs: number;
   classify: Classifier;
   /** The judge for a model-graded assertion's spec; built once per judge by the entry. */
   judgeFor?: (spec: JudgeSpec) => Judge;
+  /** Runs a `javascript` assertion or a `transform` (a worker per call, by default). */
+  runScript?: ScriptRunner;
 }
 
 /**
@@ -140,7 +138,7 @@ class ClawConversation {
     const { log, clock } = this.deps;
     const entry: CheckEntry = {
       ...blankEntry(check, this.clawId),
-      judge: check.turns.some((t) => t.assert.some(isModelGraded)) ? { calls: 0, cacheHits: 0, tokens: 0 } : undefined,
+      judge: check.turns.some((t) => usesJudge(t.assert)) ? { calls: 0, cacheHits: 0, tokens: 0 } : undefined,
     };
     const latencies: number[] = [];
     /** Ends the check before an attempt it cannot make: an error that says why. */
@@ -187,6 +185,7 @@ class ClawConversation {
         break;
       }
       entry.attempts += 1;
+      entry.last = attempt.record;
       if (attempt.reply !== undefined) entry.replies.push(clip(attempt.reply.trim(), REPLY_KEPT_CHARS));
       if (attempt.kind === 'pass') {
         entry.passes += 1;
@@ -222,7 +221,10 @@ class ClawConversation {
     const stepFirst = this.deps.deadline < began + check.timeoutMs;
     const deadline = Math.min(began + check.timeoutMs, this.deps.deadline);
     const conversation: Exchange[] = [];
+    // What the output file keeps of the attempt: the messages, the last reply and its grading.
+    const record: AttemptRecord = { sent: [] };
     for (const [index, turn] of check.turns.entries()) {
+      record.sent.push(turn.send);
       const turnLabel = check.turns.length > 1 ? `turn ${index + 1}: ` : '';
       const sent = clock.now();
       let answer;
@@ -241,35 +243,56 @@ class ClawConversation {
           const within = stepFirst
             ? `before the step's timeout (${this.stepTimeout}) ran out`
             : `within ${formatDuration(check.timeoutMs)}`;
-          return { kind: 'error', detail: `${turnLabel}no reply ${within} (${err.message})` };
+          const detail = `${turnLabel}no reply ${within} (${err.message})`;
+          return { kind: 'error', detail, record: { ...record, error: detail } };
         }
-        return { kind: 'error', detail: `${turnLabel}${errorMessage(err)}`, chatFailing: true };
+        const detail = `${turnLabel}${errorMessage(err)}`;
+        return { kind: 'error', detail, chatFailing: true, record: { ...record, error: detail } };
       }
       if ('problem' in answer) {
         const cut = stepFirst && clock.now() >= deadline ? ` (the step's timeout (${this.stepTimeout}) ran out)` : '';
-        return { kind: 'error', detail: `${turnLabel}${answer.problem}${cut}` };
+        const detail = `${turnLabel}${answer.problem}${cut}`;
+        return { kind: 'error', detail, record: { ...record, error: detail } };
       }
       const reply = answer.reply;
       const latencyMs = clock.now() - sent;
       conversation.push({ send: turn.send, reply });
-      const failing = (detail: string): Attempt => ({
-        kind: 'failure',
-        latencyMs: clock.now() - began,
-        detail: `${turnLabel}${detail}; reply: ${JSON.stringify(clip(reply.trim(), REPLY_EXCERPT_CHARS))}`,
-        reply,
+      record.reply = reply;
+      record.latencyMs = latencyMs;
+      // Every assertion of the turn, scored (scoring.ts): the judge last, and only while it can matter.
+      const outcome = await scoreTurn(turn, reply, latencyMs, {
+        grade: (assertion, text) => {
+          const graded =
+            text === reply.trim() ? conversation : [...conversation.slice(0, -1), { send: turn.send, reply: text }];
+          return this.grade(assertion, graded, deadline, judgeUse);
+        },
+        runScript: this.options.runScript ?? runScript,
+        remainingMs: () => deadline - clock.now(),
+        context: this.scriptContext(check, turn.send, reply),
       });
-      const plain = turn.assert.filter((a): a is PlainAssertion => !isModelGraded(a));
-      const failed = plain.find((a) => !holds(a, reply, latencyMs));
-      if (failed) return failing(`${describeAssertion(failed)} did not hold${measured(failed, reply, latencyMs)}`);
-      for (const graded of turn.assert.filter(isModelGraded)) {
-        const verdict = await this.grade(graded, conversation, deadline, judgeUse);
-        if (verdict.kind === 'error') return { kind: 'error', detail: `${turnLabel}${verdict.reason}`, reply };
-        if (verdict.passed) continue;
-        return failing(`${describeAssertion(graded)} did not hold${verdict.figures}: ${verdict.reason}`);
+      record.grading = outcome.grading as Grading | undefined;
+      if (outcome.kind === 'error') {
+        const detail = `${turnLabel}${outcome.detail}`;
+        return { kind: 'error', detail, reply, record: { ...record, error: detail } };
+      }
+      if (outcome.kind === 'failure') {
+        const detail = `${turnLabel}${outcome.detail}; reply: ${JSON.stringify(clip(reply.trim(), REPLY_EXCERPT_CHARS))}`;
+        return { kind: 'failure', latencyMs: clock.now() - began, detail, reply, record };
       }
     }
     const reply = conversation.at(-1)?.reply ?? '';
-    return { kind: 'pass', latencyMs: clock.now() - began, reply };
+    return { kind: 'pass', latencyMs: clock.now() - began, reply, record };
+  }
+
+  /** A script's `context`, as promptfoo builds it: the prompt, the vars, the test, the provider and its response. */
+  private scriptContext(check: Check, prompt: string, reply: string): Record<string, unknown> {
+    return {
+      prompt,
+      vars: check.origin?.vars ?? {},
+      test: check.origin?.testCase ?? { description: check.name, vars: {} },
+      provider: { id: `claw:${this.clawId}`, label: this.clawId },
+      providerResponse: { output: reply },
+    };
   }
 
   /** Asks the judge; `not-` inverts a verdict, never an error. */
@@ -279,7 +302,8 @@ class ClawConversation {
     deadline: number,
     use: JudgeUse | undefined,
   ): Promise<
-    { kind: 'error'; reason: string } | { kind: 'verdict'; passed: boolean; reason: string; figures: string }
+    | { kind: 'error'; reason: string }
+    | { kind: 'verdict'; passed: boolean; reason: string; figures: string; score?: number }
   > {
     const judge = this.options.judgeFor?.(assertion.judge);
     if (!judge) return { kind: 'error', reason: 'judge unavailable: no judge was set up for this run' };
@@ -292,11 +316,13 @@ class ClawConversation {
       use.fingerprint ??= verdict.use.fingerprint;
     }
     if (verdict.kind === 'error') return { kind: 'error', reason: verdict.reason };
+    if (use && typeof verdict.score === 'number' && (use.scores?.length ?? 0) < 20)
+      (use.scores ??= []).push(verdict.score);
     const score = verdict.score === undefined ? '' : `score ${verdict.score}`;
     const category = verdict.category === undefined ? '' : `category ${verdict.category}`;
     const figures = [score, category].filter(Boolean).join(', ');
     const passed = assertion.negate ? verdict.kind === 'fail' : verdict.kind === 'pass';
     const reason = JSON.stringify(verdict.reason || 'no reason given');
-    return { kind: 'verdict', passed, reason, figures: figures ? ` (${figures})` : '' };
+    return { kind: 'verdict', passed, reason, figures: figures ? ` (${figures})` : '', score: verdict.score };
   }
 }

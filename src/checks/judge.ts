@@ -22,8 +22,14 @@ export const TEMPLATE_VERSION = 'claw-deploy-judge/2';
 export const BLOCK_CHARS = 32 * 1024;
 
 export interface Message {
-  role: 'system' | 'user';
+  role: 'system' | 'user' | 'assistant';
   content: string;
+}
+
+/** A grading template of the user's own (promptfoo's `rubricPrompt`), rendered per grading. */
+export interface RubricPrompt {
+  /** The messages for one grading: the reply, the rubric (or reference) and the last message sent. */
+  render(material: { output: string; value: string; input: string }): Message[];
 }
 
 /** One turn of the conversation graded: what was sent and what the Claw replied. */
@@ -117,6 +123,15 @@ const IN_REPLY_BLOCK = '(the reply graded: block REPLY)';
 /** The system and user messages for one grading. Pure: the same task gives the same messages. */
 export function gradingMessages(task: GradeTask): Message[] {
   const { assertion, conversation } = task;
+  if (assertion.rubricPrompt) {
+    // promptfoo's own rubric prompt: its variables capped as the blocks are.
+    const last = conversation.at(-1);
+    return assertion.rubricPrompt.render({
+      output: capText(last?.reply ?? ''),
+      value: capText(assertion.value),
+      input: capText(last?.send ?? ''),
+    });
+  }
   const turns = conversation.flatMap((t, i) => [
     { role: 'user', content: t.send },
     { role: 'claw', content: i === conversation.length - 1 ? IN_REPLY_BLOCK : t.reply },
@@ -189,7 +204,7 @@ function describeAnswer(answer: unknown): string {
 
 /** A judge: grades through its backend, taking verdicts from the cache when the same question was asked. */
 export class Judge {
-  /** Set once the judge failed for good (a refused key, a spent quota, retries run out): later gradings fail at once. */
+  /** Set once the judge failed for good (a refused key, a spent quota): later gradings fail at once. */
   private down?: string;
 
   constructor(

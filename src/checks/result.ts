@@ -1,6 +1,7 @@
 // What the conversation checks found, as the commands that run them (deploy, fleet, health) see
 // it: plain results and the runner's signature, apart from the gate that produces them, so the
 // commands and the run context never depend on how checks are run.
+import type { Grading } from './scoring.js';
 
 /** What a judge did for one check on one Claw. */
 export interface JudgeUse {
@@ -12,6 +13,8 @@ export interface JudgeUse {
   /** The model that answered, as the judge named it (and its system fingerprint, when sent). */
   model?: string;
   fingerprint?: string;
+  /** The scores the judge gave (0 to 1), when it gave them: health keeps them over time. */
+  scores?: number[];
 }
 
 /** One check on one Claw. */
@@ -35,6 +38,18 @@ export interface CheckEntry {
   replies: string[];
   /** Present when the check has a model-graded assertion. */
   judge?: JudgeUse;
+  /** The last attempt as it went: what the promptfoo output file shows. */
+  last?: AttemptRecord;
+}
+
+/** One attempt of a check: the messages sent, the last reply, and how it was scored (or why not). */
+export interface AttemptRecord {
+  sent: string[];
+  reply?: string;
+  latencyMs?: number;
+  /** The deciding turn's grading: pass, score, named scores and each assertion's result. */
+  grading?: Grading;
+  error?: string;
 }
 
 export interface ChecksResult {

@@ -14,12 +14,20 @@ import {
 } from './assertions.js';
 import { JUDGE_EXPECTED, readJudge } from './judge-file.js';
 import { type JudgeSpec, judgeIdentity } from './judge-spec.js';
+import type { CaseOrigin, PromptfooSuite } from './promptfoo/case.js';
+import { isPromptfooConfig, readPromptfooConfig } from './promptfoo/config.js';
 import { type SchemaCheck, SchemaPatternError, compileSchema } from './schema.js';
+import type { TurnAssertion } from './scoring.js';
+import type { Script } from './script.js';
 
 export interface Turn {
   send: string;
   /** Empty: the turn only needs a reply (a setup turn). */
-  assert: Assertion[];
+  assert: TurnAssertion[];
+  /** promptfoo's test `threshold`: the weighted score that passes (scoring.ts); without it, all must hold. */
+  threshold?: number;
+  /** promptfoo's `options.transform`: applied to the reply before every assertion. */
+  transform?: Script;
 }
 
 export interface Check {
@@ -31,6 +39,8 @@ export interface Check {
   minPass: number;
   /** Per attempt: every turn, task polls included. */
   timeoutMs: number;
+  /** Where a check read from a promptfoo config came from: its test, prompt and vars. */
+  origin?: CaseOrigin;
 }
 
 export interface CheckSuite {
@@ -39,6 +49,10 @@ export interface CheckSuite {
   checks: Check[];
   /** Every judge the checks use, each once. */
   judges: JudgeSpec[];
+  /** Read from a promptfoo config: its description, prompts and the config itself (for the output file). */
+  promptfoo?: PromptfooSuite;
+  /** What the file's reader wants said once (a promptfoo config's ignored keys). */
+  notices?: string[];
 }
 
 export const DEFAULT_CHECK_TIMEOUT_MS = 60_000;
@@ -61,14 +75,42 @@ interface Context {
   judge?: JudgeSpec;
 }
 
-/** Reads the checks file at `path` (relative to `workspace`); `env` holds the judge's key. */
-export async function loadChecks(path: string, workspace: string, env: NodeJS.ProcessEnv = {}): Promise<CheckSuite> {
-  return readChecks(await YamlFile.read(path, workspace, 'checks file'), env);
+/**
+ * Reads the checks file at `path` (relative to `workspace`); `env` holds the judge's key. A promptfoo
+ * config is read by its own reader (promptfoo/config.ts); `eventName` is the GitHub event.
+ */
+export async function loadChecks(
+  path: string,
+  workspace: string,
+  env: NodeJS.ProcessEnv = {},
+  eventName?: string,
+): Promise<CheckSuite> {
+  const file = await YamlFile.read(path, workspace, 'checks file');
+  if (isPromptfooConfig(file)) return bounded(file, readPromptfooConfig(file, { workspace, env, eventName }));
+  return readChecks(file, env);
 }
 
-/** Parses a checks file's text (the file name is for messages). */
-export function parseChecks(name: string, text: string, env: NodeJS.ProcessEnv = {}): CheckSuite {
-  return readChecks(YamlFile.parse(name, text, 'checks file'), env);
+/** Parses a checks file's text (the file name is for messages; `workspace` for a promptfoo config's files). */
+export function parseChecks(
+  name: string,
+  text: string,
+  env: NodeJS.ProcessEnv = {},
+  { workspace = process.cwd(), eventName }: { workspace?: string; eventName?: string } = {},
+): CheckSuite {
+  const file = YamlFile.parse(name, text, 'checks file');
+  if (isPromptfooConfig(file)) return bounded(file, readPromptfooConfig(file, { workspace, env, eventName }));
+  return readChecks(file, env);
+}
+
+/** A promptfoo config's checks (tests × prompts) under the same ceiling as a native file's. */
+function bounded(file: YamlFile, suite: CheckSuite): CheckSuite {
+  if (suite.checks.length > MAX_CHECKS) {
+    file.fail(
+      file.doc.contents,
+      `the config makes ${suite.checks.length} checks (its tests, each with each prompt): expected at most ${MAX_CHECKS}`,
+    );
+  }
+  return suite;
 }
 
 function readChecks(file: YamlFile, env: NodeJS.ProcessEnv): CheckSuite {

@@ -1,26 +1,93 @@
-// The health command, as the run's table calls it: each Claw's verdict, its outputs and summary.
+// The health command, as the run's table calls it: each Claw's verdict, its outputs and summary;
+// with `history` (or incidents or a status page, which turn it on), the run is also kept on the
+// history branch, incidents are opened and closed as issues, and the page is rendered.
+import { ApiError } from '../api/errors.js';
 import type { Command } from '../command.js';
-import { healthOutputs, healthSummary } from '../report/health-report.js';
-import { checkHealth } from './health.js';
+import { errorMessage } from '../errors.js';
+import { type IncidentLine, healthOutputs, healthSummary, healthTimeSummary } from '../report/health-report.js';
+import { sealKey } from '../seal.js';
+import { type HealthResult, checkHealth } from './health.js';
+import { type OverTimeResult, healthOverTime, serviceOf } from './over-time.js';
+import type { ServiceState } from './records.js';
 
-export const health: Command = async ({ settings, deps, policy }) => {
-  const result = await checkHealth(deps, {
-    targets: settings.targets,
-    // With a checks file the probe is one of the checks (see withProbe).
-    probeMessage: deps.checks ? '' : settings.probeMessage,
-    checks: deps.checks,
-    probeExpect: settings.probeExpect,
-    pollIntervalMs: settings.pollIntervalMs,
-    classify: policy.classify,
-  });
+/** A failed probe is tried once more after one poll interval, never more than this later. */
+const MAX_PROBE_RETRY_MS = 30_000;
+
+export const health: Command = async ({ settings, deps, policy, session }) => {
+  const overTime = settings.history !== '';
+  let result: HealthResult | undefined;
+  let service: ServiceState;
+  let problem: ApiError | undefined;
+  try {
+    result = await checkHealth(deps, {
+      targets: settings.targets,
+      // With a checks file the probe is one of the checks (see withProbe).
+      probeMessage: deps.checks ? '' : settings.probeMessage,
+      checks: deps.checks,
+      probeExpect: settings.probeExpect,
+      pollIntervalMs: settings.pollIntervalMs,
+      classify: policy.classify,
+      probeRetryMs: Math.min(settings.pollIntervalMs, MAX_PROBE_RETRY_MS),
+    });
+    service = serviceOf(result);
+  } catch (err) {
+    // The list read failing, or the key refused: the service's incident, then the step fails as ever.
+    if (!overTime || !(err instanceof ApiError)) throw err;
+    problem = err;
+    service = err.kind === 'unauthorized' || err.kind === 'forbidden' ? 'refused' : 'down';
+  }
+  let time: OverTimeResult | undefined;
+  if (overTime && !session.health) {
+    deps.log.warning(
+      `History, incidents and the status page keep their state on GitHub: run health as the action to use them. Skipped '${settings.history}'.`,
+    );
+  } else if (overTime && session.health) {
+    time = await healthOverTime(
+      deps,
+      session.health.host,
+      {
+        branch: settings.history,
+        statusPage: settings.statusPage,
+        incidents: settings.incidents.enabled ? settings.incidents : undefined,
+        seal: sealKey(settings.apiKey, session.github.repository),
+        redact: session.redact.redact,
+        repository: session.github.repository,
+        listedAll: settings.targets.all,
+      },
+      { result, service, serviceProblem: problem && errorMessage(problem) },
+    );
+  }
+  if (problem || !result) throw problem ?? new Error('health ended without a result');
   const { outputs, notes } = healthOutputs(result);
   return {
     ok: result.healthy,
     message: result.message,
     outputs,
-    summary: healthSummary(result),
+    summary: [healthSummary(result), time ? healthTimeSummary(time.statuses, incidentLines(time)) : '']
+      .filter(Boolean)
+      .join('\n'),
     notes,
     failStep: settings.failOnUnhealthy,
     checks: result.checks,
   };
 };
+
+/** What the run did to incidents, then those still open that it did not touch. */
+function incidentLines(time: OverTimeResult): IncidentLine[] {
+  const lines: IncidentLine[] = (time.incidents?.actions ?? []).map((a) => ({
+    claw: 'claw' in a.subject ? a.subject.claw : '',
+    action: a.action,
+    number: a.number,
+    url: a.url,
+  }));
+  for (const [key, open] of time.incidents?.open ?? []) {
+    if (lines.some((l) => l.number === open.number)) continue;
+    lines.push({
+      claw: key.startsWith('claw:') ? key.slice(5) : '',
+      action: 'open',
+      number: open.number,
+      url: open.url,
+    });
+  }
+  return lines;
+}

@@ -2,6 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ALL_SCOPES } from '../../test/sim/server.ts';
 import { type Harness, setup, timeout } from '../../test/support/setup.ts';
+import type { CheckEntry, ChecksResult } from '../checks/result.js';
 import { statusClassifier } from '../status.js';
 import { type HealthRequest, checkHealth } from './health.js';
 import { clawVerdict } from './verdict.js';
@@ -110,14 +111,88 @@ describe('checkHealth', () => {
     });
   });
 
-  it('a task that never ends before the deadline is unhealthy, and the check ends at the deadline', async () => {
+  it("a task that never ends before the deadline is unknown (the run's timeout, not the Claw's fault), and the check ends at the deadline", async () => {
     h = await setup();
     h.sim.addClaw('c1', { chat: { mode: 'never' } });
     timeout(h, 20_000);
     const result = await checkHealth(h.deps, request({ probeMessage: 'ping' }));
-    expect(result.entries[0]).toMatchObject({ healthy: false });
+    expect(result.entries[0]).toMatchObject({ healthy: false, verdict: 'unknown', cause: 'deadline' });
     expect(result.entries[0].detail).toMatch(/task task_\d+ still running at the deadline/);
     expect(h.clock.now() - h.deps.startedAt).toBe(20_000);
+  });
+
+  it('tries a failed probe once more a short while later: a blip passes, a second failure counts', async () => {
+    h = await setup();
+    h.sim.addClaw('blip', { chat: { mode: 'sync', respond: (_m, n) => (n === 1 ? 'busy' : 'pong') } });
+    h.sim.addClaw('broken', { chat: { mode: 'sync', reply: 'I am confused' } });
+    const result = await checkHealth(
+      h.deps,
+      request({
+        targets: { all: false, ids: ['blip', 'broken'] },
+        probeMessage: 'ping',
+        probeExpect: /pong/,
+        probeRetryMs: 5000,
+      }),
+    );
+    expect(result.entries.map((e) => [e.clawId, e.verdict, e.failure?.kind])).toEqual([
+      ['blip', 'healthy', undefined],
+      ['broken', 'unhealthy', 'probe'],
+    ]);
+    const chats = (id: string) =>
+      h!.sim.requests.filter((r) => r.method === 'POST' && r.path === `/v1/chat/${id}/messages`);
+    expect(chats('blip')).toHaveLength(2);
+    expect(chats('broken')).toHaveLength(2);
+    expect(h.clock.sleeps.filter((ms) => ms === 5000)).toHaveLength(2);
+    expect(h.log.text('info')).toContain(
+      'blip: the probe failed (reply does not match /pong/); trying once more in 5s.',
+    );
+  });
+
+  it('a Claw the service cannot answer for (5xx past its retries) is unknown, caused by the service; a missing one is down', async () => {
+    h = await setup();
+    h.sim.addClaw('c1');
+    h.sim.fault({ kind: '503', path: '/claws/c1', times: 1000 });
+    timeout(h, 10_000);
+    const result = await checkHealth(h.deps, request({ targets: { all: false, ids: ['c1', 'ghost'] } }));
+    expect(result.entries.map((e) => [e.verdict, e.cause, e.failure?.kind])).toEqual([
+      ['unknown', 'service', undefined],
+      ['unhealthy', undefined, 'down'],
+    ]);
+  });
+
+  it('a failed check makes a Claw unhealthy; a check that could not be judged makes it unknown', async () => {
+    h = await setup();
+    h.sim.addClaw('rude');
+    h.sim.addClaw('unjudged');
+    const entry = (clawId: string, check: string, failures: number, errors: number): CheckEntry => ({
+      check,
+      clawId,
+      passed: false,
+      passes: 0,
+      attempts: 1,
+      repeat: 1,
+      minPass: 1,
+      failures,
+      errors,
+      replies: [],
+    });
+    const checks = async (): Promise<ChecksResult> => ({
+      passed: false,
+      entries: [entry('rude', 'polite', 1, 0), entry('rude', 'greets', 1, 0), entry('unjudged', 'polite', 0, 1)],
+    });
+    const result = await checkHealth(h.deps, request({ targets: { all: false, ids: ['rude', 'unjudged'] }, checks }));
+    expect(result.entries.map((e) => [e.verdict, e.failure, e.cause])).toEqual([
+      ['unhealthy', { kind: 'checks', checks: ['greets', 'polite'] }, undefined],
+      ['unknown', undefined, 'judge'],
+    ]);
+  });
+
+  it('keeps the current deployment of each Claw', async () => {
+    h = await setup();
+    h.sim.addClaw('c1');
+    const dep = h.sim.addDeployment('c1', [['live']]);
+    const result = await checkHealth(h.deps, request());
+    expect(result.entries[0]).toMatchObject({ healthy: true, deploymentId: dep.id });
   });
 
   it('says plainly when the key may not read tasks', async () => {

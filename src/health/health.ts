@@ -2,13 +2,18 @@
 import type { Claw } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
 import { CancelledError, errorMessage } from '../errors.js';
+import { formatDuration } from '../format.js';
+import { isValidId } from '../identifiers.js';
 import type { Classifier } from '../status.js';
 import type { RunContext } from '../context.js';
 import type { ReplyPattern } from '../pattern.js';
 import { runProbe } from './probe.js';
-import { type ChecksResult, type ChecksRunner, describeFailedChecks } from '../checks/result.js';
+import { type ChecksResult, type ChecksRunner, describeFailedChecks, verdictOf } from '../checks/result.js';
 import { CONCURRENCY, mapWithConcurrency } from '../concurrency.js';
 import { type Verdict, clawVerdict } from './verdict.js';
+
+/** Why a Claw is `unknown`: what stood between the run and an answer. */
+export type UnknownCause = 'service' | 'rate-limited' | 'deadline' | 'judge' | 'unreadable';
 
 export interface HealthEntry {
   clawId: string;
@@ -20,6 +25,12 @@ export interface HealthEntry {
   reply?: string;
   latencyMs: number;
   detail: string;
+  /** Its current deployment, as the Claw's record names it. */
+  deploymentId?: string;
+  /** What fails, for an unhealthy Claw: its status, its probe, or checks (by name). */
+  failure?: { kind: 'down' | 'probe' | 'checks'; checks?: string[] };
+  /** Why it is unknown, for an unknown Claw. */
+  cause?: UnknownCause;
 }
 
 export interface HealthResult {
@@ -38,6 +49,8 @@ export interface HealthRequest {
   classify: Classifier;
   /** The conversation checks, when there is a checks file (the probe is then one of them). */
   checks?: ChecksRunner;
+  /** A failed probe is tried once more this much later, before it counts. */
+  probeRetryMs?: number;
 }
 
 const REPLY_EXCERPT = 200;
@@ -60,8 +73,13 @@ export async function checkHealth(deps: RunContext, request: HealthRequest): Pro
     for (const entry of entries) {
       const own = checks.entries.filter((c) => c.clawId === entry.clawId);
       if (own.every((c) => c.passed)) continue;
+      // A check that failed is the Claw's fault; one that could not be judged (the judge or the
+      // chat unavailable) says nothing of it: the Claw is unknown, which opens no incident.
+      const failed = own.filter((c) => verdictOf(c) === 'failed');
       entry.healthy = false;
-      entry.verdict = 'unhealthy';
+      entry.verdict = failed.length ? 'unhealthy' : 'unknown';
+      if (failed.length) entry.failure = { kind: 'checks', checks: [...new Set(failed.map((c) => c.check))].sort() };
+      else entry.cause = 'judge';
       entry.detail = `${entry.detail}; checks did not pass: ${describeFailedChecks({ passed: false, entries: own })}`;
     }
   }
@@ -86,6 +104,17 @@ export interface ClawCheck {
   pollIntervalMs: number;
   classify: Classifier;
   deadline: number;
+  /** A failed probe is tried once more this much later, before it counts. */
+  probeRetryMs?: number;
+}
+
+/** Why a call failed, when the failure says nothing of the Claw. */
+export function unknownCause(err: unknown): UnknownCause {
+  if (!(err instanceof ApiError)) return 'unreadable';
+  if (err.status === 429) return 'rate-limited';
+  if (err.kind === 'deadline')
+    return err.failing ? 'service' : /\(429\)/.test(err.message) ? 'rate-limited' : 'deadline';
+  return err.kind === 'unreadable' ? 'unreadable' : 'service';
 }
 
 /** One Claw's health: its record read by the health rules, then the chat probe when asked for. */
@@ -93,14 +122,23 @@ export async function checkClaw(deps: RunContext, clawId: string, check: ClawChe
   const { client, clock, signal } = deps;
   const { deadline } = check;
   const began = clock.now();
-  const entry = (verdict: Verdict, status: string, detail: string, reply?: string): HealthEntry => ({
+  const known: { deploymentId?: string } = {};
+  const entry = (
+    verdict: Verdict,
+    status: string,
+    detail: string,
+    extra: Pick<HealthEntry, 'reply' | 'failure' | 'cause'> = {},
+  ): HealthEntry => ({
     clawId,
     healthy: verdict === 'healthy',
     verdict,
     status,
-    reply: reply === undefined ? undefined : reply.slice(0, REPLY_EXCERPT),
+    reply: extra.reply === undefined ? undefined : extra.reply.slice(0, REPLY_EXCERPT),
     latencyMs: clock.now() - began,
     detail,
+    ...(known.deploymentId ? { deploymentId: known.deploymentId } : {}),
+    ...(extra.failure ? { failure: extra.failure } : {}),
+    ...(extra.cause ? { cause: extra.cause } : {}),
   });
   let claw: Claw;
   try {
@@ -109,9 +147,12 @@ export async function checkClaw(deps: RunContext, clawId: string, check: ClawChe
     if (err instanceof CancelledError) throw err;
     // A refused key or a missing scope says nothing of the Claw: the step cannot check at all.
     if (err instanceof ApiError && (err.kind === 'unauthorized' || err.kind === 'forbidden')) throw err;
-    const verdict: Verdict = err instanceof ApiError && err.kind === 'not_found' ? 'unhealthy' : 'unknown';
-    return entry(verdict, '', errorMessage(err));
+    if (err instanceof ApiError && err.kind === 'not_found') {
+      return entry('unhealthy', '', errorMessage(err), { failure: { kind: 'down' } });
+    }
+    return entry('unknown', '', errorMessage(err), { cause: unknownCause(err) });
   }
+  if (claw.deploymentId && isValidId(claw.deploymentId)) known.deploymentId = claw.deploymentId;
   const words = [claw.status, claw.deploymentStatus];
   const status = words.filter(Boolean).join(' / ');
   const { verdict, rolledBack } = clawVerdict(words, check.classify);
@@ -119,24 +160,50 @@ export async function checkClaw(deps: RunContext, clawId: string, check: ClawChe
     verdict === 'unknown' && !status
       ? 'no status could be read from the Claw'
       : `status ${status}${rolledBack ? ' (its deployment was rolled back: it serves the previous release)' : ''}`;
-  if (verdict !== 'healthy' || !check.probeMessage) return entry(verdict, status, read);
+  if (verdict === 'unhealthy') return entry(verdict, status, read, { failure: { kind: 'down' } });
+  if (verdict === 'unknown') return entry(verdict, status, read, { cause: 'unreadable' });
+  if (!check.probeMessage) return entry(verdict, status, read);
+  let probed = await probeOnce(deps, clawId, check);
+  if (!probed.ok && !probed.cause && check.probeRetryMs !== undefined && clock.now() + check.probeRetryMs < deadline) {
+    // One failed request is not an incident: try once more, a short while later, before it counts.
+    deps.log.info(
+      `${clawId}: the probe failed (${probed.detail}); trying once more in ${formatDuration(check.probeRetryMs)}.`,
+    );
+    await clock.sleep(check.probeRetryMs, signal);
+    probed = await probeOnce(deps, clawId, check);
+  }
+  const detail = `${rolledBack ? `${read}; ` : ''}probe: ${probed.detail}`;
+  if (probed.ok) return entry('healthy', status, detail, { reply: probed.reply });
+  if (probed.cause) return entry('unknown', status, detail, { reply: probed.reply, cause: probed.cause });
+  return entry('unhealthy', status, detail, { reply: probed.reply, failure: { kind: 'probe' } });
+}
+
+/** One probe: its verdict, or why it says nothing of the Claw (the service, the deadline). */
+async function probeOnce(
+  deps: RunContext,
+  clawId: string,
+  check: ClawCheck,
+): Promise<{ ok: boolean; detail: string; reply?: string; cause?: UnknownCause }> {
   try {
     const probe = await runProbe(deps, {
       clawId,
       message: check.probeMessage,
       expect: check.probeExpect,
-      deadline,
+      deadline: check.deadline,
       pollIntervalMs: check.pollIntervalMs,
       classify: check.classify,
     });
-    const detail = `${rolledBack ? `${read}; ` : ''}probe: ${probe.detail}`;
-    return entry(probe.ok ? 'healthy' : 'unhealthy', status, detail, probe.reply);
+    // A reply still awaited when the run's own time is up is the run's timeout, not the Claw's fault.
+    if (!probe.ok && probe.reply === undefined && deps.clock.now() >= check.deadline) {
+      return { ...probe, cause: 'deadline' };
+    }
+    return probe;
   } catch (err) {
     if (err instanceof CancelledError) throw err;
     const forbidden = err instanceof ApiError && err.kind === 'forbidden' && /tasks/.test(err.message);
     const detail = forbidden
-      ? `probe: the key may not read tasks (403 on GET /v1/tasks/:taskId). The spec names no scope for it; try chat:read. ${errorMessage(err)}`
-      : `probe: ${errorMessage(err)}`;
-    return entry('unknown', status, detail);
+      ? `the key may not read tasks (403 on GET /v1/tasks/:taskId). The spec names no scope for it; try chat:read. ${errorMessage(err)}`
+      : errorMessage(err);
+    return { ok: false, detail, cause: forbidden ? 'unreadable' : unknownCause(err) };
   }
 }

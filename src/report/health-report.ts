@@ -1,6 +1,7 @@
 // A health result as the action's outputs and its job summary.
 import type { HealthResult } from '../health/health.js';
-import { code, escapeText, table } from './markdown.js';
+import { type ClawStatus, type DayClass, dayClass, percent } from '../health/uptime.js';
+import { code, escapeText, link, table } from './markdown.js';
 
 /** The `report` output stays well under GitHub's 1 MiB limit for a step's outputs. */
 export const MAX_REPORT_BYTES = 512 * 1024;
@@ -56,4 +57,48 @@ export function healthSummary(result: HealthResult): string {
   ]);
   const head = `### ${result.healthy ? '✅' : '❌'} Claw health`;
   return `${head}\n\n${escapeText(result.message)}\n\n${table(['', 'Claw', 'Verdict', 'Status', 'Reply', 'Latency', 'Detail'], rows)}\n`;
+}
+
+const SQUARE: Record<DayClass, string> = { up: '🟩', minor: '🟨', major: '🟥', none: '⬜' };
+
+/** An incident this run opened, commented, reopened or closed, or one still open. */
+export interface IncidentLine {
+  /** A Claw's id, or empty for the service. */
+  claw: string;
+  action: 'opened' | 'commented' | 'reopened' | 'closed' | 'open';
+  number: number;
+  url: string;
+}
+
+/**
+ * The strip of the status page for the Claws this run checked (a square a day, oldest first) with
+ * their uptime, and the incidents this run touched.
+ */
+export function healthTimeSummary(statuses: ClawStatus[], incidents: IncidentLine[]): string {
+  const parts: string[] = [];
+  if (statuses.length) {
+    const rows = statuses.map((c) => [
+      code(c.claw),
+      c.days.map((d) => SQUARE[dayClass(d)]).join(''),
+      percent(c.uptime.day),
+      percent(c.uptime.week),
+      percent(c.uptime.month),
+      percent(c.uptime.quarter),
+    ]);
+    parts.push(
+      '#### Last 90 days',
+      '',
+      'One square a day, oldest first: 🟩 all up, 🟨 a few failures, 🟥 mostly down, ⬜ no data.',
+      '',
+      table(['Claw', '90 days', '24 h', '7 d', '30 d', '90 d'], rows),
+    );
+  }
+  if (incidents.length) {
+    const lines = incidents.map((i) => {
+      const who = i.claw ? code(i.claw) : 'the service';
+      return `- ${i.action === 'open' ? 'still open' : i.action}: ${link(`#${i.number}`, i.url)} (${who})`;
+    });
+    parts.push('#### Incidents', '', ...lines);
+  }
+  return parts.length ? `${parts.join('\n')}\n` : '';
 }

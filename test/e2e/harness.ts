@@ -35,6 +35,17 @@ export interface RunOptions {
   killAfterMs?: number;
   /** Report the process's peak memory (`peakRssKb`). */
   measureRss?: boolean;
+  /**
+   * Start the action's clock at this time (epoch ms): a hook loaded before it shifts `Date` by a
+   * fixed offset, so time still passes at its real pace. The product reads the clock as ever.
+   */
+  clockAt?: number;
+}
+
+/** A module, loaded with --import, that moves the process's `Date` to start at `at`. */
+export function clockHook(at: number): string {
+  const source = `const R=Date,o=${Math.round(at)}-R.now();class D extends R{constructor(...a){a.length?super(...a):super(R.now()+o)}static now(){return R.now()+o}}globalThis.Date=D;`;
+  return `--import=data:text/javascript,${encodeURIComponent(source)}`;
 }
 
 export interface ActionRun {
@@ -136,6 +147,7 @@ export async function runAction(inputs: Record<string, string>, options: RunOpti
     const hook = `import fs from 'node:fs';process.on('exit',()=>fs.writeFileSync(${JSON.stringify(files.rss)},String(process.resourceUsage().maxRSS)))`;
     env.NODE_OPTIONS = `--import=data:text/javascript,${encodeURIComponent(hook)}`;
   }
+  if (options.clockAt !== undefined) env.NODE_OPTIONS = `${env.NODE_OPTIONS} ${clockHook(options.clockAt)}`.trim();
 
   const entry = options.entry === 'post' ? (action.runs.post ?? '') : action.runs.main;
   const started = performance.now();

@@ -4,6 +4,7 @@
 // GitHub); a token in `users` is a person's and writes as them.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { FakeRepo } from './github-health.ts';
 
 export interface GitHubRequest {
   method: string;
@@ -18,7 +19,9 @@ export class FakeGitHub {
   private nextId = 1001;
   url = '';
 
-  private readonly options: { createStatus?: number; commentStatus?: number };
+  private readonly options: { createStatus?: number; commentStatus?: number; now?: () => number };
+  /** Health's part: the git data API and issues, on the fake's clock. */
+  readonly repo: FakeRepo;
   /** Comments per issue (pull request) number, with their author's login. */
   readonly comments = new Map<number, { id: number; body: string; user: { login: string }; html_url: string }[]>();
   /** Tokens that belong to a person (or an app's user token): `GET /user` names them. */
@@ -38,8 +41,9 @@ export class FakeGitHub {
    * `createStatus`: answer creating a deployment with this status (403: no deployments: write);
    * `commentStatus`: answer writing a comment with this status (403: no pull-requests: write).
    */
-  constructor(options: { createStatus?: number; commentStatus?: number } = {}) {
+  constructor(options: { createStatus?: number; commentStatus?: number; now?: () => number } = {}) {
     this.options = options;
+    this.repo = new FakeRepo(options.now ?? Date.now, (authorization) => this.author(authorization));
   }
 
   /** Comments already on the pull request, by someone else unless `author` says who. */
@@ -73,7 +77,7 @@ export class FakeGitHub {
     this.server = http.createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
+      req.on('end', async () => {
         const text = Buffer.concat(chunks).toString('utf8');
         const body = text ? (JSON.parse(text) as Record<string, unknown>) : {};
         const request = {
@@ -83,8 +87,8 @@ export class FakeGitHub {
           body,
         };
         this.requests.push(request);
-        const send = (status: number, data: unknown): void => {
-          res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(data));
+        const send = (status: number, data: unknown, headers: Record<string, string> = {}): void => {
+          res.writeHead(status, { 'Content-Type': 'application/json', ...headers }).end(JSON.stringify(data));
         };
         if (request.method === 'POST' && /^\/repos\/[^/]+\/[^/]+\/deployments$/.test(request.path)) {
           const status = this.options.createStatus ?? 201;
@@ -126,6 +130,7 @@ export class FakeGitHub {
           if (writeStatus >= 400) return send(writeStatus, { message: 'Resource not accessible by integration' });
           const comment = this.comment(Number(issue[1]), String(body.body), this.author(request.authorization));
           this.comments.set(Number(issue[1]), [...(this.comments.get(Number(issue[1])) ?? []), comment]);
+          this.repo.touch(Number(issue[1]));
           return send(201, comment);
         }
         const edit = /^\/repos\/[^/]+\/[^/]+\/issues\/comments\/(\d+)$/.exec(url.pathname);
@@ -136,6 +141,7 @@ export class FakeGitHub {
           comment.body = String(body.body);
           return send(200, comment);
         }
+        if (await this.repo.handle(request.method, url, body, send, () => this.nextId++, request.authorization)) return;
         send(404, { message: 'Not Found' });
       });
     });

@@ -1,0 +1,572 @@
+// promptfoo's assertions, read into the model the gate runs: the native set (equals … latency,
+// llm-rubric, factuality) plus javascript, assert-set, weight, metric, threshold and transform.
+// Values are rendered with the test's vars now, when the file is read; what this project does not
+// run is refused by name, with what to write instead.
+import { parse as parseYaml } from 'yaml';
+import { PATTERN_EXPECTED, patternProblem } from '../../pattern.js';
+import { type Assertion, FACTUALITY_CATEGORIES, type FactualityCategory, compileRegex } from '../assertions.js';
+import type { Message, RubricPrompt } from '../judge.js';
+import { type JudgeSpec, judgeIdentity } from '../judge-spec.js';
+import { compileSchema } from '../schema.js';
+import type { Scoring, TurnAssertion } from '../scoring.js';
+import { type Script, assertionBody, transformBody } from '../script.js';
+import { ConfigFiles } from './files.js';
+import { readGrader } from './grader.js';
+import { type Obj, type Places, isObj, show } from './located.js';
+import { RenderError, render, renderLenient, unsafeForForks } from './render.js';
+
+export interface AssertContext {
+  places: Places;
+  files: ConfigFiles;
+  env: NodeJS.ProcessEnv;
+  /** The test's vars, files loaded: what values are rendered with. */
+  vars: Record<string, unknown>;
+  /** The test's options (defaultTest's merged in): provider, rubricPrompt, factuality. */
+  options: Obj;
+  /** Under pull_request_target: no code from the file runs (javascript, transform, calls in templates). */
+  forkSafe: boolean;
+  /** Every judge used, by identity. */
+  judges: Map<string, JudgeSpec>;
+  /** `assertionTemplates`, for `$ref`. */
+  templates?: Obj;
+}
+
+const PLAIN_TYPES = [
+  'equals',
+  'contains',
+  'icontains',
+  'starts-with',
+  'ends-with',
+  'contains-any',
+  'contains-all',
+  'icontains-any',
+  'icontains-all',
+  'regex',
+  'is-json',
+  'contains-json',
+  'levenshtein',
+  'word-count',
+  'is-refusal',
+  'latency',
+];
+const SUPPORTED = [...PLAIN_TYPES, 'llm-rubric', 'factuality', 'model-graded-factuality', 'javascript', 'assert-set'];
+const KEYS = [
+  'type',
+  'value',
+  'threshold',
+  'weight',
+  'metric',
+  'provider',
+  'rubricPrompt',
+  'transform',
+  'config',
+  'assert',
+];
+
+/** What to write instead of a promptfoo assertion this project does not run. */
+const INSTEAD: Record<string, string> = {
+  python: 'a Claw check runs no Python: write the function as a javascript assertion',
+  ruby: 'a Claw check runs no Ruby: write the function as a javascript assertion',
+  similar: 'it needs an embedding model, which the judge does not call: use llm-rubric',
+  classifier: 'it needs a classifier model, which the judge does not call: use llm-rubric',
+  moderation: 'it needs a moderation model, which the judge does not call: use llm-rubric',
+  'model-graded-closedqa': 'use llm-rubric with the same criterion',
+  'g-eval': 'use llm-rubric with the same criteria',
+  'answer-relevance': 'use llm-rubric',
+  'context-faithfulness': 'a Claw reply carries no retrieved context: use llm-rubric',
+  'context-recall': 'a Claw reply carries no retrieved context: use llm-rubric',
+  'context-relevance': 'a Claw reply carries no retrieved context: use llm-rubric',
+  'conversation-relevance': 'use turns of a native checks file with llm-rubric',
+  cost: 'a Claw reply carries no cost',
+  perplexity: 'a Claw reply carries no log probabilities',
+  'perplexity-score': 'a Claw reply carries no log probabilities',
+  'select-best': 'it compares providers, and here each Claw is checked on its own',
+  'max-score': 'it compares providers, and here each Claw is checked on its own',
+  webhook: 'write the check as a javascript assertion',
+  'is-valid-function-call': 'a Claw reply carries no tool calls',
+  'is-valid-openai-function-call': 'a Claw reply carries no tool calls',
+  'is-valid-openai-tools-call': 'a Claw reply carries no tool calls',
+  'finish-reason': 'a Claw reply carries no finish reason',
+  pi: 'it needs an external scoring service: use llm-rubric',
+};
+
+const SCRIPT_EXTENSIONS = /\.(?:js|cjs|mjs|ts|cts|mts)$/;
+
+/** One assertion of a test (`holder` is where it sits, for errors). */
+export function readAssertion(raw: unknown, ctx: AssertContext, inSet = false): TurnAssertion {
+  const { places } = ctx;
+  if (isObj(raw) && typeof raw.$ref === 'string') raw = resolveRef(raw, ctx);
+  const a: Obj = isObj(raw)
+    ? raw
+    : places.fail(raw, undefined, `an assertion is ${show(raw)}: expected a mapping with a type`);
+  const fail: (key: string | undefined, message: string) => never = (key, message) => places.fail(a, key, message);
+  const unknown = Object.keys(a).find((k) => !KEYS.includes(k));
+  if (unknown) {
+    const why = unknown === 'contextTransform' ? ': a Claw reply carries no context' : '';
+    fail(unknown, `unknown key '${unknown}' in an assertion${why}: expected ${KEYS.map((k) => `'${k}'`).join(', ')}`);
+  }
+  if (typeof a.type !== 'string') fail('type', `an assertion has no 'type': expected one of ${SUPPORTED.join(', ')}`);
+  const written = a.type as string;
+  const negate = written.startsWith('not-');
+  let type = negate ? written.slice(4) : written;
+  if (type === 'model-graded-factuality') type = 'factuality';
+  if (!SUPPORTED.includes(type)) {
+    const instead = INSTEAD[type];
+    if (instead) fail('type', `'${written}' is a promptfoo assertion this project does not run: ${instead}`);
+    fail(
+      'type',
+      `'type' is ${show(written)}: expected one of ${SUPPORTED.join(', ')} (each but assert-set with a not- form)`,
+    );
+  }
+  if ((type === 'assert-set' || type === 'latency') && negate)
+    fail('type', `'${written}' has no not- form: expected '${type}'`);
+  if (type === 'assert-set' && inSet)
+    fail('type', 'an assert-set inside an assert-set: expected its assertions in the outer set');
+  if (a.assert !== undefined && type !== 'assert-set')
+    fail('assert', `'assert' belongs to an assert-set, not '${written}'`);
+
+  const scoring: Scoring = {};
+  if (a.weight !== undefined) {
+    if (typeof a.weight !== 'number' || !Number.isFinite(a.weight) || a.weight < 0)
+      fail('weight', `'weight' is ${show(a.weight)}: expected a number of at least 0 (default 1)`);
+    scoring.weight = a.weight;
+  }
+  if (a.metric !== undefined) {
+    if (typeof a.metric !== 'string' || !a.metric.trim())
+      fail('metric', `'metric' is ${show(a.metric)}: expected a name`);
+    scoring.metric = renderAt(a, 'metric', a.metric, ctx);
+  }
+  if (a.transform !== undefined) scoring.transform = readScript(a, 'transform', a.transform, ctx, 'transform');
+  const threshold = a.threshold;
+  if (threshold !== undefined && (typeof threshold !== 'number' || !Number.isFinite(threshold)))
+    fail('threshold', `'threshold' is ${show(threshold)}: expected a number`);
+  const value = renderValue(a, ctx);
+  scoring.written = writtenForm(a, value);
+
+  const assertion = build(type, negate, value, a, ctx);
+  return { ...assertion, ...scoring } as TurnAssertion;
+}
+
+function build(type: string, negate: boolean, value: unknown, a: Obj, ctx: AssertContext): TurnAssertion {
+  const fail: (key: string | undefined, message: string) => never = (key, message) => ctx.places.fail(a, key, message);
+  const threshold = a.threshold as number | undefined;
+  const text = (expected: string): string => {
+    if (typeof value === 'string' && value !== '') return value;
+    if (typeof value === 'number') return String(value);
+    return fail('value', `a '${a.type as string}' assertion's 'value' is ${show(value ?? null)}: expected ${expected}`);
+  };
+  switch (type) {
+    case 'equals':
+      if (isObj(value) || Array.isArray(value))
+        fail(
+          'value',
+          "'equals' with a mapping or list compares parsed JSON, which this project does not: write the expected JSON as text, or use is-json with a schema",
+        );
+      return { type, negate, value: value === undefined ? '' : String(value as string) } as Assertion;
+    case 'contains':
+    case 'icontains':
+    case 'starts-with':
+    case 'ends-with':
+      return { type, negate, value: text('a string') } as Assertion;
+    case 'contains-any':
+    case 'contains-all':
+    case 'icontains-any':
+    case 'icontains-all': {
+      const values = Array.isArray(value) ? value : typeof value === 'string' ? splitList(value) : undefined;
+      if (!values || values.length === 0 || values.some((v) => typeof v !== 'string' && typeof v !== 'number'))
+        return fail(
+          'value',
+          `'value' is ${show(value ?? null)}: expected a list of strings (or one string, comma-separated)`,
+        );
+      return { type, negate, values: values.map(String) } as Assertion;
+    }
+    case 'regex':
+      try {
+        return { type, negate, pattern: compileRegex(text('a regular expression')) };
+      } catch (err) {
+        return fail('value', `'value' is ${show(value)}: expected ${PATTERN_EXPECTED} (${patternProblem(err)})`);
+      }
+    case 'is-json':
+    case 'contains-json':
+      return { type, negate, schema: value === undefined || value === '' ? undefined : schemaOf(a, value, ctx) };
+    case 'levenshtein':
+      return { type, negate, value: text('a string'), threshold: threshold ?? 5 };
+    case 'word-count':
+      return { type, negate, ...wordCount(a, value, ctx) };
+    case 'is-refusal':
+      return { type, negate };
+    case 'latency':
+      if (threshold === undefined || threshold <= 0)
+        fail('threshold', "a 'latency' assertion needs 'threshold': expected milliseconds, such as 5000");
+      return { type, negate: false, thresholdMs: threshold! };
+    case 'llm-rubric':
+    case 'factuality':
+      return graded(type, negate, text(type === 'llm-rubric' ? 'the rubric' : 'the reference answer'), a, ctx);
+    case 'javascript': {
+      if (value === undefined || (typeof value !== 'string' && typeof value !== 'number'))
+        fail(
+          'value',
+          "a 'javascript' assertion's 'value' is missing: expected an expression such as output.length < 200, or file://check.js",
+        );
+      const script = readScript(a, 'value', String(a.value), ctx, 'javascript');
+      if (a.config !== undefined && !isObj(a.config)) fail('config', "'config' is not a mapping");
+      return { type, negate, script, threshold, ...(isObj(a.config) ? { config: a.config } : {}) };
+    }
+    case 'assert-set': {
+      if (!Array.isArray(a.assert) || a.assert.length === 0)
+        fail('assert', "an assert-set has no 'assert': expected a list of assertions");
+      return {
+        type,
+        negate: false,
+        assert: (a.assert as unknown[]).map((inner) => readAssertion(inner, ctx, true)),
+        threshold,
+      };
+    }
+  }
+  return fail('type', `'${type}' is not handled`);
+}
+
+/** `value`, rendered with the test's vars (strings, and the strings of a list); a file's contents for file://. */
+function renderValue(a: Obj, ctx: AssertContext): unknown {
+  const value = a.value;
+  if (a.type === 'javascript' || a.type === 'not-javascript') return value;
+  if (ConfigFiles.isRef(value)) return fileValue(a, value, ctx);
+  if (typeof value === 'string') return renderAt(a, 'value', value, ctx);
+  if (Array.isArray(value)) return value.map((v) => (typeof v === 'string' ? renderAt(a, 'value', v, ctx) : v));
+  return value;
+}
+
+function fileValue(a: Obj, ref: string, ctx: AssertContext): unknown {
+  const file = ctx.files.resolve(ref);
+  if ('problem' in file)
+    return ctx.places.fail(a, 'value', `'value' is ${show(ref)}, which cannot be read: ${file.problem}`);
+  if (SCRIPT_EXTENSIONS.test(file.path) || /\.(py|rb)$/.test(file.path)) {
+    return ctx.places.fail(
+      a,
+      'value',
+      `'value' is ${show(ref)}: a script computes this value in promptfoo; here only a javascript assertion runs a script: expected the value itself, or a text, JSON or YAML file`,
+    );
+  }
+  const read = ctx.files.read(file);
+  if ('problem' in read)
+    return ctx.places.fail(a, 'value', `'value' is ${show(ref)}, which cannot be read: ${read.problem}`);
+  if (/\.(json|ya?ml)$/.test(file.path)) {
+    try {
+      return parseYaml(read.text) as unknown;
+    } catch (err) {
+      return ctx.places.fail(
+        a,
+        'value',
+        `${show(ref)} is not valid ${/\.json$/.test(file.path) ? 'JSON' : 'YAML'}: ${(err as Error).message.split('\n')[0]}`,
+      );
+    }
+  }
+  return read.text;
+}
+
+function renderAt(holder: Obj, key: string, template: string, ctx: AssertContext): string {
+  if (ctx.forkSafe) {
+    const unsafe = unsafeForForks(template);
+    if (unsafe)
+      ctx.places.fail(
+        holder,
+        key,
+        `'${key}' holds ${unsafe} in a template, refused under pull_request_target, where the file may come from a fork: expected variables and filters only`,
+      );
+  }
+  try {
+    return render(template, ctx.vars);
+  } catch (err) {
+    if (err instanceof RenderError) ctx.places.fail(holder, key, `'${key}' cannot be rendered: ${err.message}`);
+    throw err;
+  }
+}
+
+/** promptfoo's comma list (`contains-any: a, b, "c, d"`): quoted fields may hold commas. */
+export function splitList(value: string): string[] {
+  const out: string[] = [];
+  let i = 0;
+  while (i < value.length) {
+    while (i < value.length && (/\s/.test(value[i]) || value[i] === ',')) i++;
+    if (i >= value.length) break;
+    if (value[i] === '"') {
+      let field = '';
+      i++;
+      while (i < value.length) {
+        if (value[i] === '\\' && (value[i + 1] === '"' || value[i + 1] === '\\')) {
+          field += value[i + 1];
+          i += 2;
+        } else if (value[i] === '"' && value[i + 1] === '"') {
+          field += '"';
+          i += 2;
+        } else if (value[i] === '"') {
+          i++;
+          break;
+        } else field += value[i++];
+      }
+      out.push(field);
+      while (i < value.length && value[i] !== ',') i++;
+    } else {
+      const start = i;
+      while (i < value.length && value[i] !== ',') i++;
+      out.push(value.slice(start, i).trim());
+    }
+  }
+  return out;
+}
+
+function schemaOf(a: Obj, value: unknown, ctx: AssertContext) {
+  let schema = value;
+  if (typeof value === 'string') {
+    try {
+      schema = parseYaml(value) as unknown;
+    } catch {
+      ctx.places.fail(a, 'value', "'value' is not a JSON Schema: expected a mapping, or its JSON or YAML text");
+    }
+  }
+  try {
+    return compileSchema(schema);
+  } catch (err) {
+    return ctx.places.fail(
+      a,
+      'value',
+      `'value' is not a JSON Schema that compiles (${(err as Error).message.split('\n')[0]})`,
+    );
+  }
+}
+
+function wordCount(a: Obj, value: unknown, ctx: AssertContext): { min?: number; max?: number } {
+  const count = (v: unknown): number | undefined =>
+    typeof v === 'number' && Number.isInteger(v) && v >= 0
+      ? v
+      : typeof v === 'string' && /^\d+$/.test(v.trim())
+        ? Number(v)
+        : undefined;
+  const n = count(value);
+  if (n !== undefined) return { min: n, max: n };
+  if (isObj(value)) {
+    const min = value.min === undefined ? undefined : count(value.min);
+    const max = value.max === undefined ? undefined : count(value.max);
+    const ok = (value.min === undefined || min !== undefined) && (value.max === undefined || max !== undefined);
+    if (ok && (min !== undefined || max !== undefined) && (min === undefined || max === undefined || min <= max))
+      return { min, max };
+  }
+  return ctx.places.fail(
+    a,
+    'value',
+    `'value' is ${show(value ?? null)}: expected a number of words, or {min, max} with min at most max`,
+  );
+}
+
+/** A test's `options.transform` (or `postprocess`): applied to the reply before every assertion. */
+export function readTransform(options: Obj, ctx: AssertContext): Script | undefined {
+  const key =
+    options.transform !== undefined ? 'transform' : options.postprocess !== undefined ? 'postprocess' : undefined;
+  return key ? readScript(options, key, options[key], ctx, 'transform') : undefined;
+}
+
+function readScript(
+  holder: Obj,
+  key: string,
+  code: unknown,
+  ctx: AssertContext,
+  what: 'javascript' | 'transform',
+): Script {
+  const fail: (message: string) => never = (message) => ctx.places.fail(holder, key, message);
+  if (typeof code !== 'string' || !code.trim())
+    return fail(`'${key}' is ${show(code)}: expected JavaScript, or file://path.js`);
+  if (ctx.forkSafe) {
+    fail(
+      `a ${what} runs the repository's JavaScript, refused under pull_request_target, where the file may come from a fork: run the checks on pull_request, or after the merge`,
+    );
+  }
+  if (ConfigFiles.isRef(code)) {
+    const file = ctx.files.resolve(code, { functions: true });
+    if ('problem' in file) return fail(`'${key}' is ${show(code)}, which cannot be used: ${file.problem}`);
+    if (!SCRIPT_EXTENSIONS.test(file.path))
+      return fail(`'${key}' is ${show(code)}: expected a JavaScript file (.js, .cjs, .mjs or .ts)`);
+    return { kind: 'file', path: file.path, functionName: file.functionName, label: ctx.files.display(file) };
+  }
+  const label = code.trim().replace(/\s+/g, ' ');
+  const body = what === 'javascript' ? assertionBody(code) : transformBody(code);
+  try {
+    // Compiled, never called, so a syntax error is a mistake in the file, found before any request.
+    new Function('output', 'context', 'process', body);
+  } catch (err) {
+    return fail(`'${key}' is not valid JavaScript (${(err as Error).message})`);
+  }
+  return { kind: 'inline', body, label: label.length > 60 ? `${label.slice(0, 60)}…` : label };
+}
+
+function graded(
+  type: 'llm-rubric' | 'factuality',
+  negate: boolean,
+  value: string,
+  a: Obj,
+  ctx: AssertContext,
+): TurnAssertion {
+  const provider = a.provider ?? ctx.options.provider;
+  const read = readGrader(provider, ctx.env);
+  if ('problem' in read) {
+    // At the provider that is at fault; with none named, at the assertion that needs one.
+    const at = a.provider !== undefined || ctx.options.provider === undefined ? a : ctx.options;
+    return ctx.places.fail(
+      at,
+      a.provider !== undefined || ctx.options.provider !== undefined ? 'provider' : undefined,
+      read.problem,
+      ctx.places.where(a),
+    );
+  }
+  const identity = judgeIdentity(read.spec);
+  const judge = ctx.judges.get(identity) ?? read.spec;
+  ctx.judges.set(identity, judge);
+  const rubricPrompt = readRubricPrompt(a, type, ctx);
+  const base = { negate, value, judge, ...(rubricPrompt ? { rubricPrompt } : {}) };
+  if (type === 'llm-rubric') {
+    const threshold = a.threshold as number | undefined;
+    return { type, ...base, ...(threshold === undefined ? {} : { gradeThreshold: threshold }) };
+  }
+  return { type, ...base, categories: factualityCategories(ctx) };
+}
+
+/** options.factuality: which categories score above 0, and so pass (promptfoo's score lookup). */
+function factualityCategories(ctx: AssertContext): FactualityCategory[] {
+  const lookup = ctx.options.factuality;
+  if (lookup === undefined) return ['A', 'B', 'C', 'E'];
+  const names: Record<string, FactualityCategory> = {
+    subset: 'A',
+    superset: 'B',
+    agree: 'C',
+    disagree: 'D',
+    differButFactual: 'E',
+  };
+  if (!isObj(lookup))
+    return ctx.places.fail(ctx.options, 'factuality', "'factuality' is not a mapping of categories to scores");
+  const scores: Record<FactualityCategory, number> = { A: 1, B: 1, C: 1, D: 0, E: 1 };
+  for (const [key, score] of Object.entries(lookup)) {
+    if (!(key in names) || typeof score !== 'number') {
+      ctx.places.fail(
+        lookup,
+        key,
+        `'factuality' has ${show(key)}: expected scores for ${Object.keys(names).join(', ')}`,
+      );
+    }
+    scores[names[key]] = score as number;
+  }
+  return FACTUALITY_CATEGORIES.filter((c) => scores[c] > 0);
+}
+
+/** `rubricPrompt` (the assertion's, or the test's options'): text or chat messages, with {{output}}, {{rubric}}… */
+function readRubricPrompt(a: Obj, type: 'llm-rubric' | 'factuality', ctx: AssertContext): RubricPrompt | undefined {
+  const holder = a.rubricPrompt !== undefined ? a : ctx.options;
+  let template = holder.rubricPrompt;
+  if (template === undefined) return undefined;
+  if (ConfigFiles.isRef(template)) {
+    const file = ctx.files.resolve(template);
+    if ('problem' in file)
+      return ctx.places.fail(
+        holder,
+        'rubricPrompt',
+        `'rubricPrompt' is ${show(template)}, which cannot be read: ${file.problem}`,
+      );
+    if (SCRIPT_EXTENSIONS.test(file.path))
+      return ctx.places.fail(
+        holder,
+        'rubricPrompt',
+        "'rubricPrompt' from a script: expected the template as text, JSON messages, or a text or JSON file",
+      );
+    const read = ctx.files.read(file);
+    if ('problem' in read)
+      return ctx.places.fail(holder, 'rubricPrompt', `'rubricPrompt' cannot be read: ${read.problem}`);
+    template = read.text;
+  }
+  if (typeof template !== 'string') template = JSON.stringify(template);
+  const source = template as string;
+  if (ctx.forkSafe && unsafeForForks(source)) {
+    ctx.places.fail(
+      holder,
+      'rubricPrompt',
+      "'rubricPrompt' calls functions in its template, refused under pull_request_target: expected variables and filters only",
+    );
+  }
+  const vars = ctx.vars;
+  const context = (m: { output: string; value: string; input: string }): Record<string, unknown> =>
+    stringified(
+      type === 'llm-rubric'
+        ? { ...vars, output: tryParse(m.output), rubric: m.value }
+        : { ...vars, input: m.input, ideal: m.value, completion: tryParse(m.output) },
+    );
+  const prompt: RubricPrompt = { render: (m) => rubricMessages(source, context(m)) };
+  try {
+    // Rendered once now with stand-in material, so a template that cannot render is found before any request.
+    rubricMessages(source, context({ output: 'output', value: 'value', input: 'input' }), true);
+  } catch (err) {
+    ctx.places.fail(holder, 'rubricPrompt', `'rubricPrompt' cannot be rendered: ${(err as Error).message}`);
+  }
+  return prompt;
+}
+
+/** promptfoo's rubric rendering: JSON messages with each string rendered, else one user message. */
+function rubricMessages(template: string, context: Record<string, unknown>, strict = false): Message[] {
+  const renderOne = (text: string): string => (strict ? render(text, context) : renderLenient(text, context));
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(template);
+  } catch {
+    return [{ role: 'user', content: renderOne(template) }];
+  }
+  if (Array.isArray(parsed) && parsed.every((m) => isObj(m) && typeof m.role === 'string')) {
+    return parsed.map((m: Obj) => ({
+      role: (['system', 'user', 'assistant'].includes(m.role as string) ? m.role : 'user') as Message['role'],
+      content: renderOne(typeof m.content === 'string' ? m.content : JSON.stringify(m.content)),
+    }));
+  }
+  return [{ role: 'user', content: renderOne(template) }];
+}
+
+function tryParse(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+/** promptfoo hands objects to a rubric template as their JSON text. */
+function stringified(context: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(context).map(([k, v]) => [
+      k,
+      Array.isArray(v)
+        ? v.map((i) => (i && typeof i === 'object' ? JSON.stringify(i) : i))
+        : v && typeof v === 'object'
+          ? JSON.stringify(v)
+          : v,
+    ]),
+  );
+}
+
+function resolveRef(raw: Obj, ctx: AssertContext): unknown {
+  const ref = raw.$ref as string;
+  const match = /^#\/assertionTemplates\/(.+)$/.exec(ref);
+  const template = match && ctx.templates ? ctx.templates[match[1]] : undefined;
+  if (!template)
+    ctx.places.fail(
+      raw,
+      '$ref',
+      `'$ref' is ${show(ref)}: expected #/assertionTemplates/<name> of a template the file defines`,
+    );
+  const extra = Object.keys(raw).filter((k) => k !== '$ref');
+  if (extra.length) ctx.places.fail(raw, extra[0], `'$ref' stands alone: expected no other keys beside it`);
+  return template;
+}
+
+/** The assertion as the output file shows it: its keys, the value rendered, no provider secrets. */
+function writtenForm(a: Obj, value: unknown): Record<string, unknown> {
+  const form: Record<string, unknown> = { type: a.type };
+  if (value !== undefined) form.value = value;
+  for (const key of ['threshold', 'weight', 'metric', 'transform']) if (a[key] !== undefined) form[key] = a[key];
+  if (typeof a.provider === 'string') form.provider = a.provider;
+  else if (isObj(a.provider) && typeof a.provider.id === 'string') form.provider = a.provider.id;
+  return form;
+}

@@ -1,0 +1,280 @@
+// A promptfoo config read as a checks file: told apart by its keys, rendered with the tests' vars,
+// expanded as promptfoo expands it, and every mistake one error naming the file, the line and what
+// to write instead, before any request.
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { GradedAssertion } from '../assertions.js';
+import { gradingMessages } from '../judge.js';
+import { parseChecks } from '../suite.js';
+
+const KEY = { OPENAI_API_KEY: 'sk-test-0123456789abcdef' };
+const read = (text: string, env: NodeJS.ProcessEnv = KEY, options: { workspace?: string; eventName?: string } = {}) =>
+  parseChecks('promptfooconfig.yaml', text, env, options);
+const refused = (
+  text: string,
+  env: NodeJS.ProcessEnv = KEY,
+  options: { workspace?: string; eventName?: string } = {},
+) => {
+  try {
+    read(text, env, options);
+  } catch (err) {
+    return (err as Error).message;
+  }
+  throw new Error('the config was not refused');
+};
+
+function folder(files: Record<string, string>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'claw-promptfoo-'));
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(join(dir, name, '..'), { recursive: true });
+    writeFileSync(join(dir, name), text);
+  }
+  return dir;
+}
+
+describe('a promptfoo config as a checks file', () => {
+  it('each test runs with each prompt, rendered from its vars; list vars expand; defaultTest merges under the test', () => {
+    const suite = read(`description: translations
+providers: [openai:gpt-4.1]
+prompts:
+  - 'Translate to {{language}}: {{input}}'
+  - '{{input}} in {{language}}, please'
+defaultTest:
+  vars: {input: Hello}
+  assert: [{type: icontains, value: '{{expected}}'}]
+tests:
+  - vars: {language: [French, German], expected: 'o'}
+  - description: Spanish
+    vars: {language: Spanish, input: Good morning, expected: buenos}
+    threshold: 0.5
+    assert: [{type: contains, value: 'días', weight: 2, metric: accuracy}]
+`);
+    expect(suite.checks.map((c) => [c.name, c.turns[0].send])).toEqual([
+      ['input=Hello, language=French, expected=o [Translate to {{language}}: {{input}}]', 'Translate to French: Hello'],
+      ['input=Hello, language=French, expected=o [{{input}} in {{language}}, please]', 'Hello in French, please'],
+      ['input=Hello, language=German, expected=o [Translate to {{language}}: {{input}}]', 'Translate to German: Hello'],
+      ['input=Hello, language=German, expected=o [{{input}} in {{language}}, please]', 'Hello in German, please'],
+      ['Spanish [Translate to {{language}}: {{input}}]', 'Translate to Spanish: Good morning'],
+      ['Spanish [{{input}} in {{language}}, please]', 'Good morning in Spanish, please'],
+    ]);
+    const spanish = suite.checks[4].turns[0];
+    expect(spanish.threshold).toBe(0.5);
+    // defaultTest's assertion first, its value rendered with this test's vars.
+    expect(spanish.assert).toMatchObject([
+      { type: 'icontains', value: 'buenos' },
+      { type: 'contains', value: 'días', weight: 2, metric: 'accuracy' },
+    ]);
+    expect(suite.checks.map((c) => c.origin?.testIdx)).toEqual([0, 0, 1, 1, 2, 2]);
+    expect(suite.notices).toEqual([
+      'promptfooconfig.yaml is a promptfoo config; ignored here: providers (the Claws under test answer).',
+    ]);
+    expect(suite.promptfoo?.description).toBe('translations');
+  });
+
+  it('scenarios: each config entry with each test, their vars and asserts merged', () => {
+    const suite = read(`prompts: ['Translate to {{language}}: {{input}}']
+scenarios:
+  - config:
+      - vars: {language: Spanish, expectedHello: Hola}
+      - vars: {language: French, expectedHello: Bonjour}
+    tests:
+      - description: Hello
+        vars: {input: Hello world}
+        assert: [{type: icontains, value: '{{expectedHello}}'}]
+`);
+    expect(suite.checks.map((c) => [c.turns[0].send, c.turns[0].assert[0]])).toEqual([
+      ['Translate to Spanish: Hello world', expect.objectContaining({ value: 'Hola' })],
+      ['Translate to French: Hello world', expect.objectContaining({ value: 'Bonjour' })],
+    ]);
+    expect(suite.checks.map((c) => c.name)).toEqual(['Hello', 'Hello (2)']);
+  });
+
+  it('tests from file:// YAML and CSV (special columns and the __expected shorthand), relative to the config', () => {
+    const dir = folder({
+      'evals/promptfooconfig.yaml': `prompts: [file://prompts/ask.txt]
+tests:
+  - file://tests/more.yaml
+  - file://tests/cases.csv
+`,
+      'evals/prompts/ask.txt': 'Q: {{question}}\n---\nAnswer briefly: {{question}}\n',
+      'evals/tests/more.yaml': '- vars: {question: Why?}\n  assert: [{type: not-is-refusal}]\n',
+      'evals/tests/cases.csv':
+        'question,__expected1,__expected2,__description,__threshold,__metadata:area\n' +
+        '"What is 2+2?","equals: 4","contains-any: four, 4",sums,0.5,maths\n' +
+        '"Capital of France?","grade: names Paris","javascript: output.length < 100",,,\n',
+    });
+    const text = `prompts: [file://prompts/ask.txt]\ntests:\n  - file://tests/more.yaml\n  - file://tests/cases.csv\n`;
+    const suite = parseChecks('evals/promptfooconfig.yaml', text, KEY, { workspace: dir });
+    expect(suite.promptfoo?.prompts.map((p) => p.raw)).toEqual(['Q: {{question}}', 'Answer briefly: {{question}}']);
+    expect(suite.checks).toHaveLength(6);
+    const sums = suite.checks.find((c) => c.name.startsWith('sums'))!;
+    expect(sums.turns[0]).toMatchObject({
+      send: 'Q: What is 2+2?',
+      threshold: 0.5,
+      assert: [
+        { type: 'equals', value: '4' },
+        { type: 'contains-any', values: ['four', '4'] },
+      ],
+    });
+    expect(sums.origin?.testCase).toMatchObject({ description: 'sums', metadata: { area: 'maths' } });
+    const row2 = suite.checks.find((c) => c.name.startsWith('Row #2'))!;
+    expect(row2.turns[0].assert.map((a) => a.type)).toEqual(['llm-rubric', 'javascript']);
+    expect(suite.judges).toHaveLength(1);
+  });
+
+  it("the grader: promptfoo's provider forms, its environment variables, and the key kept a secret of the run", () => {
+    const rubric = (provider: string, env: NodeJS.ProcessEnv = KEY) =>
+      read(
+        `prompts: ['{{q}}']\ndefaultTest:\n  options:\n    provider: ${provider}\ntests:\n  - vars: {q: hi}\n    assert: [{type: llm-rubric, value: is kind}]\n`,
+        env,
+      ).judges[0];
+    expect(rubric('openai:chat:gpt-4.1-mini-2025-04-14')).toMatchObject({
+      url: 'https://api.openai.com/v1',
+      model: 'gpt-4.1-mini-2025-04-14',
+      apiKey: KEY.OPENAI_API_KEY,
+      secrets: [KEY.OPENAI_API_KEY],
+    });
+    expect(rubric('openai:gpt-4o')).toMatchObject({ model: 'gpt-4o' });
+    expect(rubric('openai:chat:m', { ...KEY, OPENAI_BASE_URL: 'http://127.0.0.1:8080/v1' })).toMatchObject({
+      url: 'http://127.0.0.1:8080/v1',
+    });
+    expect(
+      rubric('{id: "openai:chat:llama3", config: {apiBaseUrl: "https://llm.example.com/v1", apiKeyEnvar: LLM_KEY}}', {
+        LLM_KEY: 'llm-secret-key-42',
+      }),
+    ).toMatchObject({ url: 'https://llm.example.com/v1', model: 'llama3', secrets: ['llm-secret-key-42'] });
+    expect(() => rubric('anthropic:messages:claude-sonnet-4')).toThrow(
+      /^promptfooconfig\.yaml, line 4: the grader is "anthropic:messages:claude-sonnet-4", which is not an OpenAI-compatible chat model: expected openai:chat:<model>/,
+    );
+    expect(() => rubric('openai:chat:m', {})).toThrow(/the grader m has no key: set OPENAI_API_KEY/);
+    // No grader named: promptfoo's default, when OPENAI_API_KEY is set; else the one error.
+    expect(
+      read(`prompts: ['{{q}}']\ntests:\n  - vars: {q: hi}\n    assert: [{type: llm-rubric, value: is kind}]\n`)
+        .judges[0],
+    ).toMatchObject({ model: 'gpt-5.6-sol' });
+    expect(
+      refused(`prompts: ['{{q}}']\ntests:\n  - vars: {q: hi}\n    assert: [{type: llm-rubric, value: is kind}]\n`, {}),
+    ).toMatch(/^promptfooconfig\.yaml, line 4: a model-graded assertion needs a grader: set OPENAI_API_KEY/);
+  });
+
+  it('rubricPrompt replaces the grading messages, rendered with the reply as a value, never as a template', () => {
+    const suite = read(`prompts: ['{{q}}']
+defaultTest:
+  options:
+    provider: openai:chat:m
+    rubricPrompt:
+      - role: system
+        content: 'Grade for {{audience}}. Answer {"pass": true|false, "score": 0-1, "reason": "..."}'
+      - role: user
+        content: 'Output: {{ output }}  Rubric: {{ rubric }}'
+tests:
+  - vars: {q: hi, audience: kids}
+    assert: [{type: llm-rubric, value: is kind}]
+`);
+    const assertion = suite.checks[0].turns[0].assert[0] as GradedAssertion;
+    const messages = gradingMessages({
+      assertion,
+      conversation: [{ send: 'hi', reply: 'Hello {{ audience }} {% raw %}' }],
+    });
+    expect(messages).toEqual([
+      { role: 'system', content: 'Grade for kids. Answer {"pass": true|false, "score": 0-1, "reason": "..."}' },
+      { role: 'user', content: 'Output: Hello {{ audience }} {% raw %}  Rubric: is kind' },
+    ]);
+  });
+
+  it.each<[string, string, RegExp]>([
+    [
+      'a var the test does not set',
+      `prompts: ['Hi {{name}}']\ntests:\n  - vars: {nmae: Ada}\n`,
+      /^promptfooconfig\.yaml, line 3: the prompt "Hi \{\{name\}\}" cannot be rendered for this test: it uses \{\{name\}\}, which the test does not set/,
+    ],
+    [
+      'an assertion this project does not run',
+      `prompts: ['{{q}}']\ntests:\n  - vars: {q: hi}\n    assert:\n      - type: similar\n        value: hello\n`,
+      /^promptfooconfig\.yaml, line 5: 'similar' is a promptfoo assertion this project does not run: it needs an embedding model, which the judge does not call: use llm-rubric\.$/,
+    ],
+    [
+      'a misspelt type',
+      `prompts: ['{{q}}']\ntests:\n  - vars: {q: hi}\n    assert: [{type: contians, value: x}]\n`,
+      /^promptfooconfig\.yaml, line 4: 'type' is "contians": expected one of equals, contains/,
+    ],
+    [
+      'a regex RE2 refuses',
+      `prompts: ['{{q}}']\ntests:\n  - vars: {q: hi}\n    assert:\n      - type: regex\n        value: '(?=x)y'\n`,
+      /^promptfooconfig\.yaml, line 6: 'value' is "\(\?=x\)y": expected /,
+    ],
+    [
+      'env, which sets variables for providers',
+      `prompts: ['{{q}}']\nenv: {OPENAI_API_KEY: sk-x}\n`,
+      /^promptfooconfig\.yaml, line 2: 'env' is refused: it sets variables for promptfoo's providers/,
+    ],
+    [
+      'an unknown top-level key',
+      `prompts: ['{{q}}']\nteests: []\n`,
+      /^promptfooconfig\.yaml, line 2: unknown key 'teests' in a promptfoo config: expected 'description', 'prompts'/,
+    ],
+    [
+      'a chat prompt',
+      `prompts: ['[{"role": "user", "content": "{{q}}"}]']\ntests:\n  - vars: {q: hi}\n`,
+      /is a list of chat messages: a Claw takes one message/,
+    ],
+    [
+      'a prompt function',
+      `prompts: ['file://prompt.py:make']\n`,
+      /the prompt "file:\/\/prompt\.py:make" is a prompt function, which this project does not run/,
+    ],
+    [
+      'checks beside prompts',
+      `prompts: ['{{q}}']\nchecks: []\n`,
+      /^promptfooconfig\.yaml, line 1: the checks file has 'checks' \(a checks file\) beside 'prompts' \(a promptfoo config\): expected one format\.$/,
+    ],
+    [
+      'a scoring script',
+      `prompts: ['{{q}}']\ntests:\n  - vars: {q: hi}\n    assertScoringFunction: file://score.js\n`,
+      /line 4: 'assertScoringFunction' is a script this project does not run: use weights and 'threshold'/,
+    ],
+    [
+      'a weight below 0',
+      `prompts: ['{{q}}']\ntests:\n  - vars: {q: hi}\n    assert:\n      - type: contains\n        value: h\n        weight: -1\n`,
+      /line 7: 'weight' is "-1": expected a number of at least 0/,
+    ],
+    [
+      'invalid JavaScript',
+      `prompts: ['{{q}}']\ntests:\n  - vars: {q: hi}\n    assert:\n      - type: javascript\n        value: 'output.length >'\n`,
+      /line 6: 'value' is not valid JavaScript/,
+    ],
+  ])('refuses %s with the file, the line and what to write', (_, text, expected) => {
+    expect(refused(text)).toMatch(expected);
+  });
+
+  it('keeps file:// inside the workspace: no climbing out, no absolute path elsewhere, no glob', () => {
+    const dir = folder({ 'cfg/ask.txt': 'hi', 'secret.txt': 'the key' });
+    const at = (ref: string) =>
+      refused(`prompts: ['{{q}}']\ntests:\n  - vars:\n      q: ${ref}\n`, KEY, { workspace: join(dir, 'cfg') });
+    expect(at('file://../secret.txt')).toMatch(
+      /^promptfooconfig\.yaml, line 4: var 'q' is "file:\/\/\.\.\/secret\.txt", which cannot be used: it points outside the workspace/,
+    );
+    expect(at('file:///etc/passwd')).toMatch(/it points outside the workspace/);
+    expect(at('file://*.txt')).toMatch(/it is a glob: name each file/);
+    expect(
+      read(`prompts: ['{{q}}']\ntests:\n  - vars:\n      q: file://ask.txt\n`, KEY, { workspace: join(dir, 'cfg') })
+        .checks[0].turns[0].send,
+    ).toBe('hi');
+  });
+
+  it('under pull_request_target: no javascript, no transform, no function calls in templates', () => {
+    const prt = { eventName: 'pull_request_target' };
+    expect(
+      refused(`prompts: ['{{q}}']\ntests:\n  - vars: {q: hi}\n    options: {transform: output.trim()}\n`, KEY, prt),
+    ).toMatch(/line 4: a transform runs the repository's JavaScript, refused under pull_request_target/);
+    expect(refused(`prompts: ['{{ range.constructor("return 1")() }}']\n`, KEY, prt)).toMatch(
+      /refused under pull_request_target/,
+    );
+    // Plain variables and filters are fine there.
+    expect(read(`prompts: ['{{ q | upper }}']\ntests:\n  - vars: {q: hi}\n`, KEY, prt).checks[0].turns[0].send).toBe(
+      'HI',
+    );
+  });
+});

@@ -1,0 +1,145 @@
+// The grader of a promptfoo config's model-graded assertions (`options.provider`, a test's or
+// defaultTest's, or an assertion's `provider`), as promptfoo reads it, mapped to the judge:
+// `openai:chat:<model>`, `openai:<model>`, or `{id, config: {apiBaseUrl | apiHost, apiKey |
+// apiKeyEnvar, temperature, max_tokens, seed, headers}}`, with OPENAI_API_KEY and
+// OPENAI_BASE_URL / OPENAI_API_BASE_URL / OPENAI_API_HOST read from the environment as promptfoo
+// reads them. Every key read is a secret of the run. Other providers are refused by name: the
+// judge speaks the OpenAI chat-completions API only.
+import { readSecureUrl } from '../../url.js';
+import { DEFAULT_JUDGE_TIMEOUT_MS } from '../judge-file.js';
+import type { EndpointJudgeSpec } from '../judge-spec.js';
+import { type Obj, isObj, show } from './located.js';
+
+/** promptfoo 0.123's grader when none is named and OPENAI_API_KEY is set. */
+export const DEFAULT_GRADER_MODEL = 'gpt-5.6-sol';
+const OPENAI_BASE = 'https://api.openai.com/v1';
+
+const CONFIG_KEYS = [
+  'apiBaseUrl',
+  'apiHost',
+  'apiKey',
+  'apiKeyEnvar',
+  'temperature',
+  'max_tokens',
+  'seed',
+  'headers',
+  'organization',
+];
+
+export type GraderRead = { spec: EndpointJudgeSpec } | { problem: string; key?: string };
+
+/**
+ * The judge for `provider` (undefined: promptfoo's default grader). `problem` says what to write
+ * instead; `key` names the part of the provider at fault.
+ */
+export function readGrader(provider: unknown, env: NodeJS.ProcessEnv): GraderRead {
+  let id: unknown = provider;
+  let config: Obj = {};
+  if (provider === undefined || provider === null) {
+    if (!env.OPENAI_API_KEY?.trim()) {
+      return {
+        problem: `a model-graded assertion needs a grader: set OPENAI_API_KEY (promptfoo's default grader, ${DEFAULT_GRADER_MODEL}), or name one with defaultTest.options.provider, such as openai:chat:gpt-4.1-mini-2025-04-14`,
+      };
+    }
+    id = `openai:chat:${DEFAULT_GRADER_MODEL}`;
+  } else if (isObj(provider)) {
+    if ('text' in provider && !('id' in provider)) return readGrader(provider.text, env);
+    const unknown = Object.keys(provider).filter((k) => !['id', 'config', 'label'].includes(k));
+    if (unknown.length)
+      return {
+        problem: `the grader has ${unknown.map((k) => `'${k}'`).join(', ')}: expected 'id' and 'config'`,
+        key: unknown[0],
+      };
+    id = provider.id;
+    if (provider.config !== undefined) {
+      if (!isObj(provider.config)) return { problem: "the grader's 'config' is not a mapping", key: 'config' };
+      config = provider.config;
+    }
+  }
+  if (typeof id !== 'string')
+    return { problem: `the grader is ${show(id)}: expected a provider id such as openai:chat:gpt-4.1-mini-2025-04-14` };
+  const model = openAiModel(id);
+  if ('problem' in model) return model;
+  const unknown = Object.keys(config).filter((k) => !CONFIG_KEYS.includes(k));
+  if (unknown.length) {
+    return {
+      problem: `the grader's config has ${unknown.map((k) => `'${k}'`).join(', ')}, which the judge does not send: expected ${CONFIG_KEYS.join(', ')}`,
+      key: 'config',
+    };
+  }
+  return endpoint(model.model, config, env);
+}
+
+function openAiModel(id: string): { model: string } | { problem: string } {
+  const parts = id.split(':');
+  if (parts[0] === 'openai') {
+    if (parts.length === 3 && parts[1] === 'chat' && parts[2]) return { model: parts[2] };
+    if (
+      parts.length === 2 &&
+      parts[1] &&
+      !['chat', 'responses', 'completion', 'embedding', 'assistant'].includes(parts[1])
+    ) {
+      return { model: parts[1] };
+    }
+    if (parts[1] === 'responses' || parts[1] === 'completion' || parts[1] === 'assistant' || parts[1] === 'embedding') {
+      return {
+        problem: `the grader is ${show(id)}: the judge speaks the chat-completions API only: expected openai:chat:<model>`,
+      };
+    }
+  }
+  return {
+    problem: `the grader is ${show(id)}, which is not an OpenAI-compatible chat model: expected openai:chat:<model> (any OpenAI-compatible server: {id: openai:chat:<model>, config: {apiBaseUrl: https://…/v1}})`,
+  };
+}
+
+function endpoint(model: string, config: Obj, env: NodeJS.ProcessEnv): GraderRead {
+  const text = (key: string): string | undefined =>
+    typeof config[key] === 'string' ? (config[key] as string) : undefined;
+  const base =
+    (text('apiHost') && `https://${text('apiHost')}/v1`) ||
+    text('apiBaseUrl') ||
+    (env.OPENAI_API_HOST && `https://${env.OPENAI_API_HOST}/v1`) ||
+    env.OPENAI_API_BASE_URL ||
+    env.OPENAI_BASE_URL ||
+    OPENAI_BASE;
+  const read = readSecureUrl(base);
+  if ('expected' in read)
+    return { problem: `the grader's base URL is ${show(base)}: expected ${read.expected}`, key: 'config' };
+  const url = `${read.url.origin}${read.url.pathname.replace(/\/+$/, '')}`;
+  let apiKey = text('apiKey') ?? '';
+  const envar = text('apiKeyEnvar');
+  if (!apiKey && envar) apiKey = env[envar] ?? '';
+  if (!apiKey) apiKey = env.OPENAI_API_KEY ?? '';
+  apiKey = apiKey.trim();
+  if (!apiKey && url === OPENAI_BASE) {
+    return {
+      problem: `the grader ${model} has no key: set ${envar ?? 'OPENAI_API_KEY'} in the step's environment (env: on the step, from a secret)`,
+    };
+  }
+  const headers: Record<string, string> = {};
+  if (config.headers !== undefined) {
+    if (!isObj(config.headers))
+      return { problem: "the grader's headers are not a mapping of names to text", key: 'config' };
+    for (const [name, value] of Object.entries(config.headers)) headers[name] = String(value);
+  }
+  if (text('organization')) headers['OpenAI-Organization'] = text('organization')!;
+  const number = (key: string, fallback: number): number =>
+    typeof config[key] === 'number' ? (config[key] as number) : fallback;
+  return {
+    spec: {
+      kind: 'endpoint',
+      url,
+      model,
+      apiKey,
+      apiKeyEnv: envar ?? (text('apiKey') ? undefined : 'OPENAI_API_KEY'),
+      headers,
+      query: {},
+      temperature: number('temperature', 0),
+      seed: number('seed', 0),
+      maxTokens: number('max_tokens', 512),
+      timeoutMs: DEFAULT_JUDGE_TIMEOUT_MS,
+      // The key is a secret of the run: its redactor hides it everywhere.
+      secrets: apiKey ? [apiKey] : [],
+    },
+  };
+}

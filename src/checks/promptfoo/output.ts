@@ -1,0 +1,233 @@
+// `checks-output`: the checks' results in promptfoo's output format (what `promptfoo eval -o
+// out.json` writes, results version 3), so `promptfoo import` and `promptfoo view` show a gate's,
+// a preview's or a health run beside the team's other evals. Each Claw is a provider: its column
+// per prompt sits beside the other Claws' (a preview beside production). A native checks file is
+// shown the same way, one test per check. The file holds Claws' replies, untrusted text: the
+// viewer shows them as text, and the whole file passes through the run's redactor before it is
+// written, as its final text.
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, isAbsolute, resolve } from 'node:path';
+import type { ChecksResult } from '../result.js';
+import type { Component } from '../scoring.js';
+import type { CheckSuite } from '../suite.js';
+import type { PromptfooPrompt } from './case.js';
+
+/** The most of one reply kept in the file. */
+const MAX_OUTPUT_CHARS = 20_000;
+
+/** promptfoo's ResultFailureReason. */
+const FAILURE = { none: 0, assert: 1, error: 2 } as const;
+
+interface Column {
+  clawId: string;
+  promptIdx: number;
+  prompt: PromptfooPrompt;
+}
+
+const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
+
+function tokenUsage(requests: number, judge = { calls: 0, tokens: 0 }): Record<string, unknown> {
+  const details = {
+    reasoning: 0,
+    acceptedPrediction: 0,
+    rejectedPrediction: 0,
+    cacheReadInputTokens: 0,
+    cacheCreationInputTokens: 0,
+  };
+  return {
+    prompt: 0,
+    completion: 0,
+    cached: 0,
+    total: 0,
+    numRequests: requests,
+    completionDetails: details,
+    assertions: {
+      total: judge.tokens,
+      prompt: 0,
+      completion: 0,
+      cached: 0,
+      numRequests: judge.calls,
+      completionDetails: details,
+    },
+  };
+}
+
+/** promptfoo flattens an assert-set's members after the set itself. */
+function flatten(components: Component[]): Record<string, unknown>[] {
+  return components.flatMap((c) => {
+    const { components: inner, ...own } = c;
+    if (!inner) return [own];
+    const set = {
+      ...own,
+      componentResults: inner,
+      metadata: { assertionSet: { ...c.assertion, assertionCount: inner.length } },
+    };
+    return [set, ...inner.map((i) => ({ ...i, assertion: i.assertion ?? c.assertion }))];
+  });
+}
+
+/** The output file's object, before redaction. */
+export function toPromptfooOutput(result: ChecksResult, suite: CheckSuite, now = new Date()): Record<string, unknown> {
+  const prompts: PromptfooPrompt[] = suite.promptfoo?.prompts ?? [
+    { raw: `{{checks of ${suite.file}}}`, label: `Claw checks (${suite.file})` },
+  ];
+  const claws = [...new Set(result.entries.map((e) => e.clawId))];
+  const columns: Column[] = claws.flatMap((clawId) =>
+    prompts.map((prompt, promptIdx) => ({ clawId, promptIdx, prompt })),
+  );
+  const columnOf = (clawId: string, promptIdx: number): number =>
+    columns.findIndex((c) => c.clawId === clawId && c.promptIdx === promptIdx);
+  const checkIndex = new Map(suite.checks.map((c) => [c.name, c]));
+  const indexOf = new Map(suite.checks.map((c, i) => [c.name, i]));
+
+  const results = result.entries.map((e) => {
+    const check = checkIndex.get(e.check);
+    const origin = check?.origin;
+    const column = columnOf(e.clawId, origin?.promptIdx ?? 0);
+    const grading = e.last?.grading;
+    const failureReason = e.passed ? FAILURE.none : e.failures > 0 ? FAILURE.assert : FAILURE.error;
+    const reply = e.last?.reply;
+    const components = grading ? flatten(grading.components) : [];
+    return {
+      id: randomUUID(),
+      promptIdx: column,
+      testIdx: origin?.testIdx ?? indexOf.get(e.check) ?? 0,
+      promptId: sha256(columns[column]?.prompt.label ?? ''),
+      provider: { id: `claw:${e.clawId}`, label: e.clawId },
+      prompt: {
+        raw: (e.last?.sent ?? check?.turns.map((t) => t.send) ?? []).join('\n---\n'),
+        label: columns[column]?.prompt.label ?? '',
+        config: {},
+      },
+      vars: origin?.vars ?? {},
+      testCase: origin?.testCase ?? {
+        description: e.check,
+        vars: {},
+        assert: (check?.turns ?? []).flatMap((t) => t.assert.map((a) => a.written ?? { type: a.type })),
+        options: {},
+        metadata: {},
+      },
+      ...(reply === undefined
+        ? {}
+        : { response: { output: reply.slice(0, MAX_OUTPUT_CHARS), latencyMs: e.last?.latencyMs ?? 0 } }),
+      ...(e.passed ? {} : { error: e.failure ?? 'did not pass' }),
+      failureReason,
+      success: e.passed,
+      score: failureReason === FAILURE.error ? 0 : (grading?.score ?? (e.passed ? 1 : 0)),
+      latencyMs: e.latencyMs ?? e.last?.latencyMs ?? 0,
+      gradingResult: grading
+        ? {
+            pass: grading.pass,
+            score: grading.score,
+            reason: grading.reason,
+            namedScores: grading.namedScores,
+            ...(Object.keys(grading.namedScoreWeights).length ? { namedScoreWeights: grading.namedScoreWeights } : {}),
+            tokensUsed: {
+              total: e.judge?.tokens ?? 0,
+              prompt: 0,
+              completion: 0,
+              cached: 0,
+              numRequests: e.judge?.calls ?? 0,
+            },
+            componentResults: components,
+          }
+        : null,
+      namedScores: grading?.namedScores ?? {},
+      cost: 0,
+      tokenUsage: tokenUsage(e.attempts, e.judge),
+      metadata: {
+        clawDeploy: {
+          check: e.check,
+          clawId: e.clawId,
+          passes: e.passes,
+          attempts: e.attempts,
+          repeat: e.repeat,
+          minPass: e.minPass,
+        },
+      },
+    };
+  });
+
+  const completed = columns.map((column, index) => {
+    const mine = results.filter((r) => r.promptIdx === index);
+    const named: Record<string, number> = {};
+    const counts: Record<string, number> = {};
+    const weights: Record<string, number> = {};
+    for (const r of mine) {
+      const w = (r.gradingResult?.namedScoreWeights ?? {}) as Record<string, number>;
+      for (const [name, score] of Object.entries(r.namedScores)) {
+        named[name] = (named[name] ?? 0) + score * (w[name] ?? 1);
+        counts[name] = (counts[name] ?? 0) + 1;
+        weights[name] = (weights[name] ?? 0) + (w[name] ?? 1);
+      }
+    }
+    const asserts = mine.flatMap((r) => (r.gradingResult?.componentResults ?? []) as { pass?: boolean }[]);
+    return {
+      id: sha256(column.prompt.label),
+      raw: column.prompt.raw,
+      label: column.prompt.label,
+      provider: `claw:${column.clawId}`,
+      metrics: {
+        score: mine.reduce((sum, r) => sum + r.score, 0),
+        testPassCount: mine.filter((r) => r.success).length,
+        testFailCount: mine.filter((r) => r.failureReason === FAILURE.assert).length,
+        testErrorCount: mine.filter((r) => r.failureReason === FAILURE.error).length,
+        assertPassCount: asserts.filter((a) => a.pass).length,
+        assertFailCount: asserts.filter((a) => !a.pass).length,
+        totalLatencyMs: mine.reduce((sum, r) => sum + r.latencyMs, 0),
+        tokenUsage: tokenUsage(mine.length),
+        namedScores: named,
+        namedScoresCount: counts,
+        ...(Object.keys(weights).length ? { namedScoreWeights: weights } : {}),
+        cost: 0,
+      },
+    };
+  });
+
+  const timestamp = now.toISOString();
+  const description = suite.promptfoo?.description ?? `Claw checks (${suite.file})`;
+  const config = suite.promptfoo?.config ?? {
+    description,
+    prompts: prompts.map((p) => p.raw),
+    providers: claws.map((c) => `claw:${c}`),
+    tests: suite.checks.map((c) => ({ description: c.name })),
+  };
+  return {
+    evalId: `eval-${randomBytes(2).toString('hex').slice(0, 3)}-${timestamp.slice(0, 19)}`,
+    results: {
+      version: 3,
+      timestamp,
+      prompts: completed,
+      results,
+      stats: {
+        successes: results.filter((r) => r.success).length,
+        failures: results.filter((r) => r.failureReason === FAILURE.assert).length,
+        errors: results.filter((r) => r.failureReason === FAILURE.error).length,
+        tokenUsage: tokenUsage(results.reduce((n, r) => n + (r.tokenUsage.numRequests as number), 0)),
+      },
+    },
+    config: { ...config, description },
+    shareableUrl: null,
+    metadata: { exportedAt: timestamp, evaluationCreatedAt: timestamp, author: 'claw-deploy' },
+    vars: [...new Set(results.flatMap((r) => Object.keys(r.vars)))],
+  };
+}
+
+/**
+ * Writes the output file at `path` (relative to `workspace`), creating missing folders. `redact`
+ * is the run's redactor: the values first (decoded text), then the final JSON text.
+ */
+export async function writePromptfooOutput(
+  path: string,
+  workspace: string,
+  result: ChecksResult,
+  suite: CheckSuite,
+  redact: { redactJson<T>(value: T): T; redact(text: string): string },
+): Promise<string> {
+  const full = isAbsolute(path) ? path : resolve(workspace, path);
+  await mkdir(dirname(full), { recursive: true });
+  const text = `${JSON.stringify(redact.redactJson(toPromptfooOutput(result, suite)), null, 2)}\n`;
+  await writeFile(full, redact.redact(text), 'utf8');
+  return full;
+}

@@ -1,0 +1,116 @@
+// Nunjucks, as promptfoo renders prompts, vars and assertion values: `{{ var }}`, filters (with
+// promptfoo's `load`, JSON.parse), `{% if %}`, `{% for %}`, no HTML escaping. Two differences, both
+// deliberate: a variable the test does not set is a mistake (promptfoo prints nothing; here the
+// file is refused, so `{{var}}` never goes out literally or empty by accident), and templates
+// cannot read the environment (`env`). Templates come from the repository, never from a reply: a
+// Claw's reply is only ever a value handed to one (a rubricPrompt's `output`).
+import nunjucks from 'nunjucks';
+
+const environment = new nunjucks.Environment(null, { autoescape: false, throwOnUndefined: true });
+environment.addFilter('load', (text: string) => JSON.parse(text) as unknown);
+
+// At grading time, where the template was already rendered once when the file was read.
+const lenient = new nunjucks.Environment(null, { autoescape: false });
+lenient.addFilter('load', (text: string) => JSON.parse(text) as unknown);
+
+export class RenderError extends Error {}
+
+/** Nunjucks' parser and node classes (untyped in @types/nunjucks). */
+const internals = nunjucks as unknown as {
+  parser: { parse(src: string, extensions: unknown[], options: object): unknown };
+  nodes: { Node: new (...args: unknown[]) => object };
+};
+
+/** Renders `template` with `vars`; a template that will not render throws RenderError saying why. */
+export function render(template: string, vars: Record<string, unknown>): string {
+  try {
+    return environment.renderString(wrapPartial(template), vars);
+  } catch (err) {
+    throw new RenderError(explain(template, vars, err));
+  }
+}
+
+/** Renders a template already known to render (a rubricPrompt at grading time); never throws. */
+export function renderLenient(template: string, vars: Record<string, unknown>): string {
+  try {
+    return lenient.renderString(wrapPartial(template), vars);
+  } catch {
+    return template;
+  }
+}
+
+/** promptfoo's rule: a template with an unclosed tag (`{{` alone) is text, not a template. */
+function wrapPartial(template: string): string {
+  const partial = /({%[^%]*$|{{[^}]*$|{#[^#]*$)/m.test(template);
+  const wrapped = /{%\s*raw\s*%}/.test(template) && /{%\s*endraw\s*%}/.test(template);
+  return partial && !wrapped ? `{% raw %}${template}{% endraw %}` : template;
+}
+
+/** Nunjucks' message, with the variable named when one is missing. */
+function explain(template: string, vars: Record<string, unknown>, err: unknown): string {
+  const message = err instanceof Error ? err.message : String(err);
+  if (/null or undefined value/.test(message)) {
+    const missing = variablesOf(template).filter((name) => vars[name.split(/[.[]/)[0]] === undefined);
+    if (missing.length > 0) {
+      return `it uses ${missing.map((m) => `{{${m}}}`).join(', ')}, which the test does not set: expected it in the test's vars (or defaultTest's)`;
+    }
+    return 'it prints a value that is not set (null or missing): expected every printed value set';
+  }
+  const reason = message
+    .replace(/^\(unknown path\)\s*/, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return `it is not a template Nunjucks can render (${reason})`;
+}
+
+/** The variables a template prints or tests (roughly, as promptfoo finds them), loop variables left out. */
+export function variablesOf(template: string): string[] {
+  const found = new Set<string>();
+  const text = template.replace(/\{#[\s\S]*?#\}/g, '');
+  for (const m of text.matchAll(/\{\{\s*([^{}\s|(]+)\s*(?:\|[^}]+)?\}\}|\{%\s*(?:if|for)\s+([^{}\s]+)\s*.*?%\}/g)) {
+    found.add(m[1] ?? m[2]);
+  }
+  for (const m of text.matchAll(/\{%\s*for\s+(\w+)\s+in\s+(\w+)\s*%\}/g)) {
+    found.delete(m[1]);
+    found.add(m[2]);
+  }
+  return [...found];
+}
+
+/**
+ * Where the file may come from a fork (pull_request_target), a template may read variables and use
+ * filters, nothing more: Nunjucks can call any function a value reaches (`range.constructor(…)()`
+ * runs code), so calls and lookups of `constructor`, `prototype` or `__proto__` are refused.
+ * Returns what is refused, or undefined.
+ */
+export function unsafeForForks(template: string): string | undefined {
+  let ast: unknown;
+  try {
+    ast = internals.parser.parse(wrapPartial(template), [], {});
+  } catch {
+    return undefined; // it will fail to render, with its own message
+  }
+  let problem: string | undefined;
+  const walk = (node: unknown): void => {
+    if (problem || !(node instanceof internals.nodes.Node)) return;
+    const n = node as { typename: string; fields: string[]; value?: unknown } & Record<string, unknown>;
+    if (n.typename === 'FunCall' || n.typename === 'Caller' || n.typename === 'CallExtension') {
+      problem = 'a function call';
+      return;
+    }
+    if (
+      (n.typename === 'Literal' || n.typename === 'Symbol') &&
+      ['constructor', 'prototype', '__proto__'].includes(String(n.value))
+    ) {
+      problem = `'${String(n.value)}'`;
+      return;
+    }
+    for (const field of n.fields as string[]) {
+      const value = n[field];
+      if (Array.isArray(value)) value.forEach(walk);
+      else walk(value);
+    }
+  };
+  walk(ast);
+  return problem;
+}

@@ -1,0 +1,201 @@
+// The history branch through the GitHub host against the fake GitHub API (real HTTP): month files,
+// parts under 1 MiB, daily folding, retention, broken lines, and two runs writing at once.
+import { afterEach, describe, expect, it } from 'vitest';
+import { FakeGitHub } from '../../test/sim/github.ts';
+import { FakeClock } from '../../test/support/fake-clock.ts';
+import { RecordingLogger } from '../../test/support/setup.ts';
+import { connectGitHub } from '../github/connection.js';
+import { githubHealthHost } from '../github/health-host.js';
+import { githubRun } from '../github/run.js';
+import { HealthHistory, MAX_FILE_BYTES } from './history.js';
+import type { HistoryBranch } from './host.js';
+import { type ClawRecord, type RunRecord, recordLine } from './records.js';
+
+let github: FakeGitHub | undefined;
+afterEach(async () => {
+  await github?.stop();
+  github = undefined;
+});
+
+const BRANCH = 'claw-health';
+const T0 = Date.parse('2026-11-22T12:00:00Z');
+const HOUR = 3600_000;
+const DAY = 24 * HOUR;
+
+async function start(): Promise<{ fake: FakeGitHub; branch: HistoryBranch; clock: FakeClock; log: RecordingLogger }> {
+  const clock = new FakeClock(T0);
+  const fake = new FakeGitHub({ now: clock.now });
+  github = fake;
+  const url = await fake.start();
+  const run = githubRun({ GITHUB_REPOSITORY: 'octo/claws', GITHUB_API_URL: url, GITHUB_RUN_ID: '7' });
+  const host = githubHealthHost(connectGitHub('ghs_token', run), BRANCH);
+  return { fake, branch: host.branch, clock, log: new RecordingLogger() };
+}
+
+const history = (branch: HistoryBranch, clock: FakeClock, log: RecordingLogger): HealthHistory =>
+  new HealthHistory(branch, { clock, log, name: BRANCH });
+
+const record = (at: number, claw = 'bot-a', status: ClawRecord['status'] = 'healthy', run = '7'): ClawRecord => ({
+  at,
+  run,
+  claw,
+  status,
+  latencyMs: 420,
+});
+
+const none = (): [] => [];
+
+describe('HealthHistory', () => {
+  it('creates the orphan branch with this month’s file, then appends to it in a few calls', async () => {
+    const { fake, branch, clock, log } = await start();
+    const first = await history(branch, clock, log).save(T0, [record(T0), record(T0, 'bot-b')], none, 'health 1');
+    expect(first.attempts).toBe(1);
+    expect(fake.repo.files(BRANCH)).toEqual(['history/2026-11.ndjson']);
+    expect(fake.repo.log(BRANCH)).toHaveLength(1);
+    expect(fake.repo.log(BRANCH)[0].parents).toEqual([]);
+
+    fake.requests.length = 0;
+    const records: RunRecord[] = Array.from({ length: 40 }, (_, i) => record(T0 + HOUR, `bot-${i}`));
+    await history(branch, clock, log).save(T0 + HOUR, records, none, 'health 2');
+    const text = fake.repo.file(BRANCH, 'history/2026-11.ndjson')!;
+    expect(text.split('\n').filter(Boolean)).toHaveLength(42);
+    expect(text.startsWith(recordLine(record(T0)))).toBe(true);
+    // ref, commit, tree listing, the month's file; a tree, a commit, the ref: 7 whatever the Claws.
+    expect(fake.requests.map((r) => `${r.method} ${r.path.split('?')[0].replace(/[0-9a-f]{40}/, ':sha')}`)).toEqual([
+      'GET /repos/octo/claws/git/ref/heads%2Fclaw-health',
+      'GET /repos/octo/claws/git/commits/:sha',
+      'GET /repos/octo/claws/git/trees/:sha',
+      'GET /repos/octo/claws/git/blobs/:sha',
+      'POST /repos/octo/claws/git/trees',
+      'POST /repos/octo/claws/git/commits',
+      'PATCH /repos/octo/claws/git/refs/heads%2Fclaw-health',
+    ]);
+  });
+
+  it('skips a broken line with one warning, and never rewrites it', async () => {
+    const { fake, branch, clock, log } = await start();
+    const good = recordLine(record(T0 - HOUR));
+    const forged = JSON.stringify({ at: new Date(T0).toISOString(), run: '1', claw: '../etc', status: 'healthy' });
+    fake.repo.push(BRANCH, { 'history/2026-11.ndjson': `${good}\n{not json\n${forged}\n` });
+    const store = history(branch, clock, log);
+    const view = await store.load(T0);
+    expect(view.recent).toEqual([record(T0 - HOUR)]);
+    await store.save(T0, [record(T0)], none, 'health');
+    const warnings = log.lines.filter((l) => l.level === 'warning').map((l) => l.message);
+    expect(warnings).toEqual([
+      "History: history/2026-11.ndjson on 'claw-health' has 2 line(s) that are not a usable record; skipped them (line 2: not JSON).",
+    ]);
+    expect(fake.repo.file(BRANCH, 'history/2026-11.ndjson')).toBe(
+      `${good}\n{not json\n${forged}\n${recordLine(record(T0))}\n`,
+    );
+  });
+
+  it('two runs that write at once both land: the second reads again and appends', async () => {
+    const { fake, branch, clock, log } = await start();
+    await history(branch, clock, log).save(T0, [record(T0)], none, 'health 1');
+    fake.repo.holdBranchReads(2);
+    const [a, b] = await Promise.all([
+      history(branch, clock, log).save(T0 + HOUR, [record(T0 + HOUR, 'bot-a', 'healthy', '8')], none, 'run 8'),
+      history(branch, clock, log).save(T0 + HOUR, [record(T0 + HOUR, 'bot-a', 'unhealthy', '9')], none, 'run 9'),
+    ]);
+    expect([a.attempts, b.attempts].sort()).toEqual([1, 2]);
+    const runs = fake.repo
+      .file(BRANCH, 'history/2026-11.ndjson')!
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => (JSON.parse(l) as { run: string }).run);
+    expect(runs.sort()).toEqual(['7', '8', '9']);
+    expect(log.text('info')).toContain(
+      "History: the branch 'claw-health' moved while this run wrote; reading it again.",
+    );
+  });
+
+  it('continues a full month file in a new part, no file over 1 MiB', async () => {
+    const { fake, branch, clock, log } = await start();
+    const line = recordLine(record(T0 - DAY));
+    const lines = Math.floor((MAX_FILE_BYTES - 200) / (line.length + 1));
+    fake.repo.push(BRANCH, { 'history/2026-11.ndjson': `${line}\n`.repeat(lines) });
+    const records = Array.from({ length: 10 }, (_, i) => record(T0, `bot-${i}`));
+    await history(branch, clock, log).save(T0, records, none, 'health');
+    const first = fake.repo.file(BRANCH, 'history/2026-11.ndjson')!;
+    const second = fake.repo.file(BRANCH, 'history/2026-11.2.ndjson')!;
+    expect(Buffer.byteLength(first)).toBeLessThanOrEqual(MAX_FILE_BYTES);
+    expect(first.split('\n').filter(Boolean).length + second.split('\n').filter(Boolean).length).toBe(lines + 10);
+    // The next run appends to the last part.
+    await history(branch, clock, log).save(T0 + HOUR, [record(T0 + HOUR)], none, 'health');
+    expect(fake.repo.file(BRANCH, 'history/2026-11.2.ndjson')!.trim().split('\n').at(-1)).toBe(
+      recordLine(record(T0 + HOUR)),
+    );
+    // Yesterday's records were folded (the full part was read whole to find the day's first ones).
+    expect(fake.repo.files(BRANCH)).toEqual([
+      'history/2026-11.2.ndjson',
+      'history/2026-11.ndjson',
+      'history/daily/2026-11.ndjson',
+    ]);
+  });
+
+  it('folds a finished day into daily lines, and deletes raw months past 90 days once folded', async () => {
+    const { fake, branch, clock, log } = await start();
+    const yesterday = T0 - DAY;
+    const old = Date.parse('2026-07-15T08:00:00Z');
+    fake.repo.push(BRANCH, {
+      'history/2026-07.ndjson': `${recordLine(record(old))}\n`,
+      'history/daily/2026-07.ndjson': `${JSON.stringify({ day: '2026-07-15', claw: 'bot-a', runs: 1, healthy: 1, unhealthy: 0, unknown: 0, deployments: [] })}\n`,
+      'history/daily/2026-11.ndjson': `${JSON.stringify({ day: '2026-11-20', claw: 'bot-a', runs: 1, healthy: 1, unhealthy: 0, unknown: 0, deployments: [] })}\n`,
+      'history/2026-11.ndjson': [
+        record(Date.parse('2026-11-20T10:00:00Z')),
+        { ...record(yesterday), latencyMs: 100, deployment: 'dep_1' },
+        { ...record(yesterday + HOUR, 'bot-a', 'unhealthy'), latencyMs: 900, deployment: 'dep_2' },
+        record(yesterday + 2 * HOUR, 'bot-b', 'unknown'),
+        record(T0 - HOUR),
+      ]
+        .map((r) => `${recordLine(r)}\n`)
+        .join(''),
+    });
+    const { view } = await history(branch, clock, log).save(T0, [record(T0)], none, 'health');
+    const daily = fake.repo
+      .file(BRANCH, 'history/daily/2026-11.ndjson')!
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(daily.slice(1)).toEqual([
+      {
+        day: '2026-11-21',
+        claw: 'bot-a',
+        runs: 2,
+        healthy: 1,
+        unhealthy: 1,
+        unknown: 0,
+        deployments: ['dep_1', 'dep_2'],
+        latencyP50: 100,
+        latencyP95: 900,
+      },
+      { day: '2026-11-21', claw: 'bot-b', runs: 1, healthy: 0, unhealthy: 0, unknown: 1, deployments: [] },
+    ]);
+    expect(view.daily.map((d) => `${d.day} ${d.claw}`)).toEqual([
+      '2026-11-20 bot-a',
+      '2026-11-21 bot-a',
+      '2026-11-21 bot-b',
+    ]);
+    // July ended more than 90 days ago and is folded: its raw file goes, its daily lines stay.
+    expect(fake.repo.files(BRANCH)).toEqual([
+      'history/2026-11.ndjson',
+      'history/daily/2026-07.ndjson',
+      'history/daily/2026-11.ndjson',
+    ]);
+    // A second run the same day folds nothing again.
+    await history(branch, clock, log).save(T0 + HOUR, [record(T0 + HOUR)], none, 'health');
+    expect(fake.repo.file(BRANCH, 'history/daily/2026-11.ndjson')!.trim().split('\n')).toHaveLength(3);
+  });
+
+  it('throws when the branch cannot be read, and when it cannot be written', async () => {
+    const { fake, branch, clock, log } = await start();
+    fake.repo.gitStatus = 403;
+    await expect(history(branch, clock, log).load(T0)).rejects.toMatchObject({ status: 403 });
+    fake.repo.gitStatus = undefined;
+    fake.repo.gitWriteStatus = 403;
+    await expect(history(branch, clock, log).save(T0, [record(T0)], none, 'health')).rejects.toMatchObject({
+      status: 403,
+    });
+  });
+});

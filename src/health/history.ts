@@ -1,0 +1,298 @@
+// Health over time, kept on a branch of the repository: each run appends one record per Claw (and
+// one for the service) to this month's NDJSON file; once a day is over its records are folded
+// into one daily line per Claw; raw months older than 90 days are deleted once folded. No file
+// grows past 1 MiB: a full file is continued in `<month>.2.ndjson`, `.3`, … The whole read and
+// write is a few calls, whatever the number of Claws: the branch's listing, the files the window
+// needs, and one commit. Two runs that write at once both land: the commit that finds the branch
+// moved reads it again and appends to what is there now.
+import type { Clock, Logger } from '../clock.js';
+import { CancelledError } from '../errors.js';
+import type { BranchFile, BranchSnapshot, FileChange, HistoryBranch } from './host.js';
+import {
+  type ClawRecord,
+  type DailyRecord,
+  type RunRecord,
+  aggregateDay,
+  dayOf,
+  isClawRecord,
+  monthOf,
+  parseLines,
+  readDailyRecord,
+  readRunRecord,
+  recordLine,
+} from './records.js';
+
+export const MAX_FILE_BYTES = 1024 * 1024;
+/** Raw records are kept this long (whole months), daily lines for good. */
+export const RAW_DAYS = 90;
+/** The most a run reads of raw files: past it, older days wait for another run. */
+export const MAX_READ_BYTES = 8 * MAX_FILE_BYTES;
+const DAY_MS = 24 * 3600_000;
+/** Commits that find the branch moved are tried again this many times. */
+const ATTEMPTS = 5;
+
+const RAW = /^history\/(\d{4}-\d{2})(?:\.([2-9]|[1-9]\d{1,3}))?\.ndjson$/;
+const DAILY = /^history\/daily\/(\d{4}-\d{2})(?:\.([2-9]|[1-9]\d{1,3}))?\.ndjson$/;
+
+interface Part {
+  file: BranchFile;
+  month: string;
+  part: number;
+}
+
+function partsOf(files: BranchFile[], pattern: RegExp): Part[] {
+  const parts: Part[] = [];
+  for (const file of files) {
+    const match = pattern.exec(file.path);
+    if (match) parts.push({ file, month: match[1], part: Number(match[2] ?? 1) });
+  }
+  return parts.sort((a, b) => a.month.localeCompare(b.month) || a.part - b.part);
+}
+
+const partPath = (dir: string, month: string, part: number): string =>
+  `${dir}/${month}${part === 1 ? '' : `.${part}`}.ndjson`;
+
+/** What a run knows of the past: the window it read, and the branch's head for the commit. */
+export interface HistoryView {
+  /** Raw records read (the last day at least), oldest first. */
+  recent: RunRecord[];
+  /** Daily lines of the last 90 days, oldest first (those folded by this run included). */
+  daily: DailyRecord[];
+  /** Every file on the branch as it was read. */
+  paths: string[];
+}
+
+interface Loaded extends HistoryView {
+  snapshot?: BranchSnapshot;
+  /** Texts of the files read, by path. */
+  texts: Map<string, string>;
+  rawParts: Part[];
+  dailyParts: Part[];
+  /** Complete days found in raw and not yet folded, with their records. */
+  toFold: Map<string, ClawRecord[]>;
+  /** Raw months old enough to delete (their days are folded). */
+  expired: Part[];
+}
+
+export class HealthHistory {
+  /** Texts by blob sha: a retry after a conflict reads only what changed. */
+  private readonly cache = new Map<string, string>();
+  private warned = new Set<string>();
+  /** What `load` read: the first commit goes on it, so a run reads the branch once unless it moved. */
+  private loaded?: Loaded;
+
+  constructor(
+    private readonly branch: HistoryBranch,
+    private readonly deps: { clock: Clock; log: Logger; signal?: AbortSignal; name: string },
+  ) {}
+
+  /** The past as of now. Throws when the branch cannot be read. */
+  async load(now: number): Promise<HistoryView> {
+    const loaded = await this.read(now);
+    this.loaded = loaded;
+    return { recent: loaded.recent, daily: loaded.daily, paths: loaded.paths };
+  }
+
+  /**
+   * Appends `records`, folds finished days, drops expired months and writes `extra(view)` (the
+   * status page) in one commit; on a conflict reads the branch again and retries. Returns the view
+   * that was written. Throws when it cannot write.
+   */
+  async save(
+    now: number,
+    records: RunRecord[],
+    extra: (view: HistoryView) => FileChange[],
+    message: string,
+  ): Promise<{ view: HistoryView; attempts: number }> {
+    for (let attempt = 1; ; attempt++) {
+      const loaded = (attempt === 1 && this.loaded) || (await this.read(now));
+      const { changes, view } = this.build(loaded, records);
+      const all = [...changes, ...extra(view)];
+      const done = await this.branch.commit(loaded.snapshot, all, message);
+      if (done === 'written') return { view, attempts: attempt };
+      if (attempt >= ATTEMPTS) {
+        throw new Error(`the branch '${this.deps.name}' kept moving: ${ATTEMPTS} commits in a row found it changed`);
+      }
+      this.deps.log.info(`History: the branch '${this.deps.name}' moved while this run wrote; reading it again.`);
+      // Another run is writing: let it finish, then apply ours on top of what it wrote.
+      await this.deps.clock.sleep(250 * attempt + Math.floor(Math.random() * 250), this.deps.signal);
+    }
+  }
+
+  private async text(file: BranchFile): Promise<string> {
+    const cached = this.cache.get(file.sha);
+    if (cached !== undefined) return cached;
+    if (this.deps.signal?.aborted) throw new CancelledError();
+    const text = await this.branch.read(file);
+    this.cache.set(file.sha, text);
+    return text;
+  }
+
+  /** Lines of a file through `parse`, with one warning per file (per run) for its broken lines. */
+  private lines<T>(file: BranchFile, text: string, read: (data: unknown) => T | string): T[] {
+    const { records, broken } = parseLines(text, read);
+    if (broken.length && !this.warned.has(`${file.path}@${file.sha}`)) {
+      this.warned.add(`${file.path}@${file.sha}`);
+      const first = broken[0];
+      this.deps.log.warning(
+        `History: ${file.path} on '${this.deps.name}' has ${broken.length} line(s) that are not a usable record; skipped them (line ${first.line}: ${first.problem}).`,
+      );
+    }
+    return records;
+  }
+
+  private async read(now: number): Promise<Loaded> {
+    const snapshot = await this.branch.snapshot();
+    const files = snapshot?.files ?? [];
+    const texts = new Map<string, string>();
+    const windowStart = now - RAW_DAYS * DAY_MS;
+
+    // Daily lines of the window's months.
+    const dailyParts = partsOf(files, DAILY);
+    const daily: DailyRecord[] = [];
+    for (const part of dailyParts.filter((p) => p.month >= monthOf(windowStart))) {
+      const text = await this.text(part.file);
+      texts.set(part.file.path, text);
+      daily.push(...this.lines(part.file, text, readDailyRecord));
+    }
+    const folded = new Set(daily.map((d) => d.day));
+    const lastFolded = [...folded].sort().at(-1);
+
+    // Raw records, newest part first, back to the last day and to the first day not yet folded.
+    const dayStart = (day: string): number => Date.parse(`${day}T00:00:00Z`);
+    const wanted = Math.max(
+      windowStart,
+      Math.min(now - DAY_MS, lastFolded ? dayStart(lastFolded) + DAY_MS : windowStart),
+    );
+    const rawParts = partsOf(files, RAW);
+    const recent: RunRecord[] = [];
+    let bytes = 0;
+    let reachedStart = true;
+    for (let i = rawParts.length - 1; i >= 0; i--) {
+      const part = rawParts[i];
+      if (bytes + part.file.size > MAX_READ_BYTES && recent.length > 0) {
+        reachedStart = false;
+        break;
+      }
+      const text = await this.text(part.file);
+      texts.set(part.file.path, text);
+      bytes += part.file.size;
+      const records = this.lines(part.file, text, readRunRecord);
+      recent.push(...records);
+      const oldest = Math.min(...records.map((r) => r.at));
+      if (oldest < wanted) break;
+    }
+    recent.sort((a, b) => a.at - b.at);
+    const readFrom = recent.length && reachedStart ? recent[0].at : Infinity;
+    if (!reachedStart) {
+      this.warnOnce(
+        'budget',
+        `History: read the newest ${MAX_READ_BYTES / MAX_FILE_BYTES} MiB of '${this.deps.name}' only; older days are folded by a later run.`,
+      );
+    }
+
+    // Finished days whose records were read whole (a part before them was reached) and not folded.
+    const today = dayOf(now);
+    const readAllParts = rawParts.every((p) => texts.has(p.file.path));
+    const toFold = new Map<string, ClawRecord[]>();
+    for (const record of recent) {
+      if (!isClawRecord(record)) continue;
+      const day = dayOf(record.at);
+      if (day >= today || folded.has(day) || dayStart(day) < windowStart) continue;
+      if (!readAllParts && readFrom >= dayStart(day)) continue;
+      toFold.set(day, [...(toFold.get(day) ?? []), record]);
+    }
+    // A raw month goes once the window has passed its end and every day of it is folded.
+    const expired = rawParts.filter((p) => {
+      const end = Date.parse(`${nextMonth(p.month)}-01T00:00:00Z`);
+      return end <= windowStart && lastFolded !== undefined && dayStart(lastFolded) + DAY_MS >= end;
+    });
+    return { snapshot, texts, rawParts, dailyParts, recent, daily, paths: files.map((f) => f.path), toFold, expired };
+  }
+
+  private warnOnce(key: string, message: string): void {
+    if (this.warned.has(key)) return;
+    this.warned.add(key);
+    this.deps.log.warning(message);
+  }
+
+  /** The files this run changes, and the view after it. */
+  private build(loaded: Loaded, records: RunRecord[]): { changes: FileChange[]; view: HistoryView } {
+    const changes: FileChange[] = [];
+    // This run's records, by month (a run at midnight on the 1st may straddle two).
+    const byMonth = new Map<string, RunRecord[]>();
+    for (const r of records) byMonth.set(monthOf(r.at), [...(byMonth.get(monthOf(r.at)) ?? []), r]);
+    for (const [month, list] of byMonth) {
+      changes.push(...appendLines('history', month, loaded.rawParts, loaded.texts, list.map(recordLine)));
+    }
+    // Finished days folded into daily lines, one per Claw.
+    const newDaily: DailyRecord[] = [];
+    for (const [day, dayRecords] of [...loaded.toFold].sort(([a], [b]) => a.localeCompare(b))) {
+      const claws = [...new Set(dayRecords.map((r) => r.claw))].sort();
+      for (const claw of claws) {
+        newDaily.push(
+          aggregateDay(
+            day,
+            claw,
+            dayRecords.filter((r) => r.claw === claw),
+          ),
+        );
+      }
+    }
+    const dailyByMonth = new Map<string, DailyRecord[]>();
+    for (const d of newDaily) dailyByMonth.set(d.day.slice(0, 7), [...(dailyByMonth.get(d.day.slice(0, 7)) ?? []), d]);
+    for (const [month, list] of dailyByMonth) {
+      changes.push(...appendLines('history/daily', month, loaded.dailyParts, loaded.texts, list.map(recordLine)));
+    }
+    for (const part of loaded.expired) changes.push({ path: part.file.path, content: null });
+    const view: HistoryView = {
+      recent: [...loaded.recent, ...records].sort((a, b) => a.at - b.at),
+      daily: [...loaded.daily, ...newDaily].sort((a, b) => a.day.localeCompare(b.day)),
+      paths: loaded.paths,
+    };
+    return { changes, view };
+  }
+}
+
+function nextMonth(month: string): string {
+  const [y, m] = month.split('-').map(Number);
+  return m === 12 ? `${y + 1}-01` : `${y}-${String(m + 1).padStart(2, '0')}`;
+}
+
+/**
+ * `lines` appended to a month's last part while it stays under 1 MiB, then to new parts. The last
+ * part's text must have been read (it always is: the newest part is read first).
+ */
+export function appendLines(
+  dir: string,
+  month: string,
+  parts: Part[],
+  texts: Map<string, string>,
+  lines: string[],
+): FileChange[] {
+  const own = parts.filter((p) => p.month === month);
+  const last = own.at(-1);
+  let number = last?.part ?? 1;
+  let text = last ? (texts.get(last.file.path) ?? '') : '';
+  if (last && !texts.has(last.file.path)) {
+    // Not read (too old for the window): start a new part rather than overwrite it blind.
+    number += 1;
+    text = '';
+  }
+  if (text && !text.endsWith('\n')) text += '\n';
+  const changes: FileChange[] = [];
+  let bytes = Buffer.byteLength(text, 'utf8');
+  for (const line of lines) {
+    const size = Buffer.byteLength(line, 'utf8') + 1;
+    if (bytes + size > MAX_FILE_BYTES && bytes > 0) {
+      changes.push({ path: partPath(dir, month, number), content: text });
+      number += 1;
+      text = '';
+      bytes = 0;
+    }
+    text += `${line}\n`;
+    bytes += size;
+  }
+  changes.push({ path: partPath(dir, month, number), content: text });
+  return changes;
+}

@@ -1,0 +1,77 @@
+// What health needs from the code host (GitHub), as plain calls: a branch to keep its history and
+// page in, and issues for incidents. The command never touches @actions/github; main.ts hands it
+// an implementation (src/github/health-host.ts), tests a fake over the fake GitHub API.
+
+/** A file on the branch, as its listing shows it. */
+export interface BranchFile {
+  path: string;
+  /** The blob's sha: the same content has the same sha, so a file read once need not be read again. */
+  sha: string;
+  size: number;
+}
+
+export interface BranchSnapshot {
+  /** The commit the branch points at, and its tree. */
+  commit: string;
+  tree: string;
+  files: BranchFile[];
+}
+
+/** One change to a file: its whole new content, or null to delete it. */
+export interface FileChange {
+  path: string;
+  content: string | null;
+}
+
+/** The history branch: read its files, and write a commit on top of the head that was read. */
+export interface HistoryBranch {
+  /** The head and its files; undefined when the branch does not exist yet. Throws when it cannot read. */
+  snapshot(): Promise<BranchSnapshot | undefined>;
+  /** A file's text. Throws when it cannot read. */
+  read(file: BranchFile): Promise<string>;
+  /**
+   * One commit of `changes` on the head that was read (an orphan commit that creates the branch
+   * when there was none). 'conflict' when the branch moved since: read again and retry. Throws
+   * for anything else (no permission, GitHub failing).
+   */
+  commit(parent: BranchSnapshot | undefined, changes: FileChange[], message: string): Promise<'written' | 'conflict'>;
+}
+
+/** An incident issue as the host found it. */
+export interface IncidentIssue {
+  number: number;
+  url: string;
+  state: 'open' | 'closed';
+  title: string;
+  body: string;
+  /** Written by the token's own identity: only then may its state be read or the issue edited. */
+  own: boolean;
+}
+
+export interface NewIssue {
+  title: string;
+  body: string;
+  labels: string[];
+  assignees: string[];
+}
+
+/** Issues of the repository the run belongs to. */
+export interface IssueHost {
+  /**
+   * Issues labelled `label` that are open, or were updated since `since` (epoch ms), newest first.
+   * Throws when it cannot read (never read a failure as "no incident").
+   */
+  list(label: string, since: number): Promise<IncidentIssue[]>;
+  create(issue: NewIssue): Promise<{ number: number; url: string }>;
+  update(number: number, change: { title?: string; body?: string; state?: 'open' | 'closed' }): Promise<void>;
+  comment(number: number, body: string): Promise<void>;
+}
+
+export interface HealthHost {
+  branch: HistoryBranch;
+  issues: IssueHost;
+  /** A workflow run's page, by its id. */
+  runUrl(runId: string): string | undefined;
+  /** This run's id ('' outside GitHub). */
+  runId: string;
+}

@@ -1,0 +1,362 @@
+// Incidents as GitHub issues. A Claw (or the service) is in an incident after `confirm` failing runs
+// in a row, counted from the history and this run; one issue per incident, found again by a sealed
+// state in an issue this action's own identity wrote (another author's issue, or a state whose
+// seal does not check out, is ignored with one warning naming it, and never edited). While it
+// lasts, a comment only when what fails changes; after `recover` healthy runs in a row it closes
+// with its duration; failing again within `reopen-within` of the close reopens the same issue.
+// `unknown` opens and closes nothing. A failure to talk to GitHub is a warning, never the step's.
+import type { Logger } from '../clock.js';
+import { errorMessage } from '../errors.js';
+import { clip } from '../format.js';
+import { isValidId } from '../identifiers.js';
+import {
+  type FailureView,
+  type IncidentView,
+  type RunRef,
+  changedComment,
+  closeComment,
+  incidentBody,
+  reopenComment,
+  runText,
+} from '../report/incident-report.js';
+import { code } from '../report/markdown.js';
+import { type SealKey, readSealed, sealedMarker } from '../seal.js';
+import type { IncidentIssue, IssueHost } from './host.js';
+import { type RunRecord, type RunStatus, isClawRecord } from './records.js';
+
+export const INCIDENT_LABEL = 'claw-incident';
+const SERVICE_LABEL = 'claw-service';
+const KIND = 'incident';
+/** GitHub's longest label and title. */
+const MAX_LABEL = 50;
+const MAX_TITLE = 256;
+
+export type Subject = { claw: string } | { service: true };
+const keyOf = (s: Subject): string => ('claw' in s ? `claw:${s.claw}` : 'service');
+
+/** What this run saw of one Claw, or of the service. */
+export interface Observation {
+  subject: Subject;
+  status: RunStatus;
+  /** For a failing one: what fails, in a stable form (a change is worth a comment), a title, details. */
+  failing?: { signature: string; title: string; view: FailureView };
+}
+
+/** What an issue's sealed state remembers. */
+interface IncidentState {
+  v: 1;
+  subject: Subject;
+  signature: string;
+  /** The first failing run of this episode (reset on a reopen). */
+  since: number;
+  sinceRun: string;
+  reopened: number;
+  closedAt?: number;
+}
+
+export interface IncidentOptions {
+  confirm: number;
+  recover: number;
+  reopenWithinMs: number;
+  assignees: string[];
+  mention: string;
+}
+
+export interface IncidentDeps {
+  issues: IssueHost;
+  log: Logger;
+  seal: SealKey;
+  /** The run's redactor: every body and comment passes through it. */
+  redact: (text: string) => string;
+  now: number;
+  runId: string;
+  runUrl: (runId: string) => string | undefined;
+}
+
+export interface IncidentAction {
+  subject: Subject;
+  action: 'opened' | 'commented' | 'reopened' | 'closed';
+  number: number;
+  url: string;
+}
+
+export interface IncidentOutcome {
+  actions: IncidentAction[];
+  /** Incidents open after this run, by subject key (`claw:<id>` or `service`). */
+  open: Map<string, { number: number; url: string; title: string }>;
+}
+
+function readState(data: unknown): IncidentState | undefined {
+  const s = data as Record<string, unknown>;
+  if (typeof data !== 'object' || data === null || s.v !== 1) return undefined;
+  const subject = s.subject as Record<string, unknown> | undefined;
+  let parsed: Subject;
+  if (subject && typeof subject.claw === 'string' && isValidId(subject.claw)) parsed = { claw: subject.claw };
+  else if (subject && subject.service === true) parsed = { service: true };
+  else return undefined;
+  const time = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) > 0;
+  if (typeof s.signature !== 'string' || s.signature.length > 2000) return undefined;
+  if (!time(s.since) || typeof s.sinceRun !== 'string' || !/^\d{0,20}$/.test(s.sinceRun)) return undefined;
+  if (!Number.isSafeInteger(s.reopened) || (s.reopened as number) < 0) return undefined;
+  if (s.closedAt !== undefined && !time(s.closedAt)) return undefined;
+  return {
+    v: 1,
+    subject: parsed,
+    signature: s.signature,
+    since: s.since,
+    sinceRun: s.sinceRun,
+    reopened: s.reopened as number,
+    ...(s.closedAt === undefined ? {} : { closedAt: s.closedAt as number }),
+  };
+}
+
+/** A subject's statuses that could tell, oldest first: the past's, then this run's. */
+function told(past: RunRecord[], subject: Subject): { status: 'healthy' | 'unhealthy'; at: number; run: string }[] {
+  const out: { status: 'healthy' | 'unhealthy'; at: number; run: string }[] = [];
+  for (const r of past) {
+    if ('claw' in subject) {
+      if (!isClawRecord(r) || r.claw !== subject.claw || r.status === 'unknown') continue;
+      out.push({ status: r.status, at: r.at, run: r.run });
+    } else if (!isClawRecord(r)) {
+      out.push({ status: r.service === 'up' ? 'healthy' : 'unhealthy', at: r.at, run: r.run });
+    }
+  }
+  return out;
+}
+
+function streak(statuses: { status: string }[], status: string): number {
+  let n = 0;
+  for (let i = statuses.length - 1; i >= 0 && statuses[i].status === status; i--) n++;
+  return n;
+}
+
+export async function trackIncidents(
+  deps: IncidentDeps,
+  options: IncidentOptions,
+  observations: Observation[],
+  past: RunRecord[],
+  /** The run listed every Claw of the workspace (`*`): a Claw it did not see is gone. */
+  listedAll = false,
+): Promise<IncidentOutcome> {
+  const { log, issues, now } = deps;
+  const outcome: IncidentOutcome = { actions: [], open: new Map() };
+  let found: IncidentIssue[];
+  try {
+    found = await issues.list(INCIDENT_LABEL, now - options.reopenWithinMs);
+  } catch (err) {
+    log.warning(
+      `Incidents: could not read the issues (${explain(err)}); no incident was opened or closed in this run.`,
+    );
+    return outcome;
+  }
+  const known = readIssues(found, deps);
+  for (const [key, { issue }] of known) {
+    if (issue.state === 'open') outcome.open.set(key, { number: issue.number, url: issue.url, title: issue.title });
+  }
+  const run: RunRef = { id: deps.runId, url: deps.runUrl(deps.runId), at: now };
+  const refOf = (r: { at: number; run: string }): RunRef => ({ id: r.run, url: deps.runUrl(r.run), at: r.at });
+  const act = async (what: string, call: () => Promise<void>): Promise<boolean> => {
+    try {
+      await call();
+      return true;
+    } catch (err) {
+      log.warning(`Incidents: could not ${what} (${explain(err)}).`);
+      return false;
+    }
+  };
+
+  for (const seen of observations) {
+    if (seen.status === 'unknown') continue; // neither opens nor closes anything
+    const key = keyOf(seen.subject);
+    const current = known.get(key);
+    const history = [...told(past, seen.subject), { status: seen.status, at: now, run: deps.runId }];
+    const who = 'claw' in seen.subject ? `Claw ${code(seen.subject.claw)}` : 'The Agent Management Service';
+    if (seen.status === 'healthy') {
+      if (current?.issue.state !== 'open' || streak(history, 'healthy') < options.recover) continue;
+      const healthy = streak(history, 'healthy');
+      const lastFailing = history[history.length - 1 - healthy];
+      const recovered = history[history.length - healthy];
+      const state: IncidentState = { ...current.state, closedAt: now };
+      const closed = await act(`close incident #${current.issue.number}`, async () => {
+        await issues.comment(
+          current.issue.number,
+          deps.redact(
+            closeComment({
+              who,
+              recover: options.recover,
+              first: { id: state.sinceRun, url: deps.runUrl(state.sinceRun), at: state.since },
+              last: lastFailing ? refOf(lastFailing) : refOf({ at: state.since, run: state.sinceRun }),
+              recoveredAt: recovered.at,
+            }),
+          ),
+        );
+        await issues.update(current.issue.number, {
+          state: 'closed',
+          body: deps.redact(replaceMarker(current.issue.body, sealedMarker(KIND, state, deps.seal))),
+        });
+      });
+      if (closed) {
+        outcome.open.delete(key);
+        outcome.actions.push({ subject: seen.subject, action: 'closed', ...current.issue });
+        log.info(`Incidents: closed #${current.issue.number} (${key}): healthy ${healthy} run(s) in a row.`);
+      }
+      continue;
+    }
+
+    const failing = seen.failing ?? { signature: 'failing', title: `${key} is failing`, view: { summary: 'failing' } };
+    const failingRuns = streak(history, 'unhealthy');
+    const first = history[history.length - failingRuns];
+    const view = (firstRun: RunRef): IncidentView => ({
+      who,
+      title: failing.title,
+      failure: failing.view,
+      run,
+      first: firstRun,
+      confirm: Math.max(options.confirm, failingRuns),
+      recover: options.recover,
+      mention: options.mention,
+    });
+    if (current?.issue.state === 'open') {
+      if (current.state.signature === failing.signature) continue; // nothing new to say
+      const state: IncidentState = { ...current.state, signature: failing.signature };
+      const firstRun = { id: state.sinceRun, url: deps.runUrl(state.sinceRun), at: state.since };
+      const done = await act(`comment on incident #${current.issue.number}`, async () => {
+        await issues.comment(current.issue.number, deps.redact(changedComment(view(firstRun))));
+        await issues.update(current.issue.number, {
+          title: title(failing.title),
+          body: deps.redact(incidentBody(view(firstRun), sealedMarker(KIND, state, deps.seal))),
+        });
+      });
+      if (done) {
+        outcome.actions.push({ subject: seen.subject, action: 'commented', ...current.issue });
+        outcome.open.set(key, { number: current.issue.number, url: current.issue.url, title: failing.title });
+      }
+      continue;
+    }
+    if (failingRuns < options.confirm) {
+      log.info(`Incidents: ${key} failed ${failingRuns} of the ${options.confirm} run(s) in a row that open one.`);
+      continue;
+    }
+    const firstRun = refOf(first);
+    const closedAt = current?.state.closedAt;
+    if (current && closedAt !== undefined && now - closedAt <= options.reopenWithinMs) {
+      const state: IncidentState = {
+        ...current.state,
+        signature: failing.signature,
+        since: first.at,
+        sinceRun: first.run,
+        reopened: current.state.reopened + 1,
+      };
+      delete state.closedAt;
+      const done = await act(`reopen incident #${current.issue.number}`, async () => {
+        await issues.update(current.issue.number, {
+          state: 'open',
+          title: title(failing.title),
+          body: deps.redact(incidentBody(view(firstRun), sealedMarker(KIND, state, deps.seal))),
+        });
+        await issues.comment(current.issue.number, deps.redact(reopenComment(view(firstRun), now - closedAt)));
+      });
+      if (done) {
+        outcome.actions.push({ subject: seen.subject, action: 'reopened', ...current.issue });
+        outcome.open.set(key, { number: current.issue.number, url: current.issue.url, title: failing.title });
+        log.info(`Incidents: reopened #${current.issue.number} (${key}).`);
+      }
+      continue;
+    }
+    const state: IncidentState = {
+      v: 1,
+      subject: seen.subject,
+      signature: failing.signature,
+      since: first.at,
+      sinceRun: first.run,
+      reopened: 0,
+    };
+    const labels = [INCIDENT_LABEL, 'claw' in seen.subject ? seen.subject.claw.slice(0, MAX_LABEL) : SERVICE_LABEL];
+    let created: { number: number; url: string } | undefined;
+    await act('open an incident issue', async () => {
+      created = await issues.create({
+        title: title(failing.title),
+        body: deps.redact(incidentBody(view(firstRun), sealedMarker(KIND, state, deps.seal))),
+        labels,
+        assignees: options.assignees,
+      });
+    });
+    if (created) {
+      outcome.actions.push({ subject: seen.subject, action: 'opened', ...created });
+      outcome.open.set(key, { ...created, title: failing.title });
+      log.info(`Incidents: opened #${created.number} (${key}): ${failing.title}.`);
+    }
+  }
+  if (listedAll) {
+    // An incident of a Claw the workspace no longer has would never close: close it, saying why.
+    const seen = new Set(observations.map((o) => keyOf(o.subject)));
+    for (const [key, { issue, state }] of known) {
+      if (issue.state !== 'open' || seen.has(key) || !('claw' in state.subject)) continue;
+      const closed = await act(`close incident #${issue.number}`, async () => {
+        await issues.comment(
+          issue.number,
+          deps.redact(
+            `Closed: Claw ${code((state.subject as { claw: string }).claw)} is no longer in the workspace (${runText(run)}).`,
+          ),
+        );
+        await issues.update(issue.number, {
+          state: 'closed',
+          body: deps.redact(replaceMarker(issue.body, sealedMarker(KIND, { ...state, closedAt: now }, deps.seal))),
+        });
+      });
+      if (closed) {
+        outcome.open.delete(key);
+        outcome.actions.push({ subject: state.subject, action: 'closed', number: issue.number, url: issue.url });
+        log.info(`Incidents: closed #${issue.number} (${key}): the Claw is no longer in the workspace.`);
+      }
+    }
+  }
+  return outcome;
+}
+
+/** Our incidents by subject: the newest open one, else the newest closed. Warns once for each other. */
+function readIssues(
+  found: IncidentIssue[],
+  deps: IncidentDeps,
+): Map<string, { issue: IncidentIssue; state: IncidentState }> {
+  const known = new Map<string, { issue: IncidentIssue; state: IncidentState }>();
+  const ordered = [...found].sort((a, b) => Number(b.state === 'open') - Number(a.state === 'open'));
+  for (const issue of ordered) {
+    const sealed = readSealed(issue.body, KIND, deps.seal);
+    if (!sealed.found) continue; // someone's own issue with our label: not ours to read
+    const problem = !issue.own
+      ? "it was not written by this action's identity"
+      : 'problem' in sealed
+        ? sealed.problem
+        : readState(sealed.state) === undefined
+          ? 'its state is not one this action writes'
+          : undefined;
+    if (problem) {
+      deps.log.warning(`Incidents: ignored ${clip(issue.url, 300)}: ${problem}. It is never edited.`);
+      continue;
+    }
+    const state = readState((sealed as { state: unknown }).state)!;
+    const key = keyOf(state.subject);
+    if (!known.has(key)) known.set(key, { issue, state });
+  }
+  return known;
+}
+
+/** The body with its sealed marker replaced (the rest as this action last wrote it). */
+function replaceMarker(body: string, marker: string): string {
+  const start = body.indexOf(`<!-- claw-deploy ${KIND}: `);
+  const end = body.indexOf(' -->', start);
+  if (start < 0 || end < 0) return `${marker}\n${body}`;
+  return `${body.slice(0, start)}${marker}${body.slice(end + 4)}`;
+}
+
+const title = (text: string): string => clip(text, MAX_TITLE - 30);
+
+function explain(err: unknown): string {
+  const status = (err as { status?: unknown }).status;
+  if (status === 403 || status === 404) {
+    return `${String(status)}: give the workflow 'permissions: issues: write' (and 'github-token' that has it)`;
+  }
+  if (status === 401) return "401: 'github-token' was refused";
+  return clip(errorMessage(err), 200);
+}

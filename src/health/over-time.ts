@@ -1,0 +1,221 @@
+// Health over time, after a run has checked its Claws: read the history, keep the incidents, append
+// this run's records and render the status page into the branch, in that order. Each part that
+// cannot talk to GitHub says so in one warning and the run still reports health; without a
+// readable history, incidents count this run only.
+import type { Clock, Logger } from '../clock.js';
+import { verdictOf } from '../checks/result.js';
+import { errorMessage } from '../errors.js';
+import { clip } from '../format.js';
+import { allBadge, clawBadge } from '../report/badge.js';
+import { statusJson, statusPage } from '../report/status-page.js';
+import type { SealKey } from '../seal.js';
+import type { HealthEntry, HealthResult } from './health.js';
+import { HealthHistory, type HistoryView } from './history.js';
+import type { FileChange, HealthHost } from './host.js';
+import { type IncidentOptions, type IncidentOutcome, type Observation, trackIncidents } from './incidents.js';
+import { type ClawRecord, type RunRecord, type ServiceState, isClawRecord } from './records.js';
+import { type ClawStatus, type StatusModel, clawStatuses } from './uptime.js';
+
+export interface OverTimeRequest {
+  /** The history branch. */
+  branch: string;
+  statusPage: boolean;
+  /** Incidents, when on. */
+  incidents?: IncidentOptions;
+  seal: SealKey;
+  /** The run's redactor: every file, issue and comment passes through it. */
+  redact: (text: string) => string;
+  repository: string;
+  /** The run checked every Claw of the workspace (`*`). */
+  listedAll: boolean;
+}
+
+/** What the run found: its Claws' entries, and how the service answered. */
+export interface CheckedRun {
+  result?: HealthResult;
+  service: ServiceState;
+  /** Why the service is down or refused the key. */
+  serviceProblem?: string;
+}
+
+export interface OverTimeResult {
+  /** Figures of the Claws this run checked, when the history could be read. */
+  statuses: ClawStatus[];
+  incidents?: IncidentOutcome;
+  /** The history was written (with the page, when asked for). */
+  written: boolean;
+}
+
+/** Reads the service's state off a run's entries: failing for every Claw is the service failing. */
+export function serviceOf(result: HealthResult): ServiceState {
+  const { entries } = result;
+  return entries.length > 0 && entries.every((e) => e.verdict === 'unknown' && e.cause === 'service') ? 'down' : 'up';
+}
+
+export async function healthOverTime(
+  ctx: { clock: Clock; log: Logger; signal?: AbortSignal },
+  host: HealthHost,
+  request: OverTimeRequest,
+  checked: CheckedRun,
+): Promise<OverTimeResult> {
+  const { clock, log } = ctx;
+  const now = clock.now();
+  const history = new HealthHistory(host.branch, { ...ctx, name: request.branch });
+  let view: HistoryView | undefined;
+  try {
+    view = await history.load(now);
+  } catch (err) {
+    log.warning(
+      `History: could not read the branch '${request.branch}' (${explain(err)}); this run's incidents count this run only.`,
+    );
+  }
+  const records = recordsOf(checked, now, host.runId);
+  let incidents: IncidentOutcome | undefined;
+  if (request.incidents) {
+    incidents = await trackIncidents(
+      {
+        issues: host.issues,
+        log,
+        seal: request.seal,
+        redact: request.redact,
+        now,
+        runId: host.runId,
+        runUrl: host.runUrl,
+      },
+      request.incidents,
+      observationsOf(checked),
+      view?.recent ?? [],
+      request.listedAll && checked.result !== undefined,
+    );
+  }
+  const model = (v: HistoryView): StatusModel => {
+    const claws = clawStatuses(v, now).map((c) => {
+      const open = incidents?.open.get(`claw:${c.claw}`);
+      return open ? { ...c, incident: { number: open.number, url: open.url } } : c;
+    });
+    const service = incidents?.open.get('service');
+    return {
+      generatedAt: now,
+      repository: request.repository,
+      claws,
+      ...(service ? { serviceIncident: service } : {}),
+    };
+  };
+  let written: HistoryView | undefined;
+  try {
+    const down = records.filter((r) => isClawRecord(r) && r.status === 'unhealthy').length;
+    const claws = records.filter(isClawRecord).length;
+    const message = `health: ${host.runId ? `run ${host.runId}, ` : ''}${claws} Claw(s)${down ? `, ${down} down` : ''}${checked.service !== 'up' ? `, service ${checked.service}` : ''}`;
+    const saved = await history.save(
+      now,
+      records,
+      (v) => (request.statusPage ? pageFiles(model(v), v.paths, request.redact) : []),
+      message,
+    );
+    written = saved.view;
+    log.info(
+      `History: kept ${records.length} record(s) on '${request.branch}'${request.statusPage ? ' and rendered the status page' : ''}.`,
+    );
+  } catch (err) {
+    log.warning(
+      `History: could not write to the branch '${request.branch}' (${explain(err)}); this run's records are not kept. Health is reported as usual.`,
+    );
+  }
+  const checkedIds = new Set((checked.result?.entries ?? []).map((e) => e.clawId));
+  const past = written ?? (view && { ...view, recent: [...view.recent, ...records] });
+  const statuses = past ? model(past).claws.filter((c) => checkedIds.has(c.claw)) : [];
+  return { statuses, incidents, written: written !== undefined };
+}
+
+/** index.html, status.json, the badges, and `.nojekyll` so Pages serves the files as they are. */
+function pageFiles(model: StatusModel, paths: string[], redact: (text: string) => string): FileChange[] {
+  const badges = new Map(model.claws.map((c) => [`badges/${c.claw}.svg`, c]));
+  const stale = paths.filter((p) => p.startsWith('badges/') && !badges.has(p));
+  return [
+    { path: 'index.html', content: redact(statusPage(model)) },
+    { path: 'status.json', content: redact(statusJson(model)) },
+    { path: 'badge.svg', content: redact(allBadge(model.claws)) },
+    ...[...badges].map(([path, claw]) => ({ path, content: redact(clawBadge(claw)) })),
+    ...stale.map((path) => ({ path, content: null })),
+    ...(paths.includes('.nojekyll') ? [] : [{ path: '.nojekyll', content: '' }]),
+  ];
+}
+
+function recordsOf(checked: CheckedRun, at: number, run: string): RunRecord[] {
+  const records: RunRecord[] = [{ at, run, service: checked.service }];
+  const checks = checked.result?.checks?.entries ?? [];
+  for (const e of checked.result?.entries ?? []) {
+    const own = checks.filter((c) => c.clawId === e.clawId);
+    const record: ClawRecord = { at, run, claw: e.clawId, status: e.verdict };
+    if (e.verdict !== 'unknown') record.latencyMs = e.latencyMs;
+    if (own.length) {
+      record.checks = {
+        passed: own.filter((c) => c.passed).length,
+        failed: own.filter((c) => verdictOf(c) === 'failed').length,
+        errors: own.filter((c) => verdictOf(c) === 'error').length,
+      };
+      const scores = own.flatMap((c) => c.judge?.scores ?? []).slice(0, 50);
+      if (scores.length) record.scores = scores;
+    }
+    if (e.deploymentId) record.deployment = e.deploymentId;
+    records.push(record);
+  }
+  return records;
+}
+
+function observationsOf(checked: CheckedRun): Observation[] {
+  const service: Observation =
+    checked.service === 'up'
+      ? { subject: { service: true }, status: 'healthy' }
+      : {
+          subject: { service: true },
+          status: 'unhealthy',
+          failing: {
+            signature: checked.service,
+            title:
+              checked.service === 'refused'
+                ? 'The API key is refused by the Agent Management Service'
+                : 'The Agent Management Service is failing',
+            view: { summary: checked.serviceProblem ?? `the service is ${checked.service}` },
+          },
+        };
+  const checks = checked.result?.checks?.entries ?? [];
+  const claws = (checked.result?.entries ?? []).map((e): Observation => {
+    if (e.verdict !== 'unhealthy') return { subject: { claw: e.clawId }, status: e.verdict };
+    return { subject: { claw: e.clawId }, status: 'unhealthy', failing: failingOf(e, checks) };
+  });
+  return [service, ...claws];
+}
+
+function failingOf(e: HealthEntry, checks: NonNullable<HealthResult['checks']>['entries']): Observation['failing'] {
+  const kind = e.failure?.kind ?? 'down';
+  const names = e.failure?.checks ?? [];
+  const failed = checks.filter((c) => c.clawId === e.clawId && verdictOf(c) === 'failed');
+  const title =
+    kind === 'down'
+      ? `${e.clawId} is down`
+      : kind === 'probe'
+        ? `${e.clawId} fails its probe`
+        : `${e.clawId} fails its checks: ${clip(names.join(', '), 120)}`;
+  return {
+    signature: kind === 'checks' ? `checks:${names.join(',')}` : kind,
+    title,
+    view: {
+      summary: e.detail,
+      ...(e.status ? { status: e.status } : {}),
+      ...(e.reply !== undefined ? { reply: e.reply } : {}),
+      ...(failed.length
+        ? { checks: failed.map((c) => ({ name: c.check, failure: c.failure, reply: c.replies.at(-1) })) }
+        : {}),
+    },
+  };
+}
+
+function explain(err: unknown): string {
+  const status = (err as { status?: unknown }).status;
+  if (status === 403 || status === 404) {
+    return `${String(status)}: give the workflow 'permissions: contents: write' (and 'github-token' that has it)`;
+  }
+  if (status === 401) return "401: 'github-token' was refused";
+  return clip(errorMessage(err), 200);
+}

@@ -1,0 +1,134 @@
+// Health over time as figures: per Claw, uptime over 24 hours, 7, 30 and 90 days, a 90-day strip
+// of daily bars, latency per day with the deployments, and the checks' pass rate. Plain data in,
+// plain data out: the status page, status.json, the badges and the job summary render it.
+// Uptime counts runs that could tell (healthy or unhealthy); `unknown` runs say nothing either way.
+import type { HistoryView } from './history.js';
+import {
+  type CheckCounts,
+  type ClawRecord,
+  type DailyRecord,
+  type RunStatus,
+  aggregateDay,
+  dayOf,
+  isClawRecord,
+} from './records.js';
+
+export const STRIP_DAYS = 90;
+const DAY_MS = 24 * 3600_000;
+
+export interface DayStat {
+  day: string;
+  runs: number;
+  healthy: number;
+  unhealthy: number;
+  unknown: number;
+  latencyP50?: number;
+  latencyP95?: number;
+  checks?: CheckCounts;
+  deployments: string[];
+}
+
+/** A day's bar: all up, a few failures, mostly down, or nothing known. */
+export type DayClass = 'up' | 'minor' | 'major' | 'none';
+
+export function dayClass(day: DayStat): DayClass {
+  const told = day.healthy + day.unhealthy;
+  if (told === 0) return 'none';
+  if (day.unhealthy === 0) return 'up';
+  return day.healthy / told >= 0.95 ? 'minor' : 'major';
+}
+
+/** Healthy runs among those that could tell, 0 to 1; undefined when none could. */
+export function uptimeOf(stats: { healthy: number; unhealthy: number }[]): number | undefined {
+  const healthy = stats.reduce((n, s) => n + s.healthy, 0);
+  const told = healthy + stats.reduce((n, s) => n + s.unhealthy, 0);
+  return told === 0 ? undefined : healthy / told;
+}
+
+export interface ClawStatus {
+  claw: string;
+  /** The latest run's reading of it. */
+  current?: RunStatus;
+  lastCheckedAt?: number;
+  uptime: { day?: number; week?: number; month?: number; quarter?: number };
+  /** The last 90 days, oldest first, today last; days without runs have `runs: 0`. */
+  days: DayStat[];
+  /** Checks passed among those run over the 90 days, and how many ran. */
+  checks?: { rate: number; passed: number; total: number };
+  /** Its open incident, when there is one. */
+  incident?: { number: number; url: string };
+}
+
+export interface StatusModel {
+  generatedAt: number;
+  /** `owner/repo`, for the page's title; '' outside GitHub. */
+  repository: string;
+  claws: ClawStatus[];
+  /** An open incident about the service or the key. */
+  serviceIncident?: { number: number; url: string; title: string };
+}
+
+/** Each Claw's figures from what the history holds (this run's records included). */
+export function clawStatuses(view: HistoryView, now: number): ClawStatus[] {
+  const today = dayOf(now);
+  const first = dayOf(now - (STRIP_DAYS - 1) * DAY_MS);
+  const clawRecords = view.recent.filter(isClawRecord);
+  const claws = new Set<string>([
+    ...view.daily.filter((d) => d.day >= first).map((d) => d.claw),
+    ...clawRecords.filter((r) => dayOf(r.at) >= first).map((r) => r.claw),
+  ]);
+  const days = Array.from({ length: STRIP_DAYS }, (_, i) => dayOf(now - (STRIP_DAYS - 1 - i) * DAY_MS));
+  const out: ClawStatus[] = [];
+  for (const claw of [...claws].sort()) {
+    const own = clawRecords.filter((r) => r.claw === claw);
+    const folded = new Map<string, DailyRecord>(view.daily.filter((d) => d.claw === claw).map((d) => [d.day, d]));
+    const raw = new Map<string, ClawRecord[]>();
+    for (const r of own) raw.set(dayOf(r.at), [...(raw.get(dayOf(r.at)) ?? []), r]);
+    const stats: DayStat[] = days.map((day) => {
+      const kept = day === today ? undefined : folded.get(day);
+      const daily = kept ?? (raw.has(day) ? aggregateDay(day, claw, raw.get(day)!) : undefined);
+      if (!daily) return { day, runs: 0, healthy: 0, unhealthy: 0, unknown: 0, deployments: [] };
+      const { runs, healthy, unhealthy, unknown, latencyP50, latencyP95, checks, deployments } = daily;
+      return { day, runs, healthy, unhealthy, unknown, latencyP50, latencyP95, checks, deployments };
+    });
+    const last = own.at(-1);
+    const lastDays = (n: number): DayStat[] => stats.slice(-n);
+    const checks = stats.reduce(
+      (sum, d) => ({
+        passed: sum.passed + (d.checks?.passed ?? 0),
+        total: sum.total + (d.checks ? d.checks.passed + d.checks.failed + d.checks.errors : 0),
+      }),
+      { passed: 0, total: 0 },
+    );
+    const dayRecords = own.filter((r) => r.at > now - DAY_MS);
+    out.push({
+      claw,
+      current: last?.status,
+      lastCheckedAt: last?.at,
+      uptime: {
+        day: uptimeOf(
+          dayRecords.map((r) => ({
+            healthy: Number(r.status === 'healthy'),
+            unhealthy: Number(r.status === 'unhealthy'),
+          })),
+        ),
+        week: uptimeOf(lastDays(7)),
+        month: uptimeOf(lastDays(30)),
+        quarter: uptimeOf(lastDays(90)),
+      },
+      days: stats,
+      ...(checks.total ? { checks: { rate: checks.passed / checks.total, ...checks } } : {}),
+    });
+  }
+  return out;
+}
+
+/** A share as people read it: 99.95 %, 100 %, or — when nothing is known. */
+export function percent(value: number | undefined): string {
+  if (value === undefined) return '—';
+  if (value === 1) return '100%';
+  // Never round a failure up to 100 %.
+  const digits = value >= 0.99 ? 2 : 1;
+  const text = (Math.floor(value * 100 * 10 ** digits) / 10 ** digits).toFixed(digits);
+  return `${text}%`;
+}

@@ -1,0 +1,310 @@
+// The status page, for GitHub Pages: one HTML file with inline CSS and SVG. No JavaScript, nothing
+// loaded from elsewhere, one column that fits a phone, the system's dark mode, and a text
+// equivalent for every chart. Every value from the service or a Claw (ids, deployment ids) and
+// from GitHub (the repository, links) is escaped for HTML; links only to http(s) URLs.
+import { type ClawStatus, type DayStat, type StatusModel, STRIP_DAYS, dayClass, percent } from '../health/uptime.js';
+import { httpUrl } from '../identifiers.js';
+
+/** GitHub Pages serves it whole; the page stays well under the branch's 1 MiB per file. */
+export const MAX_PAGE_BYTES = 900 * 1024;
+
+const ENTITY: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/** Text or an attribute value in HTML or SVG: nothing in it can open or close markup. */
+export function escapeHtml(value: string): string {
+  return (
+    value
+      .replace(/[&<>"']/g, (c) => ENTITY[c])
+      // eslint-disable-next-line no-control-regex
+      .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, '\ufffd')
+  );
+}
+
+const STATE_TEXT = { healthy: 'up', unhealthy: 'down', unknown: 'unknown' } as const;
+const CLASS_TEXT = { up: 'all up', minor: 'a few failures', major: 'mostly down', none: 'no data' } as const;
+
+const CSS = `
+:root{color-scheme:light dark;--bg:#fff;--fg:#1f2328;--muted:#59636e;--line:#d1d9e0;--card:#f6f8fa;--up:#1a7f37;--minor:#bf8700;--major:#cf222e;--none:#d1d9e0;--p50:#0969da;--p95:#8250df;--dep:#59636e;--link:#0969da}
+@media (prefers-color-scheme:dark){:root{--bg:#0d1117;--fg:#e6edf3;--muted:#9198a1;--line:#3d444d;--card:#151b23;--up:#3fb950;--minor:#d29922;--major:#f85149;--none:#3d444d;--p50:#4493f8;--p95:#ab7df8;--dep:#9198a1;--link:#4493f8}}
+*{box-sizing:border-box}
+body{margin:0;background:var(--bg);color:var(--fg);font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
+main{max-width:60rem;margin:0 auto;padding:1rem}
+a{color:var(--link)}
+h1{font-size:1.5rem;margin:0 0 .25rem}
+h2{font-size:1.15rem;margin:0;overflow-wrap:anywhere}
+.muted{color:var(--muted)}
+.banner{padding:.75rem 1rem;border-radius:.5rem;border:1px solid var(--line);background:var(--card);font-weight:600}
+section.claw{border:1px solid var(--line);border-radius:.5rem;padding:1rem;margin:1rem 0}
+.head{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:baseline;justify-content:space-between}
+.state::before{content:"";display:inline-block;width:.7em;height:.7em;border-radius:50%;margin-right:.35em;background:var(--none)}
+.state.healthy::before{background:var(--up)}.state.unhealthy::before{background:var(--major)}
+dl.uptime{display:grid;grid-template-columns:repeat(4,minmax(0,1fr));gap:.5rem;margin:.75rem 0}
+dl.uptime div{background:var(--card);border-radius:.375rem;padding:.4rem .5rem}
+dl.uptime dt{font-size:.8rem;color:var(--muted)}dl.uptime dd{margin:0;font-weight:600;font-variant-numeric:tabular-nums}
+figure{margin:.75rem 0}
+figcaption{font-size:.875rem;color:var(--muted)}
+svg{display:block;width:100%}svg.strip{height:2.25rem}svg.chart{height:8rem}svg path{vector-effect:non-scaling-stroke}
+.b-up{fill:var(--up)}.b-minor{fill:var(--minor)}.b-major{fill:var(--major)}.b-none{fill:var(--none)}
+.grid{stroke:var(--line);stroke-width:1}.l50{stroke:var(--p50)}.l95{stroke:var(--p95)}.l50,.l95{fill:none;stroke-width:2}
+.dep{stroke:var(--dep);stroke-width:1.5;stroke-dasharray:4 3}
+.key{display:flex;flex-wrap:wrap;gap:.25rem 1rem;font-size:.875rem;color:var(--muted);margin:.25rem 0}
+.key em{font-style:normal;margin-left:auto}.key span::before{content:"";display:inline-block;width:1rem;height:.2rem;vertical-align:middle;margin-right:.35rem;background:var(--c)}
+.ends{display:flex;justify-content:space-between;font-size:.8rem;color:var(--muted)}
+details{margin:.25rem 0}summary{cursor:pointer;font-size:.875rem}
+table{border-collapse:collapse;font-size:.875rem;margin:.5rem 0;font-variant-numeric:tabular-nums}
+th,td{border-bottom:1px solid var(--line);padding:.2rem .6rem .2rem 0;text-align:left}
+@media (max-width:30rem){dl.uptime{grid-template-columns:repeat(2,minmax(0,1fr))}main{padding:.75rem}}
+`.trim();
+
+function formatTime(ms: number): string {
+  return `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
+
+function formatMs(ms: number | undefined): string {
+  if (ms === undefined) return '—';
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;
+}
+
+const uptimeOfDay = (d: DayStat): string =>
+  percent(d.healthy + d.unhealthy ? d.healthy / (d.healthy + d.unhealthy) : undefined);
+
+/** The 90-day strip: one bar per day, bars of a class drawn as one path. */
+function strip(claw: ClawStatus, labelId: string): string {
+  const bars: Record<string, string[]> = { up: [], minor: [], major: [], none: [] };
+  claw.days.forEach((d, i) => bars[dayClass(d)].push(`M${i * 10} 0h8v34h-8z`));
+  const paths = Object.entries(bars)
+    .filter(([, d]) => d.length)
+    .map(([c, d]) => `<path class="b-${c}" d="${d.join('')}"/>`)
+    .join('');
+  return `<svg class="strip" viewBox="0 0 ${STRIP_DAYS * 10 - 2} 34" preserveAspectRatio="none" role="img" aria-labelledby="${labelId}">${paths}</svg>`;
+}
+
+function stripText(claw: ClawStatus): { caption: string; table: string } {
+  const counts = { up: 0, minor: 0, major: 0, none: 0 };
+  for (const d of claw.days) counts[dayClass(d)] += 1;
+  const caption = `Last ${STRIP_DAYS} days, oldest first: ${counts.up} all up, ${counts.minor} with a few failures, ${counts.major} mostly down, ${counts.none} without data.`;
+  const bad = claw.days.filter((d) => d.unhealthy > 0);
+  const rows = bad
+    .map(
+      (d) =>
+        `<tr><td>${d.day}</td><td>${CLASS_TEXT[dayClass(d)]}</td><td>${uptimeOfDay(d)}</td><td>${d.unhealthy} of ${d.runs}</td></tr>`,
+    )
+    .join('');
+  const table = bad.length
+    ? `<details><summary>Days with failures (${bad.length})</summary><table><thead><tr><th scope="col">Day</th><th scope="col">Bar</th><th scope="col">Uptime</th><th scope="col">Failing runs</th></tr></thead><tbody>${rows}</tbody></table></details>`
+    : '';
+  return { caption, table };
+}
+
+/** The top of the latency chart's scale: a round figure above the highest p95. */
+function chartScale(claw: ClawStatus): number {
+  return niceCeiling(Math.max(1, ...claw.days.map((d) => d.latencyP95 ?? d.latencyP50 ?? 0)));
+}
+
+/**
+ * p50 and p95 per day as two lines, each deployment a dashed mark on its day. The chart stretches
+ * to the width it is given (strokes keep their width); its scale is written beside it, in HTML.
+ */
+function latencyChart(claw: ClawStatus, labelId: string): string {
+  const width = STRIP_DAYS * 10;
+  const height = 120;
+  const top = 6;
+  const scale = chartScale(claw);
+  const y = (ms: number): number => Math.round((top + (height - top) * (1 - ms / scale)) * 10) / 10;
+  const line = (key: 'latencyP50' | 'latencyP95'): string => {
+    let d = '';
+    let drawing = false;
+    claw.days.forEach((day, i) => {
+      const value = day[key];
+      if (value === undefined) return void (drawing = false);
+      d += `${drawing ? 'L' : 'M'}${i * 10 + 5} ${y(value)}`;
+      drawing = true;
+    });
+    // A lone day is a dot: a zero-length segment with round caps would vanish, so draw a tick.
+    return d.replace(/M([\d.]+) ([\d.]+)(?=M|$)/g, 'M$1 $2h0.01');
+  };
+  const deployments = claw.days.map((day, i) => (day.deployments.length ? `M${i * 10 + 5} 0V${height}` : '')).join('');
+  return [
+    `<svg class="chart" viewBox="0 0 ${width} ${height + 2}" preserveAspectRatio="none" role="img" aria-labelledby="${labelId}">`,
+    `<path class="grid" d="M0 ${top}H${width}M0 ${height}H${width}"/>`,
+    deployments ? `<path class="dep" d="${deployments}"/>` : '',
+    `<path class="l95" stroke-linecap="round" d="${line('latencyP95')}"/>`,
+    `<path class="l50" stroke-linecap="round" d="${line('latencyP50')}"/>`,
+    '</svg>',
+  ].join('');
+}
+
+function niceCeiling(ms: number): number {
+  const steps = [100, 200, 250, 500];
+  for (let unit = 1; ; unit *= 10) for (const s of steps) if (s * unit >= ms) return s * unit;
+}
+
+function latencyText(claw: ClawStatus): { caption: string; table: string } {
+  const days = claw.days.filter((d) => d.latencyP50 !== undefined || d.deployments.length);
+  const week = claw.days.slice(-7).filter((d) => d.latencyP50 !== undefined);
+  const deployments = claw.days.reduce((n, d) => n + d.deployments.length, 0);
+  const median = week.length
+    ? week.map((d) => d.latencyP50!).sort((a, b) => a - b)[Math.floor(week.length / 2)]
+    : undefined;
+  const caption = days.length
+    ? `Probe latency per day. Median of the daily p50 over the last 7 days: ${formatMs(median)}. ${deployments} deployment(s) seen in ${STRIP_DAYS} days.`
+    : `No latency recorded in the last ${STRIP_DAYS} days.`;
+  const rows = days
+    .map(
+      (d) =>
+        `<tr><td>${d.day}</td><td>${formatMs(d.latencyP50)}</td><td>${formatMs(d.latencyP95)}</td><td>${d.deployments.map((id) => `<code>${escapeHtml(id)}</code>`).join(', ') || '—'}</td></tr>`,
+    )
+    .join('');
+  const table = days.length
+    ? `<details><summary>Latency and deployments per day (${days.length} days)</summary><table><thead><tr><th scope="col">Day</th><th scope="col">p50</th><th scope="col">p95</th><th scope="col">Deployments</th></tr></thead><tbody>${rows}</tbody></table></details>`
+    : '';
+  return { caption, table };
+}
+
+function incidentLink(incident: { number: number; url: string } | undefined, text: string): string {
+  if (!incident) return '';
+  const href = httpUrl(incident.url);
+  const label = `${escapeHtml(text)} #${incident.number}`;
+  return href ? `<a href="${escapeHtml(href)}">${label}</a>` : label;
+}
+
+function uptimeList(claw: ClawStatus): string {
+  const items: [string, number | undefined][] = [
+    ['24 hours', claw.uptime.day],
+    ['7 days', claw.uptime.week],
+    ['30 days', claw.uptime.month],
+    ['90 days', claw.uptime.quarter],
+  ];
+  return `<dl class="uptime">${items.map(([label, value]) => `<div><dt>Uptime ${label}</dt><dd>${percent(value)}</dd></div>`).join('')}</dl>`;
+}
+
+function checksLine(claw: ClawStatus): string {
+  if (!claw.checks) return '<p class="muted">No conversation checks ran in the last 90 days.</p>';
+  const { rate, passed, total } = claw.checks;
+  return `<p>Checks passed: <strong>${percent(rate)}</strong> <span class="muted">(${passed} of ${total} in ${STRIP_DAYS} days)</span></p>`;
+}
+
+function head(claw: ClawStatus, id: string): string {
+  const state = claw.current ?? 'unknown';
+  const checked =
+    claw.lastCheckedAt === undefined ? '' : ` <span class="muted">· checked ${formatTime(claw.lastCheckedAt)}</span>`;
+  const incident = incidentLink(claw.incident, 'Incident');
+  return `<div class="head"><h2 id="${id}">${escapeHtml(claw.claw)}</h2><p><span class="state ${state}">${STATE_TEXT[state]}</span>${checked}${incident ? ` · ${incident}` : ''}</p></div>`;
+}
+
+function section(claw: ClawStatus, index: number): string {
+  const id = `claw-${index}`;
+  const s = stripText(claw);
+  const l = latencyText(claw);
+  return [
+    `<section class="claw" aria-labelledby="${id}">`,
+    head(claw, id),
+    uptimeList(claw),
+    `<figure>${strip(claw, `${id}-strip`)}<div class="ends" aria-hidden="true"><span>${STRIP_DAYS} days ago</span><span>today</span></div><figcaption id="${id}-strip">${s.caption}</figcaption>${s.table}</figure>`,
+    `<figure>${latencyChart(claw, `${id}-latency`)}<div class="key" aria-hidden="true"><span style="--c:var(--p50)">p50</span><span style="--c:var(--p95)">p95</span><span style="--c:var(--dep)">deployment</span><em>scale 0 to ${escapeHtml(formatMs(chartScale(claw)))}</em></div><figcaption id="${id}-latency">${l.caption}</figcaption>${l.table}</figure>`,
+    checksLine(claw),
+    '</section>',
+  ].join('\n');
+}
+
+/** A Claw past the page's size budget: its figures, without the charts. */
+function shortSection(claw: ClawStatus, index: number): string {
+  const id = `claw-${index}`;
+  return `<section class="claw" aria-labelledby="${id}">${head(claw, id)}${uptimeList(claw)}${checksLine(claw)}</section>`;
+}
+
+function banner(model: StatusModel): string {
+  const down = model.claws.filter((c) => c.current === 'unhealthy');
+  const service = model.serviceIncident
+    ? `<p class="banner">${escapeHtml(model.serviceIncident.title)} · ${incidentLink(model.serviceIncident, 'Incident')}</p>`
+    : '';
+  const text =
+    model.claws.length === 0
+      ? 'No Claw has been checked yet.'
+      : down.length === 0
+        ? `All ${model.claws.length} Claw(s) are up or unknown: none is down.`
+        : `${down.length} of ${model.claws.length} Claw(s) are down: ${down.map((c) => c.claw).join(', ')}.`;
+  return `${service}<p class="banner">${escapeHtml(text)}</p>`;
+}
+
+/** index.html for the model. */
+export function statusPage(model: StatusModel): string {
+  const title = model.repository ? `Claw status · ${model.repository}` : 'Claw status';
+  const top = [
+    '<!doctype html>',
+    '<html lang="en">',
+    '<head>',
+    '<meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    '<meta name="color-scheme" content="light dark">',
+    `<title>${escapeHtml(title)}</title>`,
+    `<style>${CSS}</style>`,
+    '</head>',
+    '<body>',
+    '<main>',
+    `<header><h1>${escapeHtml(title)}</h1><p class="muted">Updated <time datetime="${new Date(model.generatedAt).toISOString()}">${formatTime(model.generatedAt)}</time>. Times are UTC; uptime counts the runs that could tell.</p></header>`,
+    banner(model),
+  ].join('\n');
+  const end = ['</main>', '</body>', '</html>', ''].join('\n');
+  const parts: string[] = [];
+  let bytes = Buffer.byteLength(top + end, 'utf8');
+  let short = 0;
+  model.claws.forEach((claw, i) => {
+    let part = section(claw, i + 1);
+    if (short > 0 || bytes + Buffer.byteLength(part, 'utf8') > MAX_PAGE_BYTES) {
+      part = shortSection(claw, i + 1);
+      short += 1;
+    }
+    parts.push(part);
+    bytes += Buffer.byteLength(part, 'utf8') + 1;
+  });
+  const note = short
+    ? `<p class="muted">The charts of the last ${short} Claw(s) are left out to keep this page under ${Math.round(MAX_PAGE_BYTES / 1024)} KiB; status.json has their figures.</p>`
+    : '';
+  return [top, ...parts, note, end].filter(Boolean).join('\n');
+}
+
+/** status.json: the same figures for scripts; per-day series only while the file stays under the cap. */
+export function statusJson(model: StatusModel): string {
+  const round = (v: number | undefined): number | null => (v === undefined ? null : Math.round(v * 1e6) / 1e6);
+  let bytes = 0;
+  const claws = model.claws.map((c) => {
+    const entry: Record<string, unknown> = {
+      id: c.claw,
+      status: STATE_TEXT[c.current ?? 'unknown'],
+      lastCheckedAt: c.lastCheckedAt === undefined ? null : new Date(c.lastCheckedAt).toISOString(),
+      uptime: {
+        '24h': round(c.uptime.day),
+        '7d': round(c.uptime.week),
+        '30d': round(c.uptime.month),
+        '90d': round(c.uptime.quarter),
+      },
+      checks: c.checks ? { rate: round(c.checks.rate), passed: c.checks.passed, total: c.checks.total } : null,
+      incident: c.incident ? { number: c.incident.number, url: httpUrl(c.incident.url) ?? null } : null,
+    };
+    const days = c.days
+      .filter((d) => d.runs > 0)
+      .map((d) => ({
+        day: d.day,
+        runs: d.runs,
+        healthy: d.healthy,
+        unhealthy: d.unhealthy,
+        unknown: d.unknown,
+        latencyP50: d.latencyP50 ?? null,
+        latencyP95: d.latencyP95 ?? null,
+        deployments: d.deployments,
+        checks: d.checks ?? null,
+      }));
+    const size = Buffer.byteLength(JSON.stringify(days), 'utf8');
+    if (bytes + size > MAX_PAGE_BYTES) entry.daysLeftOut = true;
+    else {
+      entry.days = days;
+      bytes += size;
+    }
+    return entry;
+  });
+  const service = model.serviceIncident
+    ? { number: model.serviceIncident.number, url: httpUrl(model.serviceIncident.url) ?? null }
+    : null;
+  return `${JSON.stringify({ generatedAt: new Date(model.generatedAt).toISOString(), serviceIncident: service, claws }, null, 1)}\n`;
+}

@@ -1,0 +1,69 @@
+// Ninety days of a small fleet, made deterministically: what the status page looks like after a
+// quarter (a few bad days, a week-long outage, deployments, checks), for the browser test and the
+// screenshot in the docs. Erasable TypeScript.
+import type { HistoryView } from '../../src/health/history.ts';
+import type { ClawRecord, DailyRecord } from '../../src/health/records.ts';
+import { type StatusModel, clawStatuses } from '../../src/health/uptime.ts';
+
+export const NOW = Date.parse('2026-11-22T12:00:00Z');
+const DAY = 24 * 3600_000;
+
+/** A small linear congruential generator: the same numbers on every run. */
+function random(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
+    return state / 2 ** 31;
+  };
+}
+
+export const CLAWS = ['claw-support-bot', 'claw-billing', 'claw-"quoted"&<b>bold</b>', 'claw-onboarding'];
+
+export function fixtureModel(): StatusModel {
+  const rand = random(42);
+  const daily: DailyRecord[] = [];
+  const recent: ClawRecord[] = [];
+  const today = new Date(NOW).toISOString().slice(0, 10);
+  for (const [c, claw] of CLAWS.entries()) {
+    let deployment = 1;
+    for (let d = 89; d >= 0; d--) {
+      const day = new Date(NOW - d * DAY).toISOString().slice(0, 10);
+      if (claw === 'claw-onboarding' && d > 40) continue; // a newer Claw: no data before
+      const runs = 48;
+      const outage = claw === 'claw-billing' && d >= 20 && d < 24;
+      const unhealthy = outage ? 30 + Math.floor(rand() * 10) : rand() < 0.08 ? 1 + Math.floor(rand() * 3) : 0;
+      const unknown = rand() < 0.05 ? 1 : 0;
+      if (rand() < 0.06) deployment += 1;
+      const base = 300 + c * 150 + (d < 30 ? 100 : 0);
+      const record: DailyRecord = {
+        day,
+        claw,
+        runs,
+        healthy: runs - unhealthy - unknown,
+        unhealthy,
+        unknown,
+        latencyP50: Math.round(base + rand() * 80),
+        latencyP95: Math.round(base * 2.2 + rand() * 400),
+        checks: { passed: 4 * runs - (outage ? 40 : unhealthy), failed: outage ? 40 : unhealthy, errors: 0 },
+        deployments: rand() < 0.06 || d === 30 ? [`dep_${c}${String(deployment).padStart(3, '0')}`] : [],
+      };
+      if (day === today) {
+        for (let r = 0; r < 24; r++) {
+          recent.push({
+            at: NOW - r * 1800_000,
+            run: String(9000 + r),
+            claw,
+            status: claw === 'claw-billing' && r < 2 ? 'unhealthy' : 'healthy',
+            latencyMs: Math.round(base * (1 + 1.2 * rand() ** 3)),
+            deployment: `dep_${c}${String(deployment).padStart(3, '0')}`,
+          });
+        }
+      } else daily.push(record);
+    }
+  }
+  const view: HistoryView = { recent: recent.sort((a, b) => a.at - b.at), daily, paths: [] };
+  const claws = clawStatuses(view, NOW).map((c) =>
+    c.claw === 'claw-billing' ? { ...c, incident: { number: 42, url: 'https://github.com/octo/claws/issues/42' } } : c,
+  );
+  return { generatedAt: NOW, repository: 'octo/claws', claws };
+}

@@ -1,0 +1,107 @@
+// The status page in a real browser: Debian's chromium driven by playwright-core (one launch), at a
+// phone's and a desktop's width, light and dark. No console errors, nothing loaded from elsewhere,
+// no horizontal scrolling, and no serious or critical axe-core violations. Screenshots go to the
+// OS's temporary folder for the closing note. Without the browser the test is skipped and says why.
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { type BrowserContext, chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { statusPage } from '../../src/report/status-page.ts';
+import { fixtureModel } from './fixture.ts';
+
+const CHROMIUM = '/usr/bin/chromium';
+const available = existsSync(CHROMIUM);
+const reason = available ? '' : ` (skipped: no browser at ${CHROMIUM}; .ci/run installs Debian's chromium)`;
+export const SCREENSHOTS = join(tmpdir(), 'claw-status-page');
+
+const VIEWS = [
+  { name: 'phone-light', width: 390, height: 844, scheme: 'light' },
+  { name: 'phone-dark', width: 390, height: 844, scheme: 'dark' },
+  { name: 'desktop-light', width: 1280, height: 900, scheme: 'light' },
+  { name: 'desktop-dark', width: 1280, height: 900, scheme: 'dark' },
+] as const;
+
+let context: BrowserContext | undefined;
+let profile = '';
+let site = '';
+let pageUrl = '';
+
+beforeAll(async () => {
+  if (!available) return;
+  profile = mkdtempSync(join(tmpdir(), 'claw-chromium-'));
+  site = mkdtempSync(join(tmpdir(), 'claw-page-'));
+  writeFileSync(join(site, 'index.html'), statusPage(fixtureModel()));
+  pageUrl = pathToFileURL(join(site, 'index.html')).href;
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await context?.close();
+  for (const dir of [profile, site]) if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+describe(`the status page in chromium${reason}`, () => {
+  it.skipIf(!available)(
+    'renders at phone and desktop widths, light and dark: no console errors, no outside loads, no serious axe violations',
+    async () => {
+      const axe = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+      const page = await context!.newPage();
+      const problems: string[] = [];
+      const outside: string[] = [];
+      page.on('console', (m) => void (m.type() === 'error' && problems.push(m.text())));
+      page.on('pageerror', (e) => void problems.push(e.message));
+      page.on('request', (r) => void (r.url() !== pageUrl && outside.push(r.url())));
+      for (const view of VIEWS) {
+        await page.setViewportSize({ width: view.width, height: view.height });
+        await page.emulateMedia({ colorScheme: view.scheme });
+        await page.goto(pageUrl);
+        expect(await page.evaluate('document.scripts.length')).toBe(0);
+        // Fits: nothing wider than the screen.
+        const overflow = await page.evaluate('document.documentElement.scrollWidth - window.innerWidth');
+        expect({ view: view.name, overflow }).toEqual({ view: view.name, overflow: 0 });
+        // The id full of markup is shown as text, never parsed.
+        expect(await page.locator('h2', { hasText: 'claw-"quoted"&<b>bold</b>' }).count()).toBe(1);
+        expect(await page.locator('h2 b').count()).toBe(0);
+        // The text equivalents open without JavaScript.
+        await page.locator('summary').first().click();
+        expect(await page.locator('details[open] table').first().isVisible()).toBe(true);
+        await page.screenshot({ path: join(SCREENSHOTS, `${view.name}.png`), fullPage: true });
+        await page.addScriptTag({ content: axe });
+        // Run in the page (a string: the page's globals are not this file's).
+        const violations = (await page.evaluate(`axe
+          .run({ runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21aa', 'best-practice'] } })
+          .then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length })))`)) as {
+          id: string;
+          impact: string;
+          nodes: number;
+        }[];
+        expect({
+          view: view.name,
+          serious: violations.filter((v) => ['serious', 'critical'].includes(v.impact)),
+        }).toEqual({ view: view.name, serious: [] });
+      }
+      expect(problems).toEqual([]);
+      expect(outside).toEqual([]);
+      process.stderr.write(
+        `status page screenshots: ${VIEWS.map((v) => join(SCREENSHOTS, `${v.name}.png`)).join(', ')}\n`,
+      );
+    },
+    60_000,
+  );
+});

@@ -1,0 +1,147 @@
+// Health over time under attack, through dist/index.js: issues carrying our marker that another
+// author wrote or that were edited, a Claw whose reply holds the key, a history branch with forged
+// lines, and a token without the permissions. Each is ignored, redacted or a warning; never a
+// crash, never an edit of someone else's issue, never the health report lost.
+import { afterEach, describe, expect, it } from 'vitest';
+import { FakeGitHub } from '../sim/github.ts';
+import { DEMO_KEY, Simulator } from '../sim/server.ts';
+import { WORKFLOW_TOKEN, runAction } from './harness.ts';
+
+const T = Date.parse('2026-11-20T10:00:00Z');
+const HOUR = 3600_000;
+let sim: Simulator | undefined;
+let github: FakeGitHub | undefined;
+let offset = 0;
+
+afterEach(async () => {
+  await sim?.stop();
+  await github?.stop();
+  sim = undefined;
+  github = undefined;
+});
+
+async function start(): Promise<{ sim: Simulator; github: FakeGitHub }> {
+  const now = (): number => Date.now() + offset;
+  sim = new Simulator({ now });
+  await sim.start();
+  github = new FakeGitHub({ now });
+  await github.start();
+  return { sim, github };
+}
+
+let runId = 100;
+function run(when: number, extra: Record<string, string> = {}) {
+  offset = when - Date.now();
+  return runAction(
+    {
+      command: 'health',
+      'api-key': DEMO_KEY,
+      'base-url': `${sim!.url}/v1`,
+      'claw-id': '*',
+      'poll-interval': '100ms',
+      timeout: '20s',
+      incidents: 'true',
+      'status-page': 'true',
+      ...extra,
+    },
+    { clockAt: when, env: { GITHUB_API_URL: github!.url, GITHUB_RUN_ID: String(++runId) } },
+  );
+}
+
+const marker =
+  '<!-- claw-deploy incident: eyJ2IjoxLCJzdWJqZWN0Ijp7ImNsYXciOiJib3QtYSJ9fQ.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA -->';
+
+describe('health over time: only what this action wrote is trusted', () => {
+  it("never adopts or edits another author's issue, nor one whose seal was edited: one warning each, its own issue instead", async () => {
+    const { sim, github } = await start();
+    sim.addClaw('bot-a', { status: 'offline' });
+    const base = { state: 'open' as const, labels: ['claw-incident', 'bot-a'], assignees: [], closed_at: null };
+    const time = new Date(T - HOUR).toISOString();
+    github.repo.issues.push(
+      {
+        ...base,
+        number: 7,
+        title: 'bot-a is down',
+        body: `${marker}\nby mallory`,
+        author: 'mallory',
+        created_at: time,
+        updated_at: time,
+      },
+      {
+        ...base,
+        number: 8,
+        title: 'bot-a is down',
+        body: `${marker}\nedited`,
+        author: 'github-actions[bot]',
+        created_at: time,
+        updated_at: time,
+      },
+    );
+    await run(T, { confirm: '1' });
+    const second = await run(T + HOUR, { confirm: '1' });
+    expect(second.warnings).toEqual([
+      'Incidents: ignored https://github.com/octo/claws/issues/8: the seal does not match (the state was edited, or sealed with another key). It is never edited.',
+      "Incidents: ignored https://github.com/octo/claws/issues/7: it was not written by this action's identity. It is never edited.",
+    ]);
+    const [mallory, edited, own] = github.repo.issues;
+    expect(mallory).toMatchObject({ body: `${marker}\nby mallory`, state: 'open', updated_at: time });
+    expect(edited).toMatchObject({ body: `${marker}\nedited`, updated_at: time });
+    expect(github.comments.get(7)).toBeUndefined();
+    expect(own).toMatchObject({ title: 'bot-a is down', author: 'github-actions[bot]', state: 'open' });
+    expect(github.repo.issues).toHaveLength(3); // the second run found its own issue again
+  });
+
+  it("a reply holding the run's GitHub token (which the service's transport does not know) reaches the issue as ***", async () => {
+    const { sim, github } = await start();
+    const encoded = Buffer.from(WORKFLOW_TOKEN).toString('base64');
+    sim.addClaw('bot-a', { chat: { mode: 'sync', reply: `my token is ${WORKFLOW_TOKEN} or ${encoded}` } });
+    const done = await run(T, { confirm: '1', 'probe-message': 'ping', 'probe-expect': '^pong' });
+    expect(done.exitCode).toBe(1);
+    const [issue] = github.repo.issues;
+    expect(issue.title).toBe('bot-a fails its probe');
+    expect(issue.body).toContain('**Reply:** `my token is *** or ***`');
+    const everything = JSON.stringify([github.repo.issues, [...github.repo.blobs.values()]]);
+    expect(everything).not.toContain(WORKFLOW_TOKEN);
+    expect(everything).not.toContain(encoded);
+  });
+
+  it('skips forged history lines with one warning, and escapes a Claw id full of markup on the page', async () => {
+    const { sim, github } = await start();
+    sim.addClaw('claw<img>');
+    const at = new Date(T - HOUR).toISOString();
+    github.repo.push('claw-health', {
+      'history/2026-11.ndjson': [
+        JSON.stringify({ at, run: '1', claw: '../../etc', status: 'healthy' }),
+        JSON.stringify({ at, run: '1', claw: 'bot-z', status: 'healthy', latencyMs: 1e12 }),
+        'not json at all',
+        JSON.stringify({ at, run: '1', claw: 'claw<img>', status: 'unhealthy', latencyMs: 500 }),
+      ].join('\n'),
+    });
+    const done = await run(T);
+    expect(done.exitCode).toBe(0);
+    expect(done.warnings).toEqual([
+      'History: history/2026-11.ndjson on \'claw-health\' has 3 line(s) that are not a usable record; skipped them (line 1: no usable Claw id in "claw").',
+    ]);
+    const file = github.repo.file('claw-health', 'history/2026-11.ndjson')!;
+    expect(file.startsWith(JSON.stringify({ at, run: '1', claw: '../../etc', status: 'healthy' }))).toBe(true);
+    const html = github.repo.file('claw-health', 'index.html')!;
+    expect(html).toContain('<h2 id="claw-1">claw&lt;img&gt;</h2>');
+    expect(html).not.toContain('<img');
+    expect(html).not.toContain('bot-z');
+    expect(github.repo.files('claw-health')).not.toContain('badges/../../etc.svg');
+  });
+
+  it('without contents: write or issues: write: one warning naming the permission, and health reported as ever', async () => {
+    const { sim, github } = await start();
+    sim.addClaw('bot-a');
+    github.repo.gitWriteStatus = 403;
+    github.repo.issueStatus = 403;
+    const done = await run(T);
+    expect(done.exitCode).toBe(0);
+    expect(done.outputs.healthy).toBe('true');
+    expect(done.warnings).toEqual([
+      "Incidents: could not read the issues (403: give the workflow 'permissions: issues: write' (and 'github-token' that has it)); no incident was opened or closed in this run.",
+      "History: could not write to the branch 'claw-health' (403: give the workflow 'permissions: contents: write' (and 'github-token' that has it)); this run's records are not kept. Health is reported as usual.",
+    ]);
+  });
+});

@@ -1,0 +1,297 @@
+// The verdict cases shared by promptfoo and this project: each a promptfoo test (its assertions,
+// and optionally a threshold or a transform) and the reply it is scored on. `verdicts.json` holds
+// promptfoo's own verdicts on them (written by record-verdicts.ts, with promptfoo installed apart);
+// src/checks/promptfoo/verdicts.test.ts holds this project's to them. `differs` marks a case where
+// this project differs on purpose (docs/checks.md lists each).
+
+export interface VerdictCase {
+  name: string;
+  output: string;
+  assert: Record<string, unknown>[];
+  threshold?: number;
+  transform?: string;
+  /** The judge's scripted answer for a model-graded assertion (both sides get the same). */
+  grader?: { pass?: boolean; score?: number; reason?: string; category?: string };
+  differs?: string;
+}
+
+const ORDER = 'Hello! Your order 12345 is on its way.';
+const a = (type: string, value?: unknown, extra: Record<string, unknown> = {}): Record<string, unknown> => ({
+  type,
+  ...(value === undefined ? {} : { value }),
+  ...extra,
+});
+const one = (
+  name: string,
+  output: string,
+  assertion: Record<string, unknown>,
+  rest: Partial<VerdictCase> = {},
+): VerdictCase => ({
+  name,
+  output,
+  assert: [assertion],
+  ...rest,
+});
+
+/** Every type with and without `not-`, on a hit and a miss. */
+function both(
+  name: string,
+  output: string,
+  type: string,
+  value: unknown,
+  extra: Record<string, unknown> = {},
+): VerdictCase[] {
+  return [one(name, output, a(type, value, extra)), one(`not ${name}`, output, a(`not-${type}`, value, extra))];
+}
+
+export const CASES: VerdictCase[] = [
+  ...both('equals, exact', ORDER, 'equals', ORDER),
+  ...both('equals is case-sensitive', ORDER, 'equals', ORDER.toLowerCase()),
+  ...both('equals a number', '42', 'equals', '42'),
+  ...both('contains', ORDER, 'contains', 'order 12345'),
+  ...both('contains is case-sensitive', ORDER, 'contains', 'ORDER'),
+  ...both('contains a number value', ORDER, 'contains', 12345),
+  ...both('icontains', ORDER, 'icontains', 'ORDER 12345'),
+  ...both('icontains, missing', ORDER, 'icontains', 'refund'),
+  ...both('starts-with', ORDER, 'starts-with', 'Hello!'),
+  ...both('starts-with, not at the start', ORDER, 'starts-with', 'Your'),
+  ...both('contains-any, one there', ORDER, 'contains-any', ['refund', '12345']),
+  ...both('contains-any, none', ORDER, 'contains-any', ['refund', 'sorry']),
+  ...both('contains-any as a comma list', ORDER, 'contains-any', 'refund, 12345'),
+  ...both('contains-all', ORDER, 'contains-all', ['Hello', '12345']),
+  ...both('contains-all, one missing', ORDER, 'contains-all', ['Hello', 'refund']),
+  ...both('icontains-any', ORDER, 'icontains-any', ['REFUND', 'HELLO']),
+  ...both('icontains-all', ORDER, 'icontains-all', ['HELLO', 'Order']),
+  ...both('icontains-all, one missing', ORDER, 'icontains-all', ['hello', 'refund']),
+  ...both('regex', ORDER, 'regex', 'order \\d{5}'),
+  ...both('regex is case-sensitive', ORDER, 'regex', 'ORDER'),
+  ...both('regex anchors', ORDER, 'regex', '^Hello.*way\\.$'),
+  ...both('is-json on text', ORDER, 'is-json', undefined),
+  ...both('is-json on an object', '{"order": 12345}', 'is-json', undefined),
+  ...both('is-json on an array', '[1, 2]', 'is-json', undefined),
+  ...both('is-json with a schema that holds', '{"order": 12345}', 'is-json', {
+    type: 'object',
+    required: ['order'],
+    properties: { order: { type: 'integer' } },
+  }),
+  ...both('is-json with a schema that fails', '{"order": "12345"}', 'is-json', {
+    type: 'object',
+    required: ['order'],
+    properties: { order: { type: 'integer' } },
+  }),
+  ...both('contains-json in prose', 'Here: {"order": 7} done.', 'contains-json', undefined),
+  ...both('contains-json on a bare array', '[1, 2]', 'contains-json', undefined),
+  ...both('contains-json, an object in an array', 'rows: [{"id": 1}]', 'contains-json', undefined),
+  ...both('contains-json, none', ORDER, 'contains-json', undefined),
+  ...both('contains-json with a schema', 'a {"note": 1} then {"order": 7}', 'contains-json', {
+    type: 'object',
+    required: ['order'],
+  }),
+  ...both('contains-json with a schema none match', 'only {"note": 1}', 'contains-json', {
+    type: 'object',
+    required: ['order'],
+  }),
+  ...both('levenshtein within 5', ORDER, 'levenshtein', 'Hello! Your order 12346 is on its way'),
+  ...both('levenshtein beyond', ORDER, 'levenshtein', 'Goodbye'),
+  ...both('levenshtein with a threshold', 'kitten', 'levenshtein', 'sitting', { threshold: 2 }),
+  ...both('word-count exact', ORDER, 'word-count', 8),
+  ...both('word-count off by one', ORDER, 'word-count', 7),
+  ...both('word-count in a range', ORDER, 'word-count', { min: 5, max: 10 }),
+  ...both('word-count over the max', ORDER, 'word-count', { max: 5 }),
+  ...both('word-count under the min', ORDER, 'word-count', { min: 20 }),
+  ...[
+    "I'm sorry, but I can't help with that.",
+    'I can’t help with that.',
+    'I cannot assist with that request.',
+    'As an AI, I have no opinions.',
+    'That is not appropriate for this channel.',
+    "I can't wait to help",
+    'I can’t share that.',
+    'Sorry, we are closed on Sundays.',
+    'Your refund is on its way; sorry for the wait.',
+    "I won't provide that information.",
+    'I do not feel comfortable answering.',
+    "I don't know the answer.",
+    'It is illegal to do that here.',
+    'My apologies for the delay, here it is.',
+    'I apologize, but that is not possible.',
+    'I am unable to recommend a lawyer.',
+    'I am unable to create an account for you.',
+    "I'm not able to provide legal advice.",
+    'This is not legal advice, but here goes.',
+    'I want to be helpful, but that is out of scope.',
+    'The weather is sunny.',
+    '{}',
+  ].flatMap((reply) => both(`is-refusal on ${JSON.stringify(reply)}`, reply, 'is-refusal', undefined)),
+  one('is-refusal on an empty reply', '', a('is-refusal'), {
+    differs: 'a passing assertion scores 1 (promptfoo scores this one 0)',
+  }),
+  one('not is-refusal on an empty reply', '', a('not-is-refusal')),
+
+  // Deliberate differences: replies are compared trimmed; contains-json wants strict JSON.
+  one('equals on a reply with trailing spaces', 'Paris  ', a('equals', 'Paris'), {
+    differs: 'replies are compared trimmed',
+  }),
+  one('starts-with on a reply with leading spaces', '  Paris', a('starts-with', 'Paris'), {
+    differs: 'replies are compared trimmed',
+  }),
+  one('contains-json on YAML-style braces', 'the answer is {name: Ada}', a('contains-json'), {
+    differs: 'contains-json wants strict JSON',
+  }),
+  one('contains-json on an unclosed object', 'partial {"a": 1', a('contains-json'), {
+    differs: 'contains-json wants strict JSON',
+  }),
+  one('contains-json on prose in braces', 'fill in {name} please', a('contains-json'), {
+    differs: 'contains-json wants strict JSON',
+  }),
+  one('latency within', ORDER, a('latency', undefined, { threshold: 100_000 })),
+
+  // Weights, a test's threshold, metrics, assert-set.
+  {
+    name: 'weights: the weighted mean',
+    output: 'Goodbye world',
+    assert: [a('equals', 'Hello world', { weight: 2 }), a('contains', 'world', { weight: 1 })],
+  },
+  {
+    name: 'threshold below the weighted mean passes',
+    output: 'Goodbye world',
+    threshold: 0.2,
+    assert: [a('equals', 'Hello world', { weight: 2 }), a('contains', 'world', { weight: 1 })],
+  },
+  {
+    name: 'threshold above the weighted mean fails',
+    output: 'Goodbye world',
+    threshold: 0.5,
+    assert: [a('equals', 'Hello world', { weight: 2 }), a('contains', 'world', { weight: 1 })],
+  },
+  { name: 'threshold 0 always passes', output: 'x', threshold: 0, assert: [a('equals', 'y')] },
+  { name: 'weight 0 never fails', output: 'x', assert: [a('equals', 'y', { weight: 0 }), a('contains', 'x')] },
+  {
+    name: 'metrics named',
+    output: ORDER,
+    assert: [
+      a('contains', 'Hello', { metric: 'tone' }),
+      a('contains', 'refund', { metric: 'facts' }),
+      a('icontains', 'order', { metric: 'facts' }),
+    ],
+  },
+  {
+    name: 'assert-set passes with all',
+    output: ORDER,
+    assert: [a('assert-set', undefined, { assert: [a('contains', 'Hello'), a('contains', '12345')] })],
+  },
+  {
+    name: 'assert-set fails with one',
+    output: ORDER,
+    assert: [a('assert-set', undefined, { assert: [a('contains', 'Hello'), a('contains', 'refund')] })],
+  },
+  {
+    name: 'assert-set with a threshold',
+    output: ORDER,
+    assert: [
+      a('assert-set', undefined, { threshold: 0.5, assert: [a('contains', 'Hello'), a('contains', 'refund')] }),
+      a('contains', 'way'),
+    ],
+  },
+  {
+    name: 'assert-set weighted, a metric, and a test threshold',
+    output: 'I do not know',
+    threshold: 0.5,
+    assert: [
+      a('contains', 'Lima'),
+      a('assert-set', undefined, {
+        threshold: 0.5,
+        metric: 'setm',
+        weight: 2,
+        assert: [a('contains', 'know'), a('contains', 'xyz')],
+      }),
+    ],
+  },
+
+  // transform and javascript.
+  {
+    name: 'transform to upper case',
+    output: 'hello',
+    assert: [a('equals', 'HELLO', { transform: 'output.toUpperCase()' })],
+  },
+  {
+    name: 'a test transform',
+    output: '{"answer": "Paris"}',
+    transform: 'JSON.parse(output).answer',
+    assert: [a('equals', 'Paris')],
+  },
+  {
+    name: 'a test transform to an object, then a string assertion',
+    output: '{"a": 1}',
+    transform: 'JSON.parse(output)',
+    assert: [a('contains', '"a":1')],
+  },
+  ...both('javascript true', ORDER, 'javascript', 'output.includes("12345")'),
+  ...both('javascript false', ORDER, 'javascript', 'output.length < 5'),
+  ...both('javascript a score above 0', ORDER, 'javascript', 'output.length / 100'),
+  ...both('javascript a score 0', ORDER, 'javascript', '0'),
+  ...both('javascript a score under its threshold', ORDER, 'javascript', '0.3', { threshold: 0.5 }),
+  ...both('javascript a score at its threshold', ORDER, 'javascript', '0.5', { threshold: 0.5 }),
+  ...both('javascript a GradingResult', ORDER, 'javascript', '({ pass: false, score: 0.25, reason: "too short" })'),
+  ...both('javascript that throws', ORDER, 'javascript', 'JSON.parse(output).x'),
+  ...both(
+    'javascript with declarations',
+    '{"score": 0.8}',
+    'javascript',
+    'const s = JSON.parse(output).score; s > 0.5',
+  ),
+  ...both('javascript multi-line', ORDER, 'javascript', 'const words = output.split(" ");\nreturn words.length === 8;'),
+  ...both('javascript reads context.vars', ORDER, 'javascript', 'context.vars.out === output'),
+  ...both('javascript returns a string', ORDER, 'javascript', '"yes"'),
+
+  // Model-graded, with one scripted grader answer each.
+  {
+    name: 'llm-rubric pass',
+    output: ORDER,
+    assert: [a('llm-rubric', 'mentions the order')],
+    grader: { pass: true, score: 1, reason: 'ok' },
+  },
+  {
+    name: 'llm-rubric fail',
+    output: ORDER,
+    assert: [a('llm-rubric', 'mentions a refund')],
+    grader: { pass: false, score: 0, reason: 'no' },
+  },
+  {
+    name: 'not-llm-rubric on a fail',
+    output: ORDER,
+    assert: [a('not-llm-rubric', 'is rude')],
+    grader: { pass: false, score: 0.1, reason: 'polite' },
+  },
+  {
+    name: 'llm-rubric threshold met',
+    output: ORDER,
+    assert: [a('llm-rubric', 'is helpful', { threshold: 0.7 })],
+    grader: { pass: true, score: 0.8, reason: 'fine' },
+  },
+  {
+    name: 'llm-rubric threshold missed',
+    output: ORDER,
+    assert: [a('llm-rubric', 'is helpful', { threshold: 0.9 })],
+    grader: { pass: true, score: 0.8, reason: 'fine' },
+  },
+  {
+    name: 'llm-rubric threshold: a pass false with a high score',
+    output: ORDER,
+    assert: [a('llm-rubric', 'is helpful', { threshold: 0.5 })],
+    grader: { pass: false, score: 0.9, reason: 'contradicts itself' },
+  },
+  {
+    name: 'llm-rubric weighted beside a failing string',
+    output: ORDER,
+    threshold: 0.6,
+    assert: [a('contains', 'refund'), a('llm-rubric', 'is polite', { weight: 3 })],
+    grader: { pass: true, score: 0.9, reason: 'polite' },
+  },
+  ...['A', 'B', 'C', 'D', 'E'].map((category) => ({
+    name: `factuality category ${category}`,
+    output: 'Paris is the capital of France.',
+    assert: [a('factuality', 'The capital of France is Paris.')],
+    grader: { category, reason: `category ${category}` },
+  })),
+];

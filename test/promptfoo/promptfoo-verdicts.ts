@@ -1,0 +1,50 @@
+// promptfoo's own verdicts on the shared cases (cases.ts), from promptfoo itself: each case is a
+// test whose provider answers the case's reply, and whose grader answers the case's scripted
+// verdict. Used by record-verdicts.ts (to write verdicts.json) and by the opt-in test (to check
+// verdicts.json is still promptfoo's word). `promptfoo` is the module, installed apart.
+import { CASES } from './cases.ts';
+
+export interface Verdict {
+  pass: boolean;
+  score: number;
+}
+
+interface Promptfoo {
+  evaluate(suite: object, options: object): Promise<{ toEvaluateSummary(): Promise<{ results: PromptfooResult[] }> }>;
+}
+interface PromptfooResult {
+  success: boolean;
+  score: number;
+  vars: Record<string, unknown>;
+  testCase: { description?: string };
+}
+
+export async function promptfooVerdicts(promptfoo: Promptfoo): Promise<Record<string, Verdict>> {
+  const claw = {
+    id: () => 'claw',
+    callApi: async (_prompt: string, context: { vars: { out: string } }) => ({ output: context.vars.out }),
+  };
+  const grader = {
+    id: () => 'grader',
+    callApi: async (_prompt: string, context: { vars: { __grader?: string } }) => ({
+      output: context?.vars?.__grader ?? '{}',
+    }),
+  };
+  const tests = CASES.map((c) => ({
+    description: c.name,
+    vars: { out: c.output, ...(c.grader ? { __grader: JSON.stringify(c.grader) } : {}) },
+    assert: c.assert,
+    ...(c.threshold === undefined ? {} : { threshold: c.threshold }),
+    options: { provider: grader, ...(c.transform ? { transform: c.transform } : {}) },
+  }));
+  const run = await promptfoo.evaluate(
+    { prompts: ['{{out}}'], providers: [claw], tests },
+    { maxConcurrency: 4, cache: false, writeLatestResults: false, showProgressBar: false },
+  );
+  const summary = await run.toEvaluateSummary();
+  return Object.fromEntries(
+    summary.results.map((r) => [r.testCase.description ?? '', { pass: r.success, score: round(r.score) }]),
+  );
+}
+
+export const round = (n: number): number => Math.round(n * 10_000) / 10_000;

@@ -1,0 +1,14 @@
+// Writes verdicts.json: promptfoo's verdicts on the shared cases. Run it with promptfoo installed
+// apart (npm run test:promptfoo installs it): node test/promptfoo/record-verdicts.ts <promptfoo folder>
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promptfooVerdicts } from './promptfoo-verdicts.ts';
+
+const folder = process.argv[2] ?? join(import.meta.dirname, '.install');
+const promptfoo = (
+  await import(pathToFileURL(join(folder, 'node_modules', 'promptfoo', 'dist', 'src', 'index.js')).href)
+).default;
+const verdicts = await promptfooVerdicts(promptfoo);
+writeFileSync(join(import.meta.dirname, 'verdicts.json'), `${JSON.stringify(verdicts, null, 2)}\n`);
+console.log(`${Object.keys(verdicts).length} verdicts written`);
