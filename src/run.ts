@@ -70,6 +70,7 @@ export async function execute(settings: Settings, files: InputFiles, session: Se
     userAgent: session.userAgent,
     cache,
     words: session.words,
+    redactor: session.redact,
   });
   try {
     const startedAt = systemClock.now();

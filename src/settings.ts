@@ -8,7 +8,7 @@ import type { Share } from './share.js';
 import { ROLLBACK_TRIGGERS, type RollbackTrigger } from './status.js';
 import { PATTERN_EXPECTED, type ReplyPattern, compilePattern, patternProblem } from './pattern.js';
 import { ON_CONFLICT, type OnConflict } from './deploy/conflict.js';
-import { readSecureUrl } from './url.js';
+import { readSecureUrl, withoutUserinfo } from './url.js';
 import { FAIL_ON, type FailOn, PREVIEW_CLAWS } from './preview/command.js';
 import { ACTION_WORDS, type Words } from './words.js';
 
@@ -163,7 +163,8 @@ function positiveDuration(read: InputReader, input: string): number {
 /** Normalizes the base URL: https (http only to loopback), no credentials, no `/v1` suffix. */
 export function parseBaseUrl(value: string): string {
   const read = readSecureUrl(value);
-  if ('expected' in read) fail('base-url', value, read.expected);
+  // Never echo a password written into the address.
+  if ('expected' in read) fail('base-url', withoutUserinfo(value), read.expected);
   const { url } = read;
   const path = url.pathname.replace(/\/+$/, '').replace(/\/v1$/i, '');
   return `${url.origin}${path}`;
@@ -226,6 +227,12 @@ function readAll(read: InputReader, w: Words): Settings {
   if (hasSpaceOrControl(apiKey)) {
     throw new InputError(
       `${w.subject('api-key')} contains whitespace or control characters: expected a single-line API key.`,
+    );
+  }
+  // It goes in a header on every request: one no header can carry is found now, not after a write.
+  if (/[\u0100-\uffff]/.test(apiKey)) {
+    throw new InputError(
+      `${w.subject('api-key')} holds a character no HTTP header can carry: expected the key as the service issued it.`,
     );
   }
   if (read('base-url').trim() === '') fail('base-url', '', 'the service address, such as https://api.example.com/v1');
@@ -294,6 +301,13 @@ function readAll(read: InputReader, w: Words): Settings {
     noToken("'pull-requests: write' for preview, which reads the pull request and keeps its comment");
   }
   if (environment && githubToken === '') noToken(`'deployments: write' when ${w.input('environment')} is set`);
+  // Never shown; with `environment` it goes in a header after the deployment starts, so it is checked now.
+  const tokenUsed = environment !== '' || command === 'preview' || read('comment').trim() === 'true';
+  if (tokenUsed && (hasSpaceOrControl(githubToken) || /[\u0100-\uffff]/.test(githubToken))) {
+    throw new InputError(
+      `${w.subject('github-token')} contains whitespace or characters no HTTP header can carry: expected a single-line token.`,
+    );
+  }
 
   const wait = parsed(read, 'wait', parseBoolean);
   if (fleet && !wait)

@@ -20,3 +20,14 @@ export function readSecureUrl(value: string): { url: URL } | { expected: string 
   if (url.search || url.hash) return { expected: `${SECURE_URL_EXPECTED}, without a query or fragment` };
   return { url };
 }
+
+/**
+ * The address as it may be shown: any user and password before the host replaced by `***`, so a
+ * message about a URL never echoes its credentials (parsed or not).
+ */
+export function withoutUserinfo(text: string): string {
+  return text.replace(
+    /^(\s*(?:[a-z][a-z\d+.-]*:)?\/\/)?[^/?#\s\\]*@/i,
+    (_match, scheme: string | undefined) => `${scheme ?? ''}***@`,
+  );
+}

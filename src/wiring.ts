@@ -19,6 +19,7 @@ import { Judge } from './checks/judge.js';
 import { clawBackend, endpointBackend } from './checks/judge-backends.js';
 import type { VerdictCache } from './checks/judge-cache.js';
 import { type JudgeSpec, describeJudge, judgeIdentity } from './checks/judge-spec.js';
+import type { Redactor } from './api/redact.js';
 
 /** Everything a run needs below the entry, built once from the settings. */
 export interface RunLayers {
@@ -33,10 +34,23 @@ export interface RunLayers {
 /** The run's layers, each built once: the service's client and pacer, the judges, the policy. */
 export function wireRun(
   settings: Settings,
-  run: { clock: Clock; log: Logger; signal: AbortSignal; userAgent: string; cache?: VerdictCache; words?: Words },
+  run: {
+    clock: Clock;
+    log: Logger;
+    signal: AbortSignal;
+    userAgent: string;
+    cache?: VerdictCache;
+    words?: Words;
+    redactor?: Redactor;
+  },
 ): RunLayers {
-  const { client, pacer } = createClient(settings, run.clock, run.log, run.userAgent, run.words);
-  const panel = judgePanel({ client, clock: run.clock, log: run.log, pacer, signal: run.signal }, settings, run.cache);
+  const { client, pacer } = createClient(settings, run.clock, run.log, run.userAgent, run);
+  const panel = judgePanel(
+    { client, clock: run.clock, log: run.log, pacer, signal: run.signal },
+    settings,
+    run.cache,
+    run.redactor,
+  );
   return {
     client,
     pacer,
@@ -54,7 +68,11 @@ export function createClient(
   clock: Clock,
   log: Logger,
   userAgent: string,
-  words?: Words,
+  /**
+   * The entry's words for advice (a refused key), and the run's one redactor: the service's
+   * answers are redacted of every secret at the door.
+   */
+  { words, redactor }: { words?: Words; redactor?: Redactor } = {},
 ): { client: AmsClient; pacer: RateLimitPacer } {
   const pacer = new RateLimitPacer(() => clock.now());
   const transport = new Transport({
@@ -69,6 +87,7 @@ export function createClient(
     baseBackoffMs: Math.min(1000, settings.pollIntervalMs),
     userAgent,
     words,
+    redactor,
   });
   return { client: new AmsClient(transport), pacer };
 }
@@ -133,6 +152,7 @@ export function judgePanel(
   ctx: Pick<RunContext, 'client' | 'clock' | 'log' | 'pacer' | 'signal'>,
   settings: Pick<Settings, 'pollIntervalMs' | 'successStatuses' | 'failureStatuses'>,
   cache: VerdictCache | undefined,
+  redactor?: Redactor,
 ): { judgeFor: (spec: JudgeSpec) => Judge; close: () => void } {
   const judges = new Map<string, Judge>();
   const endpoints: ChatCompletions[] = [];
@@ -156,8 +176,12 @@ export function judgePanel(
         headers: spec.headers,
         query: spec.query,
         secrets: spec.secrets,
+        redactor,
         explain: explainJudgeError,
         final: quotaSpent,
+        peer: 'the judge',
+        // A judge that says "not before T" past a check's deadline fails that check at once.
+        retryAfterPastDeadline: 'fail',
         userAgent: 'claw-deploy (judge)',
       });
       const completions = new ChatCompletions(transport, (line) => ctx.log.warning(`${describeJudge(spec)}: ${line}`));

@@ -24,6 +24,8 @@ export interface Completion {
   model?: string;
   fingerprint?: string;
   tokens?: number;
+  /** The request carried `response_format` and the endpoint took it: the answer follows that schema. */
+  structured?: boolean;
 }
 
 /** Parameters an endpoint may refuse (reasoning models refuse `temperature`; some servers `seed` or `json_schema`). */
@@ -56,7 +58,7 @@ export class ChatCompletions {
           what: 'the judge endpoint',
           ...options,
         });
-        return readCompletion(res.body);
+        return { ...readCompletion(res.body), structured: 'response_format' in body };
       } catch (err) {
         const refused = err instanceof ApiError && err.status === 400 ? refusedParameter(err, body) : undefined;
         if (!refused) throw err;
@@ -151,7 +153,7 @@ export function explainJudgeError(e: ExplainInput): ApiError {
       `the judge's quota is spent (429 insufficient_quota on ${at}).${said}`,
       'client',
       429,
-      code,
+      'insufficient_quota',
       e.body,
     );
   }

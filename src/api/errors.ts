@@ -24,6 +24,8 @@ export class ApiError extends Error {
     readonly body?: unknown,
     /** For a deadline that came while retrying: the transient failure being retried. */
     readonly failing?: string,
+    /** For a peer that said "not before T" (Retry-After) past the deadline: T, on the local clock. */
+    readonly retryAt?: number,
   ) {
     super(message);
   }

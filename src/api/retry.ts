@@ -37,8 +37,18 @@ export function excerpt(text: string): string {
   return text.slice(0, EXCERPT_CHARS).replace(/\s+/g, ' ').trim();
 }
 
-/** Sorts one attempt. `label` names the request in errors: `GET /v1/deployments/:id`. */
-export function classify(attempt: Attempt, isWrite: boolean, label: string, localNow: number, log: Logger): Verdict {
+/**
+ * Sorts one attempt. `label` names the request in errors: `GET /v1/deployments/:id`; `peer` who
+ * answered (`the service`, `the judge`).
+ */
+export function classify(
+  attempt: Attempt,
+  isWrite: boolean,
+  label: string,
+  localNow: number,
+  log: Logger,
+  peer = 'the service',
+): Verdict {
   if (attempt.kind === 'no-response') {
     return { kind: 'retry', reason: attempt.reason, errorKind: 'network', mayHaveApplied: attempt.sent };
   }
@@ -64,7 +74,7 @@ export function classify(attempt: Attempt, isWrite: boolean, label: string, loca
     const retryAfter = header(headers, 'retry-after');
     return {
       kind: 'retry',
-      reason: `${status} from the service`,
+      reason: `${status} from ${peer}`,
       errorKind: 'server',
       mayHaveApplied: !NOT_APPLIED_STATUSES.has(status),
       retryAfterMs: retryAfter ? readRetryAfter(retryAfter, serverTime(headers, localNow), log) : undefined,

@@ -9,7 +9,7 @@ import { isValidId } from '../identifiers.js';
 import { ApiError, type ExplainInput, explainErrorResponse, readErrorEnvelope } from './errors.js';
 import { type Attempt, type Headers, HttpSession, MAX_BODY_BYTES } from './http.js';
 import { type RateLimitPacer, type ResetMemory, readRateLimit, serverTime } from './rate-limit.js';
-import { redactor } from './redact.js';
+import { Redactor } from './redact.js';
 import { FailureRun, type Verdict, classify, excerpt, fullJitterBackoff } from './retry.js';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -80,12 +80,26 @@ export interface TransportOptions {
   query?: Record<string, string>;
   /** Other secrets to remove from what comes back (values read from the environment for headers). */
   secrets?: string[];
+  /**
+   * The run's one redactor: what comes back is redacted of every secret the run knows (a judge's
+   * key in the service's answer too) before it is decoded or cut. This transport's own key and
+   * secrets are added to it. Without one, a redactor of this transport's secrets alone.
+   */
+  redactor?: Redactor;
   /** Turns an error response into the error thrown; the service's explanation by default. */
   explain?: (input: ExplainInput) => ApiError;
   /** How advice names the key and the address for the entry's user (absent: the action's words). */
   words?: Words;
   /** Answers never retried, though their status usually is (a 429 that says the quota is spent). */
   final?: (status: number, body: unknown) => boolean;
+  /** Who answers, in messages: `the service` (the default), `the judge`. */
+  peer?: string;
+  /**
+   * A Retry-After that lands past the request's deadline: `wait` until the deadline, then fail
+   * (the default: no header ends a wait early), or `fail` at once, saying until when (a judge,
+   * whose callers have other work to do meanwhile).
+   */
+  retryAfterPastDeadline?: 'wait' | 'fail';
 }
 
 export class Transport {
@@ -102,6 +116,8 @@ export class Transport {
   private readonly resetMemory: ResetMemory = {};
   /** Server clock minus local clock, from the last `Date` header. */
   private clockOffsetMs = 0;
+  /** Local time before which no request is sent: the latest Retry-After, obeyed by every caller. */
+  private notBefore = 0;
 
   constructor(private readonly options: TransportOptions) {
     this.random = options.random ?? Math.random;
@@ -109,7 +125,9 @@ export class Transport {
     this.baseBackoffMs = options.baseBackoffMs ?? 1000;
     this.maxBackoffMs = options.maxBackoffMs ?? 30_000;
     this.authorization = options.authScheme ? `${options.authScheme} ${options.apiKey}` : options.apiKey;
-    this.redact = redactor([options.apiKey, this.authorization, ...(options.secrets ?? [])].filter(Boolean));
+    const redactor = options.redactor ?? new Redactor();
+    redactor.add(options.apiKey, this.authorization, ...(options.secrets ?? []));
+    this.redact = redactor.redact;
     this.http = new HttpSession({
       userAgent: options.userAgent ?? 'claw-deploy',
       maxBodyBytes: options.maxBodyBytes ?? MAX_BODY_BYTES,
@@ -183,6 +201,7 @@ export class Transport {
     let skipBudget = false;
 
     for (;;) {
+      if (!skipBudget) await this.waitNotBefore(request, label);
       await this.waitForBudget(request, label, skipBudget);
       skipBudget = false;
       let attempt: Attempt;
@@ -191,7 +210,7 @@ export class Transport {
       } finally {
         this.options.pacer?.release();
       }
-      const verdict: Verdict = classify(attempt, isWrite, label, clock.now(), this.headerLog);
+      const verdict: Verdict = classify(attempt, isWrite, label, clock.now(), this.headerLog, this.peer);
       switch (verdict.kind) {
         case 'done':
           return this.finish(request, verdict);
@@ -255,6 +274,38 @@ export class Transport {
     throw new ApiError(reason, 'deadline', undefined, undefined, undefined, failing);
   }
 
+  private get peer(): string {
+    return this.options.peer ?? 'the service';
+  }
+
+  /** A "not before T" as the time it names, on the UTC clock, to the second. */
+  private notBeforeError(label: string, retryAt: number, status?: number): ApiError {
+    const when = new Date(retryAt).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    const what = status === 429 ? 'rate limited (429)' : 'not sent';
+    return new ApiError(
+      `${label}: ${what}: ${this.peer} said not before ${when} (Retry-After), after the deadline.`,
+      'client',
+      status,
+      'retry_after',
+      undefined,
+      undefined,
+      retryAt,
+    );
+  }
+
+  /**
+   * Before sending: waits out the latest Retry-After, which every caller obeys (never past the
+   * deadline); with `retryAfterPastDeadline: fail`, one that ends past it fails at once.
+   */
+  private async waitNotBefore(request: ApiRequest, label: string): Promise<void> {
+    const wait = this.notBefore - this.options.clock.now();
+    if (wait <= 0) return;
+    const pastDeadline = request.deadline !== undefined && this.notBefore > request.deadline;
+    if (pastDeadline && this.options.retryAfterPastDeadline === 'fail')
+      throw this.notBeforeError(label, this.notBefore);
+    await this.sleepWithin(request, wait, `${label}: rate limited (429) until after the deadline`);
+  }
+
   /**
    * Before sending: claims a place in the window, or waits for it to reset (never past the
    * deadline). With `skip` (Retry-After said when), the place is claimed without waiting.
@@ -281,6 +332,13 @@ export class Transport {
           ? 'X-RateLimit-Reset'
           : 'no reset header';
     const wait = base + this.random() * Math.min(1000, base * 0.1 + 50);
+    if (reading.retryAfterMs !== undefined) {
+      const retryAt = clock.now() + reading.retryAfterMs;
+      this.notBefore = Math.max(this.notBefore, retryAt);
+      const pastDeadline = request.deadline !== undefined && retryAt > request.deadline;
+      if (pastDeadline && this.options.retryAfterPastDeadline === 'fail')
+        throw this.notBeforeError(label, retryAt, 429);
+    }
     log.warning(`${label}: rate limited (429); waiting ${formatDuration(wait)} as ${source} says.`);
     await this.sleepWithin(request, wait, `${label}: rate limited (429) until after the deadline`);
     return reading.retryAfterMs !== undefined;

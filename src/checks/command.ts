@@ -9,12 +9,15 @@ export const check: Command = async ({ settings, deps }) => {
     : settings.targets.ids;
   const result = await deps.checks(claws);
   const failed = result.entries.filter((e) => !e.passed).length;
+  const passed = result.entries.length - failed;
   return {
-    ok: result.passed,
-    message: result.passed
-      ? `All ${result.entries.length} check(s) passed.`
-      : `${failed} of ${result.entries.length} check(s) did not pass: ${describeFailedChecks(result)}.`,
-    outputs: { outcome: result.passed ? 'succeeded' : 'failed' },
+    ok: result.passed && !result.cancelled,
+    message: result.cancelled
+      ? `Cancelled during the checks: ${passed} of ${result.entries.length} check(s) had passed; the rest are errors saying so.`
+      : result.passed
+        ? `All ${result.entries.length} check(s) passed.`
+        : `${failed} of ${result.entries.length} check(s) did not pass: ${describeFailedChecks(result)}.`,
+    outputs: { outcome: result.cancelled ? 'cancelled' : result.passed ? 'succeeded' : 'failed' },
     summary: '',
     notes: [],
     failStep: true,

@@ -1,11 +1,12 @@
 // Running the checks against deployed Claws: each check `repeat` times until its verdict is certain,
-// each attempt under its own `timeout`. A Claw's checks run one at a time (its conversations never
+// each attempt under its own `timeout`, all of them under the step's: at its deadline the checks
+// not yet run are errors that say so. A Claw's checks run one at a time (its conversations never
 // interleave); different Claws run at once, at most CONCURRENCY; every message and task poll goes
 // through the one transport and its pacer. Failures (an assertion did not hold) are told apart from
 // errors (no reply could be judged, or the judge could not answer). A Claw whose chat keeps failing
-// costs one attempt's timeout, not one per check: its other checks are errors at once.
+// costs one attempt's timeout, not one per check: its other checks are errors at once. The log
+// gets a line per check as it ends, and a cancel returns what is known, so it can be reported.
 import { ApiError } from '../api/errors.js';
-import type { Logger } from '../clock.js';
 import { CONCURRENCY, mapWithConcurrency } from '../concurrency.js';
 import type { RunContext } from '../context.js';
 import { askClaw } from '../conversation/ask.js';
@@ -15,7 +16,7 @@ import type { Classifier } from '../status.js';
 import type { GradedAssertion } from './assertions.js';
 import type { Exchange, Judge } from './judge.js';
 import type { JudgeSpec } from './judge-spec.js';
-import type { AttemptRecord, CheckEntry, ChecksResult, JudgeUse } from './result.js';
+import { type AttemptRecord, type CheckEntry, type ChecksResult, type JudgeUse, verdictOf } from './result.js';
 import { type Grading, scoreTurn, usesJudge } from './scoring.js';
 import { type ScriptRunner, runScript } from './script.js';
 import type { Check, CheckSuite } from './suite.js';
@@ -40,28 +41,79 @@ export interface GateOptions {
   runScript?: ScriptRunner;
 }
 
-/** Runs the suite's checks for each Claw they apply to; the log gets one group per Claw. */
+/**
+ * Runs the suite's checks for each Claw they apply to, within the step's deadline. A Claw that no
+ * check applies to gets one error naming the filter that left none. A cancel ends the checks in
+ * flight as errors and returns what is known (`cancelled`), rather than throwing it away.
+ */
 export async function runChecks(
   deps: RunContext,
   suite: CheckSuite,
   clawIds: string[],
   options: GateOptions,
 ): Promise<ChecksResult> {
+  const run = { cancelled: false };
   const perClaw = await mapWithConcurrency(clawIds, CONCURRENCY, async (clawId) => {
     const checks = suite.checks.filter((c) => !c.claws || c.claws.includes(clawId));
-    // Claws run at once, but a log group cannot interleave: each Claw's lines go out together.
-    const lines = new BufferedLog(deps.log);
-    const claw = new ClawConversation({ ...deps, log: lines }, clawId, options);
+    if (checks.length === 0) {
+      const entry = noChecks(suite, clawId);
+      deps.log.info(checkLine(entry));
+      return [entry];
+    }
+    const claw = new ClawConversation(deps, clawId, options, run);
     const entries: CheckEntry[] = [];
-    for (const check of checks) entries.push(await claw.run(check));
-    const passed = entries.filter((e) => e.passed).length;
-    deps.log.startGroup?.(`Checks of Claw ${clawId}: ${passed} of ${entries.length} passed`);
-    lines.flushTo(deps.log);
-    deps.log.endGroup?.();
+    for (const check of checks) {
+      const entry = run.cancelled ? notRun(check, clawId, 'the run was cancelled') : await claw.run(check);
+      deps.log.info(checkLine(entry));
+      entries.push(entry);
+    }
     return entries;
   });
   const entries = perClaw.flat();
-  return { passed: entries.every((e) => e.passed), entries };
+  return { passed: entries.every((e) => e.passed), entries, ...(run.cancelled ? { cancelled: true } : {}) };
+}
+
+/** The log's line for a check that has ended. */
+function checkLine(e: CheckEntry): string {
+  const verdict = verdictOf(e);
+  const icon = { passed: '✅', failed: '❌', error: '⚠️' }[verdict];
+  const latency = e.latencyMs === undefined ? '' : `, median ${formatDuration(e.latencyMs)}`;
+  const counts = `${e.passes} of ${e.attempts} attempt(s) passed, ${e.minPass} of ${e.repeat} needed${latency}`;
+  return `${icon} ${e.clawId} · ${e.check}: ${verdict} (${counts})${e.failure ? `: ${e.failure}` : ''}`;
+}
+
+function blankEntry(check: Pick<Check, 'name' | 'repeat' | 'minPass'>, clawId: string): CheckEntry {
+  return {
+    check: check.name,
+    clawId,
+    passed: false,
+    passes: 0,
+    attempts: 0,
+    repeat: check.repeat,
+    minPass: check.minPass,
+    failures: 0,
+    errors: 0,
+    replies: [],
+  };
+}
+
+/** A check that never began: an error saying why. */
+function notRun(check: Check, clawId: string, why: string): CheckEntry {
+  return { ...blankEntry(check, clawId), errors: 1, failure: `error: not run: ${why}` };
+}
+
+/** A Claw the file's filters leave without a check: never "its 0 check(s) passed". */
+function noChecks(suite: CheckSuite, clawId: string): CheckEntry {
+  const filters = suite.checks
+    .filter((c) => c.claws)
+    .map((c) => `'claws' of ${JSON.stringify(c.name)} names ${c.claws!.join(', ')} only`);
+  const shown = filters.slice(0, 3).join('; ');
+  const more = filters.length > 3 ? `; and ${filters.length - 3} more check(s) for other Claws` : '';
+  return {
+    ...blankEntry({ name: '(no check applies)', repeat: 0, minPass: 0 }, clawId),
+    errors: 1,
+    failure: `error: no check of ${suite.file} applies to Claw ${clawId}: ${shown}${more}`,
+  };
 }
 
 /** One Claw's checks, in order; what they share is whether the Claw's chat still answers. */
@@ -73,24 +125,27 @@ class ClawConversation {
     private readonly deps: RunContext,
     private readonly clawId: string,
     private readonly options: GateOptions,
+    /** Shared by every Claw of the run: set once a cancel has ended a check. */
+    private readonly shared: { cancelled: boolean },
   ) {}
 
+  /** The step's own `timeout`, for messages. */
+  private get stepTimeout(): string {
+    return formatDuration(this.deps.deadline - this.deps.startedAt);
+  }
+
   async run(check: Check): Promise<CheckEntry> {
-    const { log } = this.deps;
+    const { log, clock } = this.deps;
     const entry: CheckEntry = {
-      check: check.name,
-      clawId: this.clawId,
-      passed: false,
-      passes: 0,
-      attempts: 0,
-      repeat: check.repeat,
-      minPass: check.minPass,
-      failures: 0,
-      errors: 0,
-      replies: [],
+      ...blankEntry(check, this.clawId),
       judge: check.turns.some((t) => usesJudge(t.assert)) ? { calls: 0, cacheHits: 0, tokens: 0 } : undefined,
     };
     const latencies: number[] = [];
+    /** Ends the check before an attempt it cannot make: an error that says why. */
+    const stop = (why: string): void => {
+      if (entry.attempts === 0) entry.errors += 1;
+      entry.failure ??= `error: ${why}`;
+    };
     for (;;) {
       // Stop as soon as the verdict is certain, either way.
       if (entry.passes >= check.minPass) break;
@@ -100,26 +155,51 @@ class ClawConversation {
         entry.attempts += 1;
         entry.errors += 1;
         entry.failure ??= `error: ${this.chatFailing}`;
-        log.info(`⚠️ ${label}: not sent: ${this.chatFailing}`);
+        log.debug(`${this.clawId} · ${label}: not sent: ${this.chatFailing}`);
         break;
       }
-      const attempt = await this.attempt(check, entry.judge);
+      if (this.deps.signal?.aborted || this.shared.cancelled) {
+        this.shared.cancelled = true;
+        stop(
+          entry.attempts === 0
+            ? 'not run: the run was cancelled'
+            : 'cancelled: the run was cancelled during this check',
+        );
+        break;
+      }
+      if (clock.now() >= this.deps.deadline) {
+        stop(
+          `${entry.attempts === 0 ? 'not run' : `attempt ${entry.attempts + 1} not run`}: the step's timeout (${this.stepTimeout}) came first`,
+        );
+        break;
+      }
+      let attempt: Attempt;
+      try {
+        attempt = await this.attempt(check, entry.judge);
+      } catch (err) {
+        if (!(err instanceof CancelledError)) throw err;
+        this.shared.cancelled = true;
+        entry.attempts += 1;
+        entry.errors += 1;
+        entry.failure ??= 'error: cancelled: the run was cancelled during this check';
+        break;
+      }
       entry.attempts += 1;
       entry.last = attempt.record;
       if (attempt.reply !== undefined) entry.replies.push(clip(attempt.reply.trim(), REPLY_KEPT_CHARS));
       if (attempt.kind === 'pass') {
         entry.passes += 1;
         latencies.push(attempt.latencyMs);
-        log.info(`✅ ${label}: passed in ${formatDuration(attempt.latencyMs)}`);
+        log.debug(`✅ ${this.clawId} · ${label}: passed in ${formatDuration(attempt.latencyMs)}`);
       } else if (attempt.kind === 'failure') {
         entry.failures += 1;
         latencies.push(attempt.latencyMs);
         entry.failure ??= attempt.detail;
-        log.info(`❌ ${label}: failed: ${attempt.detail}`);
+        log.debug(`❌ ${this.clawId} · ${label}: failed: ${attempt.detail}`);
       } else {
         entry.errors += 1;
         entry.failure ??= `error: ${attempt.detail}`;
-        log.info(`⚠️ ${label}: error: ${attempt.detail}`);
+        log.debug(`⚠️ ${this.clawId} · ${label}: error: ${attempt.detail}`);
         if (attempt.chatFailing) this.chatFailing = `the Claw's chat is failing: ${attempt.detail}`;
       }
     }
@@ -137,7 +217,9 @@ class ClawConversation {
   private async attempt(check: Check, judgeUse: JudgeUse | undefined): Promise<Attempt> {
     const { clock } = this.deps;
     const began = clock.now();
-    const deadline = began + check.timeoutMs;
+    // The check's own timeout, or the step's deadline when that comes first.
+    const stepFirst = this.deps.deadline < began + check.timeoutMs;
+    const deadline = Math.min(began + check.timeoutMs, this.deps.deadline);
     const conversation: Exchange[] = [];
     // What the output file keeps of the attempt: the messages, the last reply and its grading.
     const record: AttemptRecord = { sent: [] };
@@ -158,14 +240,18 @@ class ClawConversation {
         if (err instanceof CancelledError || !(err instanceof ApiError)) throw err;
         // A deadline met while the chat kept failing is the chat failing; a slow reply is not.
         if (err.kind === 'deadline' && !err.failing) {
-          const detail = `${turnLabel}no reply within ${formatDuration(check.timeoutMs)} (${err.message})`;
+          const within = stepFirst
+            ? `before the step's timeout (${this.stepTimeout}) ran out`
+            : `within ${formatDuration(check.timeoutMs)}`;
+          const detail = `${turnLabel}no reply ${within} (${err.message})`;
           return { kind: 'error', detail, record: { ...record, error: detail } };
         }
         const detail = `${turnLabel}${errorMessage(err)}`;
         return { kind: 'error', detail, chatFailing: true, record: { ...record, error: detail } };
       }
       if ('problem' in answer) {
-        const detail = `${turnLabel}${answer.problem}`;
+        const cut = stepFirst && clock.now() >= deadline ? ` (the step's timeout (${this.stepTimeout}) ran out)` : '';
+        const detail = `${turnLabel}${answer.problem}${cut}`;
         return { kind: 'error', detail, record: { ...record, error: detail } };
       }
       const reply = answer.reply;
@@ -221,7 +307,7 @@ class ClawConversation {
   > {
     const judge = this.options.judgeFor?.(assertion.judge);
     if (!judge) return { kind: 'error', reason: 'judge unavailable: no judge was set up for this run' };
-    const verdict = await judge.grade({ assertion, conversation: [...conversation] }, deadline);
+    const verdict = await judge.grade({ assertion, conversation: [...conversation] }, deadline, this.deps.deadline);
     if (use) {
       use.calls += verdict.use.called ? 1 : 0;
       use.cacheHits += verdict.use.cached ? 1 : 0;
@@ -238,17 +324,5 @@ class ClawConversation {
     const passed = assertion.negate ? verdict.kind === 'fail' : verdict.kind === 'pass';
     const reason = JSON.stringify(verdict.reason || 'no reason given');
     return { kind: 'verdict', passed, reason, figures: figures ? ` (${figures})` : '', score: verdict.score };
-  }
-}
-
-/** A logger that keeps info and warning lines until they can go out as one group. */
-class BufferedLog implements Logger {
-  private readonly lines: { warning: boolean; text: string }[] = [];
-  constructor(private readonly base: Logger) {}
-  info = (text: string): void => void this.lines.push({ warning: false, text });
-  warning = (text: string): void => void this.lines.push({ warning: true, text });
-  debug = (text: string): void => this.base.debug(text);
-  flushTo(log: Logger): void {
-    for (const line of this.lines) (line.warning ? log.warning : log.info)(line.text);
   }
 }

@@ -1,6 +1,6 @@
-// JSON inside prose: the first balanced object (a judge's verdict around its reasoning, in a code
-// fence or after a <think> block), or every object and array (promptfoo's contains-json). The
-// scan is bounded: replies are untrusted and may hold thousands of braces.
+// JSON inside prose: a judge's verdict (the whole answer, or its last top-level object around its
+// reasoning, in a code fence or after a <think> block), or every object and array (promptfoo's
+// contains-json). The scan is bounded: replies are untrusted and may hold thousands of braces.
 
 /** The most text scanned, and the most candidate openings tried. */
 const MAX_SCAN_CHARS = 64 * 1024;
@@ -48,15 +48,62 @@ export function jsonValuesIn(text: string, { objectsOnly = false, first = false 
   return found;
 }
 
-/** The first JSON object in a model's answer, after a leading `<think>…</think>` block and any fence. */
-export function firstJsonObject(answer: string): { value: Record<string, unknown> } | { problem: string } {
-  let text = answer.trimStart();
-  if (/^<think>/i.test(text)) {
-    const end = text.search(/<\/think>/i);
-    if (end < 0) return { problem: 'an unfinished <think> block and no verdict' };
-    text = text.slice(end + '</think>'.length);
+/** An answer's text after a leading `<think>…</think>` block, or the problem when it never ends. */
+function afterThinking(answer: string): { text: string } | { problem: string } {
+  const text = answer.trimStart();
+  if (!/^<think>/i.test(text)) return { text };
+  const end = text.search(/<\/think>/i);
+  if (end < 0) return { problem: 'an unfinished <think> block and no verdict' };
+  return { text: text.slice(end + '</think>'.length) };
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The whole answer as one JSON object (what a JSON schema asked for), or what it held instead. */
+export function wholeJsonObject(answer: string): { value: Record<string, unknown> } | { problem: string } {
+  try {
+    const value: unknown = JSON.parse(answer.trim());
+    if (isRecord(value)) return { value };
+  } catch {
+    // not JSON as a whole
   }
-  const [value] = jsonValuesIn(text, { objectsOnly: true, first: true });
-  if (value === undefined) return { problem: 'no JSON object' };
-  return { value: value as Record<string, unknown> };
+  return { problem: 'more or less than the one JSON object its schema asked for' };
+}
+
+/**
+ * The last JSON object at the top level of a model's answer (after a leading `<think>` block,
+ * in a fence or in prose), leaving out those `quoted` says come from the material graded: a
+ * verdict a Claw wrote into its reply is never the judge's, wherever the judge quotes it.
+ */
+export function lastJsonObject(
+  answer: string,
+  quoted: (source: string, value: Record<string, unknown>) => boolean = () => false,
+): { value: Record<string, unknown> } | { problem: string } {
+  const read = afterThinking(answer);
+  if ('problem' in read) return read;
+  const scanned = read.text.slice(0, MAX_SCAN_CHARS);
+  let last: Record<string, unknown> | undefined;
+  let skipped = 0;
+  let tries = 0;
+  for (let i = 0; i < scanned.length && tries < MAX_CANDIDATES; i++) {
+    if (scanned[i] !== '{' && scanned[i] !== '[') continue;
+    tries++;
+    const end = balancedEnd(scanned, i);
+    if (end < 0) continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(scanned.slice(i, end));
+    } catch {
+      continue; // prose in braces: an object may still open inside it
+    }
+    // An object inside a JSON array is not at the top level: the array is passed over whole.
+    if (isRecord(value)) {
+      if (quoted(scanned.slice(i, end), value)) skipped++;
+      else last = value;
+    }
+    i = end - 1;
+  }
+  if (last) return { value: last };
+  return { problem: skipped ? 'no JSON object of its own (only ones quoted from the reply)' : 'no JSON object' };
 }

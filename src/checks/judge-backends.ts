@@ -36,7 +36,13 @@ export function endpointBackend(
       if (answer.finishReason === 'content_filter')
         return { problem: 'its answer was withheld by a content filter', tokens };
       if (!answer.content?.trim()) return { problem: 'its answer was empty', tokens };
-      return { text: answer.content, model: answer.model, fingerprint: answer.fingerprint, tokens };
+      return {
+        text: answer.content,
+        structured: answer.structured,
+        model: answer.model,
+        fingerprint: answer.fingerprint,
+        tokens,
+      };
     },
   };
 }

@@ -1,9 +1,10 @@
 // The `judge:` block of a checks file (top level, or a check's own): a grader Claw, or an
 // OpenAI-compatible endpoint whose key and `{env}` headers are read from the environment now, so
 // an unset variable is a mistake in the file, named with its line, before any request.
+import { isMap } from 'yaml';
 import { type Entry, YamlFile } from '../config/yaml-file.js';
 import { ID_EXPECTED, isValidId } from '../identifiers.js';
-import { readSecureUrl } from '../url.js';
+import { readSecureUrl, withoutUserinfo } from '../url.js';
 import type { JudgeSpec } from './judge-spec.js';
 
 const ENDPOINT_KEYS = [
@@ -34,8 +35,11 @@ export function readJudge(file: YamlFile, entry: Entry, env: NodeJS.ProcessEnv):
   const modelEntry = fields.get('model');
   if (!urlEntry || !modelEntry)
     file.fail(entry.value ?? entry.pair, `'judge' is incomplete: expected ${JUDGE_EXPECTED}`);
-  const read = readSecureUrl(file.text(urlEntry, 'the base URL of the endpoint'));
-  if ('expected' in read) file.failValue(urlEntry, `${read.expected}; requests go to {url}/chat/completions`);
+  const written = file.text(urlEntry, 'the base URL of the endpoint');
+  const read = readSecureUrl(written);
+  // Never echo a password written into the address.
+  if ('expected' in read)
+    file.failValue(urlEntry, `${read.expected}; requests go to {url}/chat/completions`, withoutUserinfo(written));
   const url = `${read.url.origin}${read.url.pathname.replace(/\/+$/, '')}`;
   const secrets: string[] = [];
   const keyEntry = fields.get('api-key-env');
@@ -43,9 +47,17 @@ export function readJudge(file: YamlFile, entry: Entry, env: NodeJS.ProcessEnv):
   if (keyEntry) {
     const name = file.setVariable(keyEntry, file.text(keyEntry, 'the name of an environment variable'), env);
     apiKey = (env[name] ?? '').trim();
+    // It goes in a header: a key no request could carry is found now, before any write.
+    const problem = headerValueProblem(`Bearer ${apiKey}`) ?? (/\s/.test(apiKey) ? 'holds a space' : undefined);
+    if (problem) {
+      file.fail(
+        keyEntry.value,
+        `'api-key-env' names ${name}, whose value ${problem}: expected a key on one line, without spaces`,
+      );
+    }
     secrets.push(apiKey);
   }
-  const headers = fields.get('headers') ? file.stringMap(fields.get('headers')!, env) : { values: {}, secrets: [] };
+  const headers = fields.get('headers') ? readHeaders(file, fields.get('headers')!, env) : { values: {}, secrets: [] };
   secrets.push(...headers.secrets);
   const query = fields.get('query') ? file.stringMap(fields.get('query')!).values : {};
   const num = (key: string, fallback: number, min: number, max: number, integer = false): number => {
@@ -67,4 +79,56 @@ export function readJudge(file: YamlFile, entry: Entry, env: NodeJS.ProcessEnv):
     timeoutMs: timeout ? file.duration(timeout) : DEFAULT_JUDGE_TIMEOUT_MS,
     secrets: secrets.filter(Boolean),
   };
+}
+
+/** Header names as HTTP defines them (a token). */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/** What keeps a value out of an HTTP header (as Node refuses it), or undefined. */
+export function headerValueProblem(value: string): string | undefined {
+  if (/[\r\n]/.test(value)) return 'holds a line break';
+  if (/[^\t\x20-\x7e\x80-\xff]/.test(value))
+    return 'holds a character no header can carry (a control character, or one past Latin-1)';
+  return undefined;
+}
+
+/**
+ * `headers`: names and values checked now, as a request would send them, so a value no request
+ * could carry (a secret with a trailing newline) is bad input before the first write. A value from
+ * the environment is never echoed: the message names the header and the variable.
+ */
+function readHeaders(
+  file: YamlFile,
+  entry: Entry,
+  env: NodeJS.ProcessEnv,
+): { values: Record<string, string>; secrets: string[] } {
+  const values: Record<string, string> = {};
+  const secrets: string[] = [];
+  for (const item of file.entries(entry.value, "'headers'")) {
+    if (!HEADER_NAME.test(item.key)) {
+      file.fail(
+        item.pair,
+        `header ${JSON.stringify(item.key)} is not a header name: expected letters, digits and '-', such as api-key`,
+      );
+    }
+    if (isMap(item.value)) {
+      const name = file.envName(item, env);
+      const value = env[name] ?? '';
+      const problem = headerValueProblem(value);
+      if (problem) {
+        file.fail(
+          item.value,
+          `header '${item.key}' reads ${name}, whose value ${problem}: expected one line of text (a secret stored with a trailing newline, say: store it without one)`,
+        );
+      }
+      values[item.key] = value;
+      secrets.push(value);
+      continue;
+    }
+    const value = file.text(item, 'text, or {env: NAME} for a secret', { empty: true });
+    const problem = headerValueProblem(value);
+    if (problem) file.failValue(item, `a header value on one line (this one ${problem})`);
+    values[item.key] = value;
+  }
+  return { values, secrets };
 }

@@ -104,8 +104,8 @@ describe('llm-rubric', () => {
       '<think>The rubric says {"pass": false}… no.</think>\n{"reason": "ok", "pass": true, "score": 1}',
     ],
     ['prose around the JSON', 'Here is my verdict: {"reason": "ok {fine}", "pass": true, "score": 1}. Thanks!'],
-  ])('reads the verdict inside %s', async (_, content) => {
-    const { result } = await graded(RUBRIC, answering({ content }));
+  ])('reads the verdict inside %s (an endpoint that takes no JSON schema)', async (_, content) => {
+    const { result } = await graded(RUBRIC, { ...answering({ content }), refuse: ['json_schema'] });
     expect(result.entries[0].passed).toBe(true);
   });
 
@@ -130,7 +130,11 @@ describe('llm-rubric', () => {
     ],
     ['a refusal', { refusal: 'I cannot grade this.' }, /it refused to grade: "I cannot grade this\."/],
     ['empty content', { content: '' }, /its answer was empty/],
-    ['no JSON at all', { content: 'Looks good to me.' }, /its answer held no JSON object: "Looks good to me\."/],
+    [
+      'no JSON at all',
+      { content: 'Looks good to me.' },
+      /its answer held more or less than the one JSON object its schema asked for: "Looks good to me\."/,
+    ],
   ])('%s is an error naming what came back', async (_, reply, message) => {
     const { result } = await graded(RUBRIC, answering(reply));
     expect(result.entries[0]).toMatchObject({ passed: false, errors: 1, failures: 0 });

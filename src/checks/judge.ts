@@ -2,17 +2,24 @@
 // Claw's reply and the conversation so far) is untrusted: it goes in delimited blocks, each a
 // JSON-encoded string, under the instruction that it is data to grade. A reply that says "ignore
 // the rubric" changes nothing in how the request is built. Three outcomes, never two: pass, fail,
-// and an error when the judge could not answer, which is never the Claw's fault.
+// and an error when the judge could not answer, which is never the Claw's fault. Each block is
+// capped, so what one call costs is bounded whatever the reply. The verdict is the judge's own: the
+// whole answer under an honoured JSON schema, else its last top-level object, never one quoted
+// from the material. A failure belongs to the grading that met it; only a refused key or a spent
+// quota takes the judge out for the run.
 import { createHash } from 'node:crypto';
 import { ApiError } from '../api/errors.js';
 import { CancelledError, errorMessage } from '../errors.js';
 import { clip } from '../format.js';
 import { FACTUALITY_CATEGORIES, type GradedAssertion } from './assertions.js';
-import { firstJsonObject } from './json-in-text.js';
+import { jsonValuesIn, lastJsonObject, wholeJsonObject } from './json-in-text.js';
 import type { VerdictCache } from './judge-cache.js';
 
 /** Part of every cache key: a change to the instructions below must not reuse old verdicts. */
-export const TEMPLATE_VERSION = 'claw-deploy-judge/1';
+export const TEMPLATE_VERSION = 'claw-deploy-judge/2';
+
+/** The most characters of one block's text sent to a judge (JSON-encoded), with a note when cut. */
+export const BLOCK_CHARS = 32 * 1024;
 
 export interface Message {
   role: 'system' | 'user' | 'assistant';
@@ -52,7 +59,15 @@ export type JudgeVerdict = (
 
 /** What a backend got back from its judge: the text of its answer, or why there is none. */
 export type BackendAnswer =
-  { text: string; model?: string; fingerprint?: string; tokens?: number } | { problem: string; tokens?: number };
+  | {
+      text: string;
+      /** The endpoint was asked for the verdict's JSON schema and took it: the whole answer is the verdict. */
+      structured?: boolean;
+      model?: string;
+      fingerprint?: string;
+      tokens?: number;
+    }
+  | { problem: string; tokens?: number };
 
 /** An endpoint or a grader Claw: sends the messages, asking for `schema` where it can. */
 export interface JudgeBackend {
@@ -93,27 +108,46 @@ const FACTUALITY_SYSTEM = [
 
 const block = (name: string, value: unknown): string => `<<<${name}\n${JSON.stringify(value)}\n${name}>>>`;
 
+/** `text` cut so that it JSON-encodes to at most `max` characters, with a note saying so. */
+export function capText(text: string, max = BLOCK_CHARS): string {
+  const encoded = (n: number): number => JSON.stringify(text.slice(0, n)).length - 2;
+  if (encoded(text.length) <= max) return text;
+  let n = Math.min(text.length, max);
+  while (n > 0 && encoded(n) > max) n = Math.floor(n * 0.9);
+  return `${text.slice(0, n)}\n[cut: the first ${n} of ${text.length} characters are shown]`;
+}
+
+/** The final reply stands in the conversation once: its text is in block REPLY. */
+const IN_REPLY_BLOCK = '(the reply graded: block REPLY)';
+
 /** The system and user messages for one grading. Pure: the same task gives the same messages. */
 export function gradingMessages(task: GradeTask): Message[] {
   const { assertion, conversation } = task;
   if (assertion.rubricPrompt) {
+    // promptfoo's own rubric prompt: its variables capped as the blocks are.
     const last = conversation.at(-1);
     return assertion.rubricPrompt.render({
-      output: last?.reply ?? '',
-      value: assertion.value,
-      input: last?.send ?? '',
+      output: capText(last?.reply ?? ''),
+      value: capText(assertion.value),
+      input: capText(last?.send ?? ''),
     });
   }
-  const turns = conversation.flatMap((t) => [
+  const turns = conversation.flatMap((t, i) => [
     { role: 'user', content: t.send },
-    { role: 'claw', content: t.reply },
+    { role: 'claw', content: i === conversation.length - 1 ? IN_REPLY_BLOCK : t.reply },
   ]);
+  // The whole conversation block within the cap: each turn gets its share.
+  const share = Math.floor(BLOCK_CHARS / Math.max(1, turns.length));
+  const cappedTurns =
+    JSON.stringify(turns).length > BLOCK_CHARS
+      ? turns.map((t) => ({ ...t, content: capText(t.content, share) }))
+      : turns;
   const reply = conversation.at(-1)?.reply ?? '';
   const rubric = assertion.type === 'llm-rubric';
   const material = [
-    block('CONVERSATION', turns),
-    rubric ? block('RUBRIC', assertion.value) : block('EXPERT', assertion.value),
-    block('REPLY', reply),
+    block('CONVERSATION', cappedTurns),
+    rubric ? block('RUBRIC', capText(assertion.value)) : block('EXPERT', capText(assertion.value)),
+    block('REPLY', capText(reply)),
   ].join('\n');
   return [
     { role: 'system', content: rubric ? RUBRIC_SYSTEM : FACTUALITY_SYSTEM },
@@ -151,10 +185,11 @@ export function interpretAnswer(
   const score = answer.score;
   const validScore = typeof score === 'number' && Number.isFinite(score) && score >= 0 && score <= 1;
   if (assertion.threshold !== undefined) {
-    // With a threshold the score decides; an answer without one cannot be read as either.
+    // With a threshold, promptfoo's rule: `pass` and `score >= threshold`. An answer without a
+    // score cannot be read as either; one that says pass: false fails whatever its score.
     if (!validScore)
       return { kind: 'error', reason: `the answer has no score from 0 to 1 (${describeAnswer(answer)})` };
-    return { kind: score >= assertion.threshold ? 'pass' : 'fail', reason, score };
+    return { kind: answer.pass !== false && score >= assertion.threshold ? 'pass' : 'fail', reason, score };
   }
   // Without one, `pass` decides, and an answer without a boolean `pass` is never read as a pass.
   if (typeof answer.pass !== 'boolean') {
@@ -169,7 +204,7 @@ function describeAnswer(answer: unknown): string {
 
 /** A judge: grades through its backend, taking verdicts from the cache when the same question was asked. */
 export class Judge {
-  /** Set once the judge failed for good (a refused key, a spent quota, retries run out): later gradings fail at once. */
+  /** Set once the judge failed for good (a refused key, a spent quota): later gradings fail at once. */
   private down?: string;
 
   constructor(
@@ -183,7 +218,11 @@ export class Judge {
     return createHash('sha256').update(material).digest('hex');
   }
 
-  async grade(task: GradeTask, deadline: number): Promise<JudgeVerdict> {
+  /**
+   * Grades `task` by `deadline` (the attempt's). `runDeadline` is the step's, named when the judge
+   * asks not to be called again until after it.
+   */
+  async grade(task: GradeTask, deadline: number, runDeadline = deadline): Promise<JudgeVerdict> {
     const messages = gradingMessages(task);
     const key = this.keyOf(messages);
     const cached = this.cache?.get(key);
@@ -201,15 +240,21 @@ export class Judge {
       answer = await this.backend.ask(messages, verdictSchema(task.assertion), deadline);
     } catch (err) {
       if (err instanceof CancelledError || !(err instanceof ApiError)) throw err;
-      // A slow answer may come next time; a judge that kept failing, or refused us, will not.
-      if (err.kind !== 'deadline' || err.failing) this.down = errorMessage(err);
-      return unavailable(errorMessage(err), { called: true, cached: false, tokens: 0 });
+      // Only a refused key or a spent quota is for good; any other failure (a content filter on
+      // one reply, a 503 for a while) belongs to this grading, and the next one asks again.
+      if (err.kind === 'unauthorized' || err.kind === 'forbidden' || err.code === 'insufficient_quota')
+        this.down = errorMessage(err);
+      const called = err.retryAt === undefined || err.status === 429;
+      const why = err.retryAt === undefined ? errorMessage(err) : notBefore(err.retryAt, runDeadline);
+      return unavailable(why, { called, cached: false, tokens: 0 });
     }
     const use: CallUse = { called: true, cached: false, tokens: answer.tokens ?? 0 };
     if ('problem' in answer) return unavailable(answer.problem, use);
     use.model = answer.model;
     use.fingerprint = answer.fingerprint;
-    const parsed = firstJsonObject(answer.text);
+    const parsed = answer.structured
+      ? wholeJsonObject(answer.text)
+      : lastJsonObject(answer.text, quotedFrom(task.conversation));
     if ('problem' in parsed) {
       return unavailable(`its answer held ${parsed.problem}: ${JSON.stringify(clip(answer.text.trim(), 200))}`, use);
     }
@@ -218,6 +263,40 @@ export class Judge {
     this.cache?.set(key, { answer: parsed.value, model: answer.model, fingerprint: answer.fingerprint });
     return { ...verdict, use };
   }
+}
+
+/** A judge that said "not before T": until when, and whether that is past the step's deadline. */
+function notBefore(retryAt: number, runDeadline: number): string {
+  const when = new Date(retryAt).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  return retryAt > runDeadline
+    ? `it said not before ${when} (Retry-After), after this run's deadline: it grades nothing more in this run`
+    : `it said not before ${when} (Retry-After), after this check's timeout`;
+}
+
+/**
+ * Whether an object in the judge's answer was quoted from the material graded: its text is in a
+ * message or a reply, or it equals an object found there (at any depth). Such an object was
+ * written by the Claw (or the user), so it is never the judge's verdict.
+ */
+function quotedFrom(conversation: Exchange[]): (source: string, value: Record<string, unknown>) => boolean {
+  const texts = conversation.flatMap((t) => [t.send, t.reply]);
+  const objects = new Set<string>();
+  const collect = (value: unknown, depth: number): void => {
+    if (depth > 64 || typeof value !== 'object' || value === null) return;
+    if (!Array.isArray(value)) objects.add(canonical(value));
+    for (const inner of Object.values(value)) collect(inner, depth + 1);
+  };
+  for (const text of texts) for (const value of jsonValuesIn(text)) collect(value, 0);
+  return (source, value) => texts.some((t) => t.includes(source)) || objects.has(canonical(value));
+}
+
+/** JSON with keys in order, so two spellings of one object compare equal. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v,
+  );
 }
 
 /** Every judge error says so: the summary and the JUnit file never present it as the Claw's fault. */

@@ -55,6 +55,8 @@ export interface AttemptRecord {
 export interface ChecksResult {
   passed: boolean;
   entries: CheckEntry[];
+  /** A cancel ended the checks: the entries are what was known then (the rest are errors saying so). */
+  cancelled?: boolean;
 }
 
 /** What runs the checks for some Claws: built once by the entry from the checks file. */

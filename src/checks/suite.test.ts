@@ -194,7 +194,7 @@ checks:
     [
       'a repeat that is not a whole number',
       'checks:\n  - {name: a, send: hi, repeat: 1.5}\n',
-      /^c\.yml, line 2: 'repeat' is "1\.5": expected a whole number of at least 1\.$/,
+      /^c\.yml, line 2: 'repeat' is "1\.5": expected a whole number from 1 to 100\.$/,
     ],
     [
       'a list value that is not a list',

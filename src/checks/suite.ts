@@ -1,6 +1,6 @@
 // The checks file: conversation checks a deployed Claw must pass. Read once, before any request;
 // every mistake is one error naming the file, the line, the key and what was expected.
-import { type Node, isMap, isScalar } from 'yaml';
+import { type Node, isMap, isPair, isScalar, visit } from 'yaml';
 import { type Entry, YamlFile } from '../config/yaml-file.js';
 import { ACTION_WORDS, type Words } from '../words.js';
 import { ID_EXPECTED, isValidId } from '../identifiers.js';
@@ -17,7 +17,7 @@ import { JUDGE_EXPECTED, readJudge } from './judge-file.js';
 import { type JudgeSpec, judgeIdentity } from './judge-spec.js';
 import type { CaseOrigin, PromptfooSuite } from './promptfoo/case.js';
 import { isPromptfooConfig, readPromptfooConfig } from './promptfoo/config.js';
-import { type SchemaCheck, compileSchema } from './schema.js';
+import { type SchemaCheck, SchemaPatternError, compileSchema } from './schema.js';
 import type { TurnAssertion } from './scoring.js';
 import type { Script } from './script.js';
 
@@ -57,6 +57,10 @@ export interface CheckSuite {
 }
 
 export const DEFAULT_CHECK_TIMEOUT_MS = 60_000;
+/** Ceilings a file cannot pass: attempts of one check, checks in a file, turns of one check. */
+export const MAX_REPEAT = 100;
+export const MAX_CHECKS = 500;
+export const MAX_TURNS = 50;
 
 const TOP_KEYS = ['defaults', 'judge', 'checks'] as const;
 const DEFAULT_KEYS = ['timeout', 'repeat', 'min-pass'] as const;
@@ -84,7 +88,9 @@ export async function loadChecks(
   words: Words = ACTION_WORDS,
 ): Promise<CheckSuite> {
   const file = await YamlFile.read(path, workspace, 'checks file', words);
-  if (isPromptfooConfig(file)) return readPromptfooConfig(file, { workspace, env, eventName });
+  if (isPromptfooConfig(file)) {
+    return bounded(file, readPromptfooConfig(file, { workspace, env, eventName, folder: words.folder }));
+  }
   return readChecks(file, env);
 }
 
@@ -96,8 +102,19 @@ export function parseChecks(
   { workspace = process.cwd(), eventName }: { workspace?: string; eventName?: string } = {},
 ): CheckSuite {
   const file = YamlFile.parse(name, text, 'checks file');
-  if (isPromptfooConfig(file)) return readPromptfooConfig(file, { workspace, env, eventName });
+  if (isPromptfooConfig(file)) return bounded(file, readPromptfooConfig(file, { workspace, env, eventName }));
   return readChecks(file, env);
+}
+
+/** A promptfoo config's checks (tests × prompts) under the same ceiling as a native file's. */
+function bounded(file: YamlFile, suite: CheckSuite): CheckSuite {
+  if (suite.checks.length > MAX_CHECKS) {
+    file.fail(
+      file.doc.contents,
+      `the config makes ${suite.checks.length} checks (its tests, each with each prompt): expected at most ${MAX_CHECKS}`,
+    );
+  }
+  return suite;
 }
 
 function readChecks(file: YamlFile, env: NodeJS.ProcessEnv): CheckSuite {
@@ -109,8 +126,8 @@ function readChecks(file: YamlFile, env: NodeJS.ProcessEnv): CheckSuite {
   if (defaultsEntry) {
     for (const entry of file.entries(defaultsEntry.value, "'defaults'", DEFAULT_KEYS)) {
       if (entry.key === 'timeout') defaults.timeoutMs = file.duration(entry);
-      if (entry.key === 'repeat') defaults.repeat = file.count(entry, 1);
-      if (entry.key === 'min-pass') defaults.minPass = file.count(entry, 1);
+      if (entry.key === 'repeat') defaults.repeat = file.count(entry, 1, MAX_REPEAT);
+      if (entry.key === 'min-pass') defaults.minPass = file.count(entry, 1, MAX_REPEAT);
     }
     if (defaults.minPass !== undefined && defaults.minPass > defaults.repeat) {
       file.fail(
@@ -123,6 +140,12 @@ function readChecks(file: YamlFile, env: NodeJS.ProcessEnv): CheckSuite {
   if (!checksEntry) file.fail(file.doc.contents, "the checks file has no 'checks': expected a list of checks");
   const items = file.list(checksEntry, 'a list of checks, each with a name and send or turns');
   if (items.length === 0) file.failValue(checksEntry, 'at least one check');
+  if (items.length > MAX_CHECKS) {
+    file.fail(
+      checksEntry.value,
+      `'checks' holds ${items.length} checks: expected at most ${MAX_CHECKS} (each runs on every Claw the step covers)`,
+    );
+  }
   const names = new Set<string>();
   const checks = items.map((node, i) => {
     const check = readCheck(context, node, i + 1, defaults);
@@ -173,6 +196,8 @@ function readCheck(
   } else {
     const items = file.list(turnsEntry!, 'a list of turns, each with send and optionally assert');
     if (items.length === 0) file.failValue(turnsEntry!, 'at least one turn');
+    if (items.length > MAX_TURNS)
+      file.fail(turnsEntry!.value, `${label} has ${items.length} turns: expected at most ${MAX_TURNS}`);
     turns = items.map((item, i) => {
       const turn = new Map(file.entries(item, `turn ${i + 1} of ${label}`, TURN_KEYS).map((e) => [e.key, e]));
       const message = turn.get('send');
@@ -190,9 +215,9 @@ function readCheck(
       })
     : undefined;
   const repeatEntry = entries.get('repeat');
-  const repeat = repeatEntry ? file.count(repeatEntry, 1) : defaults.repeat;
+  const repeat = repeatEntry ? file.count(repeatEntry, 1, MAX_REPEAT) : defaults.repeat;
   const minPassEntry = entries.get('min-pass');
-  const minPass = minPassEntry ? file.count(minPassEntry, 1) : (defaults.minPass ?? repeat);
+  const minPass = minPassEntry ? file.count(minPassEntry, 1, MAX_REPEAT) : (defaults.minPass ?? repeat);
   if (minPass > repeat) {
     file.fail(
       minPassEntry?.value ?? repeatEntry?.value ?? node,
@@ -342,24 +367,52 @@ function judgeOf(context: Context, node: Node, written: string): JudgeSpec {
   return context.judge;
 }
 
-/** A JSON Schema written as YAML, or as JSON text; compiled now, so a broken one is found with its line. */
+/**
+ * A JSON Schema written as YAML (aliases resolved as YAML defines them), or as JSON text; compiled
+ * now, so a broken one, or a pattern RE2 cannot run, is found with its line.
+ */
 function readSchema(file: YamlFile, entry: Entry): SchemaCheck {
-  let schema: unknown = entry.value?.toJSON();
+  let schema: unknown;
   if (isScalar(entry.value) && typeof entry.value.value === 'string') {
     try {
       schema = JSON.parse(entry.value.value);
     } catch {
       file.failValue(entry, 'a JSON Schema: a mapping, or its JSON text');
     }
+  } else {
+    schema = file.plain(entry.value);
   }
   try {
     return compileSchema(schema);
   } catch (err) {
+    if (err instanceof SchemaPatternError) {
+      file.fail(
+        patternNode(entry.value, err.pattern) ?? entry.value,
+        `the schema's pattern ${JSON.stringify(err.pattern)} is not RE2: expected ${PATTERN_EXPECTED} (${err.problem})`,
+      );
+    }
     file.failValue(
       entry,
       `a JSON Schema that compiles (${err instanceof Error ? err.message.split('\n')[0] : String(err)})`,
     );
   }
+}
+
+/** Where a schema's pattern is written: a `pattern` value, or a key of `patternProperties`. */
+function patternNode(root: Node | null, pattern: string): Node | undefined {
+  let found: Node | undefined;
+  visit(root, {
+    Pair(_, pair, path) {
+      const key = isScalar(pair.key) ? pair.key.value : undefined;
+      const parent = path.at(-2);
+      const underPatternProperties =
+        isPair(parent) && isScalar(parent.key) && parent.key.value === 'patternProperties' && key === pattern;
+      if (underPatternProperties) found = pair.key as Node;
+      else if (key === 'pattern' && isScalar(pair.value) && pair.value.value === pattern) found = pair.value;
+      return found ? visit.BREAK : undefined;
+    },
+  });
+  return found;
 }
 
 function readWordCount(file: YamlFile, entry: Entry): { min?: number; max?: number } {

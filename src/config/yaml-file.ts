@@ -11,6 +11,7 @@ import {
   type Scalar,
   type YAMLMap,
   type YAMLSeq,
+  isAlias,
   isMap,
   isScalar,
   isSeq,
@@ -19,6 +20,9 @@ import {
 import { InputError } from '../errors.js';
 import { ParseError, parseDuration } from '../parse.js';
 import { ACTION_WORDS, type Words } from '../words.js';
+
+/** The most values a plain value (a schema) may expand to through its aliases. */
+const MAX_PLAIN_VALUES = 10_000;
 
 /** A mistake in a user's file: its message names the file and the line. */
 export class FileError extends InputError {
@@ -92,9 +96,15 @@ export class YamlFile {
     throw new FileError(`${this.name}, line ${this.line(at)}: ${message}.`);
   }
 
-  /** `'key' is "value": expected …`, at the value's line. */
-  failValue(entry: Entry, expected: string): never {
-    const value = isScalar(entry.value) ? entry.value.value : entry.value ? entry.value.toJSON() : null;
+  /** `'key' is "value": expected …`, at the value's line; `shown` replaces a value that must not be echoed. */
+  failValue(entry: Entry, expected: string, shown?: string): never {
+    if (isAlias(entry.value)) {
+      this.fail(
+        entry.value,
+        `'${entry.key}' is the alias *${entry.value.source}: expected ${expected}, written out (aliases are read only inside a JSON Schema)`,
+      );
+    }
+    const value = shown ?? (isScalar(entry.value) ? entry.value.value : entry.value ? entry.value.toJSON() : null);
     this.fail(entry.value ?? entry.pair, `'${entry.key}' is ${show(value)}: expected ${expected}`);
   }
 
@@ -102,14 +112,60 @@ export class YamlFile {
   entries(node: Node | null, where: string, allowed?: readonly string[]): Entry[] {
     if (!isMap(node)) this.fail(node, `${where} is not a mapping: expected keys and values`);
     return (node as YAMLMap).items.map((pair) => {
-      const key = isScalar(pair.key) ? pair.key.value : undefined;
-      if (typeof key !== 'string' && typeof key !== 'number') this.fail(pair, `${where} has a key that is not text`);
-      const name = String(key);
+      const name = this.keyOf(pair, where);
       if (allowed && !allowed.includes(name)) {
         this.fail(pair, `unknown key '${name}' in ${where}: expected ${allowed.map((k) => `'${k}'`).join(', ')}`);
       }
       return { key: name, pair, value: (pair.value as Node | null) ?? null };
     });
+  }
+
+  /**
+   * A key as the user wrote it: `007:` is the key "007", never the number 7 (nor `1e3:` "1000");
+   * a key that is not text (a list, a mapping, an alias, null) is refused.
+   */
+  private keyOf(pair: Pair, where: string): string {
+    const key = isScalar(pair.key) ? pair.key.value : undefined;
+    if (typeof key === 'string') return key;
+    if (typeof key === 'number') return (pair.key as Scalar).source ?? String(key);
+    this.fail(pair, `${where} has a key that is not text`);
+  }
+
+  /**
+   * A value as plain data (a JSON Schema written as YAML): aliases resolve as YAML defines them, so
+   * a value with an alias reads exactly like its written-out form. An alias to a value it sits in
+   * (a cycle), or aliases that expand past a bound, are refused at the alias's line.
+   */
+  plain(node: Node | null): unknown {
+    let values = 0;
+    const walk = (at: unknown, within: ReadonlySet<unknown>): unknown => {
+      if (++values > MAX_PLAIN_VALUES) {
+        this.fail(
+          at as Node,
+          `the value expands to more than ${MAX_PLAIN_VALUES} values (through its aliases): expected a smaller one`,
+        );
+      }
+      if (at === null || at === undefined) return null;
+      if (isAlias(at)) {
+        const target = at.resolve(this.doc);
+        if (!target)
+          this.fail(at, `the alias *${at.source} names no anchor: expected an anchor (&${at.source}) above it`);
+        if (within.has(target)) {
+          this.fail(at, `the alias *${at.source} refers to a value it sits in: expected a value without a cycle`);
+        }
+        return walk(target, within);
+      }
+      if (isScalar(at)) return at.value;
+      const inner = new Set(within).add(at);
+      if (isSeq(at)) return at.items.map((item) => walk(item, inner));
+      if (isMap(at)) {
+        const out: Record<string, unknown> = {};
+        for (const pair of at.items) out[this.keyOf(pair, 'a mapping')] = walk(pair.value, inner);
+        return out;
+      }
+      this.fail(at as Node, 'a value that is not plain data: expected text, numbers, lists and mappings');
+    };
+    return walk(node, new Set());
   }
 
   /** A list's items (a missing list is an error at `at`). */
@@ -126,11 +182,14 @@ export class YamlFile {
     this.failValue(entry, expected);
   }
 
-  /** A whole number of at least `min`. */
-  count(entry: Entry, min: number): number {
+  /** A whole number of at least `min` (and at most `max`, when given). */
+  count(entry: Entry, min: number, max = Infinity): number {
     const value = isScalar(entry.value) ? entry.value.value : undefined;
-    if (typeof value !== 'number' || !Number.isInteger(value) || value < min) {
-      this.failValue(entry, `a whole number of at least ${min}`);
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+      this.failValue(
+        entry,
+        max === Infinity ? `a whole number of at least ${min}` : `a whole number from ${min} to ${max}`,
+      );
     }
     return value;
   }

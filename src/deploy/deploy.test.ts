@@ -113,9 +113,11 @@ describe('waitOnDeployment', () => {
     expect(h.clock.sleeps[0]).toBeGreaterThanOrEqual(5000); // the first poll came before any sleep
   });
 
-  it('explains a deployment that does not exist', async () => {
+  it('explains a deployment that does not exist, as outcome error', async () => {
     h = await setup();
-    await expect(waitOnDeployment(h.deps, 'nope', policy())).rejects.toThrow('Deployment "nope" was not found');
+    const result = await waitOnDeployment(h.deps, 'nope', policy());
+    expect(result).toMatchObject({ outcome: 'error', ok: false });
+    expect(result.message).toMatch(/^The wait of deployment nope stopped: Deployment "nope" was not found/);
   });
 });
 

@@ -1,7 +1,8 @@
 // The deploy, wait and rollback commands: trigger → wait → roll back when the policy says so.
 import { wordsOf } from '../words.js';
 import type { Json } from '../api/shapes.js';
-import { CancelledError } from '../errors.js';
+import { ApiError } from '../api/errors.js';
+import { CancelledError, errorMessage } from '../errors.js';
 import { formatDuration } from '../format.js';
 
 import { type RollbackResult, rollBack } from './rollback.js';
@@ -103,17 +104,32 @@ export async function deployClaw(
   }
   const deployment = triggered.deployment;
   const waited = triggered.waited;
-  deps.onProgress?.({ deploymentId: deployment.id, final: false });
-  log.info(
-    `Triggered deployment ${deployment.id} of Claw ${input.clawId} (strategy: ${input.strategy || 'team default'}).${deployment.url ? ` Dashboard: ${deployment.url}` : ''}`,
-  );
-  log.endGroup?.();
-  if (deployment.status !== undefined) {
-    // The timeline starts at the trigger, with the first status the service gave.
-    const reading = policy.classify(deployment.status);
-    const atMs = deps.clock.now() - deps.startedAt;
-    timeline.push({ atMs, deploymentId: deployment.id, status: deployment.status, reading });
-    log.info(`[${formatDuration(atMs)}] deployment ${deployment.id}: ${deployment.status} (${describeClass(reading)})`);
+  const started: Started = {
+    ...base,
+    deploymentId: deployment.id,
+    status: deployment.status,
+    url: deployment.url,
+    waited,
+  };
+  // From here a deployment is live or on its way: whatever breaks takes the failure path.
+  try {
+    deps.onProgress?.({ deploymentId: deployment.id, final: false });
+    log.info(
+      `Triggered deployment ${deployment.id} of Claw ${input.clawId} (strategy: ${input.strategy || 'team default'}).${deployment.url ? ` Dashboard: ${deployment.url}` : ''}`,
+    );
+    log.endGroup?.();
+    if (deployment.status !== undefined) {
+      // The timeline starts at the trigger, with the first status the service gave.
+      const reading = policy.classify(deployment.status);
+      const atMs = deps.clock.now() - deps.startedAt;
+      timeline.push({ atMs, deploymentId: deployment.id, status: deployment.status, reading });
+      log.info(
+        `[${formatDuration(atMs)}] deployment ${deployment.id}: ${deployment.status} (${describeClass(reading)})`,
+      );
+    }
+  } catch (err) {
+    if (err instanceof CancelledError) return settle(deps, started, policy, false, { outcome: 'cancelled' });
+    return settle(deps, started, policy, false, { outcome: 'error', error: err });
   }
   if (!input.wait) {
     return {
@@ -126,12 +142,7 @@ export async function deployClaw(
       message: `Triggered deployment ${deployment.id} of Claw ${input.clawId}; not waiting (${wordsOf(deps).input('wait')} is false).`,
     };
   }
-  return settle(
-    deps,
-    { ...base, deploymentId: deployment.id, status: deployment.status, url: deployment.url, waited },
-    policy,
-    false,
-  );
+  return settle(deps, started, policy, false);
 }
 
 export async function waitOnDeployment(deps: CommandDeps, deploymentId: string, policy: Policy): Promise<DeployResult> {
@@ -145,54 +156,90 @@ type Started = Pick<DeployResult, 'command' | 'clawId' | 'strategy' | 'status' |
   waited?: Waited;
 };
 
-/** Waits for a final status, then applies the rollback policy. */
-async function settle(deps: CommandDeps, started: Started, policy: Policy, pollFirst: boolean): Promise<DeployResult> {
+/** What broke after the trigger, said in one line (the service's errors already say what was being done). */
+function describeBreak(err: unknown): string {
+  return err instanceof ApiError ? err.message : `unexpected error: ${errorMessage(err)}`;
+}
+
+/** The failure path's trigger: an error takes it when the rollback rules cover failures. */
+export function rollsBack(policy: Policy, outcome: Outcome): boolean {
+  const on = policy.rollbackOn as string[];
+  return policy.autoRollback && (on.includes(outcome) || (outcome === 'error' && on.includes('failed')));
+}
+
+/**
+ * Waits for a final status, runs the checks, then applies the rollback policy. Whatever breaks
+ * on the way (a read that fails for good, a bug, a closed output) ends as outcome `error`, and the
+ * deployment is rolled back when the rules cover failures: a crash never leaves a release live and
+ * unchecked. `broke` starts there at once (a failure between the trigger and the wait).
+ */
+async function settle(
+  deps: CommandDeps,
+  started: Started,
+  policy: Policy,
+  pollFirst: boolean,
+  broke?: { outcome: 'cancelled' } | { outcome: 'error'; error: unknown },
+): Promise<DeployResult> {
   const { clock, startedAt } = deps;
   const { deploymentId, timeline } = started;
-  let outcome: Outcome;
+  let outcome: Outcome = broke?.outcome ?? 'timed-out';
   let status = started.status;
   let url = started.url;
   let note: string | undefined;
-  deps.log.startGroup?.(`Wait: deployment ${deploymentId}`);
-  try {
-    const wait = await waitForFinalStatus(deps, {
-      deploymentId,
-      clawId: started.clawId,
-      deadline: deps.deadline,
-      pollIntervalMs: policy.pollIntervalMs,
-      classify: policy.classify,
-      pollFirst,
-      timeline,
-    });
-    outcome = wait.outcome;
-    status = wait.status ?? status;
-    url = wait.deployment?.url ?? url;
-    note = wait.note;
-  } catch (err) {
-    if (!(err instanceof CancelledError)) throw err;
-    outcome = 'cancelled';
-    status = timeline.at(-1)?.status ?? status;
-  } finally {
-    deps.log.endGroup?.();
+  let failure = broke?.outcome === 'error' ? describeBreak(broke.error) : undefined;
+  const breaks = (err: unknown): void => {
+    if (err instanceof CancelledError) outcome = 'cancelled';
+    else {
+      outcome = 'error';
+      failure = describeBreak(err);
+    }
+  };
+  if (!broke) {
+    deps.log.startGroup?.(`Wait: deployment ${deploymentId}`);
+    try {
+      const wait = await waitForFinalStatus(deps, {
+        deploymentId,
+        clawId: started.clawId,
+        deadline: deps.deadline,
+        pollIntervalMs: policy.pollIntervalMs,
+        classify: policy.classify,
+        pollFirst,
+        timeline,
+      });
+      outcome = wait.outcome;
+      status = wait.status ?? status;
+      url = wait.deployment?.url ?? url;
+      note = wait.note;
+    } catch (err) {
+      breaks(err);
+      if (outcome === 'cancelled') status = timeline.at(-1)?.status ?? status;
+    } finally {
+      deps.log.endGroup?.();
+    }
   }
   const durationMs = clock.now() - startedAt;
   const reachedFinal = outcome === 'succeeded' || outcome === 'failed' || outcome === 'paused';
-  deps.onProgress?.({ deploymentId, final: reachedFinal });
 
   // The behaviour gate: a deployment that succeeded must still prove the Claw answers as it should.
   let checks: ChecksResult | undefined;
-  if (outcome === 'succeeded' && deps.checks && started.clawId) {
-    try {
-      checks = await deps.checks([started.clawId]);
-      if (!checks.passed) outcome = 'failed';
-    } catch (err) {
-      if (!(err instanceof CancelledError)) throw err;
-      outcome = 'cancelled';
+  try {
+    deps.onProgress?.({ deploymentId, final: reachedFinal });
+    if (outcome === 'succeeded' && deps.checks && started.clawId) {
+      deps.log.startGroup?.(`Checks: Claw ${started.clawId}`);
+      try {
+        checks = await deps.checks([started.clawId]);
+      } finally {
+        deps.log.endGroup?.();
+      }
+      if (checks.cancelled) outcome = 'cancelled';
+      else if (!checks.passed) outcome = 'failed';
     }
+  } catch (err) {
+    breaks(err);
   }
 
   let rollback: RollbackResult | undefined;
-  if (policy.autoRollback && (policy.rollbackOn as string[]).includes(outcome)) {
+  if (rollsBack(policy, outcome)) {
     const cancelled = outcome === 'cancelled';
     deps.log.startGroup?.(`Rollback: deployment ${deploymentId}`);
     rollback = await rollBack(deps, {
@@ -205,13 +252,14 @@ async function settle(deps: CommandDeps, started: Started, policy: Policy, pollF
       wait: !cancelled,
       timeline,
     }).catch((err: unknown) => {
-      if (!(err instanceof CancelledError)) throw err;
+      const why =
+        err instanceof CancelledError ? 'the run was cancelled while waiting for the rollback' : describeBreak(err);
       return {
         id: deploymentId,
         form: 'in-place',
         succeeded: false,
-        outcome: 'requested',
-        message: 'the run was cancelled while waiting for the rollback',
+        outcome: err instanceof CancelledError ? 'requested' : 'error',
+        message: why,
       } satisfies RollbackResult;
     });
     deps.log.endGroup?.();
@@ -228,9 +276,11 @@ async function settle(deps: CommandDeps, started: Started, policy: Policy, pollF
         : `${what} failed with status${quoted} after ${after}.`,
     paused: `${what} is paused with status${quoted} after ${after}: it needs a human.`,
     'timed-out': `${what} timed out: ${(note ?? 'no final status in time').replace(/\.$/, '')}${status ? `; last status "${status}"` : ''}.`,
-    cancelled: `The run was cancelled while waiting for ${what.charAt(0).toLowerCase()}${what.slice(1)}${status ? ` (last status "${status}")` : ''}.`,
+    cancelled: checks?.cancelled
+      ? `The run was cancelled during the checks of ${what.charAt(0).toLowerCase()}${what.slice(1)} (status${quoted}): ${checks.entries.filter((e) => e.passed).length} of ${checks.entries.length} check(s) had passed.`
+      : `The run was cancelled while waiting for ${what.charAt(0).toLowerCase()}${what.slice(1)}${status ? ` (last status "${status}")` : ''}.`,
     triggered: '',
-    error: '',
+    error: `${started.command === 'deploy' ? `${what} was triggered, then the deploy stopped` : `The ${started.command} of ${what.charAt(0).toLowerCase()}${what.slice(1)} stopped`}: ${(failure ?? 'an unexpected error').replace(/\.$/, '')}${status ? ` (last status "${status}")` : ''}.`,
   }[outcome];
   if (started.waited) {
     const ids = started.waited.deploymentIds.map((id) => `deployment ${id}`).join(' and ');
@@ -242,6 +292,8 @@ async function settle(deps: CommandDeps, started: Started, policy: Policy, pollF
       : rollback.outcome === 'requested'
         ? ` A rollback was requested (${rollback.message}).`
         : ` Rolling it back failed too: ${rollback.message}.`;
+  } else if (outcome === 'error' && policy.autoRollback) {
+    message += " It was not rolled back: 'rollback-on' does not hold failed.";
   }
   return { ...started, status, url, outcome, durationMs, rollback, checks, ok: outcome === 'succeeded', message };
 }

@@ -6,7 +6,7 @@ import { wordsOf } from '../words.js';
 import type { Deployment } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
 import type { Logger } from '../clock.js';
-import { CancelledError } from '../errors.js';
+import { CancelledError, errorMessage } from '../errors.js';
 import { formatDuration } from '../format.js';
 import { type Share, shareOf } from '../share.js';
 import { CONCURRENCY, mapWithConcurrency } from '../concurrency.js';
@@ -17,7 +17,7 @@ import { pollEvery } from '../poll.js';
 import { type CheckEntry, type ChecksResult, describeFailedChecks } from '../checks/result.js';
 import { triggerPastConflicts } from './conflict.js';
 import { type Expectation, nextPollDelay } from './history.js';
-import { CANCEL_ROLLBACK_MS, type CommandDeps, type Outcome, type Policy } from './deploy.js';
+import { CANCEL_ROLLBACK_MS, type CommandDeps, type Outcome, type Policy, rollsBack } from './deploy.js';
 import { rollBack } from './rollback.js';
 import { describeClass } from '../status.js';
 import { deploymentOutcome } from './wait.js';
@@ -73,7 +73,7 @@ export function planWaves(total: number, waves: Share[]): [start: number, end: n
   return ranges;
 }
 
-const FAILED: ReadonlySet<FleetEntry['outcome']> = new Set(['failed', 'paused', 'timed-out']);
+const FAILED: ReadonlySet<FleetEntry['outcome']> = new Set(['failed', 'paused', 'timed-out', 'error']);
 
 export interface FleetTally {
   deployed: number;
@@ -101,7 +101,7 @@ type Live = FleetEntry & { deploymentId: string; triggeredAt: number };
 
 /** Why the rollout stopped before its last wave. */
 interface Halt {
-  outcome: Exclude<Outcome, 'triggered' | 'succeeded' | 'error'>;
+  outcome: Exclude<Outcome, 'triggered' | 'succeeded'>;
   reason: string;
 }
 
@@ -172,13 +172,19 @@ class FleetRollout {
         await this.runWave(index + 1, entries.slice(start, end));
       }
     } catch (err) {
-      // A cancel, or a request that met the deadline: what is in flight ends as such, and the
-      // rollback policy still applies.
+      // A cancel, a request that met the deadline, or anything else that broke once deployments
+      // were triggered: what is in flight ends as such, and the rollback policy still applies (an
+      // error as a failure), so a crash never leaves a wave live and unchecked.
       const timedOut = err instanceof ApiError && err.kind === 'deadline';
-      if (!(err instanceof CancelledError) && !timedOut) throw err;
-      const outcome = timedOut ? 'timed-out' : 'cancelled';
-      this.halt = { outcome, reason: timedOut ? `the deadline came first (${err.message})` : 'the run was cancelled' };
+      const outcome = timedOut ? 'timed-out' : err instanceof CancelledError ? 'cancelled' : 'error';
+      const reason = {
+        'timed-out': `the deadline came first (${errorMessage(err)})`,
+        cancelled: 'the run was cancelled',
+        error: `the rollout stopped on ${err instanceof ApiError ? 'an error' : 'an unexpected error'}: ${errorMessage(err)}`,
+      }[outcome];
+      this.halt = { outcome, reason };
       for (const entry of this.inFlight()) this.finish(entry, outcome);
+      if (outcome === 'error' && this.live.length === 0) throw err;
     }
     if (!this.halt && clock.now() >= deadline && entries.some((e) => e.outcome === 'skipped')) {
       this.halt = {
@@ -187,9 +193,7 @@ class FleetRollout {
       };
     }
     const outcome = this.halt?.outcome ?? 'succeeded';
-    if (policy.autoRollback && (policy.rollbackOn as string[]).includes(outcome)) {
-      await this.rollBackAll(outcome === 'cancelled');
-    }
+    if (rollsBack(policy, outcome)) await this.rollBackAll(outcome === 'cancelled');
     return {
       entries,
       checks: this.deps.checks ? { passed: this.checks.every((c) => c.passed), entries: this.checks } : undefined,
@@ -379,6 +383,8 @@ class FleetRollout {
     if (!run || deployed.length === 0) return;
     const result = await run(deployed.map((e) => e.clawId));
     this.checks.push(...result.entries);
+    // A cancel during the checks: what they found is kept, and the rollout ends as cancelled.
+    if (result.cancelled) throw new CancelledError();
     const { policy } = this;
     const rollBackNow = policy.autoRollback && (policy.rollbackOn as string[]).includes('failed');
     for (const entry of deployed) {

@@ -1,7 +1,7 @@
 // Rolling a deployment back exactly once, and waiting for the rollback in either form the
 // service may use: a new deployment to follow, or the original moving to `rolled_back`.
 import { ApiError } from '../api/errors.js';
-import { errorMessage } from '../errors.js';
+import { CancelledError, errorMessage } from '../errors.js';
 import type { StatusClass } from '../status.js';
 import type { RunContext } from '../context.js';
 import { type TimelineEntry, type WaitOutcome, waitForFinalStatus } from './wait.js';
@@ -90,17 +90,31 @@ export async function rollBack(deps: RunContext, request: RollbackRequest): Prom
     if (status === request.statusBefore && ++stalePolls < STALE_POLLS) return undefined;
     return reading === 'paused' ? 'paused' : 'failed';
   };
-  const result = await waitForFinalStatus(deps, {
-    deploymentId: id,
-    clawId: request.clawId,
-    deadline,
-    pollIntervalMs: request.pollIntervalMs,
-    classify: request.classify,
-    pollFirst: false,
-    outcomeOf,
-    timeline: request.timeline,
-    onStatus: request.onStatus,
-  });
+  let result;
+  try {
+    result = await waitForFinalStatus(deps, {
+      deploymentId: id,
+      clawId: request.clawId,
+      deadline,
+      pollIntervalMs: request.pollIntervalMs,
+      classify: request.classify,
+      pollFirst: false,
+      outcomeOf,
+      timeline: request.timeline,
+      onStatus: request.onStatus,
+    });
+  } catch (err) {
+    if (err instanceof CancelledError) throw err;
+    // The rollback was sent: a wait that breaks says so, and never hides that it was requested.
+    return {
+      id,
+      form,
+      status: answer?.status,
+      succeeded: false,
+      outcome: 'error',
+      message: `rollback ${id} was requested, then following it failed: ${errorMessage(err)}`,
+    };
+  }
   const succeeded = result.outcome === 'succeeded';
   const status = result.status ?? answer?.status;
   const message = succeeded

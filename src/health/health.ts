@@ -86,12 +86,14 @@ export async function checkHealth(deps: RunContext, request: HealthRequest): Pro
   for (const e of entries) log.info(`${e.healthy ? '✅' : '❌'} ${e.clawId}: ${e.verdict} (${e.detail})`);
   const unhealthy = entries.filter((e) => !e.healthy);
   const healthy = unhealthy.length === 0 && entries.length > 0;
+  const cancelled = checks?.cancelled ? 'The run was cancelled during the checks. ' : '';
   const message =
-    entries.length === 0
+    cancelled +
+    (entries.length === 0
       ? 'No Claws to check: the workspace lists none.'
       : healthy
         ? `All ${entries.length} Claw(s) are healthy.`
-        : `${unhealthy.length} of ${entries.length} Claw(s) are not healthy: ${unhealthy.map((e) => `${e.clawId} (${e.verdict})`).join(', ')}.`;
+        : `${unhealthy.length} of ${entries.length} Claw(s) are not healthy: ${unhealthy.map((e) => `${e.clawId} (${e.verdict})`).join(', ')}.`);
   return { healthy, entries, checks, message };
 }
 

@@ -4,7 +4,7 @@
 import { ApiError } from '../api/errors.js';
 import type { Json } from '../api/shapes.js';
 import type { RunContext } from '../context.js';
-import { errorMessage } from '../errors.js';
+import { CancelledError, errorMessage } from '../errors.js';
 import { patchToSend } from './diff.js';
 import { CLAW_OPERATIONS, type Operation, type Plan, type Write, createBody } from './plan.js';
 
@@ -12,6 +12,11 @@ export interface ApplyResult {
   applied: Operation[];
   /** The write that failed, and why; the writes after it were not sent. */
   failed?: { operation: Operation; message: string };
+  /**
+   * The run was cancelled: the write on its way then, if any (it may or may not have taken
+   * effect); the writes after it (in `notApplied`) were not sent.
+   */
+  cancelled?: { inFlight?: Operation };
   notApplied: Operation[];
   /** Claws whose write-only secrets were sent with no other change (`rewrite-secrets`). */
   secretsRewritten: string[];
@@ -71,9 +76,21 @@ export async function applyPlan(
   );
   for (const [index, write] of writes.entries()) {
     const op = write.operation;
+    // A cancel between writes: say what was written and what was not, rather than lose it.
+    if (deps.signal?.aborted) {
+      result.cancelled = {};
+      result.notApplied = writes.slice(index).map((w) => w.operation);
+      return result;
+    }
     try {
       await send(deps, write);
     } catch (err) {
+      if (err instanceof CancelledError) {
+        result.cancelled = { inFlight: op };
+        result.notApplied = writes.slice(index + 1).map((w) => w.operation);
+        deps.log.warning(`Apply cancelled while it was sending: ${describeOperation(op)}.`);
+        return result;
+      }
       if (!(err instanceof ApiError)) throw err;
       result.failed = { operation: op, message: errorMessage(err) };
       result.notApplied = writes.slice(index + 1).map((w) => w.operation);

@@ -101,6 +101,19 @@ export async function applyCommand(
   }
   const apply = await applyPlan(deps, plan, { rewriteSecrets: options.rewriteSecrets });
   const applied = `${apply.applied.length} of ${plan.changes} change(s) applied`;
+  if (apply.cancelled) {
+    const done = apply.applied.map(describeOperation).join('; ') || 'none';
+    const inFlight = apply.cancelled.inFlight
+      ? ` In flight when cancelled (it may or may not have taken effect): ${describeOperation(apply.cancelled.inFlight)}.`
+      : '';
+    return {
+      plan,
+      apply,
+      outcome: 'cancelled',
+      ok: false,
+      message: `Apply was cancelled: ${applied} (${done}).${inFlight} Not sent: ${apply.notApplied.map(describeOperation).join('; ') || 'nothing'}. Nothing was deployed; run plan to see where the service stands.`,
+    };
+  }
   if (apply.failed) {
     return {
       plan,

@@ -68,10 +68,15 @@ export async function previewCommand(deps: PreviewDeps, request: PreviewRequest)
     if (event.action === 'closed') return cleanUp(deps, request, event.pr);
   }
   if (event.name === 'schedule' || event.name === 'workflow_dispatch') return sweep(deps, request);
+  // Worth a notice, not a line lost in the log: a workflow wired to the wrong event does nothing.
+  const what = `${event.name || 'this event'}${event.action ? ` (${event.action})` : ''}`;
   return {
     ...emptyResult('none', request.event.headSha),
     failStep: false,
-    message: `Nothing to preview on ${event.name || 'this event'}${event.action ? ` (${event.action})` : ''}: previews follow pull requests (opened, synchronize, reopened, labeled, closed) and sweep on schedule or workflow_dispatch.`,
+    message: `Nothing to preview on ${what}.`,
+    notices: [
+      `Nothing to preview on ${what}: previews follow pull requests (opened, synchronize, reopened, labeled, closed) and sweep on schedule or workflow_dispatch.`,
+    ],
   };
 }
 

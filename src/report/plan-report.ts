@@ -11,14 +11,30 @@ import { diffStats, isLongText, textDiff, textLines } from './text-diff.js';
 import { MAX_REPORT_BYTES, reportOutput } from './health-report.js';
 import { code, escapeText } from './markdown.js';
 
+/**
+ * `changes`, `plan` and `plan-id`. A plan too large for an output keeps its object's shape
+ * (`planId`, `changes`, `writeOnly`, …) with as many whole operations as fit, and says so in `cut`;
+ * the whole plan is in `plan-json`.
+ */
 export function planOutputs(plan: Plan): { outputs: Record<string, string>; notes: string[] } {
-  const json = JSON.stringify(planJson(plan));
-  const fits = Buffer.byteLength(json, 'utf8') <= MAX_REPORT_BYTES;
-  // A plan too large for an output keeps its operations whole, as many as fit.
-  const { json: operations, notes } = fits
-    ? { json, notes: [] }
-    : reportOutput(plan.operations, MAX_REPORT_BYTES, 'plan');
-  return { outputs: { changes: String(plan.changes), plan: fits ? json : operations, 'plan-id': plan.id }, notes };
+  const whole = planJson(plan) as Record<string, unknown>;
+  let json = JSON.stringify(whole);
+  const notes: string[] = [];
+  if (Buffer.byteLength(json, 'utf8') > MAX_REPORT_BYTES) {
+    const cap = `${Math.round(MAX_REPORT_BYTES / 1024)} KiB`;
+    const cut = (kept: number): string =>
+      `the plan output holds ${kept} of ${plan.operations.length} operations (it is capped at ${cap}); the whole plan is in the plan-json file`;
+    // What the operations leave room for, with the note at its longest.
+    const frame = { ...whole, operations: [], cut: cut(plan.operations.length) };
+    const room = MAX_REPORT_BYTES - Buffer.byteLength(JSON.stringify(frame), 'utf8');
+    const { json: operations } = reportOutput(plan.operations, Math.max(2, room), 'plan');
+    const kept = (JSON.parse(operations) as unknown[]).length;
+    json = JSON.stringify({ ...frame, operations: JSON.parse(operations) as unknown[], cut: cut(kept) });
+    notes.push(
+      `The plan output left out ${plan.operations.length - kept} of ${plan.operations.length} operations: it is capped at ${cap}.`,
+    );
+  }
+  return { outputs: { changes: String(plan.changes), plan: json, 'plan-id': plan.id }, notes };
 }
 
 /** A value shown in a diff line: JSON, on one line, whole (the summary holds it; the comment is capped apart). */

@@ -144,7 +144,10 @@ describe('hostile bodies', () => {
     );
     const run = await runAction(inputs(h.url), { measureRss: true });
     expect(run.exitCode).toBe(1);
-    expect(run.errors[0]).toBe('GET /v1/deployments/:id answered 200 with a body over 4 MiB; it was abandoned unread.');
+    expect(run.errors[0]).toBe(
+      'Deployment dep_1 of Claw c1 was triggered, then the deploy stopped: GET /v1/deployments/:id answered 200 with a body over 4 MiB; it was abandoned unread (last status "pending").',
+    );
+    expect(run.outputs.outcome).toBe('error');
     expect(run.peakRssKb).toBeLessThan(120 * 1024);
   });
 

@@ -14,7 +14,7 @@ export interface JudgeRequest {
 
 /** One scripted answer: a status with a body (an error), or a completion. */
 export type JudgeReply =
-  | { status: number; body?: unknown; headers?: Record<string, string> }
+  | { status: number; body?: unknown; headers?: Record<string, string>; /** The body byte for byte. */ text?: string }
   | {
       content?: string | { type: string; text: string }[] | null;
       finishReason?: string;
@@ -99,6 +99,10 @@ export class FakeJudge {
     }
     const reply =
       this.options.answer?.(request, index) ?? verdict({ reason: 'Meets the rubric.', pass: true, score: 1 });
+    if ('status' in reply && reply.text !== undefined) {
+      res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers });
+      return void res.end(reply.text);
+    }
     if ('status' in reply) return send(reply.status, reply.body ?? {}, reply.headers);
     send(200, {
       id: `chatcmpl-${index}`,

@@ -27,8 +27,10 @@ export interface Fault {
   passEvery?: number;
   /** For `error`: the status, answered with an HTML page rather than the envelope... */
   status?: number;
-  /** ...or with this JSON body. */
+  /** ...or with this JSON body... */
   body?: unknown;
+  /** ...or with this text, byte for byte (JSON with escapes a serializer would not write, say). */
+  text?: string;
   /** `Retry-After` for 503 and 429, in seconds. */
   retryAfter?: string;
   /** Headers that replace the simulator's own on the faulty answer (rate-limit headers, say). */
@@ -429,6 +431,11 @@ export class Simulator {
         case 'error': {
           const status = fault.status ?? 400;
           if (fault.body !== undefined) return send(status, fault.body);
+          if (fault.text !== undefined) {
+            record.status = status;
+            res.writeHead(status, { 'Content-Type': 'application/json' }).end(fault.text);
+            return;
+          }
           record.status = status;
           const echoed = this.options.echoKey ? ` for ${req.headers.authorization}` : '';
           res

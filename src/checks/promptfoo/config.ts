@@ -94,6 +94,8 @@ export const DEFAULT_TIMEOUT_MS = 60_000;
 
 export interface PromptfooContext {
   workspace: string;
+  /** How messages name the workspace: the entry's words ('the workspace', 'the current folder'). */
+  folder?: string;
   env: NodeJS.ProcessEnv;
   /** The GitHub event (`pull_request_target` refuses code from the file). */
   eventName?: string;
@@ -119,7 +121,7 @@ export function readPromptfooConfig(file: YamlFile, context: PromptfooContext): 
   const top = places.fromYaml(file);
   if (!isObj(top))
     return file.fail(file.doc.contents, 'a promptfoo config is a mapping: expected prompts, tests and the rest');
-  const files = new ConfigFiles(context.workspace, file.name);
+  const files = new ConfigFiles(context.workspace, file.name, context.folder);
   const src: Sources = { places, files };
   const forkSafe = context.eventName === 'pull_request_target';
   const ignored: string[] = [];

@@ -23,6 +23,8 @@ export class ConfigFiles {
   constructor(
     readonly workspace: string,
     configPath: string,
+    /** How messages name the workspace (the entry's words). */
+    private readonly folder = 'the workspace',
   ) {
     this.base = dirname(isAbsolute(configPath) ? configPath : resolve(workspace, configPath));
   }
@@ -52,14 +54,14 @@ export class ConfigFiles {
     if (path === '') return { problem: 'it names no file' };
     if (/[*?[\]{}]/.test(path)) return { problem: 'it is a glob: name each file' };
     const full = isAbsolute(path) ? resolve(path) : resolve(from ?? this.base, path);
-    if (!this.inside(full)) return { problem: 'it points outside the workspace: keep the files in the repository' };
+    if (!this.inside(full)) return { problem: `it points outside ${this.folder}: keep the files in the repository` };
     try {
       // A symbolic link that leaves the workspace is refused the same way.
       if (!this.inside(realpathSync(full), realpathSync(this.workspace))) {
-        return { problem: 'it links outside the workspace' };
+        return { problem: `it links outside ${this.folder}` };
       }
     } catch {
-      return { problem: 'no such file in the workspace' };
+      return { problem: `no such file in ${this.folder}` };
     }
     return { path: full, written: ref, functionName };
   }

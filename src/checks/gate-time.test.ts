@@ -1,0 +1,148 @@
+// The gate within the step: its deadline bounds every check (the ones it leaves are errors saying
+// so), its log has a line per check as each ends, a cancel returns what is known, and a Claw the
+// filters leave without a check is an error naming the filter. Simulator and fake clock.
+import { afterEach, describe, expect, it } from 'vitest';
+import { type Harness, setup } from '../../test/support/setup.ts';
+import { deployClaw } from '../deploy/deploy.js';
+import { policy } from '../../test/support/setup.ts';
+import { statusClassifier } from '../status.js';
+import { runChecks } from './gate.js';
+import { parseChecks } from './suite.js';
+
+let h: Harness | undefined;
+afterEach(async () => {
+  await h?.sim.stop();
+  h = undefined;
+});
+
+const options = { pollIntervalMs: 1000, classify: statusClassifier() };
+
+async function gateOn(
+  checks: string,
+): Promise<{ harness: Harness; run: (ids: string[]) => ReturnType<typeof runChecks> }> {
+  h = await setup({ rollbackForm: 'new-deployment' });
+  const suite = parseChecks('checks.yml', checks);
+  const harness = h;
+  return { harness, run: (ids) => runChecks(harness.deps, suite, ids, options) };
+}
+
+describe("the step's deadline", () => {
+  it('checks it leaves are errors that say so; an attempt cut by it says the step ran out, not the check', async () => {
+    const { harness, run } = await gateOn(`defaults: {timeout: 10m}
+checks:
+  - {name: slow, send: slow, assert: [{type: contains, value: x}]}
+  - {name: later, send: later, assert: [{type: contains, value: x}]}
+`);
+    harness.sim.addClaw('c1', { chat: { mode: 'never' } });
+    harness.deps.deadline = harness.clock.now() + 30_000;
+    const result = await run(['c1']);
+    expect(harness.clock.now()).toBeLessThanOrEqual(harness.deps.deadline + 1000);
+    expect(result.entries.map((e) => [e.check, e.passed, e.errors])).toEqual([
+      ['slow', false, 1],
+      ['later', false, 1],
+    ]);
+    expect(result.entries[0].failure).toMatch(/the step's timeout \(30s\) ran out/);
+    expect(result.entries[1].failure).toBe("error: not run: the step's timeout (30s) came first");
+  });
+});
+
+describe('the log', () => {
+  it('has a line per check as it ends, before the next check begins', async () => {
+    const { harness, run } = await gateOn(`checks:
+  - {name: first, send: one, assert: [{type: contains, value: one}]}
+  - {name: second, send: two, assert: [{type: contains, value: two}]}
+`);
+    let seenWhenSecondSent = '';
+    harness.sim.addClaw('c1', {
+      chat: {
+        mode: 'sync',
+        respond: (m) => {
+          if (m === 'two') seenWhenSecondSent = harness.log.text('info');
+          return `you said ${m}`;
+        },
+      },
+    });
+    await run(['c1']);
+    expect(seenWhenSecondSent).toMatch(/✅ c1 · first: passed \(1 of 1 attempt\(s\) passed, 1 of 1 needed/);
+    expect(harness.log.text('info')).toMatch(/✅ c1 · second: passed/);
+  });
+});
+
+describe('a cancel', () => {
+  it('returns what is known: the checks done, the one cut and the ones not run, each saying so', async () => {
+    const { harness, run } = await gateOn(`checks:
+  - {name: done, send: done, assert: [{type: contains, value: done}]}
+  - {name: cut, send: cut, timeout: 1m, assert: [{type: contains, value: x}]}
+  - {name: never, send: never, assert: [{type: contains, value: x}]}
+`);
+    const cancel = new AbortController();
+    harness.deps.signal = cancel.signal;
+    // The cancel comes while the second check's message is on its way.
+    harness.sim.addClaw('c1', {
+      chat: {
+        mode: 'sync',
+        respond: (m) => {
+          if (m === 'cut') cancel.abort();
+          return `you said ${m}`;
+        },
+      },
+    });
+    const result = await run(['c1']);
+    expect(result.cancelled).toBe(true);
+    expect(result.entries.map((e) => [e.check, e.passed, e.failure ?? ''])).toEqual([
+      ['done', true, ''],
+      ['cut', false, 'error: cancelled: the run was cancelled during this check'],
+      ['never', false, 'error: not run: the run was cancelled'],
+    ]);
+  });
+
+  it('during the gate of a deploy: outcome cancelled, the checks kept, and the rollback rules apply', async () => {
+    const { harness, run } = await gateOn(`checks:
+  - {name: cut, send: cut, timeout: 1m, assert: [{type: contains, value: x}]}
+`);
+    const cancel = new AbortController();
+    harness.deps.signal = cancel.signal;
+    harness.deps.checks = run;
+    harness.sim.addClaw('c1', {
+      plan: [['live']],
+      chat: {
+        mode: 'sync',
+        respond: (m) => {
+          cancel.abort();
+          return m;
+        },
+      },
+    });
+    const result = await deployClaw(
+      harness.deps,
+      { clawId: 'c1', strategy: '', payload: {}, wait: true },
+      policy({ autoRollback: true, rollbackOn: ['failed', 'cancelled'], pollIntervalMs: 1000 }),
+    );
+    expect(result.outcome).toBe('cancelled');
+    expect(result.checks?.entries).toHaveLength(1);
+    expect(result.message).toMatch(/cancelled during the checks of deployment .* of Claw c1/);
+    expect(result.rollback?.outcome).toBe('requested');
+  });
+});
+
+describe('filters that leave a Claw no check', () => {
+  it('are an error naming the filter, never a pass', async () => {
+    const { harness, run } = await gateOn(`checks:
+  - {name: billing only, claws: [billing], send: hi}
+  - {name: support only, claws: [support, sales], send: hi}
+`);
+    harness.sim.addClaw('c1', { chat: { mode: 'sync', reply: 'hello' } });
+    const result = await run(['c1']);
+    expect(result.passed).toBe(false);
+    expect(result.entries).toEqual([
+      expect.objectContaining({
+        clawId: 'c1',
+        passed: false,
+        errors: 1,
+        failure:
+          'error: no check of checks.yml applies to Claw c1: \'claws\' of "billing only" names billing only; \'claws\' of "support only" names support, sales only',
+      }),
+    ]);
+    expect(harness.sim.requests).toHaveLength(0);
+  });
+});
