@@ -3,30 +3,13 @@
 // plain data out: the status page, status.json, the badges and the job summary render it.
 // Uptime counts runs that could tell (healthy or unhealthy); `unknown` runs say nothing either way.
 import type { HistoryView } from './history.js';
-import {
-  type CheckCounts,
-  type ClawRecord,
-  type DailyRecord,
-  type RunStatus,
-  aggregateDay,
-  dayOf,
-  isClawRecord,
-} from './records.js';
+import { type ClawRecord, type DailyRecord, type RunStatus, aggregateDay, dayOf, isClawRecord } from './records.js';
 
 export const STRIP_DAYS = 90;
 const DAY_MS = 24 * 3600_000;
 
-export interface DayStat {
-  day: string;
-  runs: number;
-  healthy: number;
-  unhealthy: number;
-  unknown: number;
-  latencyP50?: number;
-  latencyP95?: number;
-  checks?: CheckCounts;
-  deployments: string[];
-}
+/** One Claw's day: the same figures a daily record keeps. */
+export type DayStat = Omit<DailyRecord, 'claw'>;
 
 /** A day's bar: all up, a few failures, mostly down, or nothing known. */
 export type DayClass = 'up' | 'minor' | 'major' | 'none';

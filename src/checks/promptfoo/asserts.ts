@@ -5,7 +5,13 @@
 import type { Words } from '../../words.js';
 import { parse as parseYaml } from 'yaml';
 import { PATTERN_EXPECTED, patternProblem } from '../../pattern.js';
-import { type Assertion, FACTUALITY_CATEGORIES, type FactualityCategory, compileRegex } from '../assertions.js';
+import {
+  type Assertion,
+  FACTUALITY_CATEGORIES,
+  type FactualityCategory,
+  compileRegex,
+  ASSERTION_TYPES,
+} from '../assertions.js';
 import type { Message, RubricPrompt } from '../judge.js';
 import { type JudgeSpec, judgeIdentity } from '../judge-spec.js';
 import { compileSchema } from '../schema.js';
@@ -34,24 +40,8 @@ export interface AssertContext {
   words?: Words;
 }
 
-const PLAIN_TYPES = [
-  'equals',
-  'contains',
-  'icontains',
-  'starts-with',
-  'ends-with',
-  'contains-any',
-  'contains-all',
-  'icontains-any',
-  'icontains-all',
-  'regex',
-  'is-json',
-  'contains-json',
-  'levenshtein',
-  'word-count',
-  'is-refusal',
-  'latency',
-];
+/** The native assertions, read as they are; the model-graded ones need a grader (below). */
+const PLAIN_TYPES: readonly string[] = ASSERTION_TYPES.filter((t) => t !== 'llm-rubric' && t !== 'factuality');
 const SUPPORTED = [...PLAIN_TYPES, 'llm-rubric', 'factuality', 'model-graded-factuality', 'javascript', 'assert-set'];
 const KEYS = [
   'type',

@@ -4,6 +4,7 @@
 // `__config:__expectedN:threshold`), and text prompt files (prompts separated by `---` lines).
 // Each value is placed at its file and line (a CSV row at the line it starts on).
 import { parse as parseCsv } from 'csv-parse/sync';
+import { ASSERTION_TYPES } from '../assertions.js';
 import { YamlFile } from '../../config/yaml-file.js';
 import { ConfigFiles, type FileRef } from './files.js';
 import { type Obj, type Places, isObj, show } from './located.js';
@@ -177,25 +178,8 @@ function testsFromCsv(text: string, name: string, src: Sources): Obj[] {
 }
 
 /** The assertion types the shorthand knows (promptfoo's list, less those it cannot be). */
-const SHORTHAND_TYPES = [
-  'equals',
-  'contains',
-  'icontains',
-  'contains-any',
-  'contains-all',
-  'icontains-any',
-  'icontains-all',
-  'starts-with',
-  'ends-with',
-  'regex',
-  'is-json',
-  'contains-json',
-  'levenshtein',
-  'word-count',
-  'is-refusal',
-  'latency',
-  'llm-rubric',
-  'factuality',
+const SHORTHAND_TYPES: readonly string[] = [
+  ...ASSERTION_TYPES,
   'model-graded-factuality',
   'javascript',
   'python',
