@@ -187,6 +187,13 @@ describe('checkHealth', () => {
     ]);
   });
 
+  it('a cancel during the checks ends the run as cancelled: no Claw is judged on half a run', async () => {
+    h = await setup();
+    h.sim.addClaw('c1');
+    const checks = async (): Promise<ChecksResult> => ({ passed: false, entries: [], cancelled: true });
+    await expect(checkHealth(h.deps, request({ checks }))).rejects.toThrow(/cancel/i);
+  });
+
   it('keeps the current deployment of each Claw', async () => {
     h = await setup();
     h.sim.addClaw('c1');

@@ -70,6 +70,8 @@ export async function checkHealth(deps: RunContext, request: HealthRequest): Pro
   let checks: ChecksResult | undefined;
   if (request.checks) {
     checks = await request.checks(entries.filter((e) => e.healthy).map((e) => e.clawId));
+    // A cancel during the checks says nothing of the Claws: the run ends as cancelled, counting nothing.
+    if (checks.cancelled) throw new CancelledError();
     for (const entry of entries) {
       const own = checks.entries.filter((c) => c.clawId === entry.clawId);
       if (own.every((c) => c.passed)) continue;

@@ -7,7 +7,7 @@ import { ApiError } from '../api/errors.js';
 import type { Json } from '../api/shapes.js';
 import type { CheckSuite } from '../checks/suite.js';
 import { deployClaw } from '../deploy/deploy.js';
-import { errorMessage } from '../errors.js';
+import { CancelledError, errorMessage } from '../errors.js';
 import { isValidId } from '../identifiers.js';
 import { applyPlan } from '../manifest/apply.js';
 import type { ClawSpec, Manifest } from '../manifest/manifest.js';
@@ -77,6 +77,8 @@ export async function up(deps: PreviewDeps, request: PreviewRequest, pr: number)
         suiteForPreviews(request.suite, live),
         live.flatMap((e) => [e.claw, e.previewId!]),
       );
+      // A cancel during the checks: nothing is compared or commented on half a run.
+      if (checks.cancelled) throw new CancelledError();
       result.checks = checks;
       for (const entry of live) {
         entry.rows = compareChecks(checks, entry.claw, entry.previewId!);
