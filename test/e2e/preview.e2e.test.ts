@@ -280,6 +280,9 @@ describe('preview, end to end', () => {
     expect(failed.exitCode).toBe(1);
     expect(sim.requests.filter((r) => r.method === 'DELETE')).toHaveLength(0);
     expect(failed.summary).toContain('deleted nothing');
+    // Said once, with what was kept.
+    expect(failed.errors).toHaveLength(1);
+    expect(failed.errors[0]).toMatch(/^The sweep deleted nothing: .*Kept 3 Claw\(s\): claw-support-bot-pr-1, /);
     gh.pullStatus = undefined;
     const swept = await run(sim, gh, { name: 'schedule' });
     expect(swept.exitCode).toBe(0);
