@@ -33,6 +33,8 @@ export class FakeGitHub {
   >();
   /** Answer pull-request reads with this status (500: GitHub failing). */
   pullStatus?: number;
+  /** Answer `GET /user` with this status (500: GitHub failing while the run asks who it is). */
+  userStatus?: number;
   /** Called on every pull-request read: a test closes the pull request mid-run with it. */
   onPullRead?: (number: number, reads: number) => void;
   private pullReads = 0;
@@ -100,6 +102,7 @@ export class FakeGitHub {
         }
         const url = new URL(request.path, this.url);
         if (request.method === 'GET' && url.pathname === '/user') {
+          if (this.userStatus) return send(this.userStatus, { message: 'Server Error' });
           const token = (request.authorization ?? '').replace(/^(token|bearer)\s+/i, '');
           const login = this.users.get(token);
           return login
