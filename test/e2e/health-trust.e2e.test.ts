@@ -145,4 +145,24 @@ describe('health over time: only what this action wrote is trusted', () => {
       "History: could not write to the branch 'claw-health' (403: give the workflow 'permissions: contents: write' (and 'github-token' that has it)); this run's records are not kept. Health is reported as usual.",
     ]);
   });
+
+  it('history lines dated years ahead (push access) neither keep a down Claw out of an incident nor show it up on the page', async () => {
+    const { sim, github } = await start();
+    sim.addClaw('bot-a', { status: 'offline' });
+    // Input controlled by: anyone with push access to the history branch.
+    const forged = ['01', '02', '03'].map((day) =>
+      JSON.stringify({ at: `2199-12-${day}T00:00:00.000Z`, run: '1', claw: 'bot-a', status: 'healthy' }),
+    );
+    github.repo.push('claw-health', { 'history/2199-12.ndjson': `${forged.join('\n')}\n` });
+    const first = await run(T);
+    expect(first.warnings).toEqual([
+      "History: history/2199-12.ndjson on 'claw-health' has 3 line(s) that are not a usable record; skipped them (line 1: a time after this run (dated in the future)).",
+    ]);
+    await run(T + HOUR);
+    expect(github.repo.issues.map((i) => [i.title, i.state])).toEqual([['bot-a is down', 'open']]);
+    const html = github.repo.file('claw-health', 'index.html')!;
+    expect(html).toContain('<span class="state unhealthy">down</span>');
+    // Skipped, never rewritten.
+    expect(github.repo.file('claw-health', 'history/2199-12.ndjson')).toBe(`${forged.join('\n')}\n`);
+  });
 });
