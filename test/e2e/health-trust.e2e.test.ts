@@ -165,4 +165,27 @@ describe('health over time: only what this action wrote is trusted', () => {
     // Skipped, never rewritten.
     expect(github.repo.file('claw-health', 'history/2199-12.ndjson')).toBe(`${forged.join('\n')}\n`);
   });
+
+  it('10,000 Claws on the history branch (push access): the page and status.json stay under 900 KiB, at most 1,000 badges, the checked Claw shown', async () => {
+    const { sim, github } = await start();
+    sim.addClaw('bot-a');
+    // Input controlled by: anyone with push access to the history branch.
+    const at = new Date(T - HOUR).toISOString();
+    const lines = Array.from({ length: 10_000 }, (_, i) =>
+      JSON.stringify({ at, run: '1', claw: `c${i}`, status: 'healthy', latencyMs: 5 }),
+    );
+    github.repo.push('claw-health', { 'history/2026-11.ndjson': `${lines.join('\n')}\n` });
+    const done = await run(T);
+    expect(done.exitCode).toBe(0);
+    const html = github.repo.file('claw-health', 'index.html')!;
+    const json = github.repo.file('claw-health', 'status.json')!;
+    expect(Buffer.byteLength(html)).toBeLessThan(900 * 1024);
+    expect(Buffer.byteLength(json)).toBeLessThan(900 * 1024);
+    expect(github.repo.files('claw-health').filter((p) => p.startsWith('badges/')).length).toBeLessThanOrEqual(1000);
+    expect(html).toContain('<h2 id="claw-1">bot-a</h2>');
+    expect(html).toMatch(/\d+ more Claw\(s\) of the history are left out altogether/);
+    const status = JSON.parse(json) as { claws: { id: string }[]; clawsLeftOut: number };
+    expect(status.claws[0].id).toBe('bot-a');
+    expect(status.claws.length + status.clawsLeftOut).toBe(10_001);
+  });
 });
