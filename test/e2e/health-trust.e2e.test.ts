@@ -188,4 +188,27 @@ describe('health over time: only what this action wrote is trusted', () => {
     expect(status.claws[0].id).toBe('bot-a');
     expect(status.claws.length + status.clawsLeftOut).toBe(10_001);
   });
+
+  it('two runs at once both open the incident: the next run closes the duplicate, and one issue goes on', async () => {
+    const { sim, github } = await start();
+    sim.addClaw('bot-a', { status: 'offline' });
+    await run(T, { confirm: '2' });
+    // Input controlled by: the schedule (a run that overlaps the next one, without `concurrency`).
+    github.repo.holdIssueLists(2);
+    await Promise.all([run(T + HOUR, { confirm: '2' }), run(T + HOUR, { confirm: '2' })]);
+    expect(github.repo.issues.filter((i) => i.state === 'open')).toHaveLength(2);
+    const third = await run(T + 2 * HOUR, { confirm: '2' });
+    expect(third.exitCode).toBe(1);
+    const open = github.repo.issues.filter((i) => i.state === 'open');
+    expect(open).toHaveLength(1);
+    const closed = github.repo.issues.find((i) => i.state === 'closed')!;
+    expect(github.comments.get(closed.number)?.map((c) => c.body)).toEqual([
+      expect.stringMatching(new RegExp(`^Closed as a duplicate of #${open[0].number}: two runs opened this incident at once`)),
+    ]);
+    // Recovered: the one left is closed as ever; nothing stays open.
+    sim.claws.get('bot-a')!.status = 'online';
+    await run(T + 3 * HOUR, { confirm: '2' });
+    await run(T + 4 * HOUR, { confirm: '2' });
+    expect(github.repo.issues.map((i) => i.state)).toEqual(['closed', 'closed']);
+  });
 });
