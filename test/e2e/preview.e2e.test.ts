@@ -544,4 +544,48 @@ describe('preview under attack', () => {
     ).toEqual(['/v1/claws/claw-sales-pr-7', '/v1/claws/claw-support-bot-pr-7']);
     expect(sim.claws.has('claw-support-bot')).toBe(true);
   });
+
+  it('a Claw named for a pull request that does not exist (claw-support-bot-pr-2024): kept, and the sweep still deletes a closed one', async () => {
+    const sim = await service();
+    // Input controlled by: whoever names Claws in the workspace (a year in a name, say).
+    sim.addClaw('claw-support-bot-pr-2024', { plan: [['live']] });
+    sim.addClaw('claw-support-bot-pr-1', { plan: [['live']] });
+    const gh = await gitHub({ 1: 'closed' });
+    gh.seedComments(
+      1,
+      [`${MARKER}\n${sealedState(1, [{ claw: 'claw-support-bot', id: 'claw-support-bot-pr-1' }])}`],
+      'github-actions[bot]',
+    );
+    const swept = await run(sim, gh, { name: 'schedule' });
+    expect(swept.exitCode).toBe(0);
+    expect(sim.requests.filter((r) => r.method === 'DELETE').map((r) => r.path)).toEqual([
+      '/v1/claws/claw-support-bot-pr-1',
+    ]);
+    expect(swept.summary).toMatch(/`claw-support-bot-pr-2024` \| kept \| not a preview&#58; octo\/claws has no pull request &#35;2024/);
+  });
+
+  it('1,500 Claws whose names fit the pattern: the sweep reads at most 100 pull requests, the oldest first, and deletes what is due', async () => {
+    const sim = await service();
+    const prs: Record<number, 'open' | 'closed'> = {};
+    // Input controlled by: whoever names Claws in the workspace (or a service that lists them).
+    for (let n = 2; n <= 1500; n++) {
+      sim.addClaw(`claw-support-bot-pr-${n}`, { plan: [['live']] });
+      prs[n] = 'open';
+    }
+    prs[1] = 'closed';
+    sim.addClaw('claw-support-bot-pr-1', { plan: [['live']] });
+    const gh = await gitHub(prs);
+    gh.seedComments(
+      1,
+      [`${MARKER}\n${sealedState(1, [{ claw: 'claw-support-bot', id: 'claw-support-bot-pr-1' }])}`],
+      'github-actions[bot]',
+    );
+    const swept = await run(sim, gh, { name: 'schedule' });
+    expect(swept.exitCode).toBe(0);
+    expect(gh.requests.filter((r) => /\/pulls\/\d+$/.test(r.path))).toHaveLength(100);
+    expect(sim.requests.filter((r) => r.method === 'DELETE').map((r) => r.path)).toEqual([
+      '/v1/claws/claw-support-bot-pr-1',
+    ]);
+    expect(swept.summary).toContain('not looked at&#58; a sweep reads at most 100 pull requests, the oldest first');
+  });
 });
