@@ -295,12 +295,15 @@ export function appendLines(
     text = '';
   }
   if (text && !text.endsWith('\n')) text += '\n';
+  // A part that gets no line is not written back: a full one (or one made huge by hand) would be
+  // sent whole for nothing, and one too large for GitHub would fail every run's commit.
+  const read = text;
   const changes: FileChange[] = [];
   let bytes = Buffer.byteLength(text, 'utf8');
   for (const line of lines) {
     const size = Buffer.byteLength(line, 'utf8') + 1;
     if (bytes + size > MAX_FILE_BYTES && bytes > 0) {
-      changes.push({ path: partPath(dir, month, number), content: text });
+      if (text !== read) changes.push({ path: partPath(dir, month, number), content: text });
       number += 1;
       text = '';
       bytes = 0;

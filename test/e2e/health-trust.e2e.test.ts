@@ -203,12 +203,34 @@ describe('health over time: only what this action wrote is trusted', () => {
     expect(open).toHaveLength(1);
     const closed = github.repo.issues.find((i) => i.state === 'closed')!;
     expect(github.comments.get(closed.number)?.map((c) => c.body)).toEqual([
-      expect.stringMatching(new RegExp(`^Closed as a duplicate of #${open[0].number}: two runs opened this incident at once`)),
+      expect.stringMatching(
+        new RegExp(`^Closed as a duplicate of #${open[0].number}: two runs opened this incident at once`),
+      ),
     ]);
     // Recovered: the one left is closed as ever; nothing stays open.
     sim.claws.get('bot-a')!.status = 'online';
     await run(T + 3 * HOUR, { confirm: '2' });
     await run(T + 4 * HOUR, { confirm: '2' });
     expect(github.repo.issues.map((i) => i.state)).toEqual(['closed', 'closed']);
+  });
+
+  it("a 3 MB line in this month's history file (push access) is never sent back: the run's records start a new part", async () => {
+    const { sim, github } = await start();
+    sim.addClaw('bot-a');
+    // Input controlled by: anyone with push access to the history branch.
+    const huge = JSON.stringify({
+      at: new Date(T - HOUR).toISOString(),
+      run: '1',
+      claw: 'bot-a',
+      status: 'healthy',
+      pad: 'x'.repeat(3_000_000),
+    });
+    github.repo.push('claw-health', { 'history/2026-11.ndjson': huge });
+    const done = await run(T);
+    expect(done.exitCode).toBe(0);
+    const trees = github.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/git/trees'));
+    expect(trees.map((r) => JSON.stringify(r.body).length).every((n) => n < 1024 * 1024)).toBe(true);
+    expect(github.repo.file('claw-health', 'history/2026-11.ndjson')).toBe(huge);
+    expect(github.repo.file('claw-health', 'history/2026-11.2.ndjson')).toContain('"claw":"bot-a"');
   });
 });

@@ -561,7 +561,9 @@ describe('preview under attack', () => {
     expect(sim.requests.filter((r) => r.method === 'DELETE').map((r) => r.path)).toEqual([
       '/v1/claws/claw-support-bot-pr-1',
     ]);
-    expect(swept.summary).toMatch(/`claw-support-bot-pr-2024` \| kept \| not a preview&#58; octo\/claws has no pull request &#35;2024/);
+    expect(swept.summary).toMatch(
+      /`claw-support-bot-pr-2024` \| kept \| not a preview&#58; octo\/claws has no pull request &#35;2024/,
+    );
   });
 
   it('1,500 Claws whose names fit the pattern: the sweep reads at most 100 pull requests, the oldest first, and deletes what is due', async () => {
