@@ -272,7 +272,9 @@ export function statusPage(model: StatusModel): string {
     short
       ? `The charts of the last ${short} Claw(s) are left out to keep this page under ${kib} KiB; status.json has their figures.`
       : '',
-    omitted ? `${omitted} more Claw(s) of the history are left out altogether, to keep this page under ${kib} KiB.` : '',
+    omitted
+      ? `${omitted} more Claw(s) of the history are left out altogether, to keep this page under ${kib} KiB.`
+      : '',
   ].filter(Boolean);
   const note = notes.length ? `<p class="muted">${notes.join(' ')}</p>` : '';
   return [top, ...parts, note, end].filter(Boolean).join('\n');
