@@ -233,4 +233,17 @@ describe('health over time: only what this action wrote is trusted', () => {
     expect(github.repo.file('claw-health', 'history/2026-11.ndjson')).toBe(huge);
     expect(github.repo.file('claw-health', 'history/2026-11.2.ndjson')).toContain('"claw":"bot-a"');
   });
+
+  it('a GitHub App’s installation token: its own incident issue is found again, never a new one per run', async () => {
+    const { sim, github } = await start();
+    sim.addClaw('bot-a', { status: 'offline' });
+    // Input controlled by: the workflow (a token from a GitHub App).
+    github.apps.set('ghs_app-installation-token-0123456789', 'claw-health[bot]');
+    const app = { 'github-token': 'ghs_app-installation-token-0123456789', confirm: '1', recover: '1' };
+    for (let i = 0; i < 3; i++) expect((await run(T + i * HOUR, app)).warnings).toEqual([]);
+    expect(github.repo.issues.map((i) => [i.author, i.state])).toEqual([['claw-health[bot]', 'open']]);
+    sim.claws.get('bot-a')!.status = 'online';
+    await run(T + 3 * HOUR, app);
+    expect(github.repo.issues.map((i) => i.state)).toEqual(['closed']);
+  });
 });

@@ -590,4 +590,22 @@ describe('preview under attack', () => {
     ]);
     expect(swept.summary).toContain('not looked at&#58; a sweep reads at most 100 pull requests, the oldest first');
   });
+
+  it('a GitHub App’s installation token (GET /user refused, GraphQL names the bot): its comment is found again, no second preview', async () => {
+    const sim = await service();
+    const gh = await gitHub();
+    // Input controlled by: the workflow (a token from a GitHub App, as create-github-app-token makes).
+    gh.apps.set('ghs_app-installation-token-0123456789', 'claw-deployer[bot]');
+    const token = { 'fail-on': 'never', 'github-token': 'ghs_app-installation-token-0123456789' };
+    await run(sim, gh, { name: 'pull_request', action: 'opened', pr: 7 }, token);
+    expect(commentOf(gh)?.user.login).toBe('claw-deployer[bot]');
+    const again = await run(sim, gh, { name: 'pull_request', action: 'synchronize', pr: 7 }, token);
+    expect(again.exitCode).toBe(0);
+    expect(again.warnings).toEqual([]);
+    expect(gh.comments.get(7)).toHaveLength(1);
+    expect([...sim.claws.keys()].filter((id) => id.includes('-pr-'))).toEqual(['claw-support-bot-pr-7']);
+    gh.pulls.get(7)!.state = 'closed';
+    await run(sim, gh, { name: 'pull_request', action: 'closed', pr: 7 }, token);
+    expect([...sim.claws.keys()].filter((id) => id.includes('-pr-'))).toEqual([]);
+  });
 });

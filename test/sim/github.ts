@@ -26,6 +26,8 @@ export class FakeGitHub {
   readonly comments = new Map<number, { id: number; body: string; user: { login: string }; html_url: string }[]>();
   /** Tokens that belong to a person (or an app's user token): `GET /user` names them. */
   readonly users = new Map<string, string>();
+  /** A GitHub App's installation tokens: `GET /user` refuses them, GraphQL's `viewer` names the bot. */
+  readonly apps = new Map<string, string>();
   /** Pull requests by number; a read of one not here answers 404. */
   readonly pulls = new Map<
     number,
@@ -63,7 +65,7 @@ export class FakeGitHub {
   /** Who a request's token writes as. */
   private author(authorization: string | undefined): string {
     const token = (authorization ?? '').replace(/^(token|bearer)\s+/i, '');
-    return this.users.get(token) ?? 'github-actions[bot]';
+    return this.users.get(token) ?? this.apps.get(token) ?? 'github-actions[bot]';
   }
 
   /** Statuses posted, in order: `[state, description, environment_url]`. */
@@ -108,6 +110,13 @@ export class FakeGitHub {
           return login
             ? send(200, { login, type: 'User' })
             : send(403, { message: 'Resource not accessible by integration' });
+        }
+        if (request.method === 'POST' && url.pathname === '/graphql') {
+          const login = this.author(request.authorization);
+          // The job's token may not read `viewer`: GitHub answers with an error in the body.
+          return login === 'github-actions[bot]'
+            ? send(200, { errors: [{ type: 'FORBIDDEN', message: 'Resource not accessible by integration' }] })
+            : send(200, { data: { viewer: { login } } });
         }
         const pull = /^\/repos\/[^/]+\/[^/]+\/pulls\/(\d+)$/.exec(url.pathname);
         if (pull && request.method === 'GET') {
