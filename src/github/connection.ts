@@ -17,5 +17,5 @@ export function connectGitHub(token: string, run: GitHubRun): GitHubConnection {
       ({ getOctokit }) =>
         getOctokit(token, { baseUrl: run.apiUrl, request: { fetch: httpClientFetch() } }) as unknown as Octokit,
     ));
-  return { run, octokit: connect, identity: new Identity(connect) };
+  return { run, octokit: connect, identity: new Identity(connect, run.apiUrl) };
 }

@@ -27,6 +27,20 @@ describe('Identity', () => {
     await expect(new Identity(async () => octokit({ status: 500 })).get()).rejects.toThrow('refused');
   });
 
+  it('names a GitHub App’s installation token by GraphQL’s viewer, at the Enterprise Server address too', async () => {
+    const routes: string[] = [];
+    const app: Octokit = {
+      request: async (route) => {
+        routes.push(route);
+        if (route === 'GET /user') throw Object.assign(new Error('refused'), { status: 403 });
+        return { data: { data: { viewer: { login: 'deployer[bot]' } } } };
+      },
+      paginate: async () => [],
+    };
+    await expect(new Identity(async () => app, 'https://ghe.example/api/v3').get()).resolves.toBe('deployer[bot]');
+    expect(routes).toEqual(['GET /user', 'POST https://ghe.example/api/graphql']);
+  });
+
   it('finds our comment with the marker and lists the others (logins compared without case)', async () => {
     const identity = new Identity(async () => octokit({ login: 'release-bot' }));
     const found = await ownWithMarker(

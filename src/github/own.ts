@@ -1,9 +1,10 @@
 // What this action's own identity wrote on GitHub, and nothing else. A comment or an issue that
 // carries our marker proves nothing: anyone who can comment can paste one. So an item is ours only
 // when its author is the token's own identity: the user `GET /user` names where the token allows
-// (a personal or app user token), else `github-actions[bot]` for the job's token, which cannot
-// read `/user`. Items with our marker by anyone else are never read for state and never edited;
-// their addresses are returned so the caller can say, once, what it ignored.
+// (a personal or app user token); an installation token (a GitHub App's, `<app>[bot]`) cannot read
+// `/user` but GraphQL's `viewer` names it; else `github-actions[bot]` for the job's token. Items
+// with our marker by anyone else are never read for state and never edited; their addresses are
+// returned so the caller can say, once, what it ignored.
 
 /** The little of Octokit these calls use. */
 export interface Octokit {
@@ -39,20 +40,38 @@ export interface Found {
 export class Identity {
   private login?: Promise<string>;
 
-  constructor(private readonly octokit: () => Promise<Octokit>) {}
+  /**
+   * `api`: the REST API's base URL, whose GraphQL endpoint names an installation token's bot
+   * (`…/api/v3` on GitHub Enterprise Server answers GraphQL at `…/api/graphql`).
+   */
+  constructor(
+    private readonly octokit: () => Promise<Octokit>,
+    private readonly api = 'https://api.github.com',
+  ) {}
 
   /** The login this token writes as. */
   get(): Promise<string> {
     return (this.login ??= (async () => {
+      const octokit = await this.octokit();
+      const refused = (err: unknown): boolean => [401, 403, 404].includes((err as { status?: number }).status ?? 0);
       try {
-        const { data } = await (await this.octokit()).request('GET /user', {});
-        const login = (data as { login?: unknown }).login;
-        if (typeof login === 'string' && /^[\w.[\]-]{1,100}$/.test(login)) return login;
+        const { data } = await octokit.request('GET /user', {});
+        const login = usable((data as { login?: unknown }).login);
+        if (login) return login;
       } catch (err) {
-        // The job's token answers 403 ("Resource not accessible by integration"): it is the bot.
-        const status = (err as { status?: unknown }).status;
-        if (status !== 401 && status !== 403 && status !== 404) throw err;
+        // An installation token answers 403 ("Resource not accessible by integration").
+        if (!refused(err)) throw err;
       }
+      try {
+        // A GitHub App's installation token: `viewer` is its bot (`<app>[bot]`).
+        const graphql = `${this.api.replace(/\/+$/, '').replace(/\/api\/v3$/, '/api')}/graphql`;
+        const { data } = await octokit.request(`POST ${graphql}`, { query: '{ viewer { login } }' });
+        const login = usable((data as { data?: { viewer?: { login?: unknown } } }).data?.viewer?.login);
+        if (login) return login;
+      } catch (err) {
+        if (!refused(err)) throw err;
+      }
+      // The job's token (GITHUB_TOKEN), which may read neither.
       return JOB_TOKEN_LOGIN;
     })());
   }
@@ -63,6 +82,9 @@ export class Identity {
     return typeof author === 'string' && author.toLowerCase() === (await this.get()).toLowerCase();
   }
 }
+
+const usable = (login: unknown): string | undefined =>
+  typeof login === 'string' && /^[\w.[\]-]{1,100}$/.test(login) ? login : undefined;
 
 /** The first item among `items` holding `marker` that this identity wrote, and the others that hold it. */
 export async function ownWithMarker(identity: Identity, items: Authored[], marker: string): Promise<Found> {

@@ -2,7 +2,7 @@
 // written, transient Deployments. Called through the PreviewHost interface only (main.ts builds
 // it). Reads throw, so the command never mistakes a failed read for a closed or open pull request;
 // a refused write is one warning naming the permission. Deployments are GitHubDeployment's, transient.
-import type { PreviewHost, PullRequestInfo } from '../preview/host.js';
+import { NoSuchPullRequest, type PreviewHost, type PullRequestInfo } from '../preview/host.js';
 import { upsertComment, warnOthers } from './comment.js';
 import type { GitHubConnection } from './connection.js';
 import { GitHubDeployment } from './deployments.js';
@@ -25,13 +25,21 @@ export function githubPreviewHost(
   const connect = github.octokit;
   return {
     async pullRequest(number): Promise<PullRequestInfo> {
-      const { data } = await (
-        await connect()
-      ).request('GET /repos/{owner}/{repo}/pulls/{pull_number}', {
-        owner,
-        repo,
-        pull_number: number,
-      });
+      let data: unknown;
+      try {
+        ({ data } = await (
+          await connect()
+        ).request('GET /repos/{owner}/{repo}/pulls/{pull_number}', {
+          owner,
+          repo,
+          pull_number: number,
+        }));
+      } catch (err) {
+        if ((err as { status?: unknown }).status === 404) {
+          throw new NoSuchPullRequest(`${run.repository} has no pull request #${number}`);
+        }
+        throw err;
+      }
       const pr = data as { state?: unknown; merged?: unknown; updated_at?: unknown; head?: { sha?: unknown } };
       const updatedAt = typeof pr.updated_at === 'string' ? Date.parse(pr.updated_at) : NaN;
       if ((pr.state !== 'open' && pr.state !== 'closed') || Number.isNaN(updatedAt)) {

@@ -30,6 +30,12 @@ export const MAX_READ_BYTES = 8 * MAX_FILE_BYTES;
 const DAY_MS = 24 * 3600_000;
 /** Commits that find the branch moved are tried again this many times. */
 const ATTEMPTS = 5;
+/**
+ * A record dated later than this past the run's own time was not written by a run (a run that
+ * overlaps this one is minutes ahead at most): one dated years ahead would be every Claw's last
+ * word, and its streaks', for years. Such a line is skipped like any broken line.
+ */
+export const MAX_AHEAD_MS = 3600_000;
 
 const RAW = /^history\/(\d{4}-\d{2})(?:\.([2-9]|[1-9]\d{1,3}))?\.ndjson$/;
 const DAILY = /^history\/daily\/(\d{4}-\d{2})(?:\.([2-9]|[1-9]\d{1,3}))?\.ndjson$/;
@@ -146,6 +152,15 @@ export class HealthHistory {
     const files = snapshot?.files ?? [];
     const texts = new Map<string, string>();
     const windowStart = now - RAW_DAYS * DAY_MS;
+    const ahead = 'a time after this run (dated in the future)';
+    const readDaily = (data: unknown): DailyRecord | string => {
+      const r = readDailyRecord(data);
+      return typeof r !== 'string' && r.day > dayOf(now + MAX_AHEAD_MS) ? ahead : r;
+    };
+    const readRun = (data: unknown): RunRecord | string => {
+      const r = readRunRecord(data);
+      return typeof r !== 'string' && r.at > now + MAX_AHEAD_MS ? ahead : r;
+    };
 
     // Daily lines of the window's months.
     const dailyParts = partsOf(files, DAILY);
@@ -153,7 +168,7 @@ export class HealthHistory {
     for (const part of dailyParts.filter((p) => p.month >= monthOf(windowStart))) {
       const text = await this.text(part.file);
       texts.set(part.file.path, text);
-      daily.push(...this.lines(part.file, text, readDailyRecord));
+      daily.push(...this.lines(part.file, text, readDaily));
     }
     const folded = new Set(daily.map((d) => d.day));
     const lastFolded = [...folded].sort().at(-1);
@@ -177,7 +192,7 @@ export class HealthHistory {
       const text = await this.text(part.file);
       texts.set(part.file.path, text);
       bytes += part.file.size;
-      const records = this.lines(part.file, text, readRunRecord);
+      const records = this.lines(part.file, text, readRun);
       recent.push(...records);
       const oldest = Math.min(...records.map((r) => r.at));
       if (oldest < wanted) break;
@@ -280,12 +295,15 @@ export function appendLines(
     text = '';
   }
   if (text && !text.endsWith('\n')) text += '\n';
+  // A part that gets no line is not written back: a full one (or one made huge by hand) would be
+  // sent whole for nothing, and one too large for GitHub would fail every run's commit.
+  const read = text;
   const changes: FileChange[] = [];
   let bytes = Buffer.byteLength(text, 'utf8');
   for (const line of lines) {
     const size = Buffer.byteLength(line, 'utf8') + 1;
     if (bytes + size > MAX_FILE_BYTES && bytes > 0) {
-      changes.push({ path: partPath(dir, month, number), content: text });
+      if (text !== read) changes.push({ path: partPath(dir, month, number), content: text });
       number += 1;
       text = '';
       bytes = 0;

@@ -149,7 +149,7 @@ export async function trackIncidents(
     );
     return outcome;
   }
-  const known = readIssues(found, deps);
+  const { known, duplicates } = readIssues(found, deps);
   for (const [key, { issue }] of known) {
     if (issue.state === 'open') outcome.open.set(key, { number: issue.number, url: issue.url, title: issue.title });
   }
@@ -164,6 +164,20 @@ export async function trackIncidents(
       return false;
     }
   };
+  // Two runs that overlap may each open the incident: one issue is kept, the others closed.
+  for (const { issue, state, of } of duplicates) {
+    const closed = await act(`close duplicate incident #${issue.number}`, async () => {
+      await issues.comment(
+        issue.number,
+        deps.redact(`Closed as a duplicate of #${of}: two runs opened this incident at once (${runText(run)}).`),
+      );
+      await issues.update(issue.number, {
+        state: 'closed',
+        body: deps.redact(replaceMarker(issue.body, sealedMarker(KIND, { ...state, closedAt: now }, deps.seal))),
+      });
+    });
+    if (closed) log.info(`Incidents: closed #${issue.number}, a duplicate of #${of}.`);
+  }
 
   for (const seen of observations) {
     if (seen.status === 'unknown') continue; // neither opens nor closes anything
@@ -314,12 +328,19 @@ export async function trackIncidents(
   return outcome;
 }
 
-/** Our incidents by subject: the newest open one, else the newest closed. Warns once for each other. */
+/**
+ * Our incidents by subject: the newest open one, else the newest closed; other open ones of the
+ * same subject are duplicates. Warns once for each issue that is not ours.
+ */
 function readIssues(
   found: IncidentIssue[],
   deps: IncidentDeps,
-): Map<string, { issue: IncidentIssue; state: IncidentState }> {
+): {
+  known: Map<string, { issue: IncidentIssue; state: IncidentState }>;
+  duplicates: { issue: IncidentIssue; state: IncidentState; of: number }[];
+} {
   const known = new Map<string, { issue: IncidentIssue; state: IncidentState }>();
+  const duplicates: { issue: IncidentIssue; state: IncidentState; of: number }[] = [];
   const ordered = [...found].sort((a, b) => Number(b.state === 'open') - Number(a.state === 'open'));
   for (const issue of ordered) {
     const sealed = readSealed(issue.body, KIND, deps.seal);
@@ -337,9 +358,11 @@ function readIssues(
     }
     const state = readState((sealed as { state: unknown }).state)!;
     const key = keyOf(state.subject);
-    if (!known.has(key)) known.set(key, { issue, state });
+    const kept = known.get(key);
+    if (!kept) known.set(key, { issue, state });
+    else if (issue.state === 'open') duplicates.push({ issue, state, of: kept.issue.number });
   }
-  return known;
+  return { known, duplicates };
 }
 
 /** The body with its sealed marker replaced (the rest as this action last wrote it). */

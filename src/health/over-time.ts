@@ -14,7 +14,7 @@ import { HealthHistory, type HistoryView } from './history.js';
 import type { FileChange, HealthHost } from './host.js';
 import { type IncidentOptions, type IncidentOutcome, type Observation, trackIncidents } from './incidents.js';
 import { type ClawRecord, type RunRecord, type ServiceState, isClawRecord } from './records.js';
-import { type ClawStatus, type StatusModel, clawStatuses } from './uptime.js';
+import { type ClawStatus, type StatusModel, clawIds, clawStatuses } from './uptime.js';
 
 export interface OverTimeRequest {
   /** The history branch. */
@@ -94,11 +94,13 @@ export async function healthOverTime(
       return open ? { ...c, incident: { number: open.number, url: open.url } } : c;
     });
     const service = incidents?.open.get('service');
+    const leftOut = clawIds(v, now).length - claws.length;
     return {
       generatedAt: now,
       repository: request.repository,
       claws,
       ...(service ? { serviceIncident: service } : {}),
+      ...(leftOut > 0 ? { leftOut } : {}),
     };
   };
   let written: HistoryView | undefined;

@@ -7,6 +7,12 @@ import { type ClawRecord, type DailyRecord, type RunStatus, aggregateDay, dayOf,
 
 export const STRIP_DAYS = 90;
 const DAY_MS = 24 * 3600_000;
+/**
+ * The most Claws the page, status.json and the badges show, the most recently checked first: the
+ * history branch may name any number of them (anyone with push access writes it), and every one is
+ * a section, an entry and a file written on every run.
+ */
+export const MAX_CLAWS = 1000;
 
 /** One Claw's day: the same figures a daily record keeps. */
 export type DayStat = Omit<DailyRecord, 'claw'>;
@@ -49,17 +55,25 @@ export interface StatusModel {
   claws: ClawStatus[];
   /** An open incident about the service or the key. */
   serviceIncident?: { number: number; url: string; title: string };
+  /** Claws of the history past MAX_CLAWS, left out. */
+  leftOut?: number;
+}
+
+/** The Claws the history names in the last 90 days, the most recently checked first. */
+export function clawIds(view: HistoryView, now: number): string[] {
+  const first = dayOf(now - (STRIP_DAYS - 1) * DAY_MS);
+  const seen = new Map<string, number>();
+  const saw = (claw: string, at: number): void => void seen.set(claw, Math.max(seen.get(claw) ?? 0, at));
+  for (const d of view.daily) if (d.day >= first) saw(d.claw, Date.parse(`${d.day}T00:00:00Z`));
+  for (const r of view.recent) if (isClawRecord(r) && dayOf(r.at) >= first) saw(r.claw, r.at);
+  return [...seen].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([claw]) => claw);
 }
 
 /** Each Claw's figures from what the history holds (this run's records included). */
 export function clawStatuses(view: HistoryView, now: number): ClawStatus[] {
   const today = dayOf(now);
-  const first = dayOf(now - (STRIP_DAYS - 1) * DAY_MS);
-  const clawRecords = view.recent.filter(isClawRecord);
-  const claws = new Set<string>([
-    ...view.daily.filter((d) => d.day >= first).map((d) => d.claw),
-    ...clawRecords.filter((r) => dayOf(r.at) >= first).map((r) => r.claw),
-  ]);
+  const claws = new Set(clawIds(view, now).slice(0, MAX_CLAWS));
+  const clawRecords = view.recent.filter((r) => isClawRecord(r) && claws.has(r.claw)) as ClawRecord[];
   const days = Array.from({ length: STRIP_DAYS }, (_, i) => dayOf(now - (STRIP_DAYS - 1 - i) * DAY_MS));
   const out: ClawStatus[] = [];
   for (const claw of [...claws].sort()) {

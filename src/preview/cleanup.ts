@@ -8,8 +8,11 @@ import { formatDuration } from '../format.js';
 import { previewComment } from '../report/preview-report.js';
 import { type PreviewDeps, type PreviewRequest, guardedId } from './command.js';
 import { type PreviewResult, emptyResult } from './result.js';
-import type { PullRequestInfo } from './host.js';
+import { NoSuchPullRequest, type PullRequestInfo } from './host.js';
 import { type PreviewRecord, commentWithState, decodeState, encodeState, previewMarker, previewOf } from './state.js';
+
+/** The most pull requests one sweep reads (each costs GitHub calls from the repository's quota). */
+export const MAX_SWEEP_PULLS = 100;
 
 /**
  * The previews of one pull request: those the sealed state of its comment names, and nothing
@@ -90,14 +93,35 @@ export async function sweep(deps: PreviewDeps, request: PreviewRequest): Promise
     const of = previewOf(id, declared);
     if (of) byPr.set(of.pr, [...(byPr.get(of.pr) ?? []), id]);
   }
-  // Read everything first: a failure here must not turn into "no open pull requests".
+  // Read everything first: a failure here must not turn into "no open pull requests". A name that
+  // merely fits costs GitHub calls: at most MAX_SWEEP_PULLS pull requests a run, the oldest first,
+  // and none past the step's timeout; the rest wait for the next sweep.
   const plans: { pr: number; info: PullRequestInfo; records: PreviewRecord[] }[] = [];
+  const numbers = [...byPr.keys()].sort((a, b) => a - b);
   try {
-    for (const pr of byPr.keys()) {
-      plans.push({ pr, info: await deps.host.pullRequest(pr), records: await previewsOf(deps, request, pr) });
+    for (const [i, pr] of numbers.entries()) {
+      const late = ctx.deadline !== undefined && ctx.clock.now() >= ctx.deadline;
+      if (i >= MAX_SWEEP_PULLS || late) {
+        const why = late
+          ? "not looked at: the step's timeout came first"
+          : `not looked at: a sweep reads at most ${MAX_SWEEP_PULLS} pull requests, the oldest first`;
+        for (const id of numbers.slice(i).flatMap((n) => byPr.get(n) ?? [])) result.kept.push({ id, why });
+        break;
+      }
+      let info: PullRequestInfo;
+      try {
+        info = await deps.host.pullRequest(pr);
+      } catch (err) {
+        if (!(err instanceof NoSuchPullRequest)) throw err;
+        // No pull request, no comment: no sealed state can name these Claws.
+        for (const id of byPr.get(pr) ?? []) result.kept.push({ id, why: `not a preview: ${err.message}` });
+        continue;
+      }
+      plans.push({ pr, info, records: await previewsOf(deps, request, pr) });
     }
   } catch (err) {
     result.ok = false;
+    result.kept = [];
     const kept = [...byPr.values()].flat();
     for (const id of kept) result.kept.push({ id, why: 'kept: the sweep could not read every pull request' });
     result.message = `The sweep deleted nothing: a pull request or its comment could not be read (${errorMessage(err)}). Kept ${kept.length} Claw(s): ${kept.join(', ') || 'none'}.`;

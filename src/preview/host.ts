@@ -10,8 +10,16 @@ export interface PullRequestInfo {
   headSha: string;
 }
 
+/** What `pullRequest` throws for a number that is no pull request of the repository (a 404). */
+export class NoSuchPullRequest extends Error {
+  override name = 'NoSuchPullRequest';
+}
+
 export interface PreviewHost {
-  /** Reads a pull request; throws when it cannot (never read a failure as "closed" or "open"). */
+  /**
+   * Reads a pull request; throws when it cannot (never read a failure as "closed" or "open"),
+   * NoSuchPullRequest when there is none by that number.
+   */
   pullRequest(number: number): Promise<PullRequestInfo>;
   /**
    * The body of the comment holding `marker` that this action's identity wrote, if any (others

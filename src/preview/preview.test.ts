@@ -25,9 +25,9 @@ describe('the hidden state', () => {
   it.each<[string, string, RegExp]>([
     ['another pull request', encodeState({ pr: 8, head: '', previews: [] }), /for pull request 8, not #7/],
     [
-      'a Claw the manifest does not declare',
-      encodeState({ pr: 7, head: '', previews: [{ claw: 'evil', id: 'x' }] }),
-      /does not declare/,
+      'a Claw that is not an id',
+      encodeState({ pr: 7, head: '', previews: [{ claw: '../evil', id: 'x' }] }),
+      /no usable Claw/,
     ],
     [
       'a production id as a preview',
@@ -70,6 +70,11 @@ describe('the hidden state', () => {
     const read = decodeState(body, { pr: 7, declared }, key);
     expect(read.state).toBeUndefined();
     expect(read.problem).toMatch(problem);
+  });
+
+  it('keeps the record of a Claw the manifest no longer declares: the seal proves the preview is ours', () => {
+    const state = { pr: 7, head: '', previews: [{ claw: 'claw-renamed', id: 'claw-renamed-pr-7' }] };
+    expect(decodeState(encodeState(state), { pr: 7, declared }, key)).toEqual({ state });
   });
 
   it('names previews <claw>-pr-<n>, and knows them only for declared Claws', () => {

@@ -29,8 +29,8 @@ export function encodeState(state: PreviewState, key: SealKey): string {
 }
 
 /**
- * The state in a comment's body, or why it cannot be used: the seal must hold, and only Claws the
- * manifest declares, only usable ids that are not production's, and only this pull request's.
+ * The state in a comment's body, or why it cannot be used: the seal must hold, and only usable ids
+ * that are not production's, and only this pull request's.
  */
 export function decodeState(
   body: string,
@@ -53,8 +53,9 @@ export function decodeState(
   for (const item of record.previews as Record<string, unknown>[]) {
     const claw = item?.claw;
     const id = item?.id;
-    if (typeof claw !== 'string' || !expect.declared.includes(claw))
-      return { problem: 'the state names a Claw the manifest does not declare' };
+    // A Claw the manifest no longer declares (the pull request renamed or dropped it) keeps its
+    // record: the seal says this action made the preview, and only the register can delete it.
+    if (typeof claw !== 'string' || !isValidId(claw)) return { problem: 'the state names no usable Claw' };
     if (typeof id !== 'string' || !isValidId(id) || expect.declared.includes(id)) {
       return { problem: `the state names an unusable preview id for ${claw}` };
     }

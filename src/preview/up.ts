@@ -39,7 +39,16 @@ export async function up(deps: PreviewDeps, request: PreviewRequest, pr: number)
   if ((await host.pullRequest(pr)).state === 'closed') {
     return { ...result, message: `Pull request #${pr} is already closed: no preview.` };
   }
-  const state = await readState(deps, request, pr, marker, declared);
+  let state: PreviewState | undefined;
+  try {
+    state = await readState(deps, request, pr, marker, declared);
+  } catch (err) {
+    // The comment is the register of this pull request's previews: without it, a new preview
+    // would hide the one already there, which nothing would ever delete.
+    result.ok = false;
+    result.message = `Could not read the preview comment of #${pr} (${errorMessage(err)}): nothing was created or updated, since this pull request's previews are known only from its sealed state. Run the job again.`;
+    return result;
+  }
   const known = state?.previews ?? [];
 
   const targets = await clawsToPreview(deps, request);
@@ -111,18 +120,11 @@ async function readState(
   marker: string,
   declared: string[],
 ): Promise<PreviewState | undefined> {
-  try {
-    const body = await deps.host.readComment(pr, marker);
-    if (!body) return undefined;
-    const read = decodeState(body, { pr, declared }, request.seal);
-    if (read.problem) deps.ctx.log.warning(`The preview comment's hidden state is ignored: ${read.problem}.`);
-    return read.state;
-  } catch (err) {
-    deps.ctx.log.warning(
-      `Could not read the preview comment of #${pr} (${errorMessage(err)}); previews are found by their ids.`,
-    );
-    return undefined;
-  }
+  const body = await deps.host.readComment(pr, marker);
+  if (!body) return undefined;
+  const read = decodeState(body, { pr, declared }, request.seal);
+  if (read.problem) deps.ctx.log.warning(`The preview comment's hidden state is ignored: ${read.problem}.`);
+  return read.state;
 }
 
 /** The Claws whose plan against production has operations, or every Claw with `preview-claws: all`. */
@@ -172,12 +174,16 @@ async function upClaw(
       entry.created = true;
       // Registered before anything else happens to it: a run cut short still leaves it in a sealed state.
       known.push({ claw: spec.id, id });
-      await writeComment(
-        deps,
-        request,
-        { ...emptyResult('up', request.event.headSha, pr), message: `Creating previews…` },
-        known,
-      );
+      const registering = { ...emptyResult('up', request.event.headSha, pr), message: `Creating previews…` };
+      await writeComment(deps, request, registering, known);
+      if (registering.comment !== 'written') {
+        // Not in a sealed state, it would never be found again, nor deleted: take it away now.
+        known.pop();
+        await removePreview(deps, request, { claw: spec.id, id });
+        throw new Error(
+          `removed preview ${id} at once: it could not be recorded in the pull request's comment (see the warning above), and a preview no sealed state names is never cleaned up`,
+        );
+      }
     }
     entry.previewId = id;
     const deployed = await deployClaw(

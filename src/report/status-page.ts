@@ -7,6 +7,8 @@ import { httpUrl } from '../identifiers.js';
 
 /** GitHub Pages serves it whole; the page stays well under the branch's 1 MiB per file. */
 export const MAX_PAGE_BYTES = 900 * 1024;
+/** Charts stop here; the figures of the next Claws follow, up to MAX_PAGE_BYTES. */
+const CHARTS_BYTES = 600 * 1024;
 
 const ENTITY: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
@@ -247,20 +249,34 @@ export function statusPage(model: StatusModel): string {
   ].join('\n');
   const end = ['</main>', '</body>', '</html>', ''].join('\n');
   const parts: string[] = [];
-  let bytes = Buffer.byteLength(top + end, 'utf8');
+  const size = (text: string): number => Buffer.byteLength(text, 'utf8') + 1;
+  // Room for the notes below, whatever the counts in them.
+  let bytes = size(top + end) + 1024;
   let short = 0;
+  let omitted = 0;
   model.claws.forEach((claw, i) => {
-    let part = section(claw, i + 1);
-    if (short > 0 || bytes + Buffer.byteLength(part, 'utf8') > MAX_PAGE_BYTES) {
-      part = shortSection(claw, i + 1);
-      short += 1;
+    const full = section(claw, i + 1);
+    const charts = short === 0 && omitted === 0 && bytes + size(full) <= CHARTS_BYTES;
+    const part = charts ? full : shortSection(claw, i + 1);
+    if (omitted > 0 || bytes + size(part) > MAX_PAGE_BYTES) {
+      omitted += 1;
+      return;
     }
+    if (!charts) short += 1;
     parts.push(part);
-    bytes += Buffer.byteLength(part, 'utf8') + 1;
+    bytes += size(part);
   });
-  const note = short
-    ? `<p class="muted">The charts of the last ${short} Claw(s) are left out to keep this page under ${Math.round(MAX_PAGE_BYTES / 1024)} KiB; status.json has their figures.</p>`
-    : '';
+  omitted += model.leftOut ?? 0;
+  const kib = Math.round(MAX_PAGE_BYTES / 1024);
+  const notes = [
+    short
+      ? `The charts of the last ${short} Claw(s) are left out to keep this page under ${kib} KiB; status.json has their figures.`
+      : '',
+    omitted
+      ? `${omitted} more Claw(s) of the history are left out altogether, to keep this page under ${kib} KiB.`
+      : '',
+  ].filter(Boolean);
+  const note = notes.length ? `<p class="muted">${notes.join(' ')}</p>` : '';
   return [top, ...parts, note, end].filter(Boolean).join('\n');
 }
 
@@ -268,7 +284,9 @@ export function statusPage(model: StatusModel): string {
 export function statusJson(model: StatusModel): string {
   const round = (v: number | undefined): number | null => (v === undefined ? null : Math.round(v * 1e6) / 1e6);
   let bytes = 0;
-  const claws = model.claws.map((c) => {
+  let leftOut = model.leftOut ?? 0;
+  const claws: Record<string, unknown>[] = [];
+  for (const c of model.claws) {
     const entry: Record<string, unknown> = {
       id: c.claw,
       status: STATE_TEXT[c.current ?? 'unknown'],
@@ -295,16 +313,23 @@ export function statusJson(model: StatusModel): string {
         deployments: d.deployments,
         checks: d.checks ?? null,
       }));
+    const own = Buffer.byteLength(JSON.stringify(entry), 'utf8') + 64;
+    if (leftOut > (model.leftOut ?? 0) || bytes + own > MAX_PAGE_BYTES) {
+      leftOut += 1;
+      continue;
+    }
+    bytes += own;
     const size = Buffer.byteLength(JSON.stringify(days), 'utf8');
     if (bytes + size > MAX_PAGE_BYTES) entry.daysLeftOut = true;
     else {
       entry.days = days;
       bytes += size;
     }
-    return entry;
-  });
+    claws.push(entry);
+  }
   const service = model.serviceIncident
     ? { number: model.serviceIncident.number, url: httpUrl(model.serviceIncident.url) ?? null }
     : null;
-  return `${JSON.stringify({ generatedAt: new Date(model.generatedAt).toISOString(), serviceIncident: service, claws }, null, 1)}\n`;
+  const generatedAt = new Date(model.generatedAt).toISOString();
+  return `${JSON.stringify({ generatedAt, serviceIncident: service, claws, ...(leftOut ? { clawsLeftOut: leftOut } : {}) }, null, 1)}\n`;
 }

@@ -145,4 +145,105 @@ describe('health over time: only what this action wrote is trusted', () => {
       "History: could not write to the branch 'claw-health' (403: give the workflow 'permissions: contents: write' (and 'github-token' that has it)); this run's records are not kept. Health is reported as usual.",
     ]);
   });
+
+  it('history lines dated years ahead (push access) neither keep a down Claw out of an incident nor show it up on the page', async () => {
+    const { sim, github } = await start();
+    sim.addClaw('bot-a', { status: 'offline' });
+    // Input controlled by: anyone with push access to the history branch.
+    const forged = ['01', '02', '03'].map((day) =>
+      JSON.stringify({ at: `2199-12-${day}T00:00:00.000Z`, run: '1', claw: 'bot-a', status: 'healthy' }),
+    );
+    github.repo.push('claw-health', { 'history/2199-12.ndjson': `${forged.join('\n')}\n` });
+    const first = await run(T);
+    expect(first.warnings).toEqual([
+      "History: history/2199-12.ndjson on 'claw-health' has 3 line(s) that are not a usable record; skipped them (line 1: a time after this run (dated in the future)).",
+    ]);
+    await run(T + HOUR);
+    expect(github.repo.issues.map((i) => [i.title, i.state])).toEqual([['bot-a is down', 'open']]);
+    const html = github.repo.file('claw-health', 'index.html')!;
+    expect(html).toContain('<span class="state unhealthy">down</span>');
+    // Skipped, never rewritten.
+    expect(github.repo.file('claw-health', 'history/2199-12.ndjson')).toBe(`${forged.join('\n')}\n`);
+  });
+
+  it('10,000 Claws on the history branch (push access): the page and status.json stay under 900 KiB, at most 1,000 badges, the checked Claw shown', async () => {
+    const { sim, github } = await start();
+    sim.addClaw('bot-a');
+    // Input controlled by: anyone with push access to the history branch.
+    const at = new Date(T - HOUR).toISOString();
+    const lines = Array.from({ length: 10_000 }, (_, i) =>
+      JSON.stringify({ at, run: '1', claw: `c${i}`, status: 'healthy', latencyMs: 5 }),
+    );
+    github.repo.push('claw-health', { 'history/2026-11.ndjson': `${lines.join('\n')}\n` });
+    const done = await run(T);
+    expect(done.exitCode).toBe(0);
+    const html = github.repo.file('claw-health', 'index.html')!;
+    const json = github.repo.file('claw-health', 'status.json')!;
+    expect(Buffer.byteLength(html)).toBeLessThan(900 * 1024);
+    expect(Buffer.byteLength(json)).toBeLessThan(900 * 1024);
+    expect(github.repo.files('claw-health').filter((p) => p.startsWith('badges/')).length).toBeLessThanOrEqual(1000);
+    expect(html).toContain('<h2 id="claw-1">bot-a</h2>');
+    expect(html).toMatch(/\d+ more Claw\(s\) of the history are left out altogether/);
+    const status = JSON.parse(json) as { claws: { id: string }[]; clawsLeftOut: number };
+    expect(status.claws[0].id).toBe('bot-a');
+    expect(status.claws.length + status.clawsLeftOut).toBe(10_001);
+  });
+
+  it('two runs at once both open the incident: the next run closes the duplicate, and one issue goes on', async () => {
+    const { sim, github } = await start();
+    sim.addClaw('bot-a', { status: 'offline' });
+    await run(T, { confirm: '2' });
+    // Input controlled by: the schedule (a run that overlaps the next one, without `concurrency`).
+    github.repo.holdIssueLists(2);
+    await Promise.all([run(T + HOUR, { confirm: '2' }), run(T + HOUR, { confirm: '2' })]);
+    expect(github.repo.issues.filter((i) => i.state === 'open')).toHaveLength(2);
+    const third = await run(T + 2 * HOUR, { confirm: '2' });
+    expect(third.exitCode).toBe(1);
+    const open = github.repo.issues.filter((i) => i.state === 'open');
+    expect(open).toHaveLength(1);
+    const closed = github.repo.issues.find((i) => i.state === 'closed')!;
+    expect(github.comments.get(closed.number)?.map((c) => c.body)).toEqual([
+      expect.stringMatching(
+        new RegExp(`^Closed as a duplicate of #${open[0].number}: two runs opened this incident at once`),
+      ),
+    ]);
+    // Recovered: the one left is closed as ever; nothing stays open.
+    sim.claws.get('bot-a')!.status = 'online';
+    await run(T + 3 * HOUR, { confirm: '2' });
+    await run(T + 4 * HOUR, { confirm: '2' });
+    expect(github.repo.issues.map((i) => i.state)).toEqual(['closed', 'closed']);
+  });
+
+  it("a 3 MB line in this month's history file (push access) is never sent back: the run's records start a new part", async () => {
+    const { sim, github } = await start();
+    sim.addClaw('bot-a');
+    // Input controlled by: anyone with push access to the history branch.
+    const huge = JSON.stringify({
+      at: new Date(T - HOUR).toISOString(),
+      run: '1',
+      claw: 'bot-a',
+      status: 'healthy',
+      pad: 'x'.repeat(3_000_000),
+    });
+    github.repo.push('claw-health', { 'history/2026-11.ndjson': huge });
+    const done = await run(T);
+    expect(done.exitCode).toBe(0);
+    const trees = github.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/git/trees'));
+    expect(trees.map((r) => JSON.stringify(r.body).length).every((n) => n < 1024 * 1024)).toBe(true);
+    expect(github.repo.file('claw-health', 'history/2026-11.ndjson')).toBe(huge);
+    expect(github.repo.file('claw-health', 'history/2026-11.2.ndjson')).toContain('"claw":"bot-a"');
+  });
+
+  it('a GitHub App’s installation token: its own incident issue is found again, never a new one per run', async () => {
+    const { sim, github } = await start();
+    sim.addClaw('bot-a', { status: 'offline' });
+    // Input controlled by: the workflow (a token from a GitHub App).
+    github.apps.set('ghs_app-installation-token-0123456789', 'claw-health[bot]');
+    const app = { 'github-token': 'ghs_app-installation-token-0123456789', confirm: '1', recover: '1' };
+    for (let i = 0; i < 3; i++) expect((await run(T + i * HOUR, app)).warnings).toEqual([]);
+    expect(github.repo.issues.map((i) => [i.author, i.state])).toEqual([['claw-health[bot]', 'open']]);
+    sim.claws.get('bot-a')!.status = 'online';
+    await run(T + 3 * HOUR, app);
+    expect(github.repo.issues.map((i) => i.state)).toEqual(['closed']);
+  });
 });

@@ -69,8 +69,11 @@ async function service(options: SimOptions = {}): Promise<Simulator> {
   return sim;
 }
 
-async function gitHub(prs: Record<number, 'open' | 'closed'> = { 7: 'open' }): Promise<FakeGitHub> {
-  github = new FakeGitHub();
+async function gitHub(
+  prs: Record<number, 'open' | 'closed'> = { 7: 'open' },
+  options: ConstructorParameters<typeof FakeGitHub>[0] = {},
+): Promise<FakeGitHub> {
+  github = new FakeGitHub(options);
   await github.start();
   for (const [number, state] of Object.entries(prs)) {
     github.pulls.set(Number(number), {
@@ -90,9 +93,10 @@ function run(
   event: { name: string; action?: string; pr?: number },
   extra: Record<string, string> = {},
   env: Record<string, string> = {},
+  manifest = MANIFEST,
 ) {
   const dir = mkdtempSync(join(tmpdir(), 'claw-preview-'));
-  writeFileSync(join(dir, 'claws.yml'), MANIFEST);
+  writeFileSync(join(dir, 'claws.yml'), manifest);
   writeFileSync(join(dir, 'checks.yml'), CHECKS);
   const payload = event.pr
     ? {
@@ -470,5 +474,141 @@ describe('preview under attack', () => {
     expect(again.exitCode).toBe(0);
     expect(gh.comments.get(7)).toHaveLength(1);
     expect(sim.requests.filter((r) => r.method === 'POST' && r.path === '/v1/claws')).toHaveLength(1);
+  });
+
+  // A preview no sealed state names is never found again: the next push makes another, the close
+  // and the sweep never delete it. So no Claw outlives a run without its register.
+  it('GitHub failing while the run asks who it is (GET /user 500): nothing created, no second preview; the close deletes the first', async () => {
+    const sim = await service();
+    const gh = await gitHub();
+    await run(sim, gh, { name: 'pull_request', action: 'opened', pr: 7 }, { 'fail-on': 'never' });
+    // Input controlled by: GitHub's API, failing for a while.
+    gh.userStatus = 500;
+    const sync = await run(sim, gh, { name: 'pull_request', action: 'synchronize', pr: 7 }, { 'fail-on': 'never' });
+    expect(sync.exitCode).toBe(1);
+    expect(sync.errors.join('\n')).toContain(
+      'Could not read the preview comment of #7 (Server Error): nothing was created or updated',
+    );
+    const writes = sim.requests.filter((r) => r.method !== 'GET' && !r.path.startsWith('/v1/chat/'));
+    expect(writes.map((r) => r.path)).toEqual([
+      '/v1/claws',
+      '/v1/claws/claw-support-bot-pr-7/skills',
+      '/v1/claws/claw-support-bot-pr-7/skills',
+      '/v1/deployments',
+    ]);
+    gh.userStatus = undefined;
+    gh.pulls.get(7)!.state = 'closed';
+    await run(sim, gh, { name: 'pull_request', action: 'closed', pr: 7 });
+    expect([...sim.claws.keys()].filter((id) => id.includes('-pr-'))).toEqual([]);
+  });
+
+  it('a token that may not comment (403): the preview is removed at once, never left where no sealed state names it', async () => {
+    const sim = await service();
+    // Input controlled by: the workflow's permissions (no pull-requests: write).
+    const gh = await gitHub({ 7: 'open' }, { commentStatus: 403 });
+    for (const action of ['opened', 'synchronize', 'synchronize']) {
+      const result = await run(sim, gh, { name: 'pull_request', action, pr: 7 }, { 'fail-on': 'never' });
+      expect(result.exitCode, action).toBe(1);
+      expect(result.warnings.join('\n')).toContain("Give the workflow 'permissions: pull-requests: write'");
+      expect(result.warnings.join('\n')).toContain(
+        'removed preview claw-support-bot-pr-7 at once: it could not be recorded in the pull request',
+      );
+    }
+    expect([...sim.claws.keys()].filter((id) => id.includes('-pr-'))).toEqual([]);
+    expect(sim.requests.filter((r) => r.method === 'POST' && r.path === '/v1/deployments')).toEqual([]);
+    expect(productionWrites(sim)).toEqual([]);
+  });
+
+  it('a push that drops a Claw from the manifest: its preview stays in the sealed state, and the close deletes it', async () => {
+    const sim = await service();
+    sim.addClaw('claw-sales', { plan: [['live']], config: { policy: { refunds: 'strict' } } });
+    const gh = await gitHub();
+    await run(sim, gh, { name: 'pull_request', action: 'opened', pr: 7 }, { 'fail-on': 'never' });
+    // Input controlled by: the pull request's author (the manifest in the pull request).
+    const renamed = MANIFEST.replace('claw-support-bot', 'claw-sales');
+    const sync = await run(
+      sim,
+      gh,
+      { name: 'pull_request', action: 'synchronize', pr: 7 },
+      { 'fail-on': 'never' },
+      {},
+      renamed,
+    );
+    expect(sync.exitCode).toBe(0);
+    expect(sync.warnings.join('\n')).not.toContain('hidden state is ignored');
+    gh.pulls.get(7)!.state = 'closed';
+    const down = await run(sim, gh, { name: 'pull_request', action: 'closed', pr: 7 }, {}, {}, renamed);
+    expect(down.exitCode).toBe(0);
+    expect(
+      sim.requests
+        .filter((r) => r.method === 'DELETE')
+        .map((r) => r.path)
+        .sort(),
+    ).toEqual(['/v1/claws/claw-sales-pr-7', '/v1/claws/claw-support-bot-pr-7']);
+    expect(sim.claws.has('claw-support-bot')).toBe(true);
+  });
+
+  it('a Claw named for a pull request that does not exist (claw-support-bot-pr-2024): kept, and the sweep still deletes a closed one', async () => {
+    const sim = await service();
+    // Input controlled by: whoever names Claws in the workspace (a year in a name, say).
+    sim.addClaw('claw-support-bot-pr-2024', { plan: [['live']] });
+    sim.addClaw('claw-support-bot-pr-1', { plan: [['live']] });
+    const gh = await gitHub({ 1: 'closed' });
+    gh.seedComments(
+      1,
+      [`${MARKER}\n${sealedState(1, [{ claw: 'claw-support-bot', id: 'claw-support-bot-pr-1' }])}`],
+      'github-actions[bot]',
+    );
+    const swept = await run(sim, gh, { name: 'schedule' });
+    expect(swept.exitCode).toBe(0);
+    expect(sim.requests.filter((r) => r.method === 'DELETE').map((r) => r.path)).toEqual([
+      '/v1/claws/claw-support-bot-pr-1',
+    ]);
+    expect(swept.summary).toMatch(
+      /`claw-support-bot-pr-2024` \| kept \| not a preview&#58; octo\/claws has no pull request &#35;2024/,
+    );
+  });
+
+  it('1,500 Claws whose names fit the pattern: the sweep reads at most 100 pull requests, the oldest first, and deletes what is due', async () => {
+    const sim = await service();
+    const prs: Record<number, 'open' | 'closed'> = {};
+    // Input controlled by: whoever names Claws in the workspace (or a service that lists them).
+    for (let n = 2; n <= 1500; n++) {
+      sim.addClaw(`claw-support-bot-pr-${n}`, { plan: [['live']] });
+      prs[n] = 'open';
+    }
+    prs[1] = 'closed';
+    sim.addClaw('claw-support-bot-pr-1', { plan: [['live']] });
+    const gh = await gitHub(prs);
+    gh.seedComments(
+      1,
+      [`${MARKER}\n${sealedState(1, [{ claw: 'claw-support-bot', id: 'claw-support-bot-pr-1' }])}`],
+      'github-actions[bot]',
+    );
+    const swept = await run(sim, gh, { name: 'schedule' });
+    expect(swept.exitCode).toBe(0);
+    expect(gh.requests.filter((r) => /\/pulls\/\d+$/.test(r.path))).toHaveLength(100);
+    expect(sim.requests.filter((r) => r.method === 'DELETE').map((r) => r.path)).toEqual([
+      '/v1/claws/claw-support-bot-pr-1',
+    ]);
+    expect(swept.summary).toContain('not looked at&#58; a sweep reads at most 100 pull requests, the oldest first');
+  });
+
+  it('a GitHub App’s installation token (GET /user refused, GraphQL names the bot): its comment is found again, no second preview', async () => {
+    const sim = await service();
+    const gh = await gitHub();
+    // Input controlled by: the workflow (a token from a GitHub App, as create-github-app-token makes).
+    gh.apps.set('ghs_app-installation-token-0123456789', 'claw-deployer[bot]');
+    const token = { 'fail-on': 'never', 'github-token': 'ghs_app-installation-token-0123456789' };
+    await run(sim, gh, { name: 'pull_request', action: 'opened', pr: 7 }, token);
+    expect(commentOf(gh)?.user.login).toBe('claw-deployer[bot]');
+    const again = await run(sim, gh, { name: 'pull_request', action: 'synchronize', pr: 7 }, token);
+    expect(again.exitCode).toBe(0);
+    expect(again.warnings).toEqual([]);
+    expect(gh.comments.get(7)).toHaveLength(1);
+    expect([...sim.claws.keys()].filter((id) => id.includes('-pr-'))).toEqual(['claw-support-bot-pr-7']);
+    gh.pulls.get(7)!.state = 'closed';
+    await run(sim, gh, { name: 'pull_request', action: 'closed', pr: 7 }, token);
+    expect([...sim.claws.keys()].filter((id) => id.includes('-pr-'))).toEqual([]);
   });
 });

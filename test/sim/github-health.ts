@@ -42,6 +42,7 @@ export class FakeRepo {
   issueStatus?: number;
   /** The first `count` branch reads wait until `count` have arrived: two runs read the same head. */
   private gate?: { count: number; waiting: (() => void)[] };
+  private issueGate?: { count: number; waiting: (() => void)[] };
 
   private readonly now: () => number;
   /** Who a request's token writes as: the author of what it creates. */
@@ -54,6 +55,11 @@ export class FakeRepo {
 
   holdBranchReads(count: number): void {
     this.gate = { count, waiting: [] };
+  }
+
+  /** The first `count` reads of the open issues wait until `count` have arrived: two runs see the same issues. */
+  holdIssueLists(count: number): void {
+    this.issueGate = { count, waiting: [] };
   }
 
   /** A file's text on `branch`, or undefined. */
@@ -163,6 +169,7 @@ export class FakeRepo {
     const at = new Date(this.now()).toISOString();
     if (!issues[1] && method === 'GET') {
       const state = url.searchParams.get('state') ?? 'open';
+      if (state === 'open' && this.issueGate) await this.wait('issueGate');
       const labels = (url.searchParams.get('labels') ?? '').split(',').filter(Boolean);
       const since = url.searchParams.get('since');
       const all = this.issues
@@ -225,13 +232,13 @@ export class FakeRepo {
     if (issue) issue.updated_at = new Date(this.now()).toISOString();
   }
 
-  private async wait(): Promise<void> {
-    const gate = this.gate!;
+  private async wait(which: 'gate' | 'issueGate' = 'gate'): Promise<void> {
+    const gate = this[which]!;
     await new Promise<void>((resolve) => {
       gate.waiting.push(resolve);
       if (gate.waiting.length >= gate.count) {
         gate.waiting.forEach((r) => r());
-        this.gate = undefined;
+        this[which] = undefined;
       }
     });
   }

@@ -26,6 +26,8 @@ export class FakeGitHub {
   readonly comments = new Map<number, { id: number; body: string; user: { login: string }; html_url: string }[]>();
   /** Tokens that belong to a person (or an app's user token): `GET /user` names them. */
   readonly users = new Map<string, string>();
+  /** A GitHub App's installation tokens: `GET /user` refuses them, GraphQL's `viewer` names the bot. */
+  readonly apps = new Map<string, string>();
   /** Pull requests by number; a read of one not here answers 404. */
   readonly pulls = new Map<
     number,
@@ -33,6 +35,8 @@ export class FakeGitHub {
   >();
   /** Answer pull-request reads with this status (500: GitHub failing). */
   pullStatus?: number;
+  /** Answer `GET /user` with this status (500: GitHub failing while the run asks who it is). */
+  userStatus?: number;
   /** Called on every pull-request read: a test closes the pull request mid-run with it. */
   onPullRead?: (number: number, reads: number) => void;
   private pullReads = 0;
@@ -61,7 +65,7 @@ export class FakeGitHub {
   /** Who a request's token writes as. */
   private author(authorization: string | undefined): string {
     const token = (authorization ?? '').replace(/^(token|bearer)\s+/i, '');
-    return this.users.get(token) ?? 'github-actions[bot]';
+    return this.users.get(token) ?? this.apps.get(token) ?? 'github-actions[bot]';
   }
 
   /** Statuses posted, in order: `[state, description, environment_url]`. */
@@ -100,11 +104,19 @@ export class FakeGitHub {
         }
         const url = new URL(request.path, this.url);
         if (request.method === 'GET' && url.pathname === '/user') {
+          if (this.userStatus) return send(this.userStatus, { message: 'Server Error' });
           const token = (request.authorization ?? '').replace(/^(token|bearer)\s+/i, '');
           const login = this.users.get(token);
           return login
             ? send(200, { login, type: 'User' })
             : send(403, { message: 'Resource not accessible by integration' });
+        }
+        if (request.method === 'POST' && url.pathname === '/graphql') {
+          const login = this.author(request.authorization);
+          // The job's token may not read `viewer`: GitHub answers with an error in the body.
+          return login === 'github-actions[bot]'
+            ? send(200, { errors: [{ type: 'FORBIDDEN', message: 'Resource not accessible by integration' }] })
+            : send(200, { data: { viewer: { login } } });
         }
         const pull = /^\/repos\/[^/]+\/[^/]+\/pulls\/(\d+)$/.exec(url.pathname);
         if (pull && request.method === 'GET') {
