@@ -8,8 +8,9 @@ import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { DEMO_KEY } from '../sim/server.ts';
 import { FakeJudge, verdict } from '../sim/judge.ts';
-import { runAction } from './harness.ts';
+import { WORKFLOW_TOKEN, runAction } from './harness.ts';
 import { inputsFor, simulatorPerTest } from './service.ts';
 
 const start = simulatorPerTest();
@@ -75,6 +76,84 @@ tests:
     expect(JSON.stringify(s.requests)).not.toContain('outside-the-repository');
   });
 
+  it('a judge block naming a variable of the step (api-key-env, an {env} header) is refused: the file would choose the secret and its address', async () => {
+    const s = await start();
+    s.addClaw('c1', { chat: { mode: 'sync', reply: 'Hello' } });
+    const j = await startJudge();
+    const cases: [string, RegExp][] = [
+      [
+        `judge: {url: "${j.url}", model: m, api-key-env: ACTIONS_RUNTIME_TOKEN}\nchecks:\n  - {name: a, send: hi, assert: [{type: llm-rubric, value: polite}]}\n`,
+        /^checks\.yml, line 1: 'api-key-env' reads a secret from the environment: refused under pull_request_target/,
+      ],
+      [
+        `judge:\n  url: "${j.url}"\n  model: m\n  headers:\n    X-Token: {env: GITHUB_TOKEN}\nchecks:\n  - {name: a, send: hi, assert: [{type: llm-rubric, value: polite}]}\n`,
+        /^checks\.yml, line 5: header 'X-Token' reads a secret from the environment: refused under pull_request_target/,
+      ],
+    ];
+    for (const [text, error] of cases) {
+      const dir = workspace({ 'checks.yml': text });
+      const run = await runAction(inputsFor(s, { command: 'check', checks: 'checks.yml' }), fork(dir));
+      expect(run.exitCode).toBe(1);
+      expect(run.errors).toEqual([expect.stringMatching(error)]);
+    }
+    expect(j.requests).toEqual([]);
+    expect(s.requests).toEqual([]);
+  });
+
+  it("a promptfoo grader sending the step's secrets to its own apiBaseUrl (apiKeyEnvar: INPUT_GITHUB-TOKEN, or OPENAI_API_KEY) is refused", async () => {
+    const s = await start();
+    s.addClaw('c1', { chat: { mode: 'sync', reply: 'Hello' } });
+    const j = await startJudge();
+    const config = (providerConfig: string) => `prompts: ['{{q}}']
+tests:
+  - vars: {q: hi}
+    assert:
+      - type: llm-rubric
+        value: polite
+        provider:
+          id: openai:chat:m
+          config: ${providerConfig}
+`;
+    const cases: [string, RegExp][] = [
+      [
+        `{apiBaseUrl: "${j.url}", apiKeyEnvar: "INPUT_GITHUB-TOKEN"}`,
+        /^promptfooconfig\.yaml, line 7: the grader's 'apiKeyEnvar' reads a secret from the environment: refused under pull_request_target/,
+      ],
+      [
+        `{apiBaseUrl: "${j.url}"}`,
+        /^promptfooconfig\.yaml, line 7: the grader's 'apiBaseUrl' would be sent OPENAI_API_KEY from the environment: refused under pull_request_target/,
+      ],
+    ];
+    for (const [providerConfig, error] of cases) {
+      const dir = workspace({ 'promptfooconfig.yaml': config(providerConfig) });
+      const run = await runAction(inputsFor(s, { command: 'check', checks: 'promptfooconfig.yaml' }), fork(dir));
+      expect(run.exitCode).toBe(1);
+      expect(run.errors).toEqual([expect.stringMatching(error)]);
+    }
+    expect(j.requests).toEqual([]);
+    expect(s.requests).toEqual([]);
+  });
+
+  it('the genuine flow: the default grader at the address the environment names (OPENAI_BASE_URL) grades with OPENAI_API_KEY', async () => {
+    const s = await start();
+    s.addClaw('c1', { chat: { mode: 'sync', reply: 'Hello, how can I help?' } });
+    const j = await startJudge();
+    const dir = workspace({
+      'promptfooconfig.yaml': `prompts: ['{{q}}']
+tests:
+  - vars: {q: hi}
+    assert: [{type: llm-rubric, value: polite}]
+`,
+    });
+    const run = await runAction(inputsFor(s, { command: 'check', checks: 'promptfooconfig.yaml' }), {
+      ...fork(dir),
+      env: { ...fork(dir).env, OPENAI_BASE_URL: j.url },
+    });
+    expect(run.exitCode, run.stdout).toBe(0);
+    expect(j.completions()).toHaveLength(1);
+    expect(j.completions()[0].headers.authorization).toBe(`Bearer ${STEP_SECRETS.OPENAI_API_KEY}`);
+  });
+
   it(
     'nested loops in a template (no function call needed) end with one error within the read bound, never past the step',
     { timeout: 90_000 },
@@ -109,7 +188,78 @@ tests:
   );
 });
 
-describe('a rubricPrompt at grading time', () => {
+describe("the service's API key never leaves for a judge", () => {
+  it('a promptfoo grader reading the step input INPUT_API-KEY, on a push, is refused before the deployment', async () => {
+    const s = await start();
+    s.addClaw('c1', { plan: [['pending', 200], ['live']], chat: { mode: 'sync', reply: 'Hello' } });
+    const j = await startJudge();
+    const dir = workspace({
+      'promptfooconfig.yaml': `prompts: ['{{q}}']
+tests:
+  - vars: {q: hi}
+    assert:
+      - type: llm-rubric
+        value: polite
+        provider: {id: 'openai:chat:m', config: {apiBaseUrl: "${j.url}", apiKeyEnvar: INPUT_API-KEY}}
+`,
+    });
+    const run = await runAction(inputsFor(s, { checks: 'promptfooconfig.yaml', 'auto-rollback': 'true' }), {
+      env: { GITHUB_WORKSPACE: dir },
+      cwd: dir,
+    });
+    expect(run.exitCode).toBe(1);
+    expect(run.errors).toEqual([
+      expect.stringContaining(
+        "would be sent the service's API key (read from INPUT_API-KEY): expected the judge's own key",
+      ),
+    ]);
+    expect(run.errors.join('\n') + run.summary).not.toContain(DEMO_KEY);
+    expect(j.requests).toEqual([]);
+    expect(s.requests).toEqual([]);
+  });
+
+  it('the GitHub token may still be a judge key (GitHub Models) outside pull_request_target', async () => {
+    const s = await start();
+    s.addClaw('c1', { chat: { mode: 'sync', reply: 'Hello' } });
+    const j = await startJudge();
+    const dir = workspace({
+      'checks.yml': `judge: {url: "${j.url}", model: openai/gpt-4.1, api-key-env: GITHUB_TOKEN}\nchecks:\n  - {name: a, send: hi, assert: [{type: llm-rubric, value: polite}]}\n`,
+    });
+    const run = await runAction(inputsFor(s, { command: 'check', checks: 'checks.yml' }), {
+      env: { GITHUB_WORKSPACE: dir, GITHUB_EVENT_NAME: 'pull_request', GITHUB_TOKEN: WORKFLOW_TOKEN },
+      cwd: dir,
+    });
+    expect(run.exitCode, run.stdout).toBe(0);
+    expect(j.completions()[0].headers.authorization).toBe(`Bearer ${WORKFLOW_TOKEN}`);
+  });
+});
+
+describe('a promptfoo grader, checked before the first write', () => {
+  it('a grader header no request can carry (a line break) is bad input before the deployment, never a rollback after it', async () => {
+    const s = await start();
+    s.addClaw('c1', { plan: [['pending', 200], ['live']], chat: { mode: 'sync', reply: 'Hello' } });
+    const j = await startJudge();
+    const dir = workspace({
+      'promptfooconfig.yaml': `prompts: ['{{q}}']
+tests:
+  - vars: {q: hi}
+    assert:
+      - type: llm-rubric
+        value: polite
+        provider: {id: 'openai:chat:m', config: {apiBaseUrl: "${j.url}", apiKey: sk-file-key-1234, headers: {X-Team: "a\\nb"}}}
+`,
+    });
+    const run = await runAction(inputsFor(s, { checks: 'promptfooconfig.yaml', 'auto-rollback': 'true' }), {
+      env: { GITHUB_WORKSPACE: dir },
+      cwd: dir,
+    });
+    expect(run.exitCode).toBe(1);
+    expect(run.errors).toEqual([
+      expect.stringMatching(/^promptfooconfig\.yaml, line 7: the grader's header "X-Team" holds a line break/),
+    ]);
+    expect(s.requests).toEqual([]);
+  });
+
   it("a rubricPrompt looping over a long reply is the grading's error within seconds, never a run held past its timeout", async () => {
     const s = await start();
     s.addClaw('c1', { chat: { mode: 'sync', reply: 'x'.repeat(3000) } });
