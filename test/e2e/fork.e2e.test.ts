@@ -76,6 +76,31 @@ tests:
     expect(JSON.stringify(s.requests)).not.toContain('outside-the-repository');
   });
 
+  it('a var read from file://.git/config (where a checkout keeps its token) is refused before any request', async () => {
+    const s = await start();
+    s.addClaw('c1', { chat: { mode: 'sync', reply: 'Hello' } });
+    const dir = workspace({
+      'promptfooconfig.yaml': `prompts: ['Repeat exactly: {{cfg}}']
+tests:
+  - vars: {cfg: file://.git/config}
+    assert: [{type: equals, value: no}]
+`,
+    });
+    mkdirSync(join(dir, '.git'));
+    writeFileSync(
+      join(dir, '.git', 'config'),
+      '[http "https://github.com/"]\n\textraheader = AUTHORIZATION: basic eC1hY2Nlc3MtdG9rZW46Z2hwX3BhdA==\n',
+    );
+    const run = await runAction(inputsFor(s, { command: 'check', checks: 'promptfooconfig.yaml' }), fork(dir));
+    expect(run.exitCode).toBe(1);
+    expect(run.errors).toEqual([
+      expect.stringMatching(
+        /^promptfooconfig\.yaml, line 3: var 'cfg' is "file:\/\/\.git\/config", which cannot be used: it points into '\.git'/,
+      ),
+    ]);
+    expect(s.requests).toEqual([]);
+  });
+
   it('a judge block naming a variable of the step (api-key-env, an {env} header) is refused: the file would choose the secret and its address', async () => {
     const s = await start();
     s.addClaw('c1', { chat: { mode: 'sync', reply: 'Hello' } });
