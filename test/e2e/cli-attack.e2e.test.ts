@@ -64,4 +64,23 @@ describe('claw-deploy under attack', () => {
     expect(judge.requests).toEqual([]);
     expect(s.requests).toEqual([]);
   });
+
+  it('SIGTERM while following the rollback: exit 143, and rollback-id names the rollback that was started, not the failed deployment', async () => {
+    const s = await start({ speed: 1 });
+    s.addClaw('c1', { plan: [['pending', 300], ['crashed']], rollbackPlan: [['rolling_back', 60_000], ['live']] });
+    let sent = false;
+    const run = await runCli(['deploy', '--claw-id', 'c1', '--auto-rollback', '--json', ...base(s)], {
+      onLog: (log, kill) => {
+        if (!sent && log.includes('Rollback started as deployment dep_0002')) {
+          sent = true;
+          kill('SIGTERM');
+        }
+      },
+    });
+    expect(sent).toBe(true);
+    expect(run.code).toBe(143);
+    const result = JSON.parse(run.stdout) as Record<string, unknown>;
+    expect(result).toMatchObject({ 'exit-code': 143, 'deployment-id': 'dep_0001', 'rollback-id': 'dep_0002' });
+    expect(result.message).toContain('the run was cancelled while waiting for rollback dep_0002');
+  });
 });
