@@ -4,6 +4,7 @@
 // choose where a secret of the step goes, or hold the run past its timeout. In any event the
 // service's API key never leaves for a judge. Each attack is refused before any request, with the
 // file and the line; the genuine flows around it keep working.
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -96,6 +97,45 @@ tests:
     expect(run.errors).toEqual([
       expect.stringMatching(
         /^promptfooconfig\.yaml, line 3: var 'cfg' is "file:\/\/\.git\/config", which cannot be used: it points into '\.git'/,
+      ),
+    ]);
+    expect(s.requests).toEqual([]);
+  });
+
+  it('the checks file itself a link out of the workspace (/proc/self/environ, a runner file) or to a device is never read', async () => {
+    const s = await start();
+    s.addClaw('c1', { chat: { mode: 'sync', reply: 'Hello' } });
+    const outside = mkdtempSync(join(tmpdir(), 'claw-outside-'));
+    writeFileSync(join(outside, 'credentials.yml'), 'aws_secret_access_key: outside-7f3a\n');
+    const cases: [string, string][] = [
+      [join(outside, 'credentials.yml'), 'it links outside the workspace'],
+      ['/dev/zero', 'it links outside the workspace'],
+    ];
+    for (const [target, why] of cases) {
+      const dir = workspace({});
+      symlinkSync(target, join(dir, 'checks.yml'));
+      const run = await runAction(inputsFor(s, { command: 'check', checks: 'checks.yml' }), fork(dir));
+      expect(run.exitCode, target).toBe(1);
+      expect(run.errors, target).toEqual([
+        `The checks file "checks.yml" could not be read (${why}): expected a YAML file, relative to the workspace (did the job check out the repository?).`,
+      ]);
+    }
+    expect(s.requests).toEqual([]);
+  });
+
+  it('a tests file:// that is a FIFO is refused at once, never waited on', async () => {
+    const s = await start();
+    s.addClaw('c1', { chat: { mode: 'sync', reply: 'Hello' } });
+    const dir = workspace({ 'promptfooconfig.yaml': `prompts: ['{{q}}']\ntests: file://tests.yaml\n` });
+    execFileSync('mkfifo', [join(dir, 'tests.yaml')]);
+    const run = await runAction(inputsFor(s, { command: 'check', checks: 'promptfooconfig.yaml' }), {
+      ...fork(dir),
+      killAfterMs: 20_000,
+    });
+    expect(run.signal).toBeNull();
+    expect(run.errors).toEqual([
+      expect.stringMatching(
+        /^promptfooconfig\.yaml, line 2: "file:\/\/tests\.yaml" cannot be read: it is not a regular file/,
       ),
     ]);
     expect(s.requests).toEqual([]);

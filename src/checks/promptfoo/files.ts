@@ -2,7 +2,7 @@
 // config's folder, and kept inside the workspace: a path that climbs out of it (`../`), names an
 // absolute place outside it or goes into `.git` is refused, as is a glob (name each file). Files
 // are read once, as text.
-import { readFileSync, realpathSync } from 'node:fs';
+import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 
 /** The most text one referenced file may hold. */
@@ -73,6 +73,11 @@ export class ConfigFiles {
   /** The text of a resolved file, or why it cannot be read. */
   read(file: FileRef): { text: string } | { problem: string } {
     try {
+      // Looked at before it is read: a FIFO would wait forever, a huge file would fill the memory.
+      const found = statSync(file.path);
+      if (found.isFile() && found.size > MAX_FILE_BYTES)
+        return { problem: `it is over ${MAX_FILE_BYTES / 1048576} MiB` };
+      if (!found.isFile() && !found.isDirectory()) return { problem: 'it is not a regular file' };
       const bytes = readFileSync(file.path);
       if (bytes.length > MAX_FILE_BYTES) return { problem: `it is over ${MAX_FILE_BYTES / 1048576} MiB` };
       return { text: bytes.toString('utf8') };
