@@ -2,9 +2,10 @@
 // parameters, template and rendered messages, hashed) gets the verdict it got before, at no cost,
 // so a rerun of the same release grades the same. The file comes back through actions/cache, so it
 // is read as untrusted: entries of the wrong shape are dropped, and the file is capped.
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { dirname, isAbsolute, resolve } from 'node:path';
+import { readFile, stat } from 'node:fs/promises';
+import { isAbsolute, resolve } from 'node:path';
 import { isObject } from '../api/shapes.js';
+import { writeOutputFile } from '../config/output-file.js';
 
 export interface CachedVerdict {
   /** The judge's JSON answer, as it was read. */
@@ -23,13 +24,24 @@ export class VerdictCache {
   private readonly entries = new Map<string, CachedVerdict>();
   private changed = false;
 
-  private constructor(readonly path: string) {}
+  private constructor(
+    readonly path: string,
+    private readonly workspace: string,
+  ) {}
 
   /** Reads the cache at `path` (relative to `workspace`); a missing file is an empty cache. */
   static async load(path: string, workspace: string, warn: (message: string) => void): Promise<VerdictCache> {
-    const cache = new VerdictCache(isAbsolute(path) ? path : resolve(workspace, path));
+    const cache = new VerdictCache(isAbsolute(path) ? path : resolve(workspace, path), workspace);
     let text: string;
     try {
+      // Looked at first: a link to /dev/zero or a FIFO is never read.
+      const found = await stat(cache.path);
+      if (!found.isFile() || found.size > MAX_FILE_BYTES) {
+        warn(
+          `The judge cache '${path}' is not a regular file of at most ${MAX_FILE_BYTES / 1048576} MiB; starting with an empty one.`,
+        );
+        return cache;
+      }
       text = await readFile(cache.path, 'utf8');
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
@@ -77,10 +89,7 @@ export class VerdictCache {
     if (!this.changed) return false;
     const kept = [...this.entries].slice(-MAX_ENTRIES);
     const body = JSON.stringify({ version: VERSION, verdicts: Object.fromEntries(kept) });
-    await mkdir(dirname(this.path), { recursive: true });
-    const temporary = `${this.path}.${process.pid}.tmp`;
-    await writeFile(temporary, body, 'utf8');
-    await rename(temporary, this.path);
+    await writeOutputFile(this.path, this.workspace, body);
     this.changed = false;
     return true;
   }

@@ -5,7 +5,7 @@
 // service's API key never leaves for a judge. Each attack is refused before any request, with the
 // file and the line; the genuine flows around it keep working.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -139,6 +139,51 @@ tests:
       ),
     ]);
     expect(s.requests).toEqual([]);
+  });
+
+  it('links a pull request placed at the JUnit, output and judge-cache paths are replaced, never written through', async () => {
+    const s = await start();
+    s.addClaw('c1', { chat: { mode: 'sync', reply: 'Hello' } });
+    const j = await startJudge();
+    const outside = mkdtempSync(join(tmpdir(), 'claw-outside-'));
+    const victims = ['checks.xml', 'results.json', 'cache.json'].map((name) => join(outside, name));
+    for (const victim of victims) writeFileSync(victim, 'a runner file\n');
+    const dir = workspace({
+      'promptfooconfig.yaml': `prompts: ['{{q}}']\ntests:\n  - vars: {q: hi}\n    assert: [{type: llm-rubric, value: polite}]\n`,
+    });
+    mkdirSync(join(dir, 'reports'));
+    symlinkSync(victims[0], join(dir, 'reports', 'checks.xml'));
+    symlinkSync(victims[1], join(dir, 'reports', 'results.json'));
+    symlinkSync(victims[2], join(dir, '.claw-judge-cache.json'));
+    // And a folder that is a link: nothing is written into it.
+    symlinkSync(outside, join(dir, 'elsewhere'));
+    const inputs = {
+      command: 'check',
+      checks: 'promptfooconfig.yaml',
+      'checks-junit': 'reports/checks.xml',
+      'checks-output': 'reports/results.json',
+      'judge-cache': '.claw-judge-cache.json',
+    };
+    const run = await runAction(inputsFor(s, inputs), {
+      ...fork(dir),
+      env: { ...fork(dir).env, OPENAI_BASE_URL: j.url },
+    });
+    expect(run.exitCode, run.stdout).toBe(0);
+    for (const victim of victims) expect(readFileSync(victim, 'utf8')).toBe('a runner file\n');
+    expect(lstatSync(join(dir, 'reports', 'checks.xml')).isFile()).toBe(true);
+    expect(readFileSync(join(dir, 'reports', 'checks.xml'), 'utf8')).toContain('<testsuite name="Claw c1"');
+    expect(lstatSync(join(dir, 'reports', 'results.json')).isFile()).toBe(true);
+    expect(lstatSync(join(dir, '.claw-judge-cache.json')).isFile()).toBe(true);
+    const intoLink = await runAction(inputsFor(s, { ...inputs, 'checks-junit': 'elsewhere/checks.xml' }), {
+      ...fork(dir),
+      env: { ...fork(dir).env, OPENAI_BASE_URL: j.url },
+    });
+    expect(intoLink.warnings).toContainEqual(
+      expect.stringContaining(
+        `Could not write the JUnit file 'elsewhere/checks.xml': its folder "elsewhere" links outside the workspace`,
+      ),
+    );
+    expect(readFileSync(victims[0], 'utf8')).toBe('a runner file\n');
   });
 
   it('a judge block naming a variable of the step (api-key-env, an {env} header) is refused: the file would choose the secret and its address', async () => {
