@@ -18,6 +18,7 @@ import { requireSecrets } from './manifest/command.js';
 import { loadManifest, secretValues } from './manifest/manifest.js';
 import { checksOutputs } from './report/checks-report.js';
 import { checkOutputs } from './report/outputs.js';
+import { sealKey } from './seal.js';
 import type { Command as CommandName, Settings } from './settings.js';
 import type { Command, CommandContext, CommandResult, InputFiles, Session } from './command.js';
 import { check } from './checks/command.js';
@@ -72,7 +73,12 @@ export async function execute(settings: Settings, files: InputFiles, session: Se
   const { log, signal } = session;
   const { suite } = files;
   const cache = settings.judgeCache
-    ? await VerdictCache.load(settings.judgeCache, session.workspace, log.warning)
+    ? await VerdictCache.load(
+        settings.judgeCache,
+        session.workspace,
+        log.warning,
+        sealKey(settings.apiKey, session.github.repository),
+      )
     : undefined;
   const run = wireRun(settings, {
     clock: systemClock,
