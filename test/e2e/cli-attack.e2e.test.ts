@@ -83,4 +83,57 @@ describe('claw-deploy under attack', () => {
     expect(result).toMatchObject({ 'exit-code': 143, 'deployment-id': 'dep_0001', 'rollback-id': 'dep_0002' });
     expect(result.message).toContain('the run was cancelled while waiting for rollback dep_0002');
   });
+
+  it('--json=true is refused (the switch takes no value) with its one JSON object all the same', async () => {
+    const run = await runCli(['deploy', '--claw-id', 'c1', '--json=true']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe('error: --json takes no value (given "true").\n');
+    expect(JSON.parse(run.stdout)).toEqual({
+      outcome: 'error',
+      'exit-code': 2,
+      message: '--json takes no value (given "true").',
+    });
+  });
+
+  it('TERM=dumb in a real terminal: no live line, no colour, no escape sequence at all', async () => {
+    let now = Date.now();
+    const s = await start({ now: () => now, speed: 1 });
+    s.addClaw('c1', { plan: [['pending', 60_000], ['live']] });
+    const child = spawn(
+      'python3',
+      [
+        join(ROOT, 'test', 'support', 'pseudo-terminal.py'),
+        '80',
+        '50',
+        '--',
+        process.execPath,
+        CLI,
+        'deploy',
+        '--claw-id',
+        'c1',
+        ...base(s),
+      ],
+      {
+        cwd: mkdtempSync(join(tmpdir(), 'claw-tty-')),
+        env: {
+          PATH: process.env.PATH ?? '',
+          HOME: process.env.HOME ?? '',
+          TERM: 'dumb',
+          CLAW_DEPLOY_API_KEY: DEMO_KEY,
+        },
+        stdio: ['pipe', 'pipe', 'pipe'],
+      },
+    );
+    let bytes = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      bytes += chunk;
+      // Once it waits, the minute passes at once.
+      if (bytes.includes('pending (in progress)')) now += 60_000;
+    });
+    const ended = await collect(child);
+    expect(ended.stderr.trim().split('\n').pop()).toBe('exit 0');
+    expect(bytes).toContain('deployment dep_0001: live (success)');
+    // eslint-disable-next-line no-control-regex
+    expect(bytes).not.toMatch(/\u001b|[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/);
+  });
 });
