@@ -5,7 +5,7 @@
 // service's API key never leaves for a judge. Each attack is refused before any request, with the
 // file and the line; the genuine flows around it keep working.
 import { execFileSync } from 'node:child_process';
-import { lstatSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, mkdtempSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -423,4 +423,48 @@ tests:
     );
     expect(j.requests).toEqual([]);
   });
+});
+
+describe("a javascript assertion (the repository's own code, on pull_request or after the merge)", () => {
+  it(
+    'one that eats memory ends at its bound as an error; one that returns a 50 MB reason leaves a JUnit file of a few KiB',
+    { timeout: 60_000 },
+    async () => {
+      const s = await start();
+      s.addClaw('c1', { chat: { mode: 'sync', reply: 'Hello' } });
+      const dir = workspace({
+        'promptfooconfig.yaml': `prompts: ['{{q}}']
+evaluateOptions: {timeoutMs: 30000}
+tests:
+  - vars: {q: a}
+    assert:
+      - type: javascript
+        value: |
+          const kept = [];
+          for (;;) kept.push(new Array(1e6).fill(1));
+  - vars: {q: b}
+    assert:
+      - type: javascript
+        value: |
+          const reason = 'y'.repeat(50 * 1024 * 1024);
+          return { pass: false, score: 0, reason };
+`,
+      });
+      const run = await runAction(
+        inputsFor(s, {
+          command: 'check',
+          checks: 'promptfooconfig.yaml',
+          'checks-junit': 'checks.xml',
+          timeout: '60s',
+        }),
+        { env: { GITHUB_WORKSPACE: dir }, cwd: dir, measureRss: true },
+      );
+      expect(run.exitCode).toBe(1);
+      expect(run.stdout).toMatch(/q=a: error .*used more than 512 MB of memory/);
+      expect(run.stdout).toMatch(/q=b: failed/);
+      expect(statSync(join(dir, 'checks.xml')).size).toBeLessThan(64 * 1024);
+      // Not the 1.7 GB the unbounded worker reached.
+      expect(run.peakRssKb).toBeLessThan(1_200_000);
+    },
+  );
 });
