@@ -96,7 +96,8 @@ export async function run(argv: string[] = process.argv.slice(2), io: CliIo = de
     } catch (err) {
       return refuse(errorMessage(err));
     }
-    const color = !env.NO_COLOR;
+    // A dumb terminal (Emacs' shell, some editors' consoles) draws escape sequences as text.
+    const color = !env.NO_COLOR && env.TERM !== 'dumb';
     const terminal = new Terminal({
       out: stderr,
       color: color && stderr.isTTY,

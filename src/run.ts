@@ -7,17 +7,18 @@ import { systemClock, type Logger } from './clock.js';
 import { DeploymentHistory } from './deploy/history.js';
 import { runChecks } from './checks/gate.js';
 import { VerdictCache } from './checks/judge-cache.js';
-import { judgeSecrets } from './checks/judge-spec.js';
+import { describeJudge, judgeSecrets } from './checks/judge-spec.js';
 import { writeJUnit } from './checks/junit.js';
 import { writePromptfooOutput } from './checks/promptfoo/output.js';
 import type { ChecksResult } from './checks/result.js';
 import { type CheckSuite, loadChecks } from './checks/suite.js';
-import { errorMessage } from './errors.js';
+import { InputError, errorMessage } from './errors.js';
 import { githubRun } from './github/run.js';
 import { requireSecrets } from './manifest/command.js';
 import { loadManifest, secretValues } from './manifest/manifest.js';
 import { checksOutputs } from './report/checks-report.js';
 import { checkOutputs } from './report/outputs.js';
+import { sealKey } from './seal.js';
 import type { Command as CommandName, Settings } from './settings.js';
 import type { Command, CommandContext, CommandResult, InputFiles, Session } from './command.js';
 import { check } from './checks/command.js';
@@ -45,6 +46,17 @@ export async function readInputFiles(
   const suite = settings.checks
     ? withProbe(await loadChecks(settings.checks, workspace, env, eventName, words), settings)
     : undefined;
+  // The service's key never leaves for a judge, whatever variable a file names (the step's own
+  // INPUT_API-KEY, AMS_API_KEY, CLAW_DEPLOY_API_KEY): the judge's address is the file's to choose.
+  const key = settings.apiKey.trim();
+  const sending = suite?.judges.find(
+    (j) => j.kind === 'endpoint' && j.secrets.some((s) => s === key || (key.length >= 8 && s.includes(key))),
+  );
+  if (sending?.kind === 'endpoint') {
+    throw new InputError(
+      `The checks file ${JSON.stringify(settings.checks)}: its judge ${describeJudge(sending)} would be sent the service's API key (${sending.apiKey === key || sending.apiKey.includes(key) ? `read from ${sending.apiKeyEnv ?? 'the file'}` : 'in a header'}): expected the judge's own key; the service's key is never sent to a judge.`,
+    );
+  }
   const manifest = settings.manifest ? await loadManifest(settings.manifest, workspace, env, words) : undefined;
   if (manifest && settings.command === 'apply') requireSecrets(manifest, words);
   const secrets = [...judgeSecrets(suite?.judges ?? []), ...(manifest ? secretValues(manifest) : [])];
@@ -61,7 +73,12 @@ export async function execute(settings: Settings, files: InputFiles, session: Se
   const { log, signal } = session;
   const { suite } = files;
   const cache = settings.judgeCache
-    ? await VerdictCache.load(settings.judgeCache, session.workspace, log.warning)
+    ? await VerdictCache.load(
+        settings.judgeCache,
+        session.workspace,
+        log.warning,
+        sealKey(settings.apiKey, session.github.repository),
+      )
     : undefined;
   const run = wireRun(settings, {
     clock: systemClock,

@@ -199,6 +199,7 @@ export class Transport {
     // Retry-After wins: after a 429 that carries it, the next attempt goes when it says, even
     // if Remaining reads 0 until a later reset.
     let skipBudget = false;
+    let limited = 0;
 
     for (;;) {
       if (!skipBudget) await this.waitNotBefore(request, label);
@@ -227,7 +228,7 @@ export class Transport {
               text: '',
             });
           }
-          skipBudget = await this.waitAfter429(request, verdict.headers, label);
+          skipBudget = await this.waitAfter429(request, verdict.headers, label, ++limited);
           continue; // a 429 never counts as a failed attempt
         case 'retry': {
           if (request.once) throw new ApiError(`${label} failed: ${verdict.reason}`, verdict.errorKind);
@@ -321,10 +322,13 @@ export class Transport {
   }
 
   /** Waits as the 429's headers say; true when Retry-After set the time of the next attempt. */
-  private async waitAfter429(request: ApiRequest, headers: Headers, label: string): Promise<boolean> {
+  private async waitAfter429(request: ApiRequest, headers: Headers, label: string, inARow: number): Promise<boolean> {
     const { clock, log } = this.options;
     const reading = readRateLimit(headers, clock.now(), this.headerLog, this.resetMemory);
-    const base = reading.retryAfterMs ?? reading.resetInMs ?? this.baseBackoffMs;
+    // A peer that keeps answering 429 with "now" (Retry-After: 0, a date or reset in the past) is
+    // asked again later each time, doubling from the second 429 in a row, never in a tight loop.
+    const floor = inARow < 2 ? 0 : Math.min(this.maxBackoffMs, this.baseBackoffMs * 2 ** (inARow - 2));
+    const base = Math.max(reading.retryAfterMs ?? reading.resetInMs ?? this.baseBackoffMs, floor);
     const source =
       reading.retryAfterMs !== undefined
         ? 'Retry-After'

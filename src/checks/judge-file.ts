@@ -21,8 +21,19 @@ const ENDPOINT_KEYS = [
 export const JUDGE_EXPECTED = "either 'claw' (a grader Claw) or 'url' and 'model' (an OpenAI-compatible endpoint)";
 export const DEFAULT_JUDGE_TIMEOUT_MS = 30_000;
 
-/** A `judge:` block: a grader Claw, or an endpoint whose key is read from the environment now. */
-export function readJudge(file: YamlFile, entry: Entry, env: NodeJS.ProcessEnv): JudgeSpec {
+/**
+ * Why a file that may come from a fork cannot read a secret from the environment for its judge: it
+ * names the address too, so it would choose both the secret (any variable of the step: a key, the
+ * GitHub token, the runner's own) and where it goes.
+ */
+export const FORK_SECRET =
+  'refused under pull_request_target, where the file may come from a fork and would choose both the secret and the address it goes to: grade with a grader Claw (judge: {claw: …}), or run model-graded checks on pull_request, or after the merge';
+
+/**
+ * A `judge:` block: a grader Claw, or an endpoint whose key is read from the environment now.
+ * `forkSafe` (pull_request_target): the block may read nothing from the environment.
+ */
+export function readJudge(file: YamlFile, entry: Entry, env: NodeJS.ProcessEnv, forkSafe = false): JudgeSpec {
   const fields = new Map(file.entries(entry.value, "'judge'", ['claw', ...ENDPOINT_KEYS]).map((e) => [e.key, e]));
   const claw = fields.get('claw');
   if (claw) {
@@ -45,6 +56,7 @@ export function readJudge(file: YamlFile, entry: Entry, env: NodeJS.ProcessEnv):
   const keyEntry = fields.get('api-key-env');
   let apiKey = '';
   if (keyEntry) {
+    if (forkSafe) file.fail(keyEntry.pair, `'api-key-env' reads a secret from the environment: ${FORK_SECRET}`);
     const name = file.setVariable(keyEntry, file.text(keyEntry, 'the name of an environment variable'), env);
     apiKey = (env[name] ?? '').trim();
     // It goes in a header: a key no request could carry is found now, before any write.
@@ -57,7 +69,9 @@ export function readJudge(file: YamlFile, entry: Entry, env: NodeJS.ProcessEnv):
     }
     secrets.push(apiKey);
   }
-  const headers = fields.get('headers') ? readHeaders(file, fields.get('headers')!, env) : { values: {}, secrets: [] };
+  const headers = fields.get('headers')
+    ? readHeaders(file, fields.get('headers')!, env, forkSafe)
+    : { values: {}, secrets: [] };
   secrets.push(...headers.secrets);
   const query = fields.get('query') ? file.stringMap(fields.get('query')!).values : {};
   const num = (key: string, fallback: number, min: number, max: number, integer = false): number => {
@@ -82,7 +96,7 @@ export function readJudge(file: YamlFile, entry: Entry, env: NodeJS.ProcessEnv):
 }
 
 /** Header names as HTTP defines them (a token). */
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+export const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 /** What keeps a value out of an HTTP header (as Node refuses it), or undefined. */
 export function headerValueProblem(value: string): string | undefined {
@@ -101,6 +115,7 @@ function readHeaders(
   file: YamlFile,
   entry: Entry,
   env: NodeJS.ProcessEnv,
+  forkSafe: boolean,
 ): { values: Record<string, string>; secrets: string[] } {
   const values: Record<string, string> = {};
   const secrets: string[] = [];
@@ -112,6 +127,7 @@ function readHeaders(
       );
     }
     if (isMap(item.value)) {
+      if (forkSafe) file.fail(item.pair, `header '${item.key}' reads a secret from the environment: ${FORK_SECRET}`);
       const name = file.envName(item, env);
       const value = env[name] ?? '';
       const problem = headerValueProblem(value);

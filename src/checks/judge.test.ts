@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type Harness, setup } from '../../test/support/setup.ts';
 import { FakeJudge, type FakeJudgeOptions, type JudgeReply, verdict } from '../../test/sim/judge.ts';
 import { DEMO_KEY } from '../../test/sim/server.ts';
+import { sealKey } from '../seal.js';
 import { statusClassifier } from '../status.js';
 import { judgePanel } from '../wiring.js';
 import { runChecks } from './gate.js';
@@ -312,12 +313,12 @@ describe('not-, factuality, and the order of assertions', () => {
 describe('the cache', () => {
   it('a second run with the same replies makes no judge call, and says so', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'judge-cache-'));
-    const first = await VerdictCache.load('cache.json', dir, () => undefined);
+    const first = await VerdictCache.load('cache.json', dir, () => undefined, sealKey(DEMO_KEY, 'octo/claws'));
     const run1 = await graded(RUBRIC, { cache: first });
     await first.save();
     expect(run1.result.entries[0].judge).toMatchObject({ calls: 1, cacheHits: 0 });
     await h!.sim.stop();
-    const second = await VerdictCache.load('cache.json', dir, () => undefined);
+    const second = await VerdictCache.load('cache.json', dir, () => undefined, sealKey(DEMO_KEY, 'octo/claws'));
     expect(second.size).toBe(1);
     const run2 = await graded(RUBRIC, { cache: second, reuse: true });
     expect(run2.judge.completions()).toHaveLength(1); // the first run's call, and no other

@@ -223,7 +223,13 @@ export class Judge {
    * asks not to be called again until after it.
    */
   async grade(task: GradeTask, deadline: number, runDeadline = deadline): Promise<JudgeVerdict> {
-    const messages = gradingMessages(task);
+    let messages: Message[];
+    try {
+      messages = gradingMessages(task);
+    } catch (err) {
+      // A rubricPrompt that loops over a long reply: this grading's error, never the run's crash.
+      return unavailable(`its grading prompt: ${errorMessage(err)}`, { called: false, cached: false, tokens: 0 });
+    }
     const key = this.keyOf(messages);
     const cached = this.cache?.get(key);
     if (cached) {

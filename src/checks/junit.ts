@@ -2,8 +2,7 @@
 // one testcase per check. A check that did not pass is a <failure> when an assertion failed, else
 // an <error>. Replies are untrusted: every text is escaped, and characters XML 1.0 forbids
 // (controls, lone surrogates, U+FFFE/U+FFFF) are replaced, so the file stays well formed.
-import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname, isAbsolute, resolve } from 'node:path';
+import { writeOutputFile } from '../config/output-file.js';
 import type { CheckEntry, ChecksResult } from './result.js';
 
 // Tab, line feed and carriage return are allowed; all else below U+0020, surrogates, and U+FFFE/F are not.
@@ -87,8 +86,5 @@ export async function writeJUnit(
   checksFile: string,
   redact: (text: string) => string = (text) => text,
 ): Promise<string> {
-  const full = isAbsolute(path) ? path : resolve(workspace, path);
-  await mkdir(dirname(full), { recursive: true });
-  await writeFile(full, redact(toJUnit(result, checksFile)), 'utf8');
-  return full;
+  return writeOutputFile(path, workspace, redact(toJUnit(result, checksFile)));
 }

@@ -17,6 +17,7 @@ import {
   measured,
 } from './assertions.js';
 import type { Script, ScriptResult, ScriptRunner } from './script.js';
+import { clip } from '../format.js';
 
 /** What promptfoo adds to any assertion. */
 export interface Scoring {
@@ -247,7 +248,7 @@ function scriptLeaf(a: ScriptAssertion, result: ScriptResult, written: Record<st
     detail: `${name}: ${reason}`,
   });
   if (result.kind !== 'returned')
-    return failed(`Custom function threw error: ${result.kind === 'threw' ? result.message : ''}`);
+    return failed(`Custom function threw error: ${result.kind === 'threw' ? clip(result.message, MAX_REASON) : ''}`);
   const value = result.value;
   const returned = (raw: boolean): string => `Custom function returned ${raw}`;
   if (typeof value === 'boolean') {
@@ -273,7 +274,7 @@ function scriptLeaf(a: ScriptAssertion, result: ScriptResult, written: Record<st
   }
   if (isGradingResult(value)) {
     const pass = value.pass !== a.negate;
-    const reason = pass === value.pass ? value.reason : pass ? PASSED : returned(value.pass);
+    const reason = pass === value.pass ? clip(value.reason, MAX_REASON) : pass ? PASSED : returned(value.pass);
     return {
       pass,
       score: value.score,
@@ -286,6 +287,9 @@ function scriptLeaf(a: ScriptAssertion, result: ScriptResult, written: Record<st
     `Custom function threw error: Custom function must return a boolean, number, or GradingResult object. Got type ${typeof value}: ${JSON.stringify(value)?.slice(0, 200)}`,
   );
 }
+
+/** The most of a script's own reason (or error) kept: it lands in the summary, JUnit and the output. */
+const MAX_REASON = 2000;
 
 function isGradingResult(value: unknown): value is { pass: boolean; score: number; reason: string } {
   if (typeof value !== 'object' || value === null) return false;

@@ -63,6 +63,9 @@ const pick = (mod, name) => {
 });
 `;
 
+/** The most heap one script may use. */
+const MAX_SCRIPT_HEAP_MB = 512;
+
 /** The parameter an inline script's first argument is named by: `output`, as promptfoo names it. */
 const PARAM = 'output';
 
@@ -76,8 +79,11 @@ export const runScript: ScriptRunner = (script, input, context, timeoutMs) =>
     const worker = new Worker(WORKER_SOURCE, {
       eval: true,
       workerData: { script: { ...script, param: PARAM }, input, context },
-      // The run's secrets stay out of the repository's code: it sees no environment variables.
+      // The run's secrets stay out of process.env (the code is still the repository's, with the
+      // runner's rights: it is refused under pull_request_target, where it may be a fork's).
       env: {},
+      // One assertion's memory is bounded: past it the worker ends, and the run goes on.
+      resourceLimits: { maxOldGenerationSizeMb: MAX_SCRIPT_HEAP_MB },
       stdout: true,
       stderr: true,
     });
@@ -100,7 +106,13 @@ export const runScript: ScriptRunner = (script, input, context, timeoutMs) =>
       timeoutMs,
     );
     worker.once('message', (message: ScriptResult) => finish(message));
-    worker.once('error', (err) => finish({ kind: 'threw', message: err instanceof Error ? err.message : String(err) }));
+    worker.once('error', (err) =>
+      finish(
+        (err as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY'
+          ? { kind: 'unfinished', message: `${script.label} used more than ${MAX_SCRIPT_HEAP_MB} MB of memory` }
+          : { kind: 'threw', message: err instanceof Error ? err.message : String(err) },
+      ),
+    );
     worker.once('exit', (code) =>
       finish({ kind: 'unfinished', message: `${script.label} ended (exit code ${code}) without an answer` }),
     );

@@ -74,6 +74,8 @@ interface Context {
   file: YamlFile;
   env: NodeJS.ProcessEnv;
   judge?: JudgeSpec;
+  /** Under pull_request_target the file may come from a fork: its judges read nothing from the environment. */
+  forkSafe: boolean;
 }
 
 /**
@@ -91,7 +93,7 @@ export async function loadChecks(
   if (isPromptfooConfig(file)) {
     return bounded(file, readPromptfooConfig(file, { workspace, env, eventName, folder: words.folder }));
   }
-  return readChecks(file, env);
+  return readChecks(file, env, eventName);
 }
 
 /** Parses a checks file's text (the file name is for messages; `workspace` for a promptfoo config's files). */
@@ -103,7 +105,7 @@ export function parseChecks(
 ): CheckSuite {
   const file = YamlFile.parse(name, text, 'checks file');
   if (isPromptfooConfig(file)) return bounded(file, readPromptfooConfig(file, { workspace, env, eventName }));
-  return readChecks(file, env);
+  return readChecks(file, env, eventName);
 }
 
 /** A promptfoo config's checks (tests × prompts) under the same ceiling as a native file's. */
@@ -117,10 +119,11 @@ function bounded(file: YamlFile, suite: CheckSuite): CheckSuite {
   return suite;
 }
 
-function readChecks(file: YamlFile, env: NodeJS.ProcessEnv): CheckSuite {
+function readChecks(file: YamlFile, env: NodeJS.ProcessEnv, eventName?: string): CheckSuite {
   const top = new Map(file.entries(file.doc.contents, 'the checks file', TOP_KEYS).map((e) => [e.key, e]));
   const judgeEntry = top.get('judge');
-  const context: Context = { file, env, judge: judgeEntry && readJudge(file, judgeEntry, env) };
+  const forkSafe = eventName === 'pull_request_target';
+  const context: Context = { file, env, forkSafe, judge: judgeEntry && readJudge(file, judgeEntry, env, forkSafe) };
   const defaults = { timeoutMs: DEFAULT_CHECK_TIMEOUT_MS, repeat: 1, minPass: undefined as number | undefined };
   const defaultsEntry = top.get('defaults');
   if (defaultsEntry) {
@@ -173,7 +176,7 @@ function readCheck(
   const where = `check ${number}`;
   const entries = new Map(file.entries(node, where, CHECK_KEYS).map((e) => [e.key, e]));
   const ownJudge = entries.get('judge');
-  const context = ownJudge ? { ...outer, judge: readJudge(file, ownJudge, outer.env) } : outer;
+  const context = ownJudge ? { ...outer, judge: readJudge(file, ownJudge, outer.env, outer.forkSafe) } : outer;
   const nameEntry = entries.get('name');
   if (!nameEntry) file.fail(node, `${where} has no 'name': expected a name for the report`);
   const name = file.text(nameEntry, 'a name for the report');

@@ -76,8 +76,11 @@ export function nearest(typed: string, names: readonly string[]): string | undef
   return bestDistance <= Math.max(3, Math.floor(typed.length / 3)) ? best : undefined;
 }
 
-/** Whether argv asks for --json, read before anything else so even a refusal of argv is JSON. */
-export const wantsJson = (argv: string[]): boolean => argv.includes('--json');
+/**
+ * Whether argv asks for --json, read before anything else so even a refusal of argv is JSON: also
+ * `--json=true`, which is refused (the switch takes no value) with its one object all the same.
+ */
+export const wantsJson = (argv: string[]): boolean => argv.some((a) => a === '--json' || a.startsWith('--json='));
 
 /** Whether argv asks for help anywhere (`-h`, `--help`), which wins over every other mistake in it. */
 export const wantsHelp = (argv: string[]): boolean =>

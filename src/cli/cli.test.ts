@@ -257,6 +257,9 @@ describe('the live line', () => {
 
   it('counts wide characters as two columns, and wraps a reply at spaces to the width', () => {
     expect(columnsOf('状态良好')).toBe(8);
+    // Emoji outside the CJK blocks (a status of rockets) are wide too, or the live line wraps.
+    expect(columnsOf('🚀✅🛑')).toBe(6);
+    expect(columnsOf(fitColumns('🚀'.repeat(30), 20))).toBeLessThanOrEqual(20);
     expect(fitColumns('状态良好状态良好', 7)).toBe('状态良…');
     expect(columnsOf(fitColumns('状态良好状态良好', 7))).toBeLessThanOrEqual(7);
     expect(wrapColumns('one two three four five', 9)).toEqual(['one two', 'three', 'four five']);

@@ -24,8 +24,10 @@ export function terminalLine(text: string, max = MAX_LOG_LINE): string {
 
 // Characters a terminal draws two columns wide (East Asian wide and full-width forms, emoji) and
 // those it draws over the one before (combining marks): enough to keep a line inside its width.
+// Emoji drawn as emoji by default (🚀, ✅, 🛑: Unicode's Emoji_Presentation) are two columns in
+// every terminal that follows Unicode 9 or later, wherever their block.
 const WIDE =
-  /[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6\u{1f300}-\u{1f64f}\u{1f900}-\u{1f9ff}\u{20000}-\u{3fffd}]/u;
+  /[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6\u{1f300}-\u{1f64f}\u{1f900}-\u{1f9ff}\u{20000}-\u{3fffd}]|\p{Emoji_Presentation}/u;
 const ZERO_WIDTH = /\p{Mn}|\p{Me}/u;
 
 /** How many columns a terminal gives one character. */

@@ -1,8 +1,8 @@
 // A YAML file the user keeps in the repository (checks, manifests), read with the `yaml` package so
 // every mistake can name the file, the line and what was expected. Readers walk the parsed nodes
 // with the helpers here; each refusal is one FileError, whose message is the whole `::error::` line.
-import { readFile } from 'node:fs/promises';
-import { isAbsolute, resolve } from 'node:path';
+import { readFile, realpath, stat } from 'node:fs/promises';
+import { isAbsolute, relative, resolve } from 'node:path';
 import {
   type Document,
   LineCounter,
@@ -21,12 +21,21 @@ import { InputError } from '../errors.js';
 import { ParseError, parseDuration } from '../parse.js';
 import { ACTION_WORDS, type Words } from '../words.js';
 
+/** The most bytes a file of the user's may hold: far more than any checks file or manifest needs. */
+export const MAX_FILE_BYTES = 4 * 1024 * 1024;
+
 /** The most values a plain value (a schema) may expand to through its aliases. */
 const MAX_PLAIN_VALUES = 10_000;
 
 /** A mistake in a user's file: its message names the file and the line. */
 export class FileError extends InputError {
   override name = 'FileError';
+}
+
+/** Whether `path` is `root` or inside it. */
+function inside(path: string, root: string): boolean {
+  const rel = relative(root, path);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
 }
 
 /** Shows a value in an error: quoted, cut when long. */
@@ -59,15 +68,28 @@ export class YamlFile {
    */
   static async read(path: string, workspace: string, what: string, words: Words = ACTION_WORDS): Promise<YamlFile> {
     const full = isAbsolute(path) ? path : resolve(workspace, path);
-    let text: string;
-    try {
-      text = await readFile(full, 'utf8');
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      const why = code === 'ENOENT' ? `no such file in ${words.folder}` : code === 'EISDIR' ? 'it is a folder' : code;
+    const fail = (why: string): never => {
       throw new FileError(
         `The ${what} ${show(path)} could not be read (${why}): expected a YAML file, relative to ${words.folder}${words.missingFile}.`,
       );
+    };
+    let text = '';
+    try {
+      // A file the workspace holds (a pull request's, perhaps) stays in it: a link out of it
+      // (/proc/self/environ, a runner's file) or a device (/dev/zero) is never read.
+      if (inside(full, resolve(workspace)) && !inside(await realpath(full), await realpath(workspace))) {
+        fail(`it links outside ${words.folder}`);
+      }
+      // Looked at before it is opened: opening a FIFO would wait for a writer forever.
+      const found = await stat(full);
+      if (found.isDirectory()) fail('it is a folder');
+      if (!found.isFile()) fail('it is not a regular file');
+      if (found.size > MAX_FILE_BYTES) fail(`it is over ${MAX_FILE_BYTES / 1048576} MiB`);
+      text = await readFile(full, 'utf8');
+    } catch (err) {
+      if (err instanceof FileError) throw err;
+      const code = (err as NodeJS.ErrnoException).code;
+      fail(code === 'ENOENT' ? `no such file in ${words.folder}` : code === 'EISDIR' ? 'it is a folder' : String(code));
     }
     return YamlFile.parse(path, text, what, words);
   }

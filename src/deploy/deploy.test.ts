@@ -174,9 +174,10 @@ describe('cancel paths, on the fake clock', () => {
     const result = await deploy(h, { autoRollback: true });
     expect(result).toMatchObject({ ok: false, outcome: 'failed' });
     expect(result.rollback).toMatchObject({
+      id: 'dep_0001',
       outcome: 'requested',
       succeeded: false,
-      message: 'the run was cancelled while waiting for the rollback',
+      message: 'the run was cancelled while waiting for rollback dep_0001',
     });
     expect(h.clock.now() - h.deps.startedAt).toBeLessThan(35_000);
   });

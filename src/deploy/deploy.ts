@@ -351,14 +351,19 @@ export async function rollbackCommand(
       timeline,
     });
     const durationMs = clock.now() - startedAt;
+    const cancelled = rollback.outcome === 'requested';
     const message = rollback.succeeded
       ? `Deployment ${deploymentId} was rolled back (${rollback.message}).`
-      : `Rolling back deployment ${deploymentId} failed: ${rollback.message}.`;
+      : cancelled
+        ? `The run was cancelled while rolling back deployment ${deploymentId} (${rollback.message}).`
+        : `Rolling back deployment ${deploymentId} failed: ${rollback.message}.`;
     const outcome: Outcome = rollback.succeeded
       ? 'succeeded'
-      : rollback.outcome === 'timed-out' || rollback.outcome === 'paused'
-        ? rollback.outcome
-        : 'failed';
+      : cancelled
+        ? 'cancelled'
+        : rollback.outcome === 'timed-out' || rollback.outcome === 'paused'
+          ? rollback.outcome
+          : 'failed';
     return { ...base, status: rollback.status, outcome, durationMs, rollback, ok: rollback.succeeded, message };
   } catch (err) {
     if (!(err instanceof CancelledError)) throw err;

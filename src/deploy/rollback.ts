@@ -104,7 +104,17 @@ export async function rollBack(deps: RunContext, request: RollbackRequest): Prom
       onStatus: request.onStatus,
     });
   } catch (err) {
-    if (err instanceof CancelledError) throw err;
+    // Sent, and its id known: a cancel stops the following, never the report of what was sent.
+    if (err instanceof CancelledError) {
+      return {
+        id,
+        form,
+        status: answer?.status,
+        succeeded: false,
+        outcome: 'requested',
+        message: `the run was cancelled while waiting for rollback ${id}`,
+      };
+    }
     // The rollback was sent: a wait that breaks says so, and never hides that it was requested.
     return {
       id,

@@ -40,6 +40,8 @@ export interface RunOptions {
    * fixed offset, so time still passes at its real pace. The product reads the clock as ever.
    */
   clockAt?: number;
+  /** The working folder (the runner's is the workspace); the caller's by default. */
+  cwd?: string;
 }
 
 /** A module, loaded with --import, that moves the process's `Date` to start at `at`. */
@@ -151,7 +153,11 @@ export async function runAction(inputs: Record<string, string>, options: RunOpti
 
   const entry = options.entry === 'post' ? (action.runs.post ?? '') : action.runs.main;
   const started = performance.now();
-  const child = spawn(process.execPath, [join(ROOT, entry)], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [join(ROOT, entry)], {
+    env,
+    cwd: options.cwd,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const { stdout, stderr, exitCode, signal } = await collect(child, options);
   const ms = performance.now() - started;
 

@@ -399,7 +399,7 @@ function graded(
   ctx: AssertContext,
 ): TurnAssertion {
   const provider = a.provider ?? ctx.options.provider;
-  const read = readGrader(provider, ctx.env, ctx.words);
+  const read = readGrader(provider, ctx.env, ctx.words, ctx.forkSafe);
   if ('problem' in read) {
     // At the provider that is at fault; with none named, at the assertion that needs one.
     const at = a.provider !== undefined || ctx.options.provider === undefined ? a : ctx.options;

@@ -12,7 +12,7 @@ import { type AssertContext, readAssertion, readTransform } from './asserts.js';
 import type { CaseOrigin, PromptfooPrompt } from './case.js';
 import { ConfigFiles } from './files.js';
 import { type Obj, Places, isObj, show } from './located.js';
-import { RenderError, render, unsafeForForks } from './render.js';
+import { OutOfTime, RenderError, render, unsafeForForks, withinTime } from './render.js';
 import { type Sources, readPrompts, readTests } from './sources.js';
 
 /** Keys that say a file is a promptfoo config, and keys that say it is a native checks file. */
@@ -116,7 +116,22 @@ export function isPromptfooConfig(file: YamlFile): boolean {
   return promptfoo.length > 0;
 }
 
+/** The longest reading a config may take: its templates render here, and a few nested loops never end. */
+export const MAX_READ_MS = 5000;
+
 export function readPromptfooConfig(file: YamlFile, context: PromptfooContext): CheckSuite {
+  try {
+    return withinTime(MAX_READ_MS, () => readConfig(file, context));
+  } catch (err) {
+    if (!(err instanceof OutOfTime)) throw err;
+    return file.fail(
+      file.doc.contents,
+      `reading the promptfoo config took more than ${MAX_READ_MS / 1000}s (templates that loop, or tests by the thousand): expected templates that render at once, and at most a few hundred tests`,
+    );
+  }
+}
+
+function readConfig(file: YamlFile, context: PromptfooContext): CheckSuite {
   const places = new Places();
   const top = places.fromYaml(file);
   if (!isObj(top))

@@ -1,7 +1,8 @@
 // `file://` references in a promptfoo config: resolved as promptfoo resolves them, relative to the
-// config's folder, and kept inside the workspace: a path that climbs out of it (`../`) or names an
-// absolute place outside it is refused, as is a glob (name each file). Files are read once, as text.
-import { readFileSync, realpathSync } from 'node:fs';
+// config's folder, and kept inside the workspace: a path that climbs out of it (`../`), names an
+// absolute place outside it or goes into `.git` is refused, as is a glob (name each file). Files
+// are read once, as text.
+import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 
 /** The most text one referenced file may hold. */
@@ -55,6 +56,9 @@ export class ConfigFiles {
     if (/[*?[\]{}]/.test(path)) return { problem: 'it is a glob: name each file' };
     const full = isAbsolute(path) ? resolve(path) : resolve(from ?? this.base, path);
     if (!this.inside(full)) return { problem: `it points outside ${this.folder}: keep the files in the repository` };
+    // Git's own folder is no test's material, and it may hold a token (a checkout's extraheader).
+    if (relative(resolve(this.workspace), full).split(sep).includes('.git'))
+      return { problem: "it points into '.git', Git's own folder: keep the test files in the repository's tree" };
     try {
       // A symbolic link that leaves the workspace is refused the same way.
       if (!this.inside(realpathSync(full), realpathSync(this.workspace))) {
@@ -69,6 +73,11 @@ export class ConfigFiles {
   /** The text of a resolved file, or why it cannot be read. */
   read(file: FileRef): { text: string } | { problem: string } {
     try {
+      // Looked at before it is read: a FIFO would wait forever, a huge file would fill the memory.
+      const found = statSync(file.path);
+      if (found.isFile() && found.size > MAX_FILE_BYTES)
+        return { problem: `it is over ${MAX_FILE_BYTES / 1048576} MiB` };
+      if (!found.isFile() && !found.isDirectory()) return { problem: 'it is not a regular file' };
       const bytes = readFileSync(file.path);
       if (bytes.length > MAX_FILE_BYTES) return { problem: `it is over ${MAX_FILE_BYTES / 1048576} MiB` };
       return { text: bytes.toString('utf8') };

@@ -7,7 +7,7 @@
 // judge speaks the OpenAI chat-completions API only.
 import { ACTION_WORDS, type Words } from '../../words.js';
 import { readSecureUrl } from '../../url.js';
-import { DEFAULT_JUDGE_TIMEOUT_MS } from '../judge-file.js';
+import { DEFAULT_JUDGE_TIMEOUT_MS, FORK_SECRET, HEADER_NAME, headerValueProblem } from '../judge-file.js';
 import type { EndpointJudgeSpec } from '../judge-spec.js';
 import { type Obj, isObj, show } from './located.js';
 
@@ -31,9 +31,15 @@ export type GraderRead = { spec: EndpointJudgeSpec } | { problem: string; key?: 
 
 /**
  * The judge for `provider` (undefined: promptfoo's default grader). `problem` says what to write
- * instead; `key` names the part of the provider at fault.
+ * instead; `key` names the part of the provider at fault. `forkSafe` (pull_request_target): a key
+ * from the environment goes only to an address the environment names too, never to the file's.
  */
-export function readGrader(provider: unknown, env: NodeJS.ProcessEnv, words: Words = ACTION_WORDS): GraderRead {
+export function readGrader(
+  provider: unknown,
+  env: NodeJS.ProcessEnv,
+  words: Words = ACTION_WORDS,
+  forkSafe = false,
+): GraderRead {
   let id: unknown = provider;
   let config: Obj = {};
   if (provider === undefined || provider === null) {
@@ -44,7 +50,7 @@ export function readGrader(provider: unknown, env: NodeJS.ProcessEnv, words: Wor
     }
     id = `openai:chat:${DEFAULT_GRADER_MODEL}`;
   } else if (isObj(provider)) {
-    if ('text' in provider && !('id' in provider)) return readGrader(provider.text, env, words);
+    if ('text' in provider && !('id' in provider)) return readGrader(provider.text, env, words, forkSafe);
     const unknown = Object.keys(provider).filter((k) => !['id', 'config', 'label'].includes(k));
     if (unknown.length)
       return {
@@ -68,7 +74,7 @@ export function readGrader(provider: unknown, env: NodeJS.ProcessEnv, words: Wor
       key: 'config',
     };
   }
-  return endpoint(model.model, config, env, words);
+  return endpoint(model.model, config, env, words, forkSafe);
 }
 
 function openAiModel(id: string): { model: string } | { problem: string } {
@@ -93,9 +99,17 @@ function openAiModel(id: string): { model: string } | { problem: string } {
   };
 }
 
-function endpoint(model: string, config: Obj, env: NodeJS.ProcessEnv, words: Words): GraderRead {
+function endpoint(model: string, config: Obj, env: NodeJS.ProcessEnv, words: Words, forkSafe: boolean): GraderRead {
   const text = (key: string): string | undefined =>
     typeof config[key] === 'string' ? (config[key] as string) : undefined;
+  if (forkSafe && text('apiKeyEnvar'))
+    return { problem: `the grader's 'apiKeyEnvar' reads a secret from the environment: ${FORK_SECRET}`, key: 'config' };
+  if (forkSafe && !text('apiKey') && (text('apiHost') || text('apiBaseUrl')) && env.OPENAI_API_KEY?.trim()) {
+    return {
+      problem: `the grader's ${text('apiHost') ? "'apiHost'" : "'apiBaseUrl'"} would be sent OPENAI_API_KEY from the environment: ${FORK_SECRET}`,
+      key: 'config',
+    };
+  }
   const base =
     (text('apiHost') && `https://${text('apiHost')}/v1`) ||
     text('apiBaseUrl') ||
@@ -121,7 +135,12 @@ function endpoint(model: string, config: Obj, env: NodeJS.ProcessEnv, words: Wor
   if (config.headers !== undefined) {
     if (!isObj(config.headers))
       return { problem: "the grader's headers are not a mapping of names to text", key: 'config' };
-    for (const [name, value] of Object.entries(config.headers)) headers[name] = String(value);
+    for (const [name, value] of Object.entries(config.headers)) {
+      // Checked as a request would send it, so a header no request can carry fails before any write.
+      const problem = HEADER_NAME.test(name) ? headerValueProblem(String(value)) : 'is not a header name';
+      if (problem) return { problem: `the grader's header ${JSON.stringify(name)} ${problem}`, key: 'config' };
+      headers[name] = String(value);
+    }
   }
   if (text('organization')) headers['OpenAI-Organization'] = text('organization')!;
   const number = (key: string, fallback: number): number =>

@@ -6,8 +6,7 @@
 // viewer shows them as text, and the whole file passes through the run's redactor before it is
 // written, as its final text.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname, isAbsolute, resolve } from 'node:path';
+import { writeOutputFile } from '../../config/output-file.js';
 import type { ChecksResult } from '../result.js';
 import type { Component } from '../scoring.js';
 import type { CheckSuite } from '../suite.js';
@@ -225,9 +224,6 @@ export async function writePromptfooOutput(
   suite: CheckSuite,
   redact: { redactJson<T>(value: T): T; redact(text: string): string },
 ): Promise<string> {
-  const full = isAbsolute(path) ? path : resolve(workspace, path);
-  await mkdir(dirname(full), { recursive: true });
   const text = `${JSON.stringify(redact.redactJson(toPromptfooOutput(result, suite)), null, 2)}\n`;
-  await writeFile(full, redact.redact(text), 'utf8');
-  return full;
+  return writeOutputFile(path, workspace, redact.redact(text));
 }

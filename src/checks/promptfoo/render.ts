@@ -3,17 +3,49 @@
 // deliberate: a variable the test does not set is a mistake (promptfoo prints nothing; here the
 // file is refused, so `{{var}}` never goes out literally or empty by accident), and templates
 // cannot read the environment (`env`). Templates come from the repository, never from a reply: a
-// Claw's reply is only ever a value handed to one (a rubricPrompt's `output`).
+// Claw's reply is only ever a value handed to one (a rubricPrompt's `output`). A template reads no
+// file (`{% include %}`, `{% import %}` and `{% extends %}` find nothing: Nunjucks' default loader
+// would read the folder `views` and follow its links anywhere), and its time is bounded, since a
+// few nested loops need no function call to outlast any step.
+import { Script, createContext } from 'node:vm';
 import nunjucks from 'nunjucks';
 
-const environment = new nunjucks.Environment(null, { autoescape: false, throwOnUndefined: true });
+// No loaders: `null` would give Nunjucks' FileSystemLoader, relative to the working folder.
+const environment = new nunjucks.Environment([], { autoescape: false, throwOnUndefined: true });
 environment.addFilter('load', (text: string) => JSON.parse(text) as unknown);
 
 // At grading time, where the template was already rendered once when the file was read.
-const lenient = new nunjucks.Environment(null, { autoescape: false });
+const lenient = new nunjucks.Environment([], { autoescape: false });
 lenient.addFilter('load', (text: string) => JSON.parse(text) as unknown);
 
+/** The longest one rendering may take at grading time (a rubricPrompt looping over a long reply). */
+export const RENDER_MS = 2000;
+
 export class RenderError extends Error {}
+
+/** Synchronous work that ran out of its time (withinTime). */
+export class OutOfTime extends Error {}
+
+// Synchronous code cannot be stopped by a timer; the vm module's watchdog can stop whatever runs
+// inside its call, the host's own functions included.
+const sandbox = createContext({ work: undefined as (() => unknown) | undefined });
+const callWork = new Script('work()');
+
+/** Runs synchronous `work`, stopped after `ms` with OutOfTime. */
+export function withinTime<T>(ms: number, work: () => T): T {
+  const previous = sandbox.work;
+  sandbox.work = work;
+  try {
+    return callWork.runInContext(sandbox, { timeout: ms }) as T;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') {
+      throw new OutOfTime(`it took more than ${ms / 1000}s`);
+    }
+    throw err;
+  } finally {
+    sandbox.work = previous;
+  }
+}
 
 /** Nunjucks' parser and node classes (untyped in @types/nunjucks). */
 const internals = nunjucks as unknown as {
@@ -30,11 +62,15 @@ export function render(template: string, vars: Record<string, unknown>): string 
   }
 }
 
-/** Renders a template already known to render (a rubricPrompt at grading time); never throws. */
+/**
+ * Renders a template already known to render (a rubricPrompt at grading time); one that fails
+ * gives its own text, one that runs out of time (looping over a long reply) throws RenderError.
+ */
 export function renderLenient(template: string, vars: Record<string, unknown>): string {
   try {
-    return lenient.renderString(wrapPartial(template), vars);
-  } catch {
+    return withinTime(RENDER_MS, () => lenient.renderString(wrapPartial(template), vars));
+  } catch (err) {
+    if (err instanceof OutOfTime) throw new RenderError(`the template did not render: ${err.message}`);
     return template;
   }
 }
@@ -55,6 +91,9 @@ function explain(template: string, vars: Record<string, unknown>, err: unknown):
       return `it uses ${missing.map((m) => `{{${m}}}`).join(', ')}, which the test does not set: expected it in the test's vars (or defaultTest's)`;
     }
     return 'it prints a value that is not set (null or missing): expected every printed value set';
+  }
+  if (/template not found/.test(message)) {
+    return 'it includes, imports or extends another template, which would read a file: expected the text in the prompt itself (or a var given as file://)';
   }
   const reason = message
     .replace(/^\(unknown path\)\s*/, '')

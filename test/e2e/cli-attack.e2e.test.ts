@@ -1,0 +1,139 @@
+// The command line under attack, one input at a time, as a user runs it (the package's bin over
+// dist/): odd argv, a checks file that names the key's own variable for its judge, a cancel in the
+// middle of a rollback. Each attack gets its one-line refusal (or the right outputs), and --json
+// stays one object on stdout.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DEMO_KEY, type Simulator } from '../sim/server.ts';
+import { FakeJudge, verdict } from '../sim/judge.ts';
+import { ROOT, collect } from './harness.ts';
+import { simulatorPerTest } from './service.ts';
+
+const start = simulatorPerTest({ rollbackForm: 'new-deployment' });
+const CLI = join(ROOT, 'bin', 'claw-deploy.cjs');
+let judge: FakeJudge | undefined;
+afterEach(async () => {
+  await judge?.stop();
+  judge = undefined;
+});
+
+async function runCli(
+  args: string[],
+  options: {
+    cwd?: string;
+    env?: Record<string, string>;
+    onLog?: (log: string, kill: (s: NodeJS.Signals) => void) => void;
+  } = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [CLI, ...args], {
+    cwd: options.cwd ?? mkdtempSync(join(tmpdir(), 'claw-cli-')),
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', CLAW_DEPLOY_API_KEY: DEMO_KEY, ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let log = '';
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    log += chunk;
+    options.onLog?.(log, (signal) => child.kill(signal));
+  });
+  const ended = await collect(child);
+  return { code: ended.exitCode, stdout: ended.stdout, stderr: ended.stderr };
+}
+
+const base = (s: Simulator) => ['--base-url', `${s.url}/v1`, '--poll-interval', '100ms', '--timeout', '20s'];
+
+describe('claw-deploy under attack', () => {
+  it("a checks file naming CLAW_DEPLOY_API_KEY as its judge's key: exit 2, the key never leaves for the judge", async () => {
+    const s = await start();
+    s.addClaw('c1', { chat: { mode: 'sync', reply: 'Hello' } });
+    judge = new FakeJudge({ answer: () => verdict({ reason: 'ok', pass: true, score: 1 }) });
+    await judge.start();
+    const cwd = mkdtempSync(join(tmpdir(), 'claw-cli-'));
+    writeFileSync(
+      join(cwd, 'checks.yml'),
+      `judge: {url: "${judge.url}", model: m, api-key-env: CLAW_DEPLOY_API_KEY}\nchecks:\n  - {name: a, send: hi, assert: [{type: llm-rubric, value: polite}]}\n`,
+    );
+    const run = await runCli(['check', '--claw-id', 'c1', '--checks', 'checks.yml', '--json', ...base(s)], { cwd });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(
+      /^error: The checks file "checks\.yml": its judge m at http:\/\/127\.0\.0\.1:\d+\/v1 would be sent the service's API key \(read from CLAW_DEPLOY_API_KEY\): expected the judge's own key; the service's key is never sent to a judge\.\n$/,
+    );
+    expect(JSON.parse(run.stdout)).toMatchObject({ outcome: 'error', 'exit-code': 2 });
+    expect(judge.requests).toEqual([]);
+    expect(s.requests).toEqual([]);
+  });
+
+  it('SIGTERM while following the rollback: exit 143, and rollback-id names the rollback that was started, not the failed deployment', async () => {
+    const s = await start({ speed: 1 });
+    s.addClaw('c1', { plan: [['pending', 300], ['crashed']], rollbackPlan: [['rolling_back', 60_000], ['live']] });
+    let sent = false;
+    const run = await runCli(['deploy', '--claw-id', 'c1', '--auto-rollback', '--json', ...base(s)], {
+      onLog: (log, kill) => {
+        if (!sent && log.includes('Rollback started as deployment dep_0002')) {
+          sent = true;
+          kill('SIGTERM');
+        }
+      },
+    });
+    expect(sent).toBe(true);
+    expect(run.code).toBe(143);
+    const result = JSON.parse(run.stdout) as Record<string, unknown>;
+    expect(result).toMatchObject({ 'exit-code': 143, 'deployment-id': 'dep_0001', 'rollback-id': 'dep_0002' });
+    expect(result.message).toContain('the run was cancelled while waiting for rollback dep_0002');
+  });
+
+  it('--json=true is refused (the switch takes no value) with its one JSON object all the same', async () => {
+    const run = await runCli(['deploy', '--claw-id', 'c1', '--json=true']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe('error: --json takes no value (given "true").\n');
+    expect(JSON.parse(run.stdout)).toEqual({
+      outcome: 'error',
+      'exit-code': 2,
+      message: '--json takes no value (given "true").',
+    });
+  });
+
+  it('TERM=dumb in a real terminal: no live line, no colour, no escape sequence at all', async () => {
+    let now = Date.now();
+    const s = await start({ now: () => now, speed: 1 });
+    s.addClaw('c1', { plan: [['pending', 60_000], ['live']] });
+    const child = spawn(
+      'python3',
+      [
+        join(ROOT, 'test', 'support', 'pseudo-terminal.py'),
+        '80',
+        '50',
+        '--',
+        process.execPath,
+        CLI,
+        'deploy',
+        '--claw-id',
+        'c1',
+        ...base(s),
+      ],
+      {
+        cwd: mkdtempSync(join(tmpdir(), 'claw-tty-')),
+        env: {
+          PATH: process.env.PATH ?? '',
+          HOME: process.env.HOME ?? '',
+          TERM: 'dumb',
+          CLAW_DEPLOY_API_KEY: DEMO_KEY,
+        },
+        stdio: ['pipe', 'pipe', 'pipe'],
+      },
+    );
+    let bytes = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      bytes += chunk;
+      // Once it waits, the minute passes at once.
+      if (bytes.includes('pending (in progress)')) now += 60_000;
+    });
+    const ended = await collect(child);
+    expect(ended.stderr.trim().split('\n').pop()).toBe('exit 0');
+    expect(bytes).toContain('deployment dep_0001: live (success)');
+    // eslint-disable-next-line no-control-regex
+    expect(bytes).not.toMatch(/\u001b|[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/);
+  });
+});
