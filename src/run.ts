@@ -15,6 +15,7 @@ import { type CheckSuite, loadChecks } from './checks/suite.js';
 import { InputError, errorMessage } from './errors.js';
 import { githubRun } from './github/run.js';
 import { requireSecrets } from './manifest/command.js';
+import { refuseSecretsFromFork } from './preview/config.js';
 import { loadManifest, secretValues } from './manifest/manifest.js';
 import { checksOutputs } from './report/checks-report.js';
 import { checkOutputs } from './report/outputs.js';
@@ -59,6 +60,8 @@ export async function readInputFiles(
   }
   const manifest = settings.manifest ? await loadManifest(settings.manifest, workspace, env, words) : undefined;
   if (manifest && settings.command === 'apply') requireSecrets(manifest, words);
+  if (manifest && settings.command === 'preview' && eventName === 'pull_request_target')
+    refuseSecretsFromFork(manifest);
   const secrets = [...judgeSecrets(suite?.judges ?? []), ...(manifest ? secretValues(manifest) : [])];
   return { suite, manifest, secrets };
 }

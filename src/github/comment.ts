@@ -59,11 +59,9 @@ function explain(err: unknown, pullRequest: number, subject: string): string {
   const status = (err as { status?: unknown }).status;
   const what = `Commenting ${subject} on pull request #${pullRequest}`;
   if (status === 403) {
-    return `${what}: 403 forbidden. Give the workflow 'permissions: pull-requests: write' (a pull request from a fork gets a read-only token: ${subject} is in the job summary).`;
+    return `${what}: 403 forbidden. Give the workflow 'permissions: pull-requests: write' (a pull request from a fork gets a read-only token: see the job summary for ${subject}).`;
   }
   if (status === 401) return `${what}: 401: 'github-token' was refused.`;
   const message = err instanceof Error ? err.message : String(err);
-  return `${what} failed (${typeof status === 'number' ? `${status}: ` : ''}${clip(message, 200)}). ${capitalize(subject)} is in the job summary.`;
+  return `${what} failed (${typeof status === 'number' ? `${status}: ` : ''}${clip(message, 200)}). See the job summary for ${subject}.`;
 }
-
-const capitalize = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);

@@ -174,7 +174,7 @@ describe('Claws as code, end to end', () => {
     });
     expect(run.exitCode).toBe(0);
     expect(run.warnings).toEqual([
-      "Commenting the plan on pull request #7: 403 forbidden. Give the workflow 'permissions: pull-requests: write' (a pull request from a fork gets a read-only token: the plan is in the job summary).",
+      "Commenting the plan on pull request #7: 403 forbidden. Give the workflow 'permissions: pull-requests: write' (a pull request from a fork gets a read-only token: see the job summary for the plan).",
     ]);
   });
 

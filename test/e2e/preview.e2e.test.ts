@@ -611,4 +611,27 @@ describe('preview under attack', () => {
     await run(sim, gh, { name: 'pull_request', action: 'closed', pr: 7 }, token);
     expect([...sim.claws.keys()].filter((id) => id.includes('-pr-'))).toEqual([]);
   });
+
+  it("under pull_request_target a fork's manifest never chooses a secret of the step for a preview's config", async () => {
+    const sim = await service();
+    const gh = await gitHub();
+    // Input controlled by: a fork's author, whose manifest pull_request_target may check out with the base's secrets.
+    const forked = 'claws:\n  claw-support-bot:\n    config:\n      leak: {env: GITHUB_TOKEN}\n';
+    const result = await run(
+      sim,
+      gh,
+      { name: 'pull_request_target', action: 'opened', pr: 7 },
+      {},
+      { GITHUB_TOKEN: 'ghs_base-secret-0123456789' },
+      forked,
+    );
+    expect(result.exitCode).toBe(1);
+    expect(result.errors).toEqual([
+      expect.stringMatching(
+        /^claws\.yml, line 4: \{ env: GITHUB_TOKEN \} is refused for preview under pull_request_target/,
+      ),
+    ]);
+    expect(sim.requests).toEqual([]);
+    expect(gh.requests).toEqual([]);
+  });
 });
