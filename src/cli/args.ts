@@ -1,6 +1,6 @@
 // The command line's arguments: the action's inputs as long flags (`--claw-id c1`, `--claw-id=c1`),
-// plus the tool's own (`--json`, `--junit`, `--no-progress`, `--verbose`, `-h`/`--help`,
-// `--version`). Settings are then read from them exactly as the action reads its inputs: one
+// plus the tool's own (`--json`, `--no-progress`, `--verbose`, `-h`/`--help`, `--version`) and two
+// short names a shell user reaches for (`--junit`, `--output`). Settings are then read from them exactly as the action reads its inputs: one
 // reader, two sources. The key never comes from a flag; a flag is given once; a flag the command
 // line cannot honour (it needs the GitHub run around it) is refused, never ignored. Every refusal
 // is one line naming the flag, and the nearest real one when it looks like a typo.
@@ -44,19 +44,22 @@ export const ACTION_ONLY: Record<string, string> = {
 const BOOLEAN_INPUTS = new Set(INPUTS.filter((i) => i.default === 'true' || i.default === 'false').map((i) => i.name));
 /** The tool's own switches, which take no value. */
 const SWITCHES = ['json', 'no-progress', 'verbose', 'help', 'version'] as const;
+/** Short names for inputs, as other eval and test tools spell them: the same flag, given once. */
+export const ALIASES: Record<string, string> = { junit: 'checks-junit', output: 'checks-output' };
 /** Every long flag there is, for the nearest-name hint. */
 const FLAGS = [
   ...INPUTS.map((i) => i.name).filter((n) => !NOT_FLAGS.has(n) && !(n in ACTION_ONLY)),
-  'junit',
+  ...Object.keys(ALIASES),
   ...SWITCHES,
 ];
 
 export interface CliArgs {
   command?: string;
-  /** Flags given, by input name. */
+  /** Flags given, by input name (an alias under the input it stands for). */
   flags: Record<string, string>;
+  /** The aliases given, by the input they stand for, so messages name the flag as typed. */
+  aliased: Record<string, string>;
   json: boolean;
-  junit?: string;
   progress: boolean;
   verbose: boolean;
   help: boolean;
@@ -150,14 +153,20 @@ export function parseCli(argv: string[]): CliArgs {
     const value = given.get(input.name);
     if (value !== undefined) flags[input.name] = value;
   }
-  if (given.has('junit') && flags['checks-junit'] !== undefined) {
-    throw new InputError('--junit and --checks-junit are the same flag: give one of them.');
+  const aliased: Record<string, string> = {};
+  for (const [alias, name] of Object.entries(ALIASES)) {
+    const value = given.get(alias);
+    if (value === undefined) continue;
+    if (flags[name] !== undefined)
+      throw new InputError(`--${alias} and --${name} are the same flag: give one of them.`);
+    flags[name] = value;
+    aliased[name] = `--${alias}`;
   }
   return {
     command: positionals[0],
     flags,
+    aliased,
     json: given.has('json'),
-    junit: given.get('junit'),
     progress: !given.has('no-progress'),
     verbose: given.has('verbose'),
     help: given.has('help'),
@@ -183,7 +192,6 @@ export function cliReader(args: CliArgs, env: NodeJS.ProcessEnv): InputReader {
   return (name) => {
     if (name === 'command') return args.command ?? '';
     if (name === 'api-key') return KEY_VARIABLES.map((v) => env[v]).find((v) => v && v.trim()) ?? '';
-    if (name === 'checks-junit' && args.junit !== undefined) return args.junit;
     const flag = args.flags[name];
     if (flag !== undefined) return flag;
     if (name === 'base-url') return env[BASE_URL_VARIABLE] ?? '';
@@ -200,7 +208,7 @@ export function cliWords(args: CliArgs, env: NodeJS.ProcessEnv): Words {
   const keyVariable = KEY_VARIABLES.find((v) => env[v]?.trim()) ?? KEY_VARIABLES[0];
   const input = (name: string): string => {
     if (name === 'api-key') return keyVariable;
-    if (name === 'checks-junit' && args.junit !== undefined) return '--junit';
+    if (args.aliased[name]) return args.aliased[name];
     if (args.flags[name] !== undefined) return `--${name}`;
     if (name === 'base-url') return env[BASE_URL_VARIABLE] ? BASE_URL_VARIABLE : `--base-url (or ${BASE_URL_VARIABLE})`;
     if (name === 'github-token') return env.GITHUB_TOKEN ? 'GITHUB_TOKEN' : '--github-token (or GITHUB_TOKEN)';

@@ -25,9 +25,12 @@ describe('flags into settings', () => {
       'r.xml',
       '--checks',
       'c.yml',
+      '--output=out.json',
     ]);
     const settings = readSettings(cliReader(args, ENV));
+    expect(cliWords(args, ENV).input('checks-output')).toBe('--output');
     expect(settings).toMatchObject({
+      checksOutput: 'out.json',
       command: 'deploy',
       clawId: 'c1',
       autoRollback: true,
@@ -116,6 +119,9 @@ describe('flags', () => {
     expect(() => parseCli(['deploy', '--claw-id', 'a', '--claw-id=b'])).toThrow(/^--claw-id is given twice/);
     expect(() => parseCli(['deploy', '--verbose', '--verbose'])).toThrow(/^--verbose is given twice/);
     expect(() => parseCli(['deploy', '--junit', 'a.xml', '--checks-junit', 'b.xml'])).toThrow(/the same flag/);
+    expect(() => parseCli(['deploy', '--checks-output', 'a.json', '--output', 'b.json'])).toThrow(
+      /^--output and --checks-output are the same flag/,
+    );
     expect(() => parseCli(['deploy', '--json=yes'])).toThrow(/^--json takes no value/);
     expect(() => parseCli(['deploy', '--timeout'])).toThrow(/^--timeout needs a value/);
     expect(() => parseCli(['deploy', '--environment', 'production'])).toThrow(

@@ -20,6 +20,7 @@ export const EXIT_CODES: [number | string, string][] = [
 const TOOL_FLAGS: [string, string][] = [
   ['--json', 'print one JSON object with the outcome and the outputs, whatever the exit (the log goes to stderr)'],
   ['--junit FILE', "write the checks' results as JUnit XML (the same as --checks-junit)"],
+  ['--output FILE', "write the checks' results in promptfoo's format (the same as --checks-output)"],
   ['--no-progress', 'no live line while waiting (there is none when stderr is not a terminal, or with NO_COLOR)'],
   ['--verbose', 'debug lines too'],
   ['-h, --help', 'this help; after a command, its flags'],
