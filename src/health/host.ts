@@ -1,6 +1,18 @@
 // What health needs from the code host (GitHub), as plain calls: a branch to keep its history and
 // page in, and issues for incidents. The command never touches @actions/github; main.ts hands it
 // an implementation (src/github/health-host.ts), tests a fake over the fake GitHub API.
+import { errorMessage } from '../errors.js';
+import { clip } from '../format.js';
+
+/** A failed call to the host in a line: for 401/403/404, the permission the workflow lacks. */
+export function hostError(err: unknown, permission: 'issues: write' | 'contents: write'): string {
+  const status = (err as { status?: unknown }).status;
+  if (status === 403 || status === 404) {
+    return `${String(status)}: give the workflow 'permissions: ${permission}' (and 'github-token' that has it)`;
+  }
+  if (status === 401) return "401: 'github-token' was refused";
+  return clip(errorMessage(err), 200);
+}
 
 /** A file on the branch, as its listing shows it. */
 export interface BranchFile {

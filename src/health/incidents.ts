@@ -6,7 +6,6 @@
 // with its duration; failing again within `reopen-within` of the close reopens the same issue.
 // `unknown` opens and closes nothing. A failure to talk to GitHub is a warning, never the step's.
 import type { Logger } from '../clock.js';
-import { errorMessage } from '../errors.js';
 import { clip } from '../format.js';
 import { isValidId } from '../identifiers.js';
 import {
@@ -21,7 +20,7 @@ import {
 } from '../report/incident-report.js';
 import { code } from '../report/markdown.js';
 import { type SealKey, readSealed, sealedMarker } from '../seal.js';
-import type { IncidentIssue, IssueHost } from './host.js';
+import { type IncidentIssue, type IssueHost, hostError } from './host.js';
 import { type RunRecord, type RunStatus, isClawRecord } from './records.js';
 
 export const INCIDENT_LABEL = 'claw-incident';
@@ -145,7 +144,7 @@ export async function trackIncidents(
     found = await issues.list(INCIDENT_LABEL, now - options.reopenWithinMs);
   } catch (err) {
     log.warning(
-      `Incidents: could not read the issues (${explain(err)}); no incident was opened or closed in this run.`,
+      `Incidents: could not read the issues (${hostError(err, 'issues: write')}); no incident was opened or closed in this run.`,
     );
     return outcome;
   }
@@ -160,7 +159,7 @@ export async function trackIncidents(
       await call();
       return true;
     } catch (err) {
-      log.warning(`Incidents: could not ${what} (${explain(err)}).`);
+      log.warning(`Incidents: could not ${what} (${hostError(err, 'issues: write')}).`);
       return false;
     }
   };
@@ -374,15 +373,6 @@ function replaceMarker(body: string, marker: string): string {
 }
 
 const title = (text: string): string => clip(text, MAX_TITLE - 30);
-
-function explain(err: unknown): string {
-  const status = (err as { status?: unknown }).status;
-  if (status === 403 || status === 404) {
-    return `${String(status)}: give the workflow 'permissions: issues: write' (and 'github-token' that has it)`;
-  }
-  if (status === 401) return "401: 'github-token' was refused";
-  return clip(errorMessage(err), 200);
-}
 
 /** Where the sealed marker goes while the body passes the redactor: shorter than any secret it looks for. */
 const HOLE = '\u0000\u0001\u0000';

@@ -4,14 +4,13 @@
 // readable history, incidents count this run only.
 import type { Clock, Logger } from '../clock.js';
 import { verdictOf } from '../checks/result.js';
-import { errorMessage } from '../errors.js';
 import { clip } from '../format.js';
 import { allBadge, clawBadge } from '../report/badge.js';
 import { statusJson, statusPage } from '../report/status-page.js';
 import type { SealKey } from '../seal.js';
 import type { HealthEntry, HealthResult } from './health.js';
 import { HealthHistory, type HistoryView } from './history.js';
-import type { FileChange, HealthHost } from './host.js';
+import { type FileChange, type HealthHost, hostError } from './host.js';
 import { type IncidentOptions, type IncidentOutcome, type Observation, trackIncidents } from './incidents.js';
 import { type ClawRecord, type RunRecord, type ServiceState, isClawRecord } from './records.js';
 import { type ClawStatus, type StatusModel, clawIds, clawStatuses } from './uptime.js';
@@ -66,7 +65,7 @@ export async function healthOverTime(
     view = await history.load(now);
   } catch (err) {
     log.warning(
-      `History: could not read the branch '${request.branch}' (${explain(err)}); this run's incidents count this run only.`,
+      `History: could not read the branch '${request.branch}' (${hostError(err, 'contents: write')}); this run's incidents count this run only.`,
     );
   }
   const records = recordsOf(checked, now, host.runId);
@@ -120,7 +119,7 @@ export async function healthOverTime(
     );
   } catch (err) {
     log.warning(
-      `History: could not write to the branch '${request.branch}' (${explain(err)}); this run's records are not kept. Health is reported as usual.`,
+      `History: could not write to the branch '${request.branch}' (${hostError(err, 'contents: write')}); this run's records are not kept. Health is reported as usual.`,
     );
   }
   const checkedIds = new Set((checked.result?.entries ?? []).map((e) => e.clawId));
@@ -211,13 +210,4 @@ function failingOf(e: HealthEntry, checks: NonNullable<HealthResult['checks']>['
         : {}),
     },
   };
-}
-
-function explain(err: unknown): string {
-  const status = (err as { status?: unknown }).status;
-  if (status === 403 || status === 404) {
-    return `${String(status)}: give the workflow 'permissions: contents: write' (and 'github-token' that has it)`;
-  }
-  if (status === 401) return "401: 'github-token' was refused";
-  return clip(errorMessage(err), 200);
 }
