@@ -2,9 +2,9 @@
 // secret the run knows (the API key and its Authorization value, a judge's key, header values and
 // manifest values read from the environment, the GitHub token), and every sink (log, summary,
 // outputs, files, comments, the terminal, --json) passes decoded text through it. It finds a
-// secret raw, escaped by JSON (`\/`, `\uXXXX`), Markdown (`\|`), XML or HTML (`&amp;`, `&#x2B;`) or
-// percent-encoding, mixed as an encoder likes, and in base64 / base64url (alone or inside a longer
-// encoded blob). So a sink may redact its final text, whatever format it wrote.
+// secret raw, escaped by JSON (`\/`, `\uXXXX`), Markdown (`\|`), XML or HTML (`&amp;`, `&plus;`,
+// `&#x2B;`) or percent-encoding, mixed as an encoder likes, and in base64 / base64url (alone or
+// inside a longer encoded blob). So a sink may redact its final text, whatever format it wrote.
 
 /** Shorter forms would redact ordinary words: a secret this short is not looked for in base64. */
 const MIN_FORM_CHARS = 6;
@@ -42,9 +42,9 @@ function characterForms(char: string): string {
   }
   // A backslash before punctuation: JSON's `\/` `\\` `\"`, Markdown's `\|` `\*`.
   if (/[!-/:-@[-`{-~]/.test(char)) forms.push(`\\\\${escapeRegExp(char)}`);
-  // XML and HTML character references: `&amp;`, `&#43;`, `&#x2B;`.
+  // XML and HTML character references: `&amp;`, `&plus;`, `&#43;`, `&#x2B;`.
   const named = NAMED_ENTITIES[char];
-  if (named) forms.push(`&${named};`);
+  if (named) forms.push(`&${named}`);
   forms.push(`&#0*${code};`, `&#[xX]0*${hexCaseless(code.toString(16))};`);
   if (char === '\n') forms.push('\\\\n');
   if (char === '\t') forms.push('\\\\t');
@@ -54,7 +54,45 @@ function characterForms(char: string): string {
   return `(?:${forms.join('|')})`;
 }
 
-const NAMED_ENTITIES: Record<string, string> = { '&': 'amp', '<': 'lt', '>': 'gt', '"': 'quot', "'": '(?:apos|#39)' };
+/**
+ * HTML's named references for ASCII punctuation (`&plus;`, `&sol;`, `&equals;`…): a page renders
+ * each as its character, so a key written with them is the key. The four of HTML 4 may also come
+ * without the semicolon, in either case.
+ */
+const NAMED_ENTITIES: Record<string, string> = {
+  '&': '(?:amp|AMP);?',
+  '<': '(?:lt|LT);?',
+  '>': '(?:gt|GT);?',
+  '"': '(?:quot|QUOT);?',
+  "'": 'apos;',
+  '!': 'excl;',
+  '#': 'num;',
+  $: 'dollar;',
+  '%': 'percnt;',
+  '(': 'lpar;',
+  ')': 'rpar;',
+  '*': '(?:ast|midast);',
+  '+': 'plus;',
+  ',': 'comma;',
+  '.': 'period;',
+  '/': 'sol;',
+  ':': 'colon;',
+  ';': 'semi;',
+  '=': 'equals;',
+  '?': 'quest;',
+  '@': 'commat;',
+  '[': '(?:lsqb|lbrack);',
+  '\\': 'bsol;',
+  ']': '(?:rsqb|rbrack);',
+  '^': 'Hat;',
+  _: '(?:lowbar|UnderBar);',
+  '`': '(?:grave|DiacriticalGrave);',
+  '{': '(?:lcub|lbrace);',
+  '|': '(?:verbar|vert|VerticalLine);',
+  '}': '(?:rcub|rbrace);',
+  '\n': 'NewLine;',
+  '\t': 'Tab;',
+};
 
 const hexCaseless = (hex: string): string =>
   [...hex].map((c) => (/[a-f]/i.test(c) ? `[${c.toLowerCase()}${c.toUpperCase()}]` : c)).join('');
