@@ -1,5 +1,6 @@
 // Inputs → one typed Settings object. Every validation and its message lives here, and all of it
 // runs before any request is sent.
+import { normalize } from 'node:path';
 import { InputError } from './errors.js';
 import { hasControls } from './format.js';
 import { ID_EXPECTED, hasSpaceOrControl, isValidId } from './identifiers.js';
@@ -374,6 +375,18 @@ function readAll(read: InputReader, w: Words): Settings {
   );
   if (checksOutput && !checks)
     fail('checks-output', checksOutput, `to be set only with ${w.input('checks')} (there are no checks to report)`);
+  // One path for two files: the checks file replaced by a report, or one report by the other.
+  const same = (a: string, b: string): boolean => a !== '' && b !== '' && normalize(a) === normalize(b);
+  if (same(checksOutput, checks))
+    fail('checks-output', checksOutput, `a file other than ${w.input('checks')} (the report would replace the checks)`);
+  if (same(checksOutput, checksJunit))
+    fail(
+      'checks-output',
+      checksOutput,
+      `a file other than ${w.input('checks-junit')} (one report would replace the other)`,
+    );
+  if (same(checksJunit, checks))
+    fail('checks-junit', checksJunit, `a file other than ${w.input('checks')} (the report would replace the checks)`);
   const health = readHealthOverTime(read, command);
   if (health.history && githubToken === '') {
     noToken(

@@ -110,6 +110,8 @@ export class Transport {
   private readonly http: HttpSession;
   /** Removes every form of the key from text that came from the service. */
   readonly redact: (text: string) => string;
+  /** The same redactor, for the decoded body: a `\\u` escape can hide a form the raw text does not show. */
+  private readonly redactor: Redactor;
   /** Says each assumption about the rate-limit headers once, not on every response. */
   private readonly headerLog: Logger;
   /** What the service's reset values have shown of their unit. */
@@ -128,6 +130,7 @@ export class Transport {
     const redactor = options.redactor ?? new Redactor();
     redactor.add(options.apiKey, this.authorization, ...(options.secrets ?? []));
     this.redact = redactor.redact;
+    this.redactor = redactor;
     this.http = new HttpSession({
       userAgent: options.userAgent ?? 'claw-deploy',
       maxBodyBytes: options.maxBodyBytes ?? MAX_BODY_BYTES,
@@ -211,7 +214,7 @@ export class Transport {
       } finally {
         this.options.pacer?.release();
       }
-      const verdict: Verdict = classify(attempt, isWrite, label, clock.now(), this.headerLog, this.peer);
+      const verdict: Verdict = this.decoded(classify(attempt, isWrite, label, clock.now(), this.headerLog, this.peer));
       switch (verdict.kind) {
         case 'done':
           return this.finish(request, verdict);
@@ -346,6 +349,19 @@ export class Transport {
     log.warning(`${label}: rate limited (429); waiting ${formatDuration(wait)} as ${source} says.`);
     await this.sleepWithin(request, wait, `${label}: rate limited (429) until after the deadline`);
     return reading.retryAfterMs !== undefined;
+  }
+
+  /**
+   * The verdict with its decoded body redacted too. The raw text was redacted at the door, but JSON
+   * decoding can make a form of a secret out of text that showed none (`\\u0025` before `2D` is a
+   * percent-encoded key once decoded; one `\\u0063` inside base64 of it): every string the layers
+   * read (ids that go into issue titles, labels, history lines, file paths) is redacted as decoded.
+   */
+  private decoded(verdict: Verdict): Verdict {
+    if ((verdict.kind === 'done' || verdict.kind === 'rate-limited') && verdict.body !== undefined) {
+      return { ...verdict, body: this.redactor.redactJson(verdict.body) };
+    }
+    return verdict;
   }
 
   private finish(request: ApiRequest, done: Extract<Verdict, { kind: 'done' }>): ApiResponse {

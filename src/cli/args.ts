@@ -141,6 +141,13 @@ export function parseCli(argv: string[]): CliArgs {
         i += 1;
       }
     }
+    // An empty value reads as the flag left out (`--output=$OUT` with OUT unset): a run that then
+    // writes no file, or uses a default, and says nothing. Given, a flag has a value.
+    if (value.trim() === '') {
+      throw new InputError(
+        `--${name} is empty: give it a value (--${name} VALUE, or --${name}=VALUE), or leave the flag out.`,
+      );
+    }
     given.set(name, value);
   }
   if (positionals.length > 1) {

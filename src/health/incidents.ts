@@ -236,7 +236,7 @@ export async function trackIncidents(
       const done = await act(`comment on incident #${current.issue.number}`, async () => {
         await issues.comment(current.issue.number, deps.redact(changedComment(view(firstRun))));
         await issues.update(current.issue.number, {
-          title: title(failing.title),
+          title: deps.redact(title(failing.title)),
           body: sealedText(deps, (hole) => incidentBody(view(firstRun), hole), state),
         });
       });
@@ -264,7 +264,7 @@ export async function trackIncidents(
       const done = await act(`reopen incident #${current.issue.number}`, async () => {
         await issues.update(current.issue.number, {
           state: 'open',
-          title: title(failing.title),
+          title: deps.redact(title(failing.title)),
           body: sealedText(deps, (hole) => incidentBody(view(firstRun), hole), state),
         });
         await issues.comment(current.issue.number, deps.redact(reopenComment(view(firstRun), now - closedAt)));
@@ -284,11 +284,14 @@ export async function trackIncidents(
       sinceRun: first.run,
       reopened: 0,
     };
-    const labels = [INCIDENT_LABEL, 'claw' in seen.subject ? seen.subject.claw.slice(0, MAX_LABEL) : SERVICE_LABEL];
+    const labels = [
+      INCIDENT_LABEL,
+      'claw' in seen.subject ? deps.redact(seen.subject.claw).slice(0, MAX_LABEL) : SERVICE_LABEL,
+    ];
     let created: { number: number; url: string } | undefined;
     await act('open an incident issue', async () => {
       created = await issues.create({
-        title: title(failing.title),
+        title: deps.redact(title(failing.title)),
         body: sealedText(deps, (hole) => incidentBody(view(firstRun), hole), state),
         labels,
         assignees: options.assignees,

@@ -3,7 +3,7 @@
 // middle of a rollback. Each attack gets its one-line refusal (or the right outputs), and --json
 // stays one object on stdout.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -82,6 +82,57 @@ describe('claw-deploy under attack', () => {
     const result = JSON.parse(run.stdout) as Record<string, unknown>;
     expect(result).toMatchObject({ 'exit-code': 143, 'deployment-id': 'dep_0001', 'rollback-id': 'dep_0002' });
     expect(result.message).toContain('the run was cancelled while waiting for rollback dep_0002');
+  });
+
+  it('--output onto the checks file or onto --junit: exit 2 before any request, the checks file kept', async () => {
+    const s = await start();
+    s.addClaw('c1', { chat: { mode: 'sync', reply: 'hello' } });
+    const cwd = mkdtempSync(join(tmpdir(), 'claw-cli-'));
+    const checks = 'checks:\n  - {name: hi, send: hi, assert: [{type: contains, value: hello}]}\n';
+    writeFileSync(join(cwd, 'checks.yml'), checks);
+    const cases: [string[], RegExp][] = [
+      [['--output', './checks.yml'], /^error: --output is "\.\/checks\.yml": expected a file other than --checks /],
+      [
+        ['--output', 'r.json', '--junit', 'r.json'],
+        /^error: --output is "r\.json": expected a file other than --junit/,
+      ],
+      [['--junit', 'checks.yml'], /^error: --junit is "checks\.yml": expected a file other than --checks /],
+    ];
+    for (const [flags, refusal] of cases) {
+      const run = await runCli(['check', '--claw-id', 'c1', '--checks', 'checks.yml', ...flags, '--json', ...base(s)], {
+        cwd,
+      });
+      expect({ flags, code: run.code, stderr: run.stderr }).toEqual({
+        flags,
+        code: 2,
+        stderr: expect.stringMatching(refusal),
+      });
+      expect((JSON.parse(run.stdout) as { outcome: string }).outcome).toBe('error');
+    }
+    expect(readFileSync(join(cwd, 'checks.yml'), 'utf8')).toBe(checks);
+    expect(s.requests.filter((r) => r.path.startsWith('/chat'))).toEqual([]);
+  });
+
+  it('--output= or --output "" (an unset variable in a script) is refused, not a run that writes no file', async () => {
+    const s = await start();
+    s.addClaw('c1', { chat: { mode: 'sync', reply: 'hello' } });
+    const cwd = mkdtempSync(join(tmpdir(), 'claw-cli-'));
+    writeFileSync(
+      join(cwd, 'checks.yml'),
+      'checks:\n  - {name: hi, send: hi, assert: [{type: contains, value: hello}]}\n',
+    );
+    for (const flags of [['--output='], ['--output', ''], ['--checks-output=']]) {
+      const run = await runCli(['check', '--claw-id', 'c1', '--checks', 'checks.yml', ...flags, '--json', ...base(s)], {
+        cwd,
+      });
+      const name = flags[0].replace(/=$/, '');
+      expect({ flags, code: run.code, stderr: run.stderr }).toEqual({
+        flags,
+        code: 2,
+        stderr: `error: ${name} is empty: give it a value (${name} VALUE, or ${name}=VALUE), or leave the flag out.\n`,
+      });
+      expect((JSON.parse(run.stdout) as { outcome: string }).outcome).toBe('error');
+    }
   });
 
   it('--json=true is refused (the switch takes no value) with its one JSON object all the same', async () => {

@@ -106,6 +106,39 @@ describe('health over time: only what this action wrote is trusted', () => {
     expect(everything).not.toContain(encoded);
   });
 
+  it('a Claw id that decodes to the key (base64, percent) reaches no issue title, label, history line or badge path', async () => {
+    const { sim, github } = await start();
+    // Input controlled by: a compromised service. Each id is the key in a form the redactor knows,
+    // with one character written as a JSON `\\u` escape: the raw body shows no form of the key,
+    // the decoded value is one.
+    const base64 = Buffer.from(DEMO_KEY).toString('base64').replace(/=+$/, '');
+    const percent = DEMO_KEY.replace(/-/g, '%2D');
+    const ids = [base64, percent];
+    for (const id of ids) sim.addClaw(id, { status: 'offline' });
+    const auth = { authorization: `Bearer ${DEMO_KEY}` };
+    const escaped = (text: string): string =>
+      ids.reduce((t, id) => t.split(id).join(id.replace(/[c%]/g, (c) => `\\u00${c.charCodeAt(0).toString(16)}`)), text);
+    const list = await (await fetch(`${sim.url}/v1/claws`, { headers: auth })).text();
+    sim.fault({ kind: 'error', method: 'GET', path: /^\/claws(\?|$)/, status: 200, text: escaped(list), times: 99 });
+    for (const id of ids) {
+      const one = await (await fetch(`${sim.url}/v1/claws/${encodeURIComponent(id)}`, { headers: auth })).text();
+      const path = new RegExp(`^/claws/${encodeURIComponent(encodeURIComponent(id)).replace(/%/g, '%(25)*')}$`);
+      sim.fault({ kind: 'error', method: 'GET', path, status: 200, text: escaped(one), times: 99 });
+    }
+    const done = await run(T, { confirm: '1' });
+    expect(done.exitCode).toBe(1);
+    expect(github.repo.issues).toHaveLength(2);
+    const everything = JSON.stringify([
+      github.repo.issues,
+      github.repo.files('claw-health'),
+      github.repo.files('claw-health').map((path) => github.repo.file('claw-health', path)),
+      done.stdout,
+      done.summary,
+      done.outputs,
+    ]);
+    for (const id of ids) expect(everything).not.toContain(id);
+  });
+
   it('skips forged history lines with one warning, and escapes a Claw id full of markup on the page', async () => {
     const { sim, github } = await start();
     sim.addClaw('claw<img>');
