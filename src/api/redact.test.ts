@@ -91,6 +91,7 @@ describe('Redactor on a sink’s final text', () => {
     ['XML', 'ams/Key+01&amp;23&lt;456789'],
     ['numeric references', 'ams&#47;Key&#x2b;01&#38;23&#60;456789'],
     ["HTML's named references", 'ams&sol;Key&plus;01&AMP;23&LT456789'],
+    ['references without their semicolon', 'ams&#47Key&#x2B01&#3823&#x3c456789'],
     ['Markdown escapes', 'ams\\/Key\\+01\\&23\\<456789'],
     ['JSON.stringify', JSON.stringify(key).slice(1, -1)],
   ])('removes the key in %s', (_name, form) => {

@@ -45,7 +45,8 @@ function characterForms(char: string): string {
   // XML and HTML character references: `&amp;`, `&plus;`, `&#43;`, `&#x2B;`.
   const named = NAMED_ENTITIES[char];
   if (named) forms.push(`&${named}`);
-  forms.push(`&#0*${code};`, `&#[xX]0*${hexCaseless(code.toString(16))};`);
+  // A browser reads a numeric reference without its semicolon too (`&#45demo`).
+  forms.push(`&#0*${code};?`, `&#[xX]0*${hexCaseless(code.toString(16))};?`);
   if (char === '\n') forms.push('\\\\n');
   if (char === '\t') forms.push('\\\\t');
   const bytes = [...Buffer.from(char, 'utf8')].map((b) => `%${hexCaseless(b.toString(16).padStart(2, '0'))}`);
