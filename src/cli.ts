@@ -58,8 +58,10 @@ export async function run(argv: string[] = process.argv.slice(2), io: CliIo = de
     if (wantsHelp(argv)) {
       // Help wins over every other mistake on the line; it is what the user asked for.
       const command = argv.find((a) => a in COMMAND_SUMMARIES);
-      stdout.write(command ? commandHelp(command, columnsFor(io.stdout)) : toolHelp(columnsFor(io.stdout)));
-      return EXIT.ok;
+      const help = command ? commandHelp(command, columnsFor(io.stdout)) : toolHelp(columnsFor(io.stdout));
+      // With --json the help is the object's `help`, so stdout is still one object to parse.
+      if (!json) stdout.write(help);
+      return end(EXIT.ok, 'succeeded', `the help of claw-deploy${command ? ` ${command}` : ''}`, { help });
     }
     let args;
     try {

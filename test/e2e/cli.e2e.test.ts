@@ -267,6 +267,7 @@ describe('claw-deploy, the command line', () => {
     const runs: [number, CliRun][] = [
       [0, await runCli(['deploy', '--claw-id', 'live', '--json', ...base(s)])],
       [0, await runCli(['--version', '--json'])],
+      [0, await runCli(['deploy', '--help', '--json'])],
       [1, await runCli(['deploy', '--claw-id', 'crash', '--json', ...base(s)])],
       [2, await runCli(['deploy', '--json', '--claw-id', 'c1', '--bogus', ...base(s)])],
       [2, await runCli(['--json'])],
@@ -289,7 +290,9 @@ describe('claw-deploy, the command line', () => {
       expect(run.code, run.stderr).toBe(code);
       oneJsonObject(run);
     }
+    expect((JSON.parse(runs[2][1].stdout) as { help: string }).help).toMatch(/^Usage: claw-deploy deploy \[flags\]/);
     expect(runs.map(([, r]) => (JSON.parse(r.stdout) as { outcome: string }).outcome)).toEqual([
+      'succeeded',
       'succeeded',
       'succeeded',
       'failed',
