@@ -108,9 +108,7 @@ export class Transport {
   private readonly maxBackoffMs: number;
   private readonly authorization: string;
   private readonly http: HttpSession;
-  /** Removes every form of the key from text that came from the service. */
-  readonly redact: (text: string) => string;
-  /** The same redactor, for the decoded body: a `\\u` escape can hide a form the raw text does not show. */
+  /** Removes every form of the key from what came from the service: its text, then its decoded body. */
   private readonly redactor: Redactor;
   /** Says each assumption about the rate-limit headers once, not on every response. */
   private readonly headerLog: Logger;
@@ -127,14 +125,15 @@ export class Transport {
     this.baseBackoffMs = options.baseBackoffMs ?? 1000;
     this.maxBackoffMs = options.maxBackoffMs ?? 30_000;
     this.authorization = options.authScheme ? `${options.authScheme} ${options.apiKey}` : options.apiKey;
-    const redactor = options.redactor ?? new Redactor();
-    redactor.add(options.apiKey, this.authorization, ...(options.secrets ?? []));
-    this.redact = redactor.redact;
-    this.redactor = redactor;
+    this.redactor = (options.redactor ?? new Redactor()).add(
+      options.apiKey,
+      this.authorization,
+      ...(options.secrets ?? []),
+    );
     this.http = new HttpSession({
       userAgent: options.userAgent ?? 'claw-deploy',
       maxBodyBytes: options.maxBodyBytes ?? MAX_BODY_BYTES,
-      redact: this.redact,
+      redact: this.redactor.redact,
     });
   }
 
@@ -409,7 +408,7 @@ export class Transport {
         readRateLimit(attempt.headers, localNow, this.headerLog, this.resetMemory),
         attempt.status === 429,
       );
-      log.debug(`${request.method} ${this.redact(url)} → ${attempt.status}`);
+      log.debug(`${request.method} ${this.redactor.redact(url)} → ${attempt.status}`);
     }
     return attempt;
   }

@@ -1,7 +1,7 @@
 // The command line's arguments: the action's inputs as long flags (`--claw-id c1`, `--claw-id=c1`),
 // plus the tool's own (`--json`, `--no-progress`, `--verbose`, `-h`/`--help`, `--version`) and two
-// short names a shell user reaches for (`--junit`, `--output`). Settings are then read from them exactly as the action reads its inputs: one
-// reader, two sources. The key never comes from a flag; a flag is given once; a flag the command
+// short names a shell user reaches for (`--junit`, `--output`). Settings are then read from them
+// exactly as the action reads its inputs: one reader, two sources. The key never comes from a flag; a flag is given once; a flag the command
 // line cannot honour (it needs the GitHub run around it) is refused, never ignored. Every refusal
 // is one line naming the flag, and the nearest real one when it looks like a typo.
 import { distance } from 'fastest-levenshtein';

@@ -217,6 +217,7 @@ export async function trackIncidents(
     }
 
     const failing = seen.failing ?? { signature: 'failing', title: `${key} is failing`, view: { summary: 'failing' } };
+    const issueTitle = deps.redact(title(failing.title));
     const failingRuns = streak(history, 'unhealthy');
     const first = history[history.length - failingRuns];
     const view = (firstRun: RunRef): IncidentView => ({
@@ -236,7 +237,7 @@ export async function trackIncidents(
       const done = await act(`comment on incident #${current.issue.number}`, async () => {
         await issues.comment(current.issue.number, deps.redact(changedComment(view(firstRun))));
         await issues.update(current.issue.number, {
-          title: deps.redact(title(failing.title)),
+          title: issueTitle,
           body: sealedText(deps, (hole) => incidentBody(view(firstRun), hole), state),
         });
       });
@@ -264,7 +265,7 @@ export async function trackIncidents(
       const done = await act(`reopen incident #${current.issue.number}`, async () => {
         await issues.update(current.issue.number, {
           state: 'open',
-          title: deps.redact(title(failing.title)),
+          title: issueTitle,
           body: sealedText(deps, (hole) => incidentBody(view(firstRun), hole), state),
         });
         await issues.comment(current.issue.number, deps.redact(reopenComment(view(firstRun), now - closedAt)));
@@ -291,7 +292,7 @@ export async function trackIncidents(
     let created: { number: number; url: string } | undefined;
     await act('open an incident issue', async () => {
       created = await issues.create({
-        title: deps.redact(title(failing.title)),
+        title: issueTitle,
         body: sealedText(deps, (hole) => incidentBody(view(firstRun), hole), state),
         labels,
         assignees: options.assignees,
