@@ -212,6 +212,13 @@ describe('checks and manifests', () => {
     expect(() => settings({ 'checks-junit': 'r.xml' })).toThrow(
       /^Input 'checks-junit' is "r\.xml": expected to be set only with 'checks'/,
     );
+    // A report never replaces a file the run reads: the checks, the judge's cache.
+    expect(() => settings({ checks: 'c.yml', 'judge-cache': 'j.json', 'checks-output': './j.json' })).toThrow(
+      /^Input 'checks-output' is "\.\/j\.json": expected a file other than 'judge-cache' \(the report would replace the judge's cache\)/,
+    );
+    expect(() => settings({ checks: 'c.yml', 'checks-junit': 'c.yml' })).toThrow(
+      /expected a file other than 'checks' \(the report would replace the checks\)/,
+    );
   });
 
   it('needs a manifest for plan, apply and drift, and a plan-id of 16 hex digits for apply only', () => {

@@ -375,18 +375,21 @@ function readAll(read: InputReader, w: Words): Settings {
   );
   if (checksOutput && !checks)
     fail('checks-output', checksOutput, `to be set only with ${w.input('checks')} (there are no checks to report)`);
-  // One path for two files: the checks file replaced by a report, or one report by the other.
-  const same = (a: string, b: string): boolean => a !== '' && b !== '' && normalize(a) === normalize(b);
-  if (same(checksOutput, checks))
-    fail('checks-output', checksOutput, `a file other than ${w.input('checks')} (the report would replace the checks)`);
-  if (same(checksOutput, checksJunit))
-    fail(
-      'checks-output',
-      checksOutput,
-      `a file other than ${w.input('checks-junit')} (one report would replace the other)`,
-    );
-  if (same(checksJunit, checks))
-    fail('checks-junit', checksJunit, `a file other than ${w.input('checks')} (the report would replace the checks)`);
+  // One path for two files: a report would replace the checks, the judge's cache or the other report.
+  const kept: [string, string, string][] = [
+    ['checks', checks, 'the checks'],
+    ['judge-cache', judgeCache, "the judge's cache"],
+    ['checks-junit', checksJunit, 'the other report'],
+  ];
+  for (const [report, path] of [
+    ['checks-junit', checksJunit],
+    ['checks-output', checksOutput],
+  ] as const) {
+    for (const [name, other, what] of kept) {
+      if (name === report || !path || !other || normalize(path) !== normalize(other)) continue;
+      fail(report, path, `a file other than ${w.input(name)} (the report would replace ${what})`);
+    }
+  }
   const health = readHealthOverTime(read, command);
   if (health.history && githubToken === '') {
     noToken(
