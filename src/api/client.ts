@@ -20,7 +20,7 @@ import {
   readTime,
   readUrl,
 } from './shapes.js';
-import type { ApiRequest, ApiResponse, Transport } from './transport.js';
+import type { ApiRequest, ApiResponse, ExchangeTiming, Transport } from './transport.js';
 
 export interface Deployment {
   id: string;
@@ -47,7 +47,12 @@ export interface Task {
   id: string;
   status?: string;
   raw: Json;
+  /** When the read that saw this status went on the wire and came back. */
+  timing?: ExchangeTiming;
 }
+
+/** A chat answer, with when the message went on the wire and when the answer came back. */
+export type SentMessage = ChatAnswer & { timing?: ExchangeTiming };
 
 /** Options every call takes: a deadline for retries and waits, and cancellation. */
 export interface CallOptions {
@@ -367,7 +372,7 @@ export class AmsClient {
   // --- Chat and tasks ----------------------------------------------------------------------
 
   /** Sends a message; the answer holds the Claw's reply (never the echo of `message`), or a task to poll. */
-  async sendMessage(clawId: string, message: string, options: CallOptions = {}): Promise<ChatAnswer> {
+  async sendMessage(clawId: string, message: string, options: CallOptions = {}): Promise<SentMessage> {
     const res = await this.call({
       method: 'POST',
       route: '/chat/:clawId/messages',
@@ -379,7 +384,7 @@ export class AmsClient {
       keepReserve: true,
       ...options,
     });
-    return readChatAnswer(res.body, message);
+    return { ...readChatAnswer(res.body, message), timing: res.timing };
   }
 
   async getHistory(clawId: string, options: CallOptions = {}): Promise<Json[]> {
@@ -409,7 +414,12 @@ export class AmsClient {
     });
     const object = expectObject(res, 'task', `GET /v1/tasks/${taskId}`);
     const id = readId(object, 'task');
-    return { id: id === undefined ? taskId : checkedId(id, 'a task'), status: readStatus(object), raw: object };
+    return {
+      id: id === undefined ? taskId : checkedId(id, 'a task'),
+      status: readStatus(object),
+      raw: object,
+      timing: res.timing,
+    };
   }
 
   // --- Plumbing ----------------------------------------------------------------------------

@@ -56,6 +56,16 @@ export interface ApiResponse {
   status: number;
   body: unknown;
   headers: Headers;
+  /**
+   * When the answering attempt went on the wire and when its answer was read, on the run's clock:
+   * the peer's own time, without the waits for the budget, a Retry-After or retries before it.
+   */
+  timing?: ExchangeTiming;
+}
+
+export interface ExchangeTiming {
+  sentAt: number;
+  receivedAt: number;
 }
 
 export interface TransportOptions {
@@ -208,15 +218,17 @@ export class Transport {
       await this.waitForBudget(request, label, skipBudget);
       skipBudget = false;
       let attempt: Attempt;
+      const sentAt = clock.now();
       try {
         attempt = await this.attempt(request, label);
       } finally {
         this.options.pacer?.release();
       }
+      const timing = { sentAt, receivedAt: clock.now() };
       const verdict: Verdict = this.decoded(classify(attempt, isWrite, label, clock.now(), this.headerLog, this.peer));
       switch (verdict.kind) {
         case 'done':
-          return this.finish(request, verdict);
+          return { ...this.finish(request, verdict), timing };
         case 'fail':
           throw verdict.error;
         case 'rate-limited':

@@ -151,6 +151,36 @@ checks:
     expect(result.entries.map((e) => e.passed)).toEqual([false, true]);
     expect(result.entries[0].failure).toMatch(/^latency ≤ 3000ms did not hold \(took 4\d\d\dms\)/);
   });
+
+  it("latency is the Claw's: the waits for a spent rate-limit window are not counted, a slow Claw still fails", async () => {
+    const harness = await gated(
+      `checks:
+  - {name: quick, send: a, assert: [{type: latency, threshold: 5s}], timeout: 2m}
+  - {name: task, send: b, assert: [{type: latency, threshold: 5s}], timeout: 2m}
+`,
+      { rateLimit: { limit: 20, windowMs: 20_000, resetForm: 'delta-s' } },
+    );
+    harness.sim.addClaw('c1', { chat: { mode: 'sync', reply: 'done' } });
+    harness.sim.addClaw('c2', { chat: { mode: 'task', taskMs: 3000, reply: 'done' } });
+    harness.sim.addClaw('slow', { chat: { mode: 'task', taskMs: 6000, reply: 'done' } });
+    // One Claw at a time: the fake clock is shared, so a concurrent sleep would move it mid-request.
+    const entries = [];
+    for (const claw of ['c1', 'c2', 'slow']) {
+      // Others spent the window: each check waits for its reset first.
+      harness.sim.rateLimit.spend(harness.clock.now(), 20);
+      const began = harness.clock.now();
+      entries.push(...(await harness.deps.checks!([claw])).entries);
+      expect(harness.clock.now() - began).toBeGreaterThan(20_000); // the pacer did wait
+    }
+    const byClaw = Object.fromEntries(entries.map((e) => [`${e.clawId} ${e.check}`, e]));
+    expect(byClaw['c1 quick'].failure).toBeUndefined();
+    expect(byClaw['c1 quick'].latencyMs).toBeLessThan(1000);
+    expect(byClaw['c2 task']).toMatchObject({ passed: true });
+    expect(byClaw['c2 task'].latencyMs).toBeGreaterThanOrEqual(3000);
+    expect(byClaw['c2 task'].latencyMs).toBeLessThan(5000);
+    expect(byClaw['slow task'].passed).toBe(false);
+    expect(byClaw['slow task'].failure).toMatch(/^latency ≤ 5000ms did not hold \(took [67]\d\d\dms\)/);
+  });
 });
 
 describe('the gate', () => {

@@ -221,12 +221,13 @@ class ClawConversation {
     const stepFirst = this.deps.deadline < began + check.timeoutMs;
     const deadline = Math.min(began + check.timeoutMs, this.deps.deadline);
     const conversation: Exchange[] = [];
+    // The Claw's time to reply over the turns: never the judge's, nor the action's own waits.
+    let replyMs = 0;
     // What the output file keeps of the attempt: the messages, the last reply and its grading.
     const record: AttemptRecord = { sent: [] };
     for (const [index, turn] of check.turns.entries()) {
       record.sent.push(turn.send);
       const turnLabel = check.turns.length > 1 ? `turn ${index + 1}: ` : '';
-      const sent = clock.now();
       let answer;
       try {
         answer = await askClaw(this.deps, {
@@ -254,8 +255,8 @@ class ClawConversation {
         const detail = `${turnLabel}${answer.problem}${cut}`;
         return { kind: 'error', detail, record: { ...record, error: detail } };
       }
-      const reply = answer.reply;
-      const latencyMs = clock.now() - sent;
+      const { reply, latencyMs } = answer;
+      replyMs += latencyMs;
       conversation.push({ send: turn.send, reply });
       record.reply = reply;
       record.latencyMs = latencyMs;
@@ -277,11 +278,11 @@ class ClawConversation {
       }
       if (outcome.kind === 'failure') {
         const detail = `${turnLabel}${outcome.detail}; reply: ${JSON.stringify(clip(reply.trim(), REPLY_EXCERPT_CHARS))}`;
-        return { kind: 'failure', latencyMs: clock.now() - began, detail, reply, record };
+        return { kind: 'failure', latencyMs: replyMs, detail, reply, record };
       }
     }
     const reply = conversation.at(-1)?.reply ?? '';
-    return { kind: 'pass', latencyMs: clock.now() - began, reply, record };
+    return { kind: 'pass', latencyMs: replyMs, reply, record };
   }
 
   /** A script's `context`, as promptfoo builds it: the prompt, the vars, the test, the provider and its response. */

@@ -1,10 +1,13 @@
 // One turn of a conversation with a Claw: send a message, follow the task when the work is
 // long-running, and read the Claw's reply (never the echo of what was sent). The health probe and
-// the conversation checks both talk to Claws through here.
+// the conversation checks both talk to Claws through here. The latency it reports is the Claw's:
+// from the message on the wire to the reply, following the task at the user's poll interval;
+// never the waits for the team's budget, a Retry-After or retries before sending.
 import { type Json, describeBody, echoes, readReply } from '../api/shapes.js';
 import type { RunContext } from '../context.js';
 import { pollEvery } from '../poll.js';
 import type { Classifier } from '../status.js';
+import type { ExchangeTiming } from '../api/transport.js';
 
 export interface Ask {
   clawId: string;
@@ -15,8 +18,11 @@ export interface Ask {
   classify: Classifier;
 }
 
-/** The reply, or why there is none (the task failed or outlived the deadline, only an echo came back). */
-export type Answer = { reply: string } | { problem: string };
+/**
+ * The reply and how long the Claw took to give it, or why there is none (the task failed or
+ * outlived the deadline, only an echo came back).
+ */
+export type Answer = { reply: string; latencyMs: number } | { problem: string };
 
 /** Sends `message` and reads the reply; the service's errors are thrown as they come (ApiError). */
 export async function askClaw(
@@ -25,15 +31,20 @@ export async function askClaw(
 ): Promise<Answer> {
   const { client, signal } = deps;
   const options = { deadline: ask.deadline, signal };
+  const asked = deps.clock.now();
   const answer = await client.sendMessage(ask.clawId, ask.message, options);
+  const latency = new ReplyTime(answer.timing ?? { sentAt: asked, receivedAt: deps.clock.now() }, ask.pollIntervalMs);
   let body: Json = answer.raw;
   let text = answer.reply;
   if (answer.taskId) {
-    const poller = pollEvery(deps, ask.pollIntervalMs, ask.deadline);
+    // At the user's interval, not spread over the team's window: every poll past the reply's
+    // moment would be counted as the Claw's. The transport still waits when the window is spent.
+    const poller = pollEvery({ ...deps, pacer: undefined }, ask.pollIntervalMs, ask.deadline);
     for (;;) {
       const task = await client.getTask(answer.taskId, options);
       body = task.raw;
       const reading = ask.classify(task.status);
+      if (task.timing) latency.followed(task.timing, reading === 'in_progress');
       if (reading === 'succeeded') {
         text = readReply(task.raw, ask.message);
         break;
@@ -48,5 +59,41 @@ export async function askClaw(
     const what = echoes(body, ask.message) ? 'the answer only echoes the message sent' : 'no reply text found';
     return { problem: `${what} in ${describeBody(body)}` };
   }
-  return { reply: text };
+  return { reply: text, latencyMs: latency.ms };
+}
+
+/**
+ * The Claw's time to reply, from the message on the wire. A task poll that finds it still running
+ * proves every moment before it was the Claw's; between the last such answer and the poll that
+ * reads the reply, no more than the poll interval counts (a longer gap is the action's own
+ * waiting, for the team's budget or a Retry-After, while the reply may long have been ready).
+ */
+class ReplyTime {
+  private readonly sentAt: number;
+  private lastAnswer: number;
+  private done: number;
+
+  constructor(
+    message: ExchangeTiming,
+    private readonly intervalMs: number,
+  ) {
+    this.sentAt = message.sentAt;
+    this.lastAnswer = message.receivedAt;
+    this.done = message.receivedAt;
+  }
+
+  /** A task poll's exchange; `running` when it found the task still at work. */
+  followed(poll: ExchangeTiming, running: boolean): void {
+    if (running) {
+      this.lastAnswer = poll.receivedAt;
+      this.done = poll.receivedAt;
+      return;
+    }
+    const gap = Math.min(Math.max(0, poll.sentAt - this.lastAnswer), this.intervalMs);
+    this.done = this.lastAnswer + gap + (poll.receivedAt - poll.sentAt);
+  }
+
+  get ms(): number {
+    return Math.max(0, Math.round(this.done - this.sentAt));
+  }
 }

@@ -23,7 +23,8 @@ export interface HealthEntry {
   status: string;
   /** First characters of the probe's reply, when probed. */
   reply?: string;
-  latencyMs: number;
+  /** The probe's reply time (from the message on the wire), when it replied; never the status read's. */
+  latencyMs?: number;
   detail: string;
   /** Its current deployment, as the Claw's record names it. */
   deploymentId?: string;
@@ -123,20 +124,19 @@ export function unknownCause(err: unknown): UnknownCause {
 export async function checkClaw(deps: RunContext, clawId: string, check: ClawCheck): Promise<HealthEntry> {
   const { client, clock, signal } = deps;
   const { deadline } = check;
-  const began = clock.now();
   const known: { deploymentId?: string } = {};
   const entry = (
     verdict: Verdict,
     status: string,
     detail: string,
-    extra: Pick<HealthEntry, 'reply' | 'failure' | 'cause'> = {},
+    extra: Pick<HealthEntry, 'reply' | 'latencyMs' | 'failure' | 'cause'> = {},
   ): HealthEntry => ({
     clawId,
     healthy: verdict === 'healthy',
     verdict,
     status,
     reply: extra.reply === undefined ? undefined : extra.reply.slice(0, REPLY_EXCERPT),
-    latencyMs: clock.now() - began,
+    ...(extra.latencyMs !== undefined ? { latencyMs: extra.latencyMs } : {}),
     detail,
     ...(known.deploymentId ? { deploymentId: known.deploymentId } : {}),
     ...(extra.failure ? { failure: extra.failure } : {}),
@@ -175,9 +175,10 @@ export async function checkClaw(deps: RunContext, clawId: string, check: ClawChe
     probed = await probeOnce(deps, clawId, check);
   }
   const detail = `${rolledBack ? `${read}; ` : ''}probe: ${probed.detail}`;
-  if (probed.ok) return entry('healthy', status, detail, { reply: probed.reply });
-  if (probed.cause) return entry('unknown', status, detail, { reply: probed.reply, cause: probed.cause });
-  return entry('unhealthy', status, detail, { reply: probed.reply, failure: { kind: 'probe' } });
+  const replied = { reply: probed.reply, latencyMs: probed.latencyMs };
+  if (probed.ok) return entry('healthy', status, detail, replied);
+  if (probed.cause) return entry('unknown', status, detail, { ...replied, cause: probed.cause });
+  return entry('unhealthy', status, detail, { ...replied, failure: { kind: 'probe' } });
 }
 
 /** One probe: its verdict, or why it says nothing of the Claw (the service, the deadline). */
@@ -185,7 +186,7 @@ async function probeOnce(
   deps: RunContext,
   clawId: string,
   check: ClawCheck,
-): Promise<{ ok: boolean; detail: string; reply?: string; cause?: UnknownCause }> {
+): Promise<{ ok: boolean; detail: string; reply?: string; latencyMs?: number; cause?: UnknownCause }> {
   try {
     const probe = await runProbe(deps, {
       clawId,

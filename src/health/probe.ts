@@ -7,6 +7,8 @@ import { askClaw } from '../conversation/ask.js';
 export interface ProbeResult {
   ok: boolean;
   reply?: string;
+  /** The Claw's time to reply (from the message on the wire), when it replied. */
+  latencyMs?: number;
   detail: string;
 }
 
@@ -23,9 +25,14 @@ export async function runProbe(
 ): Promise<ProbeResult> {
   const answer = await askClaw(deps, input);
   if ('problem' in answer) return { ok: false, detail: answer.problem };
-  const text = answer.reply;
+  const { reply: text, latencyMs } = answer;
   if (input.expect && !input.expect.test(text)) {
-    return { ok: false, reply: text, detail: `reply does not match /${input.expect.source}/` };
+    return { ok: false, reply: text, latencyMs, detail: `reply does not match /${input.expect.source}/` };
   }
-  return { ok: true, reply: text, detail: input.expect ? `reply matches /${input.expect.source}/` : 'replied' };
+  return {
+    ok: true,
+    reply: text,
+    latencyMs,
+    detail: input.expect ? `reply matches /${input.expect.source}/` : 'replied',
+  };
 }

@@ -38,7 +38,7 @@ export function healthOutputs(result: HealthResult): { outputs: Record<string, s
     verdict: e.verdict,
     status: e.status,
     reply: e.reply ?? null,
-    latencyMs: e.latencyMs,
+    latencyMs: e.latencyMs ?? null,
     detail: e.detail,
   }));
   const { json, notes } = reportOutput(report);
@@ -52,7 +52,7 @@ export function healthSummary(result: HealthResult): string {
     e.verdict,
     e.status ? code(e.status) : '—',
     e.reply ? code(e.reply.slice(0, 80)) : '—',
-    `${e.latencyMs} ms`,
+    e.latencyMs === undefined ? '—' : `${e.latencyMs} ms`,
     escapeText(e.detail),
   ]);
   const head = `### ${result.healthy ? '✅' : '❌'} Claw health`;
