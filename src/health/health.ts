@@ -75,6 +75,7 @@ export async function checkHealth(deps: RunContext, request: HealthRequest): Pro
     if (checks.cancelled) throw new CancelledError();
     for (const entry of entries) {
       const own = checks.entries.filter((c) => c.clawId === entry.clawId);
+      entry.latencyMs ??= medianOf(own.flatMap((c) => (c.latencyMs === undefined ? [] : [c.latencyMs])));
       if (own.every((c) => c.passed)) continue;
       // A check that failed is the Claw's fault; one that could not be judged (the judge or the
       // chat unavailable) says nothing of it: the Claw is unknown, which opens no incident.
@@ -98,6 +99,12 @@ export async function checkHealth(deps: RunContext, request: HealthRequest): Pro
         ? `All ${entries.length} Claw(s) are healthy.`
         : `${unhealthy.length} of ${entries.length} Claw(s) are not healthy: ${unhealthy.map((e) => `${e.clawId} (${e.verdict})`).join(', ')}.`);
   return { healthy, entries, checks, message };
+}
+
+/** The middle value (the lower of the two middle ones), or undefined for none. */
+function medianOf(values: number[]): number | undefined {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length ? sorted[Math.floor((sorted.length - 1) / 2)] : undefined;
 }
 
 /** What one check needs: the health words, the probe (optional), and the deadline. */

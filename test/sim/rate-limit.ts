@@ -53,6 +53,12 @@ export class TeamRateLimit {
     this.count += count;
   }
 
+  /** Others spend a whole window that begins now: the next request waits the window's full length. */
+  spendWindow(now: number): void {
+    this.windowStart = now;
+    this.count = this.options.limit;
+  }
+
   /** The three headers (and Retry-After when asked), as seen at `now` on a server clock `serverNow`. */
   headers(now: number, serverNow: number, limited: boolean): Record<string, string> {
     this.roll(now);

@@ -1,0 +1,86 @@
+// The gate's latency is the Claw's, through dist/index.js: with the team's rate-limit window spent
+// when the run starts, the action waits for the reset before sending; a Claw that answers in
+// milliseconds still passes a 5 s `latency` check and is reported as fast (checks report, JUnit,
+// summary, the probe), while a Claw that really takes 6 s fails it.
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runAction } from './harness.ts';
+import { inputsFor, simulatorPerTest } from './service.ts';
+
+// Real time: the reset wait and the slow Claw's 6 s are what is measured.
+const start = simulatorPerTest({ speed: 1 });
+const WINDOW_MS = 8000;
+
+const CHECKS = `checks:
+  - name: answers quickly
+    send: Which day is it?
+    timeout: 30s
+    repeat: 2
+    min-pass: 2
+    assert:
+      - {type: latency, threshold: 5s}
+`;
+
+function workspace(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'claw-workspace-'));
+  mkdirSync(join(dir, '.github'));
+  writeFileSync(join(dir, '.github', 'claw-checks.yml'), CHECKS);
+  return dir;
+}
+
+describe("latency is the Claw's", () => {
+  it("a spent rate-limit window is not the Claw's latency; a Claw that takes 6 s still fails a 5 s latency", async () => {
+    const s = await start({ rateLimit: { limit: 40, windowMs: WINDOW_MS, resetForm: 'epoch-ms' } });
+    // The team's other clients spend the window as the first message arrives: the second attempt
+    // waits for its reset (8 s) before it is sent.
+    s.addClaw('fast', {
+      chat: {
+        mode: 'sync',
+        respond: (_, n) => {
+          if (n === 1) s.rateLimit.spendWindow(Date.now());
+          return 'Thursday';
+        },
+      },
+    });
+    s.addClaw('slow', { chat: { mode: 'task', taskMs: 6000, reply: 'Thursday' } });
+    const dir = workspace();
+    const run = await runAction(
+      inputsFor(s, {
+        command: 'health',
+        'claw-id': 'fast,slow',
+        'probe-message': 'Reply with the word Thursday',
+        'probe-expect': 'Thursday',
+        'poll-interval': '1s',
+        timeout: '60s',
+        checks: '.github/claw-checks.yml',
+        'checks-junit': 'junit.xml',
+      }),
+      { env: { GITHUB_WORKSPACE: dir }, killAfterMs: 90_000 },
+    );
+    // The action did wait for the budget, longer than the threshold.
+    expect(run.stdout).toMatch(/window spent; waiting [6-8][.\d]*s|rate limited \(429\); waiting [6-8][.\d]*s/);
+    const checks = JSON.parse(run.outputs['checks-report']) as {
+      clawId: string;
+      passed: boolean;
+      latencyMs: number;
+      failure?: string;
+    }[];
+    const fast = checks.find((c) => c.clawId === 'fast')!;
+    const slow = checks.find((c) => c.clawId === 'slow')!;
+    expect(fast).toMatchObject({ passed: true });
+    expect(fast.latencyMs).toBeLessThan(1000);
+    expect(slow.passed).toBe(false);
+    expect(slow.failure).toMatch(/^latency ≤ 5000ms did not hold \(took [67]\d{3}ms\)/);
+    expect(slow.latencyMs).toBeGreaterThanOrEqual(6000);
+    // The health report gives the replies' latency too (the checks', with a checks file), never the read's or the waits.
+    const report = JSON.parse(run.outputs.report) as { clawId: string; latencyMs: number }[];
+    expect(report.find((e) => e.clawId === 'fast')!.latencyMs).toBeLessThan(1000);
+    // JUnit: the fast Claw's case took well under a second.
+    const junit = readFileSync(join(dir, 'junit.xml'), 'utf8');
+    const time = /<testcase classname="Claw fast" name="answers quickly" time="([\d.]+)"/.exec(junit);
+    expect(time).not.toBeNull();
+    expect(Number(time![1])).toBeLessThan(1);
+  }, 90_000);
+});
