@@ -7,9 +7,11 @@ import { RecordingLogger } from '../../test/support/setup.ts';
 import { connectGitHub } from '../github/connection.js';
 import { githubHealthHost } from '../github/health-host.js';
 import { githubRun } from '../github/run.js';
+import { sealKey } from '../seal.js';
 import { HealthHistory, MAX_FILE_BYTES } from './history.js';
 import type { HistoryBranch } from './host.js';
-import { type ClawRecord, type RunRecord, recordLine } from './records.js';
+import { type ClawRecord, type DailyRecord, type RunRecord, recordLine } from './records.js';
+import { sealLine } from './sealed-line.js';
 
 let github: FakeGitHub | undefined;
 afterEach(async () => {
@@ -32,8 +34,15 @@ async function start(): Promise<{ fake: FakeGitHub; branch: HistoryBranch; clock
   return { fake, branch: host.branch, clock, log: new RecordingLogger() };
 }
 
-const history = (branch: HistoryBranch, clock: FakeClock, log: RecordingLogger): HealthHistory =>
-  new HealthHistory(branch, { clock, log, name: BRANCH });
+const SEAL = sealKey('sim-key', 'octo/claws');
+const history = (
+  branch: HistoryBranch,
+  clock: FakeClock,
+  log: RecordingLogger,
+  known?: ReadonlySet<string>,
+): HealthHistory => new HealthHistory(branch, { clock, log, name: BRANCH, seal: SEAL, known });
+/** A record's line as a run writes it: sealed. */
+const sealed = (r: RunRecord | DailyRecord): string => sealLine(recordLine(r), SEAL);
 
 const record = (at: number, claw = 'bot-a', status: ClawRecord['status'] = 'healthy', run = '7'): ClawRecord => ({
   at,
@@ -59,7 +68,7 @@ describe('HealthHistory', () => {
     await history(branch, clock, log).save(T0 + HOUR, records, none, 'health 2');
     const text = fake.repo.file(BRANCH, 'history/2026-11.ndjson')!;
     expect(text.split('\n').filter(Boolean)).toHaveLength(42);
-    expect(text.startsWith(recordLine(record(T0)))).toBe(true);
+    expect(text.startsWith(sealed(record(T0)))).toBe(true);
     // ref, commit, tree listing, the month's file; a tree, a commit, the ref: 7 whatever the Claws.
     expect(fake.requests.map((r) => `${r.method} ${r.path.split('?')[0].replace(/[0-9a-f]{40}/, ':sha')}`)).toEqual([
       'GET /repos/octo/claws/git/ref/heads%2Fclaw-health',
@@ -74,19 +83,23 @@ describe('HealthHistory', () => {
 
   it('skips a broken line with one warning, and never rewrites it', async () => {
     const { fake, branch, clock, log } = await start();
-    const good = recordLine(record(T0 - HOUR));
+    const good = sealed(record(T0 - HOUR));
     const forged = JSON.stringify({ at: new Date(T0).toISOString(), run: '1', claw: '../etc', status: 'healthy' });
-    fake.repo.push(BRANCH, { 'history/2026-11.ndjson': `${good}\n{not json\n${forged}\n` });
+    const bad = sealLine(
+      JSON.stringify({ at: new Date(T0).toISOString(), run: '1', claw: '../etc', status: 'healthy' }),
+      SEAL,
+    );
+    fake.repo.push(BRANCH, { 'history/2026-11.ndjson': `${good}\n{not json\n${forged}\n${bad}\n` });
     const store = history(branch, clock, log);
     const view = await store.load(T0);
     expect(view.recent).toEqual([record(T0 - HOUR)]);
     await store.save(T0, [record(T0)], none, 'health');
     const warnings = log.lines.filter((l) => l.level === 'warning').map((l) => l.message);
     expect(warnings).toEqual([
-      "History: history/2026-11.ndjson on 'claw-health' has 2 line(s) that are not a usable record; skipped them (line 2: not JSON).",
+      "History: ignored 3 line(s) on 'claw-health': 2 not sealed by this action, 1 not a usable record. Only lines this action wrote count.",
     ]);
     expect(fake.repo.file(BRANCH, 'history/2026-11.ndjson')).toBe(
-      `${good}\n{not json\n${forged}\n${recordLine(record(T0))}\n`,
+      `${good}\n{not json\n${forged}\n${bad}\n${sealed(record(T0))}\n`,
     );
   });
 
@@ -112,7 +125,7 @@ describe('HealthHistory', () => {
 
   it('continues a full month file in a new part, no file over 1 MiB', async () => {
     const { fake, branch, clock, log } = await start();
-    const line = recordLine(record(T0 - DAY));
+    const line = sealed(record(T0 - DAY));
     const lines = Math.floor((MAX_FILE_BYTES - 200) / (line.length + 1));
     fake.repo.push(BRANCH, { 'history/2026-11.ndjson': `${line}\n`.repeat(lines) });
     const records = Array.from({ length: 10 }, (_, i) => record(T0, `bot-${i}`));
@@ -124,7 +137,7 @@ describe('HealthHistory', () => {
     // The next run appends to the last part.
     await history(branch, clock, log).save(T0 + HOUR, [record(T0 + HOUR)], none, 'health');
     expect(fake.repo.file(BRANCH, 'history/2026-11.2.ndjson')!.trim().split('\n').at(-1)).toBe(
-      recordLine(record(T0 + HOUR)),
+      sealed(record(T0 + HOUR)),
     );
     // Yesterday's records were folded (the full part was read whole to find the day's first ones).
     expect(fake.repo.files(BRANCH)).toEqual([
@@ -139,9 +152,9 @@ describe('HealthHistory', () => {
     const yesterday = T0 - DAY;
     const old = Date.parse('2026-07-15T08:00:00Z');
     fake.repo.push(BRANCH, {
-      'history/2026-07.ndjson': `${recordLine(record(old))}\n`,
-      'history/daily/2026-07.ndjson': `${JSON.stringify({ day: '2026-07-15', claw: 'bot-a', runs: 1, healthy: 1, unhealthy: 0, unknown: 0, deployments: [] })}\n`,
-      'history/daily/2026-11.ndjson': `${JSON.stringify({ day: '2026-11-20', claw: 'bot-a', runs: 1, healthy: 1, unhealthy: 0, unknown: 0, deployments: [] })}\n`,
+      'history/2026-07.ndjson': `${sealed(record(old))}\n`,
+      'history/daily/2026-07.ndjson': `${sealed({ day: '2026-07-15', claw: 'bot-a', runs: 1, healthy: 1, unhealthy: 0, unknown: 0, deployments: [] })}\n`,
+      'history/daily/2026-11.ndjson': `${sealed({ day: '2026-11-20', claw: 'bot-a', runs: 1, healthy: 1, unhealthy: 0, unknown: 0, deployments: [] })}\n`,
       'history/2026-11.ndjson': [
         record(Date.parse('2026-11-20T10:00:00Z')),
         { ...record(yesterday), latencyMs: 100, deployment: 'dep_1' },
@@ -149,7 +162,7 @@ describe('HealthHistory', () => {
         record(yesterday + 2 * HOUR, 'bot-b', 'unknown'),
         record(T0 - HOUR),
       ]
-        .map((r) => `${recordLine(r)}\n`)
+        .map((r) => `${sealed(r)}\n`)
         .join(''),
     });
     const { view } = await history(branch, clock, log).save(T0, [record(T0)], none, 'health');
@@ -157,7 +170,8 @@ describe('HealthHistory', () => {
       .file(BRANCH, 'history/daily/2026-11.ndjson')!
       .trim()
       .split('\n')
-      .map((l) => JSON.parse(l));
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .map(({ seal, ...rest }) => (expect(seal).toMatch(/^[\w-]{43}$/), rest));
     expect(daily.slice(1)).toEqual([
       {
         day: '2026-11-21',
@@ -186,6 +200,47 @@ describe('HealthHistory', () => {
     // A second run the same day folds nothing again.
     await history(branch, clock, log).save(T0 + HOUR, [record(T0 + HOUR)], none, 'health');
     expect(fake.repo.file(BRANCH, 'history/daily/2026-11.ndjson')!.trim().split('\n')).toHaveLength(3);
+  });
+
+  it("a file too large to be a run's (30 MB) is skipped unread with one warning naming it; the rest is read and written", async () => {
+    const { fake, branch, clock, log } = await start();
+    const line = sealed(record(T0 - HOUR));
+    const huge = `${line}\n`.repeat(Math.ceil((30 * 1024 * 1024) / (line.length + 1)));
+    fake.repo.push(BRANCH, {
+      'history/2026-11.ndjson': huge,
+      'history/2026-10.ndjson': `${sealed(record(T0 - 30 * DAY))}\n`,
+    });
+    fake.requests.length = 0;
+    const store = history(branch, clock, log);
+    const view = await store.load(T0);
+    expect(view.recent).toEqual([record(T0 - 30 * DAY)]);
+    await store.save(T0, [record(T0)], none, 'health');
+    expect(log.lines.filter((l) => l.level === 'warning').map((l) => l.message)).toEqual([
+      "History: skipped history/2026-11.ndjson on 'claw-health': 30.0 MiB, over the 5 MiB this action ever writes to a file. It is left as it is; the run goes on without it.",
+    ]);
+    // Never fetched, never rewritten: this run's lines went to a new part.
+    expect(fake.requests.filter((r) => r.path.includes('/git/blobs/'))).toHaveLength(1);
+    expect(fake.repo.file(BRANCH, 'history/2026-11.ndjson')).toBe(huge);
+    expect(fake.repo.file(BRANCH, 'history/2026-11.2.ndjson')).toBe(`${sealed(record(T0))}\n`);
+  });
+
+  it('ignores unsealed lines (1,000 forged Claws, 99.9999% uptime), a future-dated healthy line and unknown Claws, in one warning', async () => {
+    const { fake, branch, clock, log } = await start();
+    const forged = Array.from({ length: 1000 }, (_, i) => recordLine(record(T0 - HOUR, `forged-${i}`)));
+    const uptime = Array.from({ length: 100 }, (_, i) => recordLine(record(T0 - 2 * HOUR - i * 60_000, 'bot-a')));
+    const future = sealed(record(T0 + 59 * 60_000, 'bot-a', 'healthy'));
+    const gone = sealed(record(T0 - HOUR, 'bot-gone', 'healthy'));
+    const own = sealed(record(T0 - HOUR, 'bot-a', 'unhealthy'));
+    // A sealed line with a field changed is not sealed any more.
+    const edited = own.replace('"unhealthy"', '"healthy"');
+    fake.repo.push(BRANCH, {
+      'history/2026-11.ndjson': [...forged, ...uptime, future, gone, own, edited].join('\n') + '\n',
+    });
+    const view = await history(branch, clock, log, new Set(['bot-a'])).load(T0);
+    expect(view.recent).toEqual([record(T0 - HOUR, 'bot-a', 'unhealthy')]);
+    expect(log.lines.filter((l) => l.level === 'warning').map((l) => l.message)).toEqual([
+      "History: ignored 1103 line(s) on 'claw-health': 1101 not sealed by this action, 1 dated in the future, 1 naming a Claw the service does not list. Only lines this action wrote count.",
+    ]);
   });
 
   it('throws when the branch cannot be read, and when it cannot be written', async () => {

@@ -4,9 +4,12 @@
 // grows past 1 MiB: a full file is continued in `<month>.2.ndjson`, `.3`, … The whole read and
 // write is a few calls, whatever the number of Claws: the branch's listing, the files the window
 // needs, and one commit. Two runs that write at once both land: the commit that finds the branch
-// moved reads it again and appends to what is there now.
+// moved reads it again and appends to what is there now. Anyone with push access writes the branch
+// too: a file larger than a run ever writes is skipped unread, and only lines this action sealed,
+// dated no later than now and naming a Claw the service lists, are read as records.
 import type { Clock, Logger } from '../clock.js';
 import { CancelledError } from '../errors.js';
+import type { SealKey } from '../seal.js';
 import type { BranchFile, BranchSnapshot, FileChange, HistoryBranch } from './host.js';
 import {
   type ClawRecord,
@@ -21,6 +24,7 @@ import {
   readRunRecord,
   recordLine,
 } from './records.js';
+import { sealLine, unsealLine } from './sealed-line.js';
 
 export const MAX_FILE_BYTES = 1024 * 1024;
 /** Raw records are kept this long (whole months), daily lines for good. */
@@ -31,11 +35,27 @@ const DAY_MS = 24 * 3600_000;
 /** Commits that find the branch moved are tried again this many times. */
 const ATTEMPTS = 5;
 /**
- * A record dated later than this past the run's own time was not written by a run (a run that
- * overlaps this one is minutes ahead at most): one dated years ahead would be every Claw's last
- * word, and its streaks', for years. Such a line is skipped like any broken line.
+ * A record dated later than this past the run's own time was not written by a run (runners' clocks
+ * differ by seconds): one dated ahead would be a Claw's last word, and its streaks', until then.
+ * Such a line is skipped.
  */
-export const MAX_AHEAD_MS = 3600_000;
+export const MAX_AHEAD_MS = 5 * 60_000;
+/**
+ * A file larger than this is never read (the run writes parts of 1 MiB): one pushed by hand would
+ * otherwise cost the run its memory, or its GitHub answer, and with it the incidents and the page.
+ */
+export const MAX_READABLE_BYTES = 5 * 1024 * 1024;
+
+/** Lines read but not used, by why: counted over a read for one warning. */
+interface Ignored {
+  unsealed: number;
+  future: number;
+  unknownClaw: number;
+  unusable: number;
+}
+
+/** Why `read` refused a record dated after the run. */
+const AHEAD = 'a time after this run (dated in the future)';
 
 const RAW = /^history\/(\d{4}-\d{2})(?:\.([2-9]|[1-9]\d{1,3}))?\.ndjson$/;
 const DAILY = /^history\/daily\/(\d{4}-\d{2})(?:\.([2-9]|[1-9]\d{1,3}))?\.ndjson$/;
@@ -87,9 +107,20 @@ export class HealthHistory {
   /** What `load` read: the first commit goes on it, so a run reads the branch once unless it moved. */
   private loaded?: Loaded;
 
+  private ignored: Ignored = { unsealed: 0, future: 0, unknownClaw: 0, unusable: 0 };
+
   constructor(
     private readonly branch: HistoryBranch,
-    private readonly deps: { clock: Clock; log: Logger; signal?: AbortSignal; name: string },
+    private readonly deps: {
+      clock: Clock;
+      log: Logger;
+      signal?: AbortSignal;
+      name: string;
+      /** Seals the lines written; a line read must carry its seal. */
+      seal: SealKey;
+      /** The Claws the service lists, when the run listed them: lines of others are ignored. */
+      known?: ReadonlySet<string>;
+    },
   ) {}
 
   /** The past as of now. Throws when the branch cannot be read. */
@@ -134,17 +165,58 @@ export class HealthHistory {
     return text;
   }
 
-  /** Lines of a file through `parse`, with one warning per file (per run) for its broken lines. */
-  private lines<T>(file: BranchFile, text: string, read: (data: unknown) => T | string): T[] {
-    const { records, broken } = parseLines(text, read);
-    if (broken.length && !this.warned.has(`${file.path}@${file.sha}`)) {
-      this.warned.add(`${file.path}@${file.sha}`);
-      const first = broken[0];
-      this.deps.log.warning(
-        `History: ${file.path} on '${this.deps.name}' has ${broken.length} line(s) that are not a usable record; skipped them (line ${first.line}: ${first.problem}).`,
-      );
+  /**
+   * The records of a file: lines this action sealed, through `read`, of Claws the service lists.
+   * What is left out is counted for the read's one warning.
+   */
+  private lines<T extends RunRecord | DailyRecord>(text: string, read: (data: unknown) => T | string): T[] {
+    const sealed: string[] = [];
+    for (const raw of text.split('\n')) {
+      const line = raw.trim();
+      if (line === '') continue;
+      const content = unsealLine(line, this.deps.seal);
+      if (content === undefined) this.ignored.unsealed += 1;
+      else sealed.push(content);
     }
-    return records;
+    const { records, broken } = parseLines(sealed.join('\n'), read);
+    for (const b of broken) {
+      if (b.problem === AHEAD) this.ignored.future += 1;
+      else this.ignored.unusable += 1;
+    }
+    const { known } = this.deps;
+    if (!known) return records;
+    const kept = records.filter((r) => !('claw' in r) || known.has(r.claw));
+    this.ignored.unknownClaw += records.length - kept.length;
+    return kept;
+  }
+
+  /** One warning for the lines a read left out, with how many of each kind. */
+  private warnIgnored(): void {
+    const { unsealed, future, unknownClaw, unusable } = this.ignored;
+    const total = unsealed + future + unknownClaw + unusable;
+    if (total === 0) return;
+    const parts = [
+      unsealed ? `${unsealed} not sealed by this action` : '',
+      future ? `${future} dated in the future` : '',
+      unknownClaw ? `${unknownClaw} naming a Claw the service does not list` : '',
+      unusable ? `${unusable} not a usable record` : '',
+    ].filter(Boolean);
+    this.warnOnce(
+      'ignored',
+      `History: ignored ${total} line(s) on '${this.deps.name}': ${parts.join(', ')}. Only lines this action wrote count.`,
+    );
+  }
+
+  /** The file's text, or undefined (with one warning naming it) when it is too large to read. */
+  private async readable(file: BranchFile): Promise<string | undefined> {
+    if (file.size > MAX_READABLE_BYTES) {
+      this.warnOnce(
+        `large:${file.path}@${file.sha}`,
+        `History: skipped ${file.path} on '${this.deps.name}': ${(file.size / 1024 / 1024).toFixed(1)} MiB, over the ${MAX_READABLE_BYTES / 1024 / 1024} MiB this action ever writes to a file. It is left as it is; the run goes on without it.`,
+      );
+      return undefined;
+    }
+    return this.text(file);
   }
 
   private async read(now: number): Promise<Loaded> {
@@ -152,23 +224,24 @@ export class HealthHistory {
     const files = snapshot?.files ?? [];
     const texts = new Map<string, string>();
     const windowStart = now - RAW_DAYS * DAY_MS;
-    const ahead = 'a time after this run (dated in the future)';
+    this.ignored = { unsealed: 0, future: 0, unknownClaw: 0, unusable: 0 };
     const readDaily = (data: unknown): DailyRecord | string => {
       const r = readDailyRecord(data);
-      return typeof r !== 'string' && r.day > dayOf(now + MAX_AHEAD_MS) ? ahead : r;
+      return typeof r !== 'string' && r.day > dayOf(now + MAX_AHEAD_MS) ? AHEAD : r;
     };
     const readRun = (data: unknown): RunRecord | string => {
       const r = readRunRecord(data);
-      return typeof r !== 'string' && r.at > now + MAX_AHEAD_MS ? ahead : r;
+      return typeof r !== 'string' && r.at > now + MAX_AHEAD_MS ? AHEAD : r;
     };
 
     // Daily lines of the window's months.
     const dailyParts = partsOf(files, DAILY);
     const daily: DailyRecord[] = [];
     for (const part of dailyParts.filter((p) => p.month >= monthOf(windowStart))) {
-      const text = await this.text(part.file);
+      const text = await this.readable(part.file);
+      if (text === undefined) continue;
       texts.set(part.file.path, text);
-      daily.push(...this.lines(part.file, text, readDaily));
+      daily.push(...this.lines(text, readDaily));
     }
     const folded = new Set(daily.map((d) => d.day));
     const lastFolded = [...folded].sort().at(-1);
@@ -189,10 +262,11 @@ export class HealthHistory {
         reachedStart = false;
         break;
       }
-      const text = await this.text(part.file);
+      const text = await this.readable(part.file);
+      if (text === undefined) continue;
       texts.set(part.file.path, text);
       bytes += part.file.size;
-      const records = this.lines(part.file, text, readRun);
+      const records = this.lines(text, readRun);
       recent.push(...records);
       const oldest = Math.min(...records.map((r) => r.at));
       if (oldest < wanted) break;
@@ -205,6 +279,8 @@ export class HealthHistory {
         `History: read the newest ${MAX_READ_BYTES / MAX_FILE_BYTES} MiB of '${this.deps.name}' only; older days are folded by a later run.`,
       );
     }
+
+    this.warnIgnored();
 
     // Finished days whose records were read whole (a part before them was reached) and not folded.
     const today = dayOf(now);
@@ -225,6 +301,11 @@ export class HealthHistory {
     return { snapshot, texts, rawParts, dailyParts, recent, daily, paths: files.map((f) => f.path), toFold, expired };
   }
 
+  /** A record's line, sealed. */
+  private line(record: RunRecord | DailyRecord): string {
+    return sealLine(recordLine(record), this.deps.seal);
+  }
+
   private warnOnce(key: string, message: string): void {
     if (this.warned.has(key)) return;
     this.warned.add(key);
@@ -238,7 +319,15 @@ export class HealthHistory {
     const byMonth = new Map<string, RunRecord[]>();
     for (const r of records) byMonth.set(monthOf(r.at), [...(byMonth.get(monthOf(r.at)) ?? []), r]);
     for (const [month, list] of byMonth) {
-      changes.push(...appendLines('history', month, loaded.rawParts, loaded.texts, list.map(recordLine)));
+      changes.push(
+        ...appendLines(
+          'history',
+          month,
+          loaded.rawParts,
+          loaded.texts,
+          list.map((r) => this.line(r)),
+        ),
+      );
     }
     // Finished days folded into daily lines, one per Claw.
     const newDaily: DailyRecord[] = [];
@@ -257,7 +346,15 @@ export class HealthHistory {
     const dailyByMonth = new Map<string, DailyRecord[]>();
     for (const d of newDaily) dailyByMonth.set(d.day.slice(0, 7), [...(dailyByMonth.get(d.day.slice(0, 7)) ?? []), d]);
     for (const [month, list] of dailyByMonth) {
-      changes.push(...appendLines('history/daily', month, loaded.dailyParts, loaded.texts, list.map(recordLine)));
+      changes.push(
+        ...appendLines(
+          'history/daily',
+          month,
+          loaded.dailyParts,
+          loaded.texts,
+          list.map((r) => this.line(r)),
+        ),
+      );
     }
     for (const part of loaded.expired) changes.push({ path: part.file.path, content: null });
     const view: HistoryView = {

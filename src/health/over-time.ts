@@ -59,7 +59,10 @@ export async function healthOverTime(
 ): Promise<OverTimeResult> {
   const { clock, log } = ctx;
   const now = clock.now();
-  const history = new HealthHistory(host.branch, { ...ctx, name: request.branch });
+  const checkedIds = (checked.result?.entries ?? []).map((e) => e.clawId);
+  // With `*` the run knows every Claw the service lists: lines about any other are not its own.
+  const known = request.listedAll && checked.result ? new Set(checkedIds) : undefined;
+  const history = new HealthHistory(host.branch, { ...ctx, name: request.branch, seal: request.seal, known });
   let view: HistoryView | undefined;
   try {
     view = await history.load(now);
@@ -88,17 +91,29 @@ export async function healthOverTime(
     );
   }
   const model = (v: HistoryView): StatusModel => {
-    const claws = clawStatuses(v, now).map((c) => {
+    const claws = clawStatuses(v, now, checkedIds).map((c) => {
       const open = incidents?.open.get(`claw:${c.claw}`);
       return open ? { ...c, incident: { number: open.number, url: open.url } } : c;
     });
     const service = incidents?.open.get('service');
-    const leftOut = clawIds(v, now).length - claws.length;
+    const leftOut = new Set([...checkedIds, ...clawIds(v, now)]).size - claws.length;
+    const listed = [
+      ...[...(incidents?.open.values() ?? [])].map((i) => ({ ...i, state: 'open' as const })),
+      ...(incidents?.actions ?? [])
+        .filter((a) => a.action === 'closed')
+        .map((a) => ({
+          title: 'claw' in a.subject ? `${a.subject.claw}: incident closed` : 'The service: incident closed',
+          number: a.number,
+          url: a.url,
+          state: 'closed' as const,
+        })),
+    ];
     return {
       generatedAt: now,
       repository: request.repository,
       claws,
       ...(service ? { serviceIncident: service } : {}),
+      ...(listed.length ? { incidents: listed } : {}),
       ...(leftOut > 0 ? { leftOut } : {}),
     };
   };
@@ -122,9 +137,8 @@ export async function healthOverTime(
       `History: could not write to the branch '${request.branch}' (${hostError(err, 'contents: write')}); this run's records are not kept. Health is reported as usual.`,
     );
   }
-  const checkedIds = new Set((checked.result?.entries ?? []).map((e) => e.clawId));
   const past = written ?? (view && { ...view, recent: [...view.recent, ...records] });
-  const statuses = past ? model(past).claws.filter((c) => checkedIds.has(c.claw)) : [];
+  const statuses = past ? model(past).claws.filter((c) => checkedIds.includes(c.claw)) : [];
   return { statuses, incidents, written: written !== undefined };
 }
 

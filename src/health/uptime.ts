@@ -14,8 +14,11 @@ const DAY_MS = 24 * 3600_000;
  */
 export const MAX_CLAWS = 1000;
 
-/** One Claw's day: the same figures a daily record keeps. */
-export type DayStat = Omit<DailyRecord, 'claw'>;
+/**
+ * One Claw's day: the same figures a daily record keeps, and the deployments that were new that
+ * day (the Claw's deployment changed from the one its previous record named).
+ */
+export type DayStat = Omit<DailyRecord, 'claw'> & { newDeployments: string[] };
 
 /** A day's bar: all up, a few failures, mostly down, or nothing known. */
 export type DayClass = 'up' | 'minor' | 'major' | 'none';
@@ -55,6 +58,8 @@ export interface StatusModel {
   claws: ClawStatus[];
   /** An open incident about the service or the key. */
   serviceIncident?: { number: number; url: string; title: string };
+  /** Incidents open after this run, and those this run closed, as the run knows them. */
+  incidents?: { title: string; number: number; url: string; state: 'open' | 'closed' }[];
   /** Claws of the history past MAX_CLAWS, left out. */
   leftOut?: number;
 }
@@ -69,10 +74,13 @@ export function clawIds(view: HistoryView, now: number): string[] {
   return [...seen].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([claw]) => claw);
 }
 
-/** Each Claw's figures from what the history holds (this run's records included). */
-export function clawStatuses(view: HistoryView, now: number): ClawStatus[] {
+/**
+ * Each Claw's figures from what the history holds (this run's records included), worst first. The
+ * Claws this run `checked` are always among them, however many others the history names.
+ */
+export function clawStatuses(view: HistoryView, now: number, checked: string[] = []): ClawStatus[] {
   const today = dayOf(now);
-  const claws = new Set(clawIds(view, now).slice(0, MAX_CLAWS));
+  const claws = new Set([...new Set([...checked, ...clawIds(view, now)])].slice(0, MAX_CLAWS));
   const clawRecords = view.recent.filter((r) => isClawRecord(r) && claws.has(r.claw)) as ClawRecord[];
   const days = Array.from({ length: STRIP_DAYS }, (_, i) => dayOf(now - (STRIP_DAYS - 1 - i) * DAY_MS));
   const out: ClawStatus[] = [];
@@ -81,14 +89,20 @@ export function clawStatuses(view: HistoryView, now: number): ClawStatus[] {
     const folded = new Map<string, DailyRecord>(view.daily.filter((d) => d.claw === claw).map((d) => [d.day, d]));
     const raw = new Map<string, ClawRecord[]>();
     for (const r of own) raw.set(dayOf(r.at), [...(raw.get(dayOf(r.at)) ?? []), r]);
+    let previous: string | undefined;
     const stats: DayStat[] = days.map((day) => {
       const kept = day === today ? undefined : folded.get(day);
       const daily = kept ?? (raw.has(day) ? aggregateDay(day, claw, raw.get(day)!) : undefined);
-      if (!daily) return { day, runs: 0, healthy: 0, unhealthy: 0, unknown: 0, deployments: [] };
+      if (!daily) return { day, runs: 0, healthy: 0, unhealthy: 0, unknown: 0, deployments: [], newDeployments: [] };
       const { runs, healthy, unhealthy, unknown, latencyP50, latencyP95, checks, deployments } = daily;
-      return { day, runs, healthy, unhealthy, unknown, latencyP50, latencyP95, checks, deployments };
+      // A deployment is new where the id changed; the first one the history shows may be older.
+      const newDeployments = deployments.filter((id, i) =>
+        i === 0 ? previous !== undefined && id !== previous : true,
+      );
+      previous = deployments.at(-1) ?? previous;
+      return { day, runs, healthy, unhealthy, unknown, latencyP50, latencyP95, checks, deployments, newDeployments };
     });
-    const last = own.at(-1);
+    const last = own.filter((r) => r.at <= now).at(-1) ?? own.at(-1);
     const lastDays = (n: number): DayStat[] => stats.slice(-n);
     const checks = stats.reduce(
       (sum, d) => ({
@@ -117,7 +131,19 @@ export function clawStatuses(view: HistoryView, now: number): ClawStatus[] {
       ...(checks.total ? { checks: { rate: checks.passed / checks.total, ...checks } } : {}),
     });
   }
-  return out;
+  return out.sort(worstFirst);
+}
+
+const RANK: Record<RunStatus, number> = { unhealthy: 0, unknown: 1, healthy: 2 };
+
+/** Down first, then unknown, then up; within each, the lower uptime (24 hours, then 7 days) first. */
+function worstFirst(a: ClawStatus, b: ClawStatus): number {
+  return (
+    RANK[a.current ?? 'unknown'] - RANK[b.current ?? 'unknown'] ||
+    (a.uptime.day ?? 1) - (b.uptime.day ?? 1) ||
+    (a.uptime.week ?? 1) - (b.uptime.week ?? 1) ||
+    a.claw.localeCompare(b.claw)
+  );
 }
 
 /** A share as people read it: 99.95 %, 100 %, or — when nothing is known. */

@@ -125,7 +125,9 @@ function latencyChart(claw: ClawStatus, labelId: string): string {
     // A lone day is a dot: a zero-length segment with round caps would vanish, so draw a tick.
     return d.replace(/M([\d.]+) ([\d.]+)(?=M|$)/g, 'M$1 $2h0.01');
   };
-  const deployments = claw.days.map((day, i) => (day.deployments.length ? `M${i * 10 + 5} 0V${height}` : '')).join('');
+  const deployments = claw.days
+    .map((day, i) => (day.newDeployments.length ? `M${i * 10 + 5} 0V${height}` : ''))
+    .join('');
   return [
     `<svg class="chart" viewBox="0 0 ${width} ${height + 2}" preserveAspectRatio="none" role="img" aria-labelledby="${labelId}">`,
     `<path class="grid" d="M0 ${top}H${width}M0 ${height}H${width}"/>`,
@@ -141,26 +143,35 @@ function niceCeiling(ms: number): number {
   for (let unit = 1; ; unit *= 10) for (const s of steps) if (s * unit >= ms) return s * unit;
 }
 
+const checksOfDay = (d: DayStat): string => {
+  if (!d.checks) return '—';
+  const total = d.checks.passed + d.checks.failed + d.checks.errors;
+  return total ? `${percent(d.checks.passed / total)} (${d.checks.passed} of ${total})` : '—';
+};
+
 function latencyText(claw: ClawStatus): { caption: string; table: string } {
-  const days = claw.days.filter((d) => d.latencyP50 !== undefined || d.deployments.length);
+  const days = claw.days.filter((d) => d.latencyP50 !== undefined || d.newDeployments.length || d.checks);
   const week = claw.days.slice(-7).filter((d) => d.latencyP50 !== undefined);
-  const deployments = claw.days.reduce((n, d) => n + d.deployments.length, 0);
+  const deployed = claw.days.filter((d) => d.newDeployments.length);
   const median = week.length
     ? week.map((d) => d.latencyP50!).sort((a, b) => a - b)[Math.floor(week.length / 2)]
     : undefined;
+  const marks = deployed.length
+    ? `New deployment on ${deployed.map((d) => `${d.day} (${d.newDeployments.join(', ')})`).join('; ')}.`
+    : `No new deployment in ${STRIP_DAYS} days.`;
   const caption = days.length
-    ? `Probe latency per day. Median of the daily p50 over the last 7 days: ${formatMs(median)}. ${deployments} deployment(s) seen in ${STRIP_DAYS} days.`
-    : `No latency recorded in the last ${STRIP_DAYS} days.`;
+    ? `Reply latency of the probe and checks per day. Median of the daily p50 over the last 7 days: ${formatMs(median)}. ${marks}`
+    : `No reply latency recorded in the last ${STRIP_DAYS} days.`;
   const rows = days
     .map(
       (d) =>
-        `<tr><td>${d.day}</td><td>${formatMs(d.latencyP50)}</td><td>${formatMs(d.latencyP95)}</td><td>${d.deployments.map((id) => `<code>${escapeHtml(id)}</code>`).join(', ') || '—'}</td></tr>`,
+        `<tr><td>${d.day}</td><td>${formatMs(d.latencyP50)}</td><td>${formatMs(d.latencyP95)}</td><td>${escapeHtml(checksOfDay(d))}</td><td>${d.newDeployments.map((id) => `<code>${escapeHtml(id)}</code>`).join(', ') || '—'}</td></tr>`,
     )
     .join('');
   const table = days.length
-    ? `<details><summary>Latency and deployments per day (${days.length} days)</summary><table><thead><tr><th scope="col">Day</th><th scope="col">p50</th><th scope="col">p95</th><th scope="col">Deployments</th></tr></thead><tbody>${rows}</tbody></table></details>`
+    ? `<details><summary>Latency, checks and deployments per day (${days.length} days)</summary><table><thead><tr><th scope="col">Day</th><th scope="col">p50</th><th scope="col">p95</th><th scope="col">Checks passed</th><th scope="col">New deployment</th></tr></thead><tbody>${rows}</tbody></table></details>`
     : '';
-  return { caption, table };
+  return { caption: escapeHtml(caption), table };
 }
 
 function incidentLink(incident: { number: number; url: string } | undefined, text: string): string {
@@ -203,7 +214,7 @@ function section(claw: ClawStatus, index: number): string {
     head(claw, id),
     uptimeList(claw),
     `<figure>${strip(claw, `${id}-strip`)}<div class="ends" aria-hidden="true"><span>${STRIP_DAYS} days ago</span><span>today</span></div><figcaption id="${id}-strip">${s.caption}</figcaption>${s.table}</figure>`,
-    `<figure>${latencyChart(claw, `${id}-latency`)}<div class="key" aria-hidden="true"><span style="--c:var(--p50)">p50</span><span style="--c:var(--p95)">p95</span><span style="--c:var(--dep)">deployment</span><em>scale 0 to ${escapeHtml(formatMs(chartScale(claw)))}</em></div><figcaption id="${id}-latency">${l.caption}</figcaption>${l.table}</figure>`,
+    `<figure>${latencyChart(claw, `${id}-latency`)}<div class="key" aria-hidden="true"><span style="--c:var(--p50)">p50</span><span style="--c:var(--p95)">p95</span><span style="--c:var(--dep)">new deployment</span><em>scale 0 to ${escapeHtml(formatMs(chartScale(claw)))}</em></div><figcaption id="${id}-latency">${l.caption}</figcaption>${l.table}</figure>`,
     checksLine(claw),
     '</section>',
   ].join('\n');
@@ -216,17 +227,36 @@ function shortSection(claw: ClawStatus, index: number): string {
 }
 
 function banner(model: StatusModel): string {
-  const down = model.claws.filter((c) => c.current === 'unhealthy');
+  const down = model.claws.filter((c) => c.current === 'unhealthy').map((c) => c.claw);
+  const unknown = model.claws.filter((c) => c.current !== 'unhealthy' && c.current !== 'healthy').map((c) => c.claw);
   const service = model.serviceIncident
     ? `<p class="banner">${escapeHtml(model.serviceIncident.title)} · ${incidentLink(model.serviceIncident, 'Incident')}</p>`
     : '';
+  const n = model.claws.length;
+  const some = (ids: string[]): string =>
+    ids.length > 5 ? `${ids.slice(0, 5).join(', ')} and ${ids.length - 5} more` : ids.join(', ');
   const text =
-    model.claws.length === 0
+    n === 0
       ? 'No Claw has been checked yet.'
-      : down.length === 0
-        ? `All ${model.claws.length} Claw(s) are up or unknown: none is down.`
-        : `${down.length} of ${model.claws.length} Claw(s) are down: ${down.map((c) => c.claw).join(', ')}.`;
+      : down.length === 0 && unknown.length === 0
+        ? `All ${n} Claw(s) are up.`
+        : [
+            down.length ? `Down: ${some(down)} (${down.length} of ${n}).` : 'No Claw is down.',
+            unknown.length ? `Not known (the last run could not tell): ${some(unknown)}.` : '',
+          ]
+            .filter(Boolean)
+            .join(' ');
   return `${service}<p class="banner">${escapeHtml(text)}</p>`;
+}
+
+/** Incidents open now, and those the last run closed, each a link to its issue. */
+function incidentList(model: StatusModel): string {
+  const incidents = model.incidents ?? [];
+  if (!incidents.length) return '';
+  const items = incidents
+    .map((i) => `<li>${incidentLink(i, i.state === 'open' ? 'Open' : 'Closed')}: ${escapeHtml(i.title)}</li>`)
+    .join('');
+  return `<section aria-labelledby="incidents"><h2 id="incidents">Incidents</h2><ul>${items}</ul></section>`;
 }
 
 /** index.html for the model. */
@@ -246,7 +276,10 @@ export function statusPage(model: StatusModel): string {
     '<main>',
     `<header><h1>${escapeHtml(title)}</h1><p class="muted">Updated <time datetime="${new Date(model.generatedAt).toISOString()}">${formatTime(model.generatedAt)}</time>. Times are UTC; uptime counts the runs that could tell.</p></header>`,
     banner(model),
-  ].join('\n');
+    incidentList(model),
+  ]
+    .filter(Boolean)
+    .join('\n');
   const end = ['</main>', '</body>', '</html>', ''].join('\n');
   const parts: string[] = [];
   const size = (text: string): number => Buffer.byteLength(text, 'utf8') + 1;
@@ -311,6 +344,7 @@ export function statusJson(model: StatusModel): string {
         latencyP50: d.latencyP50 ?? null,
         latencyP95: d.latencyP95 ?? null,
         deployments: d.deployments,
+        newDeployments: d.newDeployments,
         checks: d.checks ?? null,
       }));
     const own = Buffer.byteLength(JSON.stringify(entry), 'utf8') + 64;

@@ -1,0 +1,30 @@
+// A history line as the action writes it: the record's JSON with one last field, `seal`, a MAC
+// over the text before it (the seal of incident issues, keyed the same way). Anyone with push
+// access can write the branch; only a run holding the key can seal, so a line that does not
+// carry its seal is not this action's and is never read as a record.
+import { timingSafeEqual } from 'node:crypto';
+import { type SealKey, sealedMarker } from '../seal.js';
+
+const KIND = 'history-line';
+const SEALED = /,"seal":"([A-Za-z0-9_-]{43})"}$/;
+
+/** The MAC of `content`, as the seal of a marker holding it. */
+function macOf(content: string, key: SealKey): string {
+  const marker = sealedMarker(KIND, content, key);
+  return marker.slice(marker.lastIndexOf('.') + 1, marker.lastIndexOf(' -->'));
+}
+
+/** `json` (one object's text) with its seal as the last field. */
+export function sealLine(json: string, key: SealKey): string {
+  return `${json.slice(0, -1)},"seal":"${macOf(json, key)}"}`;
+}
+
+/** The object's text as it was sealed, or undefined when the line carries no seal that matches. */
+export function unsealLine(line: string, key: SealKey): string | undefined {
+  const match = SEALED.exec(line);
+  if (!match) return undefined;
+  const content = `${line.slice(0, match.index)}}`;
+  const expected = Buffer.from(macOf(content, key));
+  const given = Buffer.from(match[1]);
+  return given.length === expected.length && timingSafeEqual(given, expected) ? content : undefined;
+}
