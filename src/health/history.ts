@@ -258,7 +258,9 @@ export class HealthHistory {
     let reachedStart = true;
     for (let i = rawParts.length - 1; i >= 0; i--) {
       const part = rawParts[i];
-      if (bytes + part.file.size > MAX_READ_BYTES && recent.length > 0) {
+      // One too large to be a run's is skipped before it counts against what a run reads.
+      const tooLarge = part.file.size > MAX_READABLE_BYTES;
+      if (!tooLarge && bytes + part.file.size > MAX_READ_BYTES && recent.length > 0) {
         reachedStart = false;
         break;
       }
