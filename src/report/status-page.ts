@@ -161,7 +161,7 @@ function latencyText(claw: ClawStatus): { caption: string; table: string } {
     : `No new deployment in ${STRIP_DAYS} days.`;
   const caption = days.length
     ? `Reply latency of the probe and checks per day. Median of the daily p50 over the last 7 days: ${formatMs(median)}. ${marks}`
-    : `No reply latency recorded in the last ${STRIP_DAYS} days.`;
+    : `No reply latency recorded in the last ${STRIP_DAYS} days. ${marks}`;
   const rows = days
     .map(
       (d) =>
