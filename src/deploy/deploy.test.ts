@@ -113,6 +113,27 @@ describe('waitOnDeployment', () => {
     expect(h.clock.sleeps[0]).toBeGreaterThanOrEqual(5000); // the first poll came before any sleep
   });
 
+  it("a deployment already final reports the service's duration, or none: never this run's few milliseconds", async () => {
+    for (const timestamps of [true, false]) {
+      h = await setup({ timestamps });
+      h.sim.addClaw('c1');
+      const done = h.sim.addDeployment('c1', [['in_progress', 90_000], ['succeeded']]);
+      h.clock.advance(10 * 60_000);
+      const result = await waitOnDeployment(h.deps, done.id, policy());
+      expect(result).toMatchObject({ ok: true, outcome: 'succeeded' });
+      if (timestamps) {
+        expect(result.durationMs).toBe(90_000);
+        expect(result.message).toMatch(/succeeded with status "succeeded" after 1m30s\.$/);
+      } else {
+        expect(result.durationMs).toBeUndefined();
+        expect(result.message).toMatch(
+          /after a time the service does not tell \(it had finished before this wait began\)\.$/,
+        );
+      }
+      await h.sim.stop();
+    }
+  });
+
   it('explains a deployment that does not exist, as outcome error', async () => {
     h = await setup();
     const result = await waitOnDeployment(h.deps, 'nope', policy());

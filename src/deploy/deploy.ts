@@ -11,9 +11,13 @@ import type { RunContext } from '../context.js';
 import { type ChecksResult, type ChecksRunner, describeFailedChecks } from '../checks/result.js';
 import { type OnConflict, type Waited, triggerPastConflicts } from './conflict.js';
 import { type TimelineEntry, type WaitOutcome, waitForFinalStatus } from './wait.js';
+import { finalDuration } from './history.js';
+import type { Deployment } from '../api/client.js';
 
 /** `error`: the step could not do what it was asked (a refused key, an unknown Claw, a conflict with `on-conflict: fail`). */
 export type Outcome = WaitOutcome | 'cancelled' | 'triggered' | 'error';
+
+const isFinal = (outcome: Outcome): boolean => outcome === 'succeeded' || outcome === 'failed' || outcome === 'paused';
 
 export interface DeployResult {
   command: 'deploy' | 'wait' | 'rollback';
@@ -187,6 +191,8 @@ async function settle(
   let url = started.url;
   let note: string | undefined;
   let failure = broke?.outcome === 'error' ? describeBreak(broke.error) : undefined;
+  /** A deployment `wait` found already final: its duration is the service's to tell, not this run's. */
+  let foundFinal: Deployment | undefined;
   const breaks = (err: unknown): void => {
     if (err instanceof CancelledError) outcome = 'cancelled';
     else {
@@ -207,6 +213,7 @@ async function settle(
         timeline,
       });
       outcome = wait.outcome;
+      if (started.command === 'wait' && wait.polls === 1 && isFinal(outcome)) foundFinal = wait.deployment;
       status = wait.status ?? status;
       url = wait.deployment?.url ?? url;
       note = wait.note;
@@ -217,8 +224,8 @@ async function settle(
       deps.log.endGroup?.();
     }
   }
-  const durationMs = clock.now() - startedAt;
-  const reachedFinal = outcome === 'succeeded' || outcome === 'failed' || outcome === 'paused';
+  const reachedFinal = isFinal(outcome);
+  const durationMs = foundFinal ? finalDuration(foundFinal) : clock.now() - startedAt;
 
   // The behaviour gate: a deployment that succeeded must still prove the Claw answers as it should.
   let checks: ChecksResult | undefined;
@@ -267,7 +274,10 @@ async function settle(
 
   const what = `Deployment ${deploymentId}${started.clawId ? ` of Claw ${started.clawId}` : ''}`;
   const quoted = status ? ` "${status}"` : '';
-  const after = formatDuration(durationMs);
+  const after =
+    durationMs === undefined
+      ? 'a time the service does not tell (it had finished before this wait began)'
+      : formatDuration(durationMs);
   let message = {
     succeeded: `${what} succeeded with status${quoted} after ${after}${checks ? `, and its ${checks.entries.length} check(s) passed` : ''}.`,
     failed:

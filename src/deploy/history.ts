@@ -30,6 +30,19 @@ const END_FIELDS = ['finishedAt', 'finished_at', 'completedAt', 'completed_at', 
 const UPDATED_FIELDS = ['updatedAt', 'updated_at'];
 
 /**
+ * How long a final deployment took by the service's own times (its start to its end, or to its
+ * last update), when it carries them and they make sense.
+ */
+export function finalDuration(d: Deployment): number | undefined {
+  const start = readTime(d.raw, START_FIELDS);
+  // `updatedAt` of a final deployment is when it became final.
+  const end = readTime(d.raw, END_FIELDS) ?? readTime(d.raw, UPDATED_FIELDS);
+  if (start === undefined || end === undefined) return undefined;
+  const ms = end - start;
+  return ms > 0 && ms <= MAX_DURATION_MS ? ms : undefined;
+}
+
+/**
  * Durations (ms) of `clawId`'s deployments in the list that reached a success status and carry a
  * start and an end time, newest first as the list gives them. Other Claws', failed or unfinished
  * deployments, and times that are missing or make no sense, are left out.
@@ -38,12 +51,8 @@ export function successfulDurations(deployments: Deployment[], clawId: string, c
   const durations: number[] = [];
   for (const d of deployments) {
     if (d.clawId !== clawId || d.status === undefined || classify(d.status) !== 'succeeded') continue;
-    const start = readTime(d.raw, START_FIELDS);
-    // `updatedAt` of a final deployment is when it became final.
-    const end = readTime(d.raw, END_FIELDS) ?? readTime(d.raw, UPDATED_FIELDS);
-    if (start === undefined || end === undefined) continue;
-    const ms = end - start;
-    if (ms > 0 && ms <= MAX_DURATION_MS) durations.push(ms);
+    const ms = finalDuration(d);
+    if (ms !== undefined) durations.push(ms);
     if (durations.length === MAX_HISTORY) break;
   }
   return durations;
