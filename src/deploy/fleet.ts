@@ -482,7 +482,13 @@ class FleetRollout {
   private message(): string {
     const t = tally(this.entries);
     const parts = [`${t.deployed} of ${this.entries.length} Claw(s) deployed`];
-    if (t.failed > 0) parts.push(`${t.failed} failed`);
+    if (t.failed > 0) {
+      // Named, so the one line a person reads (stdout, the summary) says which to look at.
+      const failed = this.entries.filter((e) => FAILED.has(e.outcome)).map((e) => e.clawId);
+      const names =
+        failed.length > 10 ? `${failed.slice(0, 10).join(', ')} and ${failed.length - 10} more` : failed.join(', ');
+      parts.push(`${t.failed} failed (${names})`);
+    }
     if (t.cancelled > 0) parts.push(`${t.cancelled} cancelled`);
     if (t.skipped > 0) parts.push(`${t.skipped} skipped`);
     if (t.rolledBack > 0) parts.push(`${t.rolledBack} rolled back`);

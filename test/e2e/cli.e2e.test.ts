@@ -84,6 +84,27 @@ describe('claw-deploy, the command line', () => {
     expect(run.stdout + run.stderr).not.toContain(DEMO_KEY);
   });
 
+  it('a fleet rollout with failures names the Claws that failed on stdout', async () => {
+    const s = await start();
+    s.addClaw('ok-1', { plan: [['live']] });
+    s.addClaw('bad-1', { plan: [['pending', 200], ['crashed']] });
+    s.addClaw('bad-2', { plan: [['pending', 200], ['crashed']] });
+    const run = await runCli(['deploy', '--claw-id', 'ok-1,bad-1,bad-2', '--max-failures', '5', ...base(s)]);
+    expect(run.stdout.split('\n')[0]).toMatch(/2 failed \(bad-1, bad-2\)/);
+  });
+
+  it("wait on a deployment that already finished: the service's duration, never 0s", async () => {
+    const s = await start({ timestamps: true });
+    s.addClaw('c1');
+    // It took 20 s of the simulator's time (1 s, at 20×) and finished before the wait began.
+    const done = s.addDeployment('c1', [['in_progress', 20_000], ['live']]);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const run = await runCli(['wait', '--deployment-id', done.id, ...base(s)]);
+    expect(run.code).toBe(0);
+    expect(run.stdout.split('\n')[0]).toMatch(/succeeded with status "live" after 1(\.\d+)?s\.$/);
+    expect(run.stdout).not.toMatch(/after 0s|duration +0\b/);
+  });
+
   it('a deploy that fails and is rolled back: exit 1; --json is one object, typed, valid against the schema', async () => {
     const s = await start();
     s.addClaw('c1', { plan: [['pending', 500], ['crashed']] });
