@@ -5,6 +5,9 @@ import type { PaceMode } from './api/rate-limit.js';
 import type { RunContext } from './context.js';
 import { formatDuration } from './format.js';
 
+/** A poll delayed by this factor of its interval or more is a change of pace the log says. */
+const NOTICEABLE = 1.5;
+
 export interface Poller {
   /** Sleeps until the next poll is due; false once the deadline has come. */
   next(): Promise<boolean>;
@@ -25,13 +28,16 @@ export function pollEvery(
     async next(): Promise<boolean> {
       const intervalMs = typeof interval === 'number' ? interval : interval();
       const due = pacer?.pollDelay(intervalMs) ?? { delayMs: intervalMs, mode: 'steady' as const, detail: '' };
-      if (due.mode !== pace) {
+      // A stretch of less than half the interval is not a change of pace worth a line (59 of 60
+      // requests left spread a 1 s poll to 1.1 s): it is said once the pace really changes.
+      const mode = due.mode === 'stretched' && due.delayMs < intervalMs * NOTICEABLE ? pace : due.mode;
+      if (mode !== pace) {
         log.info(
           due.mode === 'steady'
             ? `Polling at the usual pace again (next in ${formatDuration(due.delayMs)}).`
             : `Next poll in ${formatDuration(due.delayMs)}: ${due.detail}.`,
         );
-        pace = due.mode;
+        pace = mode;
       }
       const left = deadline - clock.now();
       if (left <= 0) return false;
