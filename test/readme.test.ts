@@ -101,6 +101,15 @@ describe('README and docs/', () => {
     }
   });
 
+  it('gives probe examples a Claw that only echoes the message cannot pass', () => {
+    const probes = [...all.matchAll(/probe-message: (.+)\n\s*probe-expect: (.+)\n/g)].map((m) => ({
+      message: parse(m[1]) as string,
+      expect: parse(m[2]) as string,
+    }));
+    expect(probes.length).toBeGreaterThanOrEqual(3);
+    for (const probe of probes) expect(new RegExp(probe.expect, 'i').test(probe.message), probe.message).toBe(false);
+  });
+
   it('links only to guides that exist', () => {
     for (const doc of docs) {
       for (const [, target] of doc.text.matchAll(/\]\((?!https?:|#)([^)#]+)(?:#[^)]*)?\)/g)) {
