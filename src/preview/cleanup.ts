@@ -87,7 +87,16 @@ export async function sweep(deps: PreviewDeps, request: PreviewRequest): Promise
   const { ctx } = deps;
   const result = emptyResult('sweep', request.event.headSha);
   const declared = request.manifest.claws.map((c) => c.id);
-  const listed = (await ctx.client.listClaws({ deadline: ctx.deadline, signal: ctx.signal })).map((c) => c.id);
+  let listed: string[];
+  try {
+    listed = (await ctx.client.listClaws({ deadline: ctx.deadline, signal: ctx.signal })).map((c) => c.id);
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    // Nothing is deleted without the whole list: say so, and why, in the one result.
+    result.ok = false;
+    result.message = `The sweep deleted nothing: the list of Claws could not be read (${errorMessage(err)}).`;
+    return result;
+  }
   const byPr = new Map<number, string[]>();
   for (const id of listed) {
     const of = previewOf(id, declared);

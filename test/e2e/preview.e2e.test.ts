@@ -416,6 +416,18 @@ describe('preview under attack', () => {
     expect(sim.requests.filter((r) => r.method === 'DELETE')).toEqual([]);
   });
 
+  it('a sweep whose list of Claws cannot be read says it deleted nothing, and why, in one error', async () => {
+    const sim = await service();
+    const gh = await gitHub({ 1: 'closed' });
+    sim.addClaw('claw-support-bot-pr-1', { plan: [['live']] });
+    sim.fault({ kind: 'error', method: 'GET', path: /^\/claws(\?|$)/, status: 403, times: 99 });
+    const failed = await run(sim, gh, { name: 'schedule' });
+    expect(failed.exitCode).toBe(1);
+    expect(sim.requests.filter((r) => r.method === 'DELETE')).toHaveLength(0);
+    expect(failed.errors).toHaveLength(1);
+    expect(failed.errors[0]).toMatch(/^The sweep deleted nothing: the list of Claws could not be read \(.*403/);
+  });
+
   it('the sweep never deletes a production Claw whose name fits the pattern (marketing-pr-3 beside a declared marketing)', async () => {
     const sim = await service();
     // Input controlled by: whoever names Claws in the workspace.
