@@ -9,6 +9,7 @@ import { ROOT, runAction } from '../e2e/harness.ts';
 import { DEMO_KEY, Simulator } from '../sim/server.ts';
 import { fixedIntervalDeploy } from './baseline.ts';
 import { gateTable, measureChecksGate } from './checks-gate.ts';
+import { latencyTable, measureGateLatency } from './gate-latency.ts';
 import { measureHealthOverTime } from './health-history.ts';
 
 // Time scaled 20×: a 60 s window lasts 3 s; a 3-minute deployment 9 s; a 5 s poll 250 ms.
@@ -314,7 +315,7 @@ function dirSize(dir: string): number {
 // --- run ------------------------------------------------------------------------------------
 
 // `--runs K` repeats the N = 20 measurement K times (the busy case varies most from run to run);
-// `--only history`, `--only load`, `--only checks` or `--only health` runs that table alone (and
+// `--only history`, `--only load`, `--only checks`, `--only latency` or `--only health` runs that table alone (and
 // writes nothing down).
 const { values: args } = parseArgs({
   options: { runs: { type: 'string', default: '3' }, only: { type: 'string', default: '' } },
@@ -323,6 +324,10 @@ const RUNS = Math.max(1, Number(args.runs));
 
 if (args.only === 'checks') {
   console.log(gateTable(await measureChecksGate()).join('\n'));
+  process.exit(0);
+}
+if (args.only === 'latency') {
+  console.log(latencyTable(await measureGateLatency()).join('\n'));
   process.exit(0);
 }
 if (args.only === 'health') {
@@ -400,6 +405,8 @@ if (args.only === 'load') {
 }
 process.stderr.write('checks gate: 4 Claws × 4 checks × repeat 2 under 20 per 3 s…\n');
 const gate = gateTable(await measureChecksGate());
+process.stderr.write("the gate's latency under a tight budget…\n");
+const latency = latencyTable(await measureGateLatency());
 const healthTable = await measureHealthOverTime();
 process.stderr.write('start-up…\n');
 const start = await startUp(9);
@@ -440,6 +447,10 @@ const report = [
   'The checks gate: `health` on 4 Claws × 4 checks × `repeat: 2`, each check `not-is-refusal` and an `llm-rubric`, under a team limit of 20 requests per 3 s (real time), `timeout: 10s` per attempt. One Claw answers through a task (800 ms), one answers 503 to every message, one is rude (its checks should fail). The judge is a fake endpoint on loopback. Run twice: with an empty `judge-cache`, then with the file the first run left. Goals: 0 429s, every verdict right, the gate within 2× a promptfoo run of the same checks (5.5 s measured earlier: 11 s).',
   '',
   ...gate,
+  '',
+  "The gate's latency against the Claw's true reply time under a tight budget: `health` with 4 `latency` checks (2 s) on two Claws, one answering at once, one through an 800 ms task (polled every 100 ms), while the team's other clients spend the whole window (3 s) at every other message, so messages wait for the reset before they are sent. Goal: reported within 50 ms of the true time. Before this measure (the clock started before the wait for the budget), the same run reported 3411 / 3856 ms for the Claw that answers at once (2 of 4 checks passed) and 3631 / 11006 ms for the task. A task whose reply lands while the window is spent cannot be timed to the millisecond: no poll can see it then, and the latency counts to the first poll a regular interval after its last answer that it was still running.",
+  '',
+  ...latency,
   '',
   'Health over time: `health` with a chat probe, `incidents` (confirm 1) and `status-page` on N Claws, three runs against the fake GitHub API: the first creates the history branch, the second is a steady run, in the third one Claw is down and an incident opens. GitHub calls count every request to the fake; the history and the page are one commit whatever N.',
   '',
