@@ -18,22 +18,28 @@ function random(seed: number): () => number {
 }
 
 export const CLAWS = ['claw-support-bot', 'claw-billing', 'claw-"quoted"&<b>bold</b>', 'claw-onboarding'];
+/** A team's Claws as they are named in practice, for the screenshot in the docs. */
+export const REALISTIC = ['support-bot', 'billing-assistant', 'sales-qualifier', 'onboarding-guide'];
 
-export function fixtureModel(): StatusModel {
+/**
+ * The second Claw had a week-long outage 3 weeks ago and is down now (an incident open); the fourth
+ * is new (40 days of data); every Claw gets slower 30 days ago, when a deployment landed.
+ */
+export function fixtureModel(names: string[] = CLAWS): StatusModel {
   const rand = random(42);
   const daily: DailyRecord[] = [];
   const recent: ClawRecord[] = [];
   const today = new Date(NOW).toISOString().slice(0, 10);
-  for (const [c, claw] of CLAWS.entries()) {
+  for (const [c, claw] of names.entries()) {
     let deployment = 1;
     for (let d = 89; d >= 0; d--) {
       const day = new Date(NOW - d * DAY).toISOString().slice(0, 10);
-      if (claw === 'claw-onboarding' && d > 40) continue; // a newer Claw: no data before
+      if (c === 3 && d > 40) continue; // a newer Claw: no data before
       const runs = 48;
-      const outage = claw === 'claw-billing' && d >= 20 && d < 24;
+      const outage = c === 1 && d >= 20 && d < 24;
       const unhealthy = outage ? 30 + Math.floor(rand() * 10) : rand() < 0.08 ? 1 + Math.floor(rand() * 3) : 0;
       const unknown = rand() < 0.05 ? 1 : 0;
-      if (rand() < 0.06) deployment += 1;
+      if (rand() < 0.06 || d === 30) deployment += 1;
       const base = 300 + c * 150 + (d < 30 ? 100 : 0);
       const record: DailyRecord = {
         day,
@@ -45,7 +51,8 @@ export function fixtureModel(): StatusModel {
         latencyP50: Math.round(base + rand() * 80),
         latencyP95: Math.round(base * 2.2 + rand() * 400),
         checks: { passed: 4 * runs - (outage ? 40 : unhealthy), failed: outage ? 40 : unhealthy, errors: 0 },
-        deployments: rand() < 0.06 || d === 30 ? [`dep_${c}${String(deployment).padStart(3, '0')}`] : [],
+        // Each run records the Claw's current deployment; the page marks the days it changed.
+        deployments: [`dep_${c}${String(deployment).padStart(3, '0')}`],
       };
       if (day === today) {
         for (let r = 0; r < 24; r++) {
@@ -53,7 +60,7 @@ export function fixtureModel(): StatusModel {
             at: NOW - r * 1800_000,
             run: String(9000 + r),
             claw,
-            status: claw === 'claw-billing' && r < 2 ? 'unhealthy' : 'healthy',
+            status: c === 1 && r < 2 ? 'unhealthy' : 'healthy',
             latencyMs: Math.round(base * (1 + 1.2 * rand() ** 3)),
             deployment: `dep_${c}${String(deployment).padStart(3, '0')}`,
           });
@@ -62,8 +69,12 @@ export function fixtureModel(): StatusModel {
     }
   }
   const view: HistoryView = { recent: recent.sort((a, b) => a.at - b.at), daily, paths: [] };
-  const claws = clawStatuses(view, NOW).map((c) =>
-    c.claw === 'claw-billing' ? { ...c, incident: { number: 42, url: 'https://github.com/octo/claws/issues/42' } } : c,
-  );
-  return { generatedAt: NOW, repository: 'octo/claws', claws };
+  const incident = { number: 42, url: 'https://github.com/octo/claws/issues/42' };
+  const claws = clawStatuses(view, NOW).map((c) => (c.claw === names[1] ? { ...c, incident } : c));
+  return {
+    generatedAt: NOW,
+    repository: 'octo/claws',
+    claws,
+    incidents: [{ ...incident, title: `${names[1]} is down`, state: 'open' }],
+  };
 }
