@@ -279,3 +279,62 @@ describe('health over time: only what this action wrote is trusted', () => {
     expect(github.repo.issues.map((i) => i.state)).toEqual(['closed']);
   });
 });
+
+const line = (at: number, claw: string, status = 'healthy'): string =>
+  JSON.stringify({ at: new Date(at).toISOString(), run: '1', claw, status, latencyMs: 5 });
+
+// At the sizes a hostile or careless writer reaches: a 30 MB month file, 1,000 made-up Claws, a
+// healthy line dated ahead, and well-formed lines that claim 99.9999% uptime. None is this action's:
+// the run goes on, a down Claw gets its incident, and the page, status.json and badge.svg say so.
+describe('a history branch that cannot be trusted, at size', () => {
+  it('a 30 MB month file is skipped with one warning naming it: the incident opens and the page is written', async () => {
+    const { sim, github } = await start();
+    sim.addClaw('bot-down', { status: 'offline' });
+    sim.addClaw('bot-up');
+    // Input controlled by: anyone with push access to the history branch.
+    const one = `${line(T - HOUR, 'bot-down')}\n`;
+    const huge = one.repeat(Math.ceil((30 * 1024 * 1024) / one.length));
+    github.repo.push('claw-health', { 'history/2026-11.ndjson': huge });
+    const first = await run(T, { confirm: '2' });
+    const second = await run(T + HOUR, { confirm: '2' });
+    for (const done of [first, second]) {
+      expect(done.exitCode).toBe(1);
+      expect(done.warnings).toEqual([
+        "History: skipped history/2026-11.ndjson on 'claw-health': 30.0 MiB, over the 5 MiB this action ever writes to a file. It is left as it is; the run goes on without it.",
+      ]);
+    }
+    // confirm: 2 — two failing runs in a row, read from the history the action wrote beside it.
+    expect(github.repo.issues.map((i) => [i.title, i.state])).toEqual([['bot-down is down', 'open']]);
+    expect(github.repo.file('claw-health', 'index.html')).toContain('Down: bot-down (1 of 2).');
+    expect(github.repo.file('claw-health', 'history/2026-11.ndjson')).toBe(huge);
+  }, 60_000);
+
+  it('1,000 forged Claws, a healthy line 59 minutes ahead and 99.9999% uptime lines: the down Claw is down everywhere and gets its incident', async () => {
+    const { sim, github } = await start();
+    sim.addClaw('bot-down', { status: 'offline' });
+    // Input controlled by: anyone with push access to the history branch.
+    const forged = Array.from({ length: 1000 }, (_, i) => line(T - HOUR, `forged-${String(i).padStart(4, '0')}`));
+    const uptime = Array.from({ length: 5000 }, (_, i) => line(T - 2 * HOUR - i * 60_000, 'bot-down'));
+    const ahead = line(T + HOUR + 59 * 60_000, 'bot-down');
+    github.repo.push('claw-health', { 'history/2026-11.ndjson': [...forged, ...uptime, ahead].join('\n') + '\n' });
+    const first = await run(T, { confirm: '2' });
+    expect(first.warnings).toEqual([
+      "History: ignored 6001 line(s) on 'claw-health': 6001 not sealed by this action. Only lines this action wrote count.",
+    ]);
+    await run(T + HOUR, { confirm: '2' });
+    expect(github.repo.issues.map((i) => [i.title, i.state])).toEqual([['bot-down is down', 'open']]);
+    const html = github.repo.file('claw-health', 'index.html')!;
+    expect(html).toContain('<h2 id="claw-1">bot-down</h2>');
+    expect(html).toContain('<span class="state unhealthy">down</span>');
+    expect(html).not.toContain('forged-');
+    expect(html).not.toContain('99.99');
+    const status = JSON.parse(github.repo.file('claw-health', 'status.json')!) as {
+      claws: { id: string; status: string; uptime: Record<string, number | null> }[];
+    };
+    expect(status.claws).toEqual([
+      expect.objectContaining({ id: 'bot-down', status: 'down', uptime: expect.objectContaining({ '24h': 0 }) }),
+    ]);
+    expect(github.repo.file('claw-health', 'badge.svg')).toContain('1 of 1 down');
+    expect(github.repo.files('claw-health').filter((p) => p.startsWith('badges/'))).toEqual(['badges/bot-down.svg']);
+  }, 60_000);
+});
