@@ -10,7 +10,8 @@ import { pathToFileURL } from 'node:url';
 import { type BrowserContext, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { statusPage } from '../../src/report/status-page.ts';
-import { fixtureModel } from './fixture.ts';
+import { ROOT } from '../e2e/harness.ts';
+import { REALISTIC, fixtureModel } from './fixture.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const available = existsSync(CHROMIUM);
@@ -101,6 +102,26 @@ describe(`the status page in chromium${reason}`, () => {
       process.stderr.write(
         `status page screenshots: ${VIEWS.map((v) => join(SCREENSHOTS, `${v.name}.png`)).join(', ')}\n`,
       );
+    },
+    60_000,
+  );
+
+  it.skipIf(!available)(
+    "the docs' screenshot: a realistic Claw set at a desktop's width (UPDATE_SCREENSHOT=1 writes docs/status-page.png)",
+    async () => {
+      const file = join(site, 'realistic.html');
+      writeFileSync(file, statusPage(fixtureModel(REALISTIC)));
+      const page = await context!.newPage();
+      await page.setViewportSize({ width: 1100, height: 1700 });
+      await page.emulateMedia({ colorScheme: 'light' });
+      await page.goto(pathToFileURL(file).href);
+      expect(await page.locator('.banner').first().textContent()).toBe('Down: billing-assistant (1 of 4).');
+      expect(await page.locator('h2[id^="claw-"]').first().textContent()).toBe('billing-assistant');
+      const path = process.env.UPDATE_SCREENSHOT
+        ? join(ROOT, 'docs', 'status-page.png')
+        : join(SCREENSHOTS, 'realistic-desktop-light.png');
+      await page.screenshot({ path });
+      process.stderr.write(`status page screenshot: ${path}\n`);
     },
     60_000,
   );
