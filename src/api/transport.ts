@@ -57,13 +57,15 @@ export interface ApiResponse {
   body: unknown;
   headers: Headers;
   /**
-   * When the answering attempt went on the wire and when its answer was read, on the run's clock:
-   * the peer's own time, without the waits for the budget, a Retry-After or retries before it.
+   * When the request was asked for, when its answering attempt went on the wire and when its
+   * answer was read, on the run's clock: from `sentAt` on it is the peer's own time; before it, the
+   * waits for the budget, a Retry-After and retries.
    */
   timing?: ExchangeTiming;
 }
 
 export interface ExchangeTiming {
+  calledAt: number;
   sentAt: number;
   receivedAt: number;
 }
@@ -212,6 +214,7 @@ export class Transport {
     // if Remaining reads 0 until a later reset.
     let skipBudget = false;
     let limited = 0;
+    const calledAt = clock.now();
 
     for (;;) {
       if (!skipBudget) await this.waitNotBefore(request, label);
@@ -224,7 +227,7 @@ export class Transport {
       } finally {
         this.options.pacer?.release();
       }
-      const timing = { sentAt, receivedAt: clock.now() };
+      const timing = { calledAt, sentAt, receivedAt: clock.now() };
       const verdict: Verdict = this.decoded(classify(attempt, isWrite, label, clock.now(), this.headerLog, this.peer));
       switch (verdict.kind) {
         case 'done':

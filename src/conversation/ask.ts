@@ -33,7 +33,7 @@ export async function askClaw(
   const options = { deadline: ask.deadline, signal };
   const asked = deps.clock.now();
   const answer = await client.sendMessage(ask.clawId, ask.message, options);
-  const latency = new ReplyTime(answer.timing ?? { sentAt: asked, receivedAt: deps.clock.now() }, ask.pollIntervalMs);
+  const latency = new ReplyTime(answer.timing ?? { calledAt: asked, sentAt: asked, receivedAt: deps.clock.now() });
   let body: Json = answer.raw;
   let text = answer.reply;
   if (answer.taskId) {
@@ -64,33 +64,22 @@ export async function askClaw(
 
 /**
  * The Claw's time to reply, from the message on the wire. A task poll that finds it still running
- * proves every moment before it was the Claw's; between the last such answer and the poll that
- * reads the reply, no more than the poll interval counts (a longer gap is the action's own
- * waiting, for the team's budget or a Retry-After, while the reply may long have been ready).
+ * proves every moment before it was the Claw's; the poll that reads the reply counts without the
+ * waits before it went on the wire (the team's budget, a Retry-After: the action's own waiting,
+ * while the reply may long have been ready).
  */
 class ReplyTime {
   private readonly sentAt: number;
-  private lastAnswer: number;
   private done: number;
 
-  constructor(
-    message: ExchangeTiming,
-    private readonly intervalMs: number,
-  ) {
+  constructor(message: ExchangeTiming) {
     this.sentAt = message.sentAt;
-    this.lastAnswer = message.receivedAt;
     this.done = message.receivedAt;
   }
 
   /** A task poll's exchange; `running` when it found the task still at work. */
   followed(poll: ExchangeTiming, running: boolean): void {
-    if (running) {
-      this.lastAnswer = poll.receivedAt;
-      this.done = poll.receivedAt;
-      return;
-    }
-    const gap = Math.min(Math.max(0, poll.sentAt - this.lastAnswer), this.intervalMs);
-    this.done = this.lastAnswer + gap + (poll.receivedAt - poll.sentAt);
+    this.done = running ? poll.receivedAt : poll.receivedAt - (poll.sentAt - poll.calledAt);
   }
 
   get ms(): number {

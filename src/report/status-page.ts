@@ -249,14 +249,22 @@ function banner(model: StatusModel): string {
   return `${service}<p class="banner">${escapeHtml(text)}</p>`;
 }
 
+/** The most incidents the list at the top shows: the page has a size to keep. */
+const MAX_INCIDENTS_LISTED = 20;
+
 /** Incidents open now, and those the last run closed, each a link to its issue. */
 function incidentList(model: StatusModel): string {
   const incidents = model.incidents ?? [];
   if (!incidents.length) return '';
   const items = incidents
+    .slice(0, MAX_INCIDENTS_LISTED)
     .map((i) => `<li>${incidentLink(i, i.state === 'open' ? 'Open' : 'Closed')}: ${escapeHtml(i.title)}</li>`)
     .join('');
-  return `<section aria-labelledby="incidents"><h2 id="incidents">Incidents</h2><ul>${items}</ul></section>`;
+  const more =
+    incidents.length > MAX_INCIDENTS_LISTED
+      ? `<p class="muted">And ${incidents.length - MAX_INCIDENTS_LISTED} more; each Claw's section links its own.</p>`
+      : '';
+  return `<section aria-labelledby="incidents"><h2 id="incidents">Incidents</h2><ul>${items}</ul>${more}</section>`;
 }
 
 /** index.html for the model. */

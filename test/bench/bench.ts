@@ -448,7 +448,7 @@ const report = [
   '',
   ...gate,
   '',
-  "The gate's latency against the Claw's true reply time under a tight budget: `health` with 4 `latency` checks (2 s) on two Claws, one answering at once, one through an 800 ms task (polled every 100 ms), while the team's other clients spend the whole window (3 s) at every other message, so messages wait for the reset before they are sent. Goal: reported within 50 ms of the true time. Before this measure (the clock started before the wait for the budget), the same run reported 3411 / 3856 ms for the Claw that answers at once (2 of 4 checks passed) and 3631 / 11006 ms for the task. A task whose reply lands while the window is spent cannot be timed to the millisecond: no poll can see it then, and the latency counts to the first poll a regular interval after its last answer that it was still running.",
+  "The gate's latency against the Claw's true reply time under a tight budget: `health` with 4 `latency` checks (2 s) on two Claws, one answering at once, one through an 800 ms task (polled every 100 ms), while the team's other clients spend the whole window (3 s) at every other message, so messages wait for the reset before they are sent. Goal: reported within 50 ms of the true time. Before this measure (the clock started before the wait for the budget), the same run reported 3411 / 3856 ms for the Claw that answers at once (2 of 4 checks passed) and 3631 / 11006 ms for the task. A task whose reply lands while the window is spent cannot be timed to the millisecond: no poll can see it then; the poll that reads the reply counts without its wait for the budget, so the figure is off by at most one poll interval (100 ms here), either way.",
   '',
   ...latency,
   '',
