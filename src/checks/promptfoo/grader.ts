@@ -108,6 +108,8 @@ function openAiModel(id: string, kind: GraderKind): { model: string } | { proble
     const names = kind === 'embedding' ? ['embedding', 'embeddings'] : ['moderation'];
     if (parts[0] === 'openai' && names.includes(parts[1] ?? '') && parts.length <= 3)
       return { model: parts[2] || DEFAULT_MODELS[kind] };
+    // As promptfoo reads openai:text-embedding-3-small: an embedding model by its name.
+    if (parts[0] === 'openai' && parts.length === 2 && parts[1].includes(kind)) return { model: parts[1] };
     return {
       problem: `the grader is ${show(id)}, which is not an OpenAI-compatible ${kind} model: expected ${PREFIX[kind]}:<model> (any OpenAI-compatible server: {id: ${PREFIX[kind]}:<model>, config: {apiBaseUrl: https://…/v1}}), or {text: …, ${kind}: …}`,
     };
