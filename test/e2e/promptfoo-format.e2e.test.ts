@@ -322,4 +322,160 @@ tests:
     );
     expect(s.requests.length).toBe(before);
   });
+
+  it("the prompts page's chat format: the system message noted, the user message sent; a scripted assistant message refused at its line", async () => {
+    const s = await start();
+    s.addClaw('c1', { chat: { mode: 'sync', reply: 'def reverse(s): return s[::-1]' } });
+    // promptfoo's site/docs/configuration/prompts.md (commit 01ec11497b01e3ccb6964e2362bc2bde4e4ab6a5),
+    // "Chat Format (JSON)": chat_prompt.json and conversation.json as published; the tests are this test's.
+    const dir = workspace({
+      'chat_prompt.json': `[
+  {
+    "role": "system",
+    "content": "You are a helpful coding assistant."
+  },
+  {
+    "role": "user",
+    "content": "Write a function to {{task}}"
+  }
+]
+`,
+      'conversation.json': `[
+  {
+    "role": "system",
+    "content": "You are a tutoring assistant."
+  },
+  {
+    "role": "user",
+    "content": "What is recursion?"
+  },
+  {
+    "role": "assistant",
+    "content": "Recursion is a programming technique where a function calls itself."
+  },
+  {
+    "role": "user",
+    "content": "Can you show me an example in {{language}}?"
+  }
+]
+`,
+      'promptfooconfig.yaml': `prompts:
+  - file://chat_prompt.json
+derivedMetrics:
+  - name: double_code
+    value: code * 2
+tests:
+  - vars: {task: reverse a string}
+    options:
+      response_format: {type: json_object}
+    assert:
+      - {type: contains, value: reverse, metric: code}
+`,
+      'conversation.yaml': `prompts:\n  - file://conversation.json\ntests:\n  - vars: {language: Python}\n`,
+    });
+    const run = await runAction(
+      inputsFor(s, { command: 'check', checks: 'promptfooconfig.yaml', 'checks-output': 'results.json' }),
+      { env: { GITHUB_WORKSPACE: dir } },
+    );
+    expect(run.errors).toEqual([]);
+    expect(run.stdout).toContain(
+      "promptfooconfig.yaml is a promptfoo config; ignored here: a chat prompt's system message (the Claw's own instructions play that part), options.response_format (it steers promptfoo's own provider).",
+    );
+    expect(sentTo(s, 'c1')).toEqual(['Write a function to reverse a string']);
+    const file = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as {
+      results: { prompts: { metrics: { namedScores: Record<string, number> } }[] };
+    };
+    // The derived metric beside the named one, as promptfoo computes it.
+    expect(file.results.prompts[0].metrics.namedScores).toEqual({ code: 1, double_code: 2 });
+
+    const before = s.requests.length;
+    const refused = await runAction(inputsFor(s, { command: 'check', checks: 'conversation.yaml' }), {
+      env: { GITHUB_WORKSPACE: dir },
+    });
+    expect(refused.exitCode).toBe(1);
+    expect(refused.errors).toEqual([
+      expect.stringMatching(
+        /^conversation\.json, line 11: the prompt has an 'assistant' message \(a scripted earlier answer\), which a Claw cannot be given: it writes its own answers/,
+      ),
+    ]);
+    expect(s.requests.length).toBe(before);
+  });
+
+  it('named-metrics (its derivedMetrics read now): refused only for its python assertion, at its line', async () => {
+    const s = await start();
+    s.addClaw('c1', { chat: { mode: 'sync', reply: 'Yarr' } });
+    // promptfoo's examples/named-metrics/promptfooconfig.yaml (commit 00105163af9b5170e48b09c5400db59ef2c90b2d), unchanged.
+    const dir = workspace({
+      'promptfooconfig.yaml': `# yaml-language-server: $schema=https://promptfoo.dev/config-schema.json
+description: Custom metric naming and derivation for evaluation
+
+prompts:
+  - 'Say this as though you are a pirate: {{body}}'
+  - 'Say this as though you are a seafarer from the 17th century: {{body}}'
+
+providers:
+  - openai:gpt-4.1-mini
+
+derivedMetrics:
+  - name: DoubleConsistency
+    value: Consistency * 2
+
+tests:
+  - description: Check for exact match
+    vars:
+      body: Yes
+    assert:
+      - type: equals
+        value: Yarr
+        metric: Tone
+
+  - description: Another basic substring check
+    vars:
+      body: I'm hungry
+    assert:
+      - type: icontains
+        value: grub
+        metric: Tone
+
+  - description: Check if output is JSON
+    vars:
+      body: Output the story of your life in JSON
+    assert:
+      - type: is-json
+        metric: Consistency
+
+  - description: Check for semantic similarity
+    vars:
+      body: Hello world
+    assert:
+      # Look for substring
+      - type: javascript
+        value: output.startsWith('Ahoy')
+      - type: python
+        value: max(0, len(output) - 300)
+        metric: Consistency
+
+      # Check for semantic similarity
+      - type: similar
+        value: Ahoy, world
+        metric: Tone
+
+  - description: Use LLM to evaluate output
+    vars:
+      body: The quick brown fox jumps over the lazy dog
+    assert:
+      # Ask the LLM to check if it spoke like a pirate
+      - type: llm-rubric
+        value: Is spoken like a pirate
+        metric: Tone
+`,
+    });
+    const run = await runAction(inputsFor(s, { command: 'check', checks: 'promptfooconfig.yaml' }), {
+      env: { GITHUB_WORKSPACE: dir },
+    });
+    expect(run.exitCode).toBe(1);
+    expect(run.errors).toEqual([
+      "promptfooconfig.yaml, line 46: 'python' is a promptfoo assertion this project does not run: a Claw check runs no Python: write the function as a javascript assertion.",
+    ]);
+  });
 });
