@@ -14,7 +14,7 @@ import {
   RECIPE_TYPES,
   type RecipeType,
 } from '../assertions.js';
-import type { RubricPrompt } from '../judge.js';
+import type { RubricPrompt } from '../rubric.js';
 import { type EndpointJudgeSpec, type JudgeSpec, judgeIdentity } from '../judge-spec.js';
 import { nearest } from '../../nearest.js';
 import { compileSchema } from '../schema.js';
