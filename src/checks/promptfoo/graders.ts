@@ -5,6 +5,7 @@
 // src/matchers/moderation.ts and src/assertions/*.ts). Each recipe returns the grader's verdict
 // before `not-` (scoring.ts applies it, as promptfoo does). An answer that cannot be read is an
 // error, never a verdict: the Claw is not failed for its grader's mistake.
+import type { RubricPrompt } from '../rubric.js';
 import { type RubricMessage, rubricMessages, stringified, tryParse } from './rubric.js';
 
 /** What a recipe reads of its assertion (assertions.ts's RecipeAssertion, which the judge holds). */
@@ -12,7 +13,7 @@ export interface RecipeAssertion {
   type: 'model-graded-closedqa' | 'g-eval' | 'answer-relevance' | 'similar' | 'moderation';
   value: string | string[];
   threshold?: number;
-  rubricPrompt?: { render(material: { output: string; value: string; input: string }): RubricMessage[] };
+  rubricPrompt?: RubricPrompt;
 }
 
 /** What a recipe may ask of its grader: a chat answer, embeddings, a moderation. Errors throw. */
