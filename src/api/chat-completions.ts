@@ -78,15 +78,7 @@ export class ChatCompletions {
     input: string[],
     options: { deadline: number; signal?: AbortSignal },
   ): Promise<{ vectors: number[][]; tokens?: number } | { problem: string }> {
-    const res = await this.transport.request({
-      method: 'POST',
-      route: '/embeddings',
-      body: { model, input },
-      scope: '',
-      what: 'the embeddings endpoint',
-      ...options,
-    });
-    const root = isObject(res.body) ? res.body : {};
+    const root = await this.post('/embeddings', { model, input }, 'the embeddings endpoint', options);
     const data = Array.isArray(root.data) ? root.data : [];
     const rows = data.filter(isObject).sort((x, y) => Number(x.index ?? 0) - Number(y.index ?? 0));
     const vectors = rows.map((row) =>
@@ -108,15 +100,7 @@ export class ChatCompletions {
   ): Promise<{ flags: string[] } | { problem: string }> {
     // promptfoo sends text parts to the omni models (they take images too), plain text otherwise.
     const input = model.startsWith('omni-moderation') ? [{ type: 'text', text }] : text;
-    const res = await this.transport.request({
-      method: 'POST',
-      route: '/moderations',
-      body: { model, input },
-      scope: '',
-      what: 'the moderation endpoint',
-      ...options,
-    });
-    const root = isObject(res.body) ? res.body : {};
+    const root = await this.post('/moderations', { model, input }, 'the moderation endpoint', options);
     if (!Array.isArray(root.results)) return { problem: 'the moderation endpoint answered no results' };
     const flags = new Set<string>();
     for (const result of root.results.filter(isObject)) {
@@ -124,6 +108,17 @@ export class ChatCompletions {
       for (const [category, flagged] of Object.entries(result.categories)) if (flagged === true) flags.add(category);
     }
     return { flags: [...flags] };
+  }
+
+  /** One POST beside the completions (no parameter to drop): the answer's object, or an empty one. */
+  private async post(
+    route: string,
+    body: Json,
+    what: string,
+    options: { deadline: number; signal?: AbortSignal },
+  ): Promise<Json> {
+    const res = await this.transport.request({ method: 'POST', route, body, scope: '', what, ...options });
+    return isObject(res.body) ? res.body : {};
   }
 
   private withoutDropped(request: CompletionRequest): Json {
