@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { COMMAND_SUMMARIES, INPUTS } from '../src/inputs.ts';
+import { COMMANDS } from '../src/settings.ts';
 import { ROOT, readActionYml } from './e2e/harness.ts';
 
 /** The README's workflow examples, parsed. */
@@ -65,6 +66,7 @@ describe('README and docs/', () => {
 
   it('lists every command, in the Commands table and in the command input', () => {
     const commands = Object.keys(COMMAND_SUMMARIES).sort();
+    expect(commands, 'every command has its summary in the input table').toEqual([...COMMANDS].sort());
     const rows = tableUnder(reference, '## Commands');
     rows.delete('command');
     expect([...rows.keys()].map((cell) => cell.replace(/`.*$/, '')).sort()).toEqual(commands);
