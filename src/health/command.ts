@@ -5,7 +5,7 @@ import { ApiError } from '../api/errors.js';
 import type { Command } from '../command.js';
 import { errorMessage } from '../errors.js';
 import { type IncidentLine, healthOutputs, healthSummary, healthTimeSummary } from '../report/health-report.js';
-import { sealKey } from '../seal.js';
+import { stateSealKey } from '../seal.js';
 import { type HealthResult, checkHealth } from './health.js';
 import { type OverTimeResult, healthOverTime, serviceOf } from './over-time.js';
 import type { ServiceState } from './records.js';
@@ -49,7 +49,7 @@ export const health: Command = async ({ settings, deps, policy, session }) => {
         branch: settings.history,
         statusPage: settings.statusPage,
         incidents: settings.incidents.enabled ? settings.incidents : undefined,
-        seal: sealKey(settings.apiKey, session.github.repository),
+        seal: stateSealKey(settings, session.github.repository),
         redact: session.redact.redact,
         repository: session.github.repository,
         listedAll: settings.targets.all,
@@ -67,6 +67,7 @@ export const health: Command = async ({ settings, deps, policy, session }) => {
       .filter(Boolean)
       .join('\n'),
     notes,
+    ...(time?.incidents?.notices.length ? { notices: time.incidents.notices } : {}),
     failStep: settings.failOnUnhealthy,
     checks: result.checks,
   };
