@@ -12,6 +12,12 @@ import type { ServiceState } from './records.js';
 
 /** A failed probe is tried once more after one poll interval, never more than this later. */
 const MAX_PROBE_RETRY_MS = 30_000;
+/**
+ * With history, incidents or a page, GitHub's part keeps the last quarter of the timeout (at most
+ * this much): a Claw or a service that answers only at the deadline still leaves it time, and every
+ * GitHub call still ends by the deadline.
+ */
+const MAX_GITHUB_SHARE_MS = 30_000;
 
 export const health: Command = async ({ settings, deps, policy, session }) => {
   const overTime = settings.history !== '';
@@ -19,7 +25,8 @@ export const health: Command = async ({ settings, deps, policy, session }) => {
   let service: ServiceState;
   let problem: ApiError | undefined;
   try {
-    result = await checkHealth(deps, {
+    const share = overTime ? Math.min(MAX_GITHUB_SHARE_MS, Math.floor(settings.timeoutMs / 4)) : 0;
+    result = await checkHealth({ ...deps, deadline: deps.deadline - share }, {
       targets: settings.targets,
       // With a checks file the probe is one of the checks (see withProbe).
       probeMessage: deps.checks ? '' : settings.probeMessage,

@@ -206,7 +206,7 @@ export async function trackIncidents(
       `Incidents: re-sealed ${resealed} issue(s) under the state-secret (they were sealed under the API key); the API key can now be rotated without losing them.`,
     );
   }
-  let opened = 0;
+  let tried = 0;
   let waiting = 0;
   // Two runs that overlap may each open the incident: one issue is kept, the others closed.
   for (const { issue, state, of } of duplicates) {
@@ -322,10 +322,12 @@ export async function trackIncidents(
       }
       continue;
     }
-    if (opened >= options.maxNew) {
+    // Tries count, not successes: a GitHub failing every create is tried `maxNew` times at most.
+    if (tried >= options.maxNew) {
       waiting++;
       continue;
     }
+    tried++;
     const state: IncidentState = {
       v: 1,
       subject: seen.subject,
@@ -348,7 +350,6 @@ export async function trackIncidents(
       });
     });
     if (created) {
-      opened++;
       outcome.actions.push({ subject: seen.subject, action: 'opened', ...created });
       outcome.open.set(key, { ...created, title: failing.title });
       log.info(`Incidents: opened #${created.number} (${key}): ${failing.title}.`);
