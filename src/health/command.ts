@@ -26,16 +26,19 @@ export const health: Command = async ({ settings, deps, policy, session }) => {
   let problem: ApiError | undefined;
   try {
     const share = overTime ? Math.min(MAX_GITHUB_SHARE_MS, Math.floor(settings.timeoutMs / 4)) : 0;
-    result = await checkHealth({ ...deps, deadline: deps.deadline - share }, {
-      targets: settings.targets,
-      // With a checks file the probe is one of the checks (see withProbe).
-      probeMessage: deps.checks ? '' : settings.probeMessage,
-      checks: deps.checks,
-      probeExpect: settings.probeExpect,
-      pollIntervalMs: settings.pollIntervalMs,
-      classify: policy.classify,
-      probeRetryMs: Math.min(settings.pollIntervalMs, MAX_PROBE_RETRY_MS),
-    });
+    result = await checkHealth(
+      { ...deps, deadline: deps.deadline - share },
+      {
+        targets: settings.targets,
+        // With a checks file the probe is one of the checks (see withProbe).
+        probeMessage: deps.checks ? '' : settings.probeMessage,
+        checks: deps.checks,
+        probeExpect: settings.probeExpect,
+        pollIntervalMs: settings.pollIntervalMs,
+        classify: policy.classify,
+        probeRetryMs: Math.min(settings.pollIntervalMs, MAX_PROBE_RETRY_MS),
+      },
+    );
     service = serviceOf(result);
   } catch (err) {
     // The list read failing, or the key refused: the service's incident, then the step fails as ever.
