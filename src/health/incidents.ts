@@ -193,17 +193,19 @@ export async function trackIncidents(
       return false;
     }
   };
-  // State sealed under an older key (the API key, before a state-secret was set): sealed again now.
+  // State sealed under an older key (the API key, before a state-secret was set): sealed again,
+  // as many a run as it may open (GitHub limits how fast content is written).
   let resealed = 0;
-  for (const { issue, state } of older) {
+  for (const { issue, state } of older.slice(0, options.maxNew)) {
     const done = await act(`seal incident #${issue.number} again`, async () => {
       await issues.update(issue.number, { body: sealedText(deps, (hole) => replaceMarker(issue.body, hole), state) });
     });
     if (done) resealed++;
   }
   if (resealed) {
+    const left = older.length - resealed;
     outcome.notices.push(
-      `Incidents: re-sealed ${resealed} issue(s) under the state-secret (they were sealed under the API key); the API key can now be rotated without losing them.`,
+      `Incidents: re-sealed ${resealed} issue(s) under the state-secret (they were sealed under the API key); ${left ? `${left} more on the next run(s): rotate the API key once none are left` : 'the API key can now be rotated without losing them'}.`,
     );
   }
   let tried = 0;
