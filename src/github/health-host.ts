@@ -101,7 +101,7 @@ export function githubHealthHost(github: GitHubConnection, branchName: string): 
               labels: label,
               state,
               ...(state === 'closed' ? { since: new Date(since).toISOString() } : {}),
-              // By creation: an issue opened or commented on meanwhile shifts no page already read.
+              // By creation, not update: a comment meanwhile moves no issue past a page being read.
               sort: state === 'open' ? 'created' : 'updated',
               direction: 'desc',
               per_page: 100,
