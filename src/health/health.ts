@@ -79,7 +79,10 @@ export async function checkHealth(deps: RunContext, request: HealthRequest): Pro
   // Claws healthy by their status must also behave; one already unhealthy is not talked to.
   let checks: ChecksResult | undefined;
   if (request.checks) {
-    checks = await request.checks(entries.filter((e) => e.healthy).map((e) => e.clawId));
+    checks = await request.checks(
+      entries.filter((e) => e.healthy).map((e) => e.clawId),
+      deadline,
+    );
     // A cancel during the checks says nothing of the Claws: the run ends as cancelled, counting nothing.
     if (checks.cancelled) throw new CancelledError();
     for (const entry of entries) {

@@ -160,6 +160,21 @@ describe("incidents: GitHub's limits obeyed", () => {
     ]);
   }, 60_000);
 
+  it('checks that hang until the deadline still leave GitHub its share: the run is kept, no warning', async () => {
+    const { sim, github } = await start();
+    // Input controlled by: the Claw (a task that never finishes).
+    sim.addClaw('bot-a', { chat: { mode: 'task', taskMs: 600_000, reply: 'pong' } });
+    workspace = mkdtempSync(join(tmpdir(), 'claw-incidents-'));
+    writeFileSync(
+      join(workspace, 'claw-checks.yml'),
+      'checks:\n  - name: greets\n    send: Hello\n    assert:\n      - type: icontains\n        value: pong\n',
+    );
+    const done = await run(T, { checks: 'claw-checks.yml', timeout: '4s' });
+    expect(done.warnings).toEqual([]);
+    expect(JSON.parse(done.outputs.report)[0]).toMatchObject({ clawId: 'bot-a', verdict: 'unknown' });
+    expect(github.repo.file('claw-health', 'history/2026-11.ndjson')).toContain('"claw":"bot-a"');
+  });
+
   it('a token that may read issues but not write them: one warning for two incidents', async () => {
     const { sim, github } = await start();
     sim.addClaw('bot-a', { status: 'offline' });
