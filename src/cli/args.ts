@@ -38,6 +38,9 @@ export const ACTION_ONLY: Record<string, string> = {
   'reopen-within': OVER_TIME,
   assignees: OVER_TIME,
   mention: OVER_TIME,
+  'max-new-incidents': OVER_TIME,
+  'state-secret':
+    'seals the state health and previews keep on GitHub (incident issues, preview comments), which only the action reads and writes',
 };
 
 /** Inputs whose values are true or false: a bare `--auto-rollback` means true. */
