@@ -2,11 +2,13 @@
 // over the text before it (the seal of incident issues, keyed the same way). Anyone with push
 // access can write the branch; only a run holding the key can seal, so a line that does not
 // carry its seal is not this action's and is never read as a record.
-import { timingSafeEqual } from 'node:crypto';
-import { type SealKey, sealedMarker } from '../seal.js';
+import { type SealKey, checkSeal, sealedMarker } from '../seal.js';
 
 const KIND = 'history-line';
 const SEALED = /,"seal":"([A-Za-z0-9_-]{43})"}$/;
+
+/** What the seal covers: `content` as a sealed marker's payload holds it. */
+const payloadOf = (content: string): string => Buffer.from(JSON.stringify(content), 'utf8').toString('base64url');
 
 /** The MAC of `content`, as the seal of a marker holding it. */
 function macOf(content: string, key: SealKey): string {
@@ -19,12 +21,13 @@ export function sealLine(json: string, key: SealKey): string {
   return `${json.slice(0, -1)},"seal":"${macOf(json, key)}"}`;
 }
 
-/** The object's text as it was sealed, or undefined when the line carries no seal that matches. */
+/**
+ * The object's text as it was sealed, or undefined when the line carries no seal that matches. A
+ * line sealed under an older key of the run (the API key's, before a state-secret) still reads.
+ */
 export function unsealLine(line: string, key: SealKey): string | undefined {
   const match = SEALED.exec(line);
   if (!match) return undefined;
   const content = `${line.slice(0, match.index)}}`;
-  const expected = Buffer.from(macOf(content, key));
-  const given = Buffer.from(match[1]);
-  return given.length === expected.length && timingSafeEqual(given, expected) ? content : undefined;
+  return checkSeal(key, KIND, payloadOf(content), match[1]) ? content : undefined;
 }
