@@ -42,10 +42,11 @@ export async function readInputFiles(
   env: NodeJS.ProcessEnv,
   words?: Words,
 ): Promise<InputFiles> {
-  // The event decides whether a promptfoo config may run the repository's code (not under pull_request_target).
-  const eventName = githubRun(env).eventName;
+  // Under an event where the files may be a fork's (github/run.ts), nothing in them runs code or
+  // chooses where a secret goes, unless the workflow says its checkout is the repository's own.
+  const forkEvent = settings.trustedFiles ? undefined : githubRun(env).forkEvent;
   const suite = settings.checks
-    ? withProbe(await loadChecks(settings.checks, workspace, env, eventName, words), settings)
+    ? withProbe(await loadChecks(settings.checks, workspace, env, forkEvent, words), settings)
     : undefined;
   // The service's key never leaves for a judge, whatever variable a file names (the step's own
   // INPUT_API-KEY, AMS_API_KEY, CLAW_DEPLOY_API_KEY): the judge's address is the file's to choose.
@@ -60,8 +61,7 @@ export async function readInputFiles(
   }
   const manifest = settings.manifest ? await loadManifest(settings.manifest, workspace, env, words) : undefined;
   if (manifest && settings.command === 'apply') requireSecrets(manifest, words);
-  if (manifest && settings.command === 'preview' && eventName === 'pull_request_target')
-    refuseSecretsFromFork(manifest);
+  if (manifest && forkEvent) refuseSecretsFromFork(manifest, forkEvent);
   const secrets = [...judgeSecrets(suite?.judges ?? []), ...(manifest ? secretValues(manifest) : [])];
   return { suite, manifest, secrets };
 }

@@ -74,26 +74,27 @@ interface Context {
   file: YamlFile;
   env: NodeJS.ProcessEnv;
   judge?: JudgeSpec;
-  /** Under pull_request_target the file may come from a fork: its judges read nothing from the environment. */
-  forkSafe: boolean;
+  /** The event when the file may be a fork's: its judges read nothing from the environment. */
+  forkEvent?: string;
 }
 
 /**
  * Reads the checks file at `path` (relative to `workspace`); `env` holds the judge's key. A promptfoo
- * config is read by its own reader (promptfoo/config.ts); `eventName` is the GitHub event.
+ * config is read by its own reader (promptfoo/config.ts); `forkEvent` is the event when the file may be
+ * a fork's (github/run.ts), which refuses what would run code or choose where a secret goes.
  */
 export async function loadChecks(
   path: string,
   workspace: string,
   env: NodeJS.ProcessEnv = {},
-  eventName?: string,
+  forkEvent?: string,
   words: Words = ACTION_WORDS,
 ): Promise<CheckSuite> {
   const file = await YamlFile.read(path, workspace, 'checks file', words);
   if (isPromptfooConfig(file)) {
-    return bounded(file, readPromptfooConfig(file, { workspace, env, eventName, folder: words.folder }));
+    return bounded(file, readPromptfooConfig(file, { workspace, env, forkEvent, folder: words.folder }));
   }
-  return readChecks(file, env, eventName);
+  return readChecks(file, env, forkEvent);
 }
 
 /** Parses a checks file's text (the file name is for messages; `workspace` for a promptfoo config's files). */
@@ -101,11 +102,11 @@ export function parseChecks(
   name: string,
   text: string,
   env: NodeJS.ProcessEnv = {},
-  { workspace = process.cwd(), eventName }: { workspace?: string; eventName?: string } = {},
+  { workspace = process.cwd(), forkEvent }: { workspace?: string; forkEvent?: string } = {},
 ): CheckSuite {
   const file = YamlFile.parse(name, text, 'checks file');
-  if (isPromptfooConfig(file)) return bounded(file, readPromptfooConfig(file, { workspace, env, eventName }));
-  return readChecks(file, env, eventName);
+  if (isPromptfooConfig(file)) return bounded(file, readPromptfooConfig(file, { workspace, env, forkEvent }));
+  return readChecks(file, env, forkEvent);
 }
 
 /** A promptfoo config's checks (tests × prompts) under the same ceiling as a native file's. */
@@ -119,11 +120,10 @@ function bounded(file: YamlFile, suite: CheckSuite): CheckSuite {
   return suite;
 }
 
-function readChecks(file: YamlFile, env: NodeJS.ProcessEnv, eventName?: string): CheckSuite {
+function readChecks(file: YamlFile, env: NodeJS.ProcessEnv, forkEvent?: string): CheckSuite {
   const top = new Map(file.entries(file.doc.contents, 'the checks file', TOP_KEYS).map((e) => [e.key, e]));
   const judgeEntry = top.get('judge');
-  const forkSafe = eventName === 'pull_request_target';
-  const context: Context = { file, env, forkSafe, judge: judgeEntry && readJudge(file, judgeEntry, env, forkSafe) };
+  const context: Context = { file, env, forkEvent, judge: judgeEntry && readJudge(file, judgeEntry, env, forkEvent) };
   const defaults = { timeoutMs: DEFAULT_CHECK_TIMEOUT_MS, repeat: 1, minPass: undefined as number | undefined };
   const defaultsEntry = top.get('defaults');
   if (defaultsEntry) {
@@ -176,7 +176,7 @@ function readCheck(
   const where = `check ${number}`;
   const entries = new Map(file.entries(node, where, CHECK_KEYS).map((e) => [e.key, e]));
   const ownJudge = entries.get('judge');
-  const context = ownJudge ? { ...outer, judge: readJudge(file, ownJudge, outer.env, outer.forkSafe) } : outer;
+  const context = ownJudge ? { ...outer, judge: readJudge(file, ownJudge, outer.env, outer.forkEvent) } : outer;
   const nameEntry = entries.get('name');
   if (!nameEntry) file.fail(node, `${where} has no 'name': expected a name for the report`);
   const name = file.text(nameEntry, 'a name for the report');

@@ -17,10 +17,11 @@ import { type JudgeSpec, judgeIdentity } from '../judge-spec.js';
 import { compileSchema } from '../schema.js';
 import type { Scoring, TurnAssertion } from '../scoring.js';
 import { type Script, assertionBody, transformBody } from '../script.js';
+import { forkRefusal } from '../../config/fork.js';
 import { ConfigFiles } from './files.js';
 import { readGrader } from './grader.js';
 import { type Obj, type Places, isObj, show } from './located.js';
-import { RenderError, render, renderLenient, unsafeForForks } from './render.js';
+import { RenderError, render, renderLenient } from './render.js';
 
 export interface AssertContext {
   places: Places;
@@ -30,8 +31,8 @@ export interface AssertContext {
   vars: Record<string, unknown>;
   /** The test's options (defaultTest's merged in): provider, rubricPrompt, factuality. */
   options: Obj;
-  /** Under pull_request_target: no code from the file runs (javascript, transform, calls in templates). */
-  forkSafe: boolean;
+  /** The event when the files may be a fork's: no code from the file runs (javascript, transform). */
+  forkEvent?: string;
   /** Every judge used, by identity. */
   judges: Map<string, JudgeSpec>;
   /** `assertionTemplates`, for `$ref`. */
@@ -258,15 +259,6 @@ function fileValue(a: Obj, ref: string, ctx: AssertContext): unknown {
 }
 
 function renderAt(holder: Obj, key: string, template: string, ctx: AssertContext): string {
-  if (ctx.forkSafe) {
-    const unsafe = unsafeForForks(template);
-    if (unsafe)
-      ctx.places.fail(
-        holder,
-        key,
-        `'${key}' holds ${unsafe} in a template, refused under pull_request_target, where the file may come from a fork: expected variables and filters only`,
-      );
-  }
   try {
     return render(template, ctx.vars);
   } catch (err) {
@@ -368,9 +360,9 @@ function readScript(
   const fail: (message: string) => never = (message) => ctx.places.fail(holder, key, message);
   if (typeof code !== 'string' || !code.trim())
     return fail(`'${key}' is ${show(code)}: expected JavaScript, or file://path.js`);
-  if (ctx.forkSafe) {
+  if (ctx.forkEvent) {
     fail(
-      `a ${what} runs the repository's JavaScript, refused under pull_request_target, where the file may come from a fork: run the checks on pull_request, or after the merge`,
+      `a ${what} runs the repository's JavaScript, ${forkRefusal(ctx.forkEvent, 'run the checks on pull_request, or after the merge')}`,
     );
   }
   if (ConfigFiles.isRef(code)) {
@@ -399,7 +391,7 @@ function graded(
   ctx: AssertContext,
 ): TurnAssertion {
   const provider = a.provider ?? ctx.options.provider;
-  const read = readGrader(provider, ctx.env, ctx.words, ctx.forkSafe);
+  const read = readGrader(provider, ctx.env, ctx.words, ctx.forkEvent);
   if ('problem' in read) {
     // At the provider that is at fault; with none named, at the assertion that needs one.
     const at = a.provider !== undefined || ctx.options.provider === undefined ? a : ctx.options;
@@ -475,13 +467,6 @@ function readRubricPrompt(a: Obj, type: 'llm-rubric' | 'factuality', ctx: Assert
   }
   if (typeof template !== 'string') template = JSON.stringify(template);
   const source = template as string;
-  if (ctx.forkSafe && unsafeForForks(source)) {
-    ctx.places.fail(
-      holder,
-      'rubricPrompt',
-      "'rubricPrompt' calls functions in its template, refused under pull_request_target: expected variables and filters only",
-    );
-  }
   const vars = ctx.vars;
   const context = (m: { output: string; value: string; input: string }): Record<string, unknown> =>
     stringified(

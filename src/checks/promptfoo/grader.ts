@@ -7,7 +7,7 @@
 // judge speaks the OpenAI chat-completions API only.
 import { ACTION_WORDS, type Words } from '../../words.js';
 import { readSecureUrl } from '../../url.js';
-import { DEFAULT_JUDGE_TIMEOUT_MS, FORK_SECRET, HEADER_NAME, headerValueProblem } from '../judge-file.js';
+import { DEFAULT_JUDGE_TIMEOUT_MS, forkSecret, HEADER_NAME, headerValueProblem } from '../judge-file.js';
 import type { EndpointJudgeSpec } from '../judge-spec.js';
 import { type Obj, isObj, show } from './located.js';
 
@@ -31,14 +31,14 @@ export type GraderRead = { spec: EndpointJudgeSpec } | { problem: string; key?: 
 
 /**
  * The judge for `provider` (undefined: promptfoo's default grader). `problem` says what to write
- * instead; `key` names the part of the provider at fault. `forkSafe` (pull_request_target): a key
+ * instead; `key` names the part of the provider at fault. `forkEvent` (the files may be a fork's): a key
  * from the environment goes only to an address the environment names too, never to the file's.
  */
 export function readGrader(
   provider: unknown,
   env: NodeJS.ProcessEnv,
   words: Words = ACTION_WORDS,
-  forkSafe = false,
+  forkEvent?: string,
 ): GraderRead {
   let id: unknown = provider;
   let config: Obj = {};
@@ -50,7 +50,7 @@ export function readGrader(
     }
     id = `openai:chat:${DEFAULT_GRADER_MODEL}`;
   } else if (isObj(provider)) {
-    if ('text' in provider && !('id' in provider)) return readGrader(provider.text, env, words, forkSafe);
+    if ('text' in provider && !('id' in provider)) return readGrader(provider.text, env, words, forkEvent);
     const unknown = Object.keys(provider).filter((k) => !['id', 'config', 'label'].includes(k));
     if (unknown.length)
       return {
@@ -74,7 +74,7 @@ export function readGrader(
       key: 'config',
     };
   }
-  return endpoint(model.model, config, env, words, forkSafe);
+  return endpoint(model.model, config, env, words, forkEvent);
 }
 
 function openAiModel(id: string): { model: string } | { problem: string } {
@@ -99,14 +99,14 @@ function openAiModel(id: string): { model: string } | { problem: string } {
   };
 }
 
-function endpoint(model: string, config: Obj, env: NodeJS.ProcessEnv, words: Words, forkSafe: boolean): GraderRead {
+function endpoint(model: string, config: Obj, env: NodeJS.ProcessEnv, words: Words, forkEvent: string | undefined): GraderRead {
   const text = (key: string): string | undefined =>
     typeof config[key] === 'string' ? (config[key] as string) : undefined;
-  if (forkSafe && text('apiKeyEnvar'))
-    return { problem: `the grader's 'apiKeyEnvar' reads a secret from the environment: ${FORK_SECRET}`, key: 'config' };
-  if (forkSafe && !text('apiKey') && (text('apiHost') || text('apiBaseUrl')) && env.OPENAI_API_KEY?.trim()) {
+  if (forkEvent && text('apiKeyEnvar'))
+    return { problem: `the grader's 'apiKeyEnvar' reads a secret from the environment: ${forkSecret(forkEvent)}`, key: 'config' };
+  if (forkEvent && !text('apiKey') && (text('apiHost') || text('apiBaseUrl')) && env.OPENAI_API_KEY?.trim()) {
     return {
-      problem: `the grader's ${text('apiHost') ? "'apiHost'" : "'apiBaseUrl'"} would be sent OPENAI_API_KEY from the environment: ${FORK_SECRET}`,
+      problem: `the grader's ${text('apiHost') ? "'apiHost'" : "'apiBaseUrl'"} would be sent OPENAI_API_KEY from the environment: ${forkSecret(forkEvent)}`,
       key: 'config',
     };
   }
