@@ -394,7 +394,11 @@ function readAll(read: InputReader, w: Words): Settings {
   }
   const trustedFiles = parsed(read, 'trusted-files', (v) => parseBoolean(v || 'false'));
   if (trustedFiles && !checks && !manifest)
-    fail('trusted-files', read('trusted-files'), `to be set only with ${w.input('checks')} or ${w.input('manifest')}, the files it trusts`);
+    fail(
+      'trusted-files',
+      read('trusted-files'),
+      `to be set only with ${w.input('checks')} or ${w.input('manifest')}, the files it trusts`,
+    );
   const health = readHealthOverTime(read, command);
   if (health.history && githubToken === '') {
     noToken(

@@ -61,7 +61,8 @@ export function readJudge(file: YamlFile, entry: Entry, env: NodeJS.ProcessEnv, 
   const keyEntry = fields.get('api-key-env');
   let apiKey = '';
   if (keyEntry) {
-    if (forkEvent) file.fail(keyEntry.pair, `'api-key-env' reads a secret from the environment: ${forkSecret(forkEvent)}`);
+    if (forkEvent)
+      file.fail(keyEntry.pair, `'api-key-env' reads a secret from the environment: ${forkSecret(forkEvent)}`);
     const name = file.setVariable(keyEntry, file.text(keyEntry, 'the name of an environment variable'), env);
     apiKey = (env[name] ?? '').trim();
     // It goes in a header: a key no request could carry is found now, before any write.
@@ -132,7 +133,8 @@ function readHeaders(
       );
     }
     if (isMap(item.value)) {
-      if (forkEvent) file.fail(item.pair, `header '${item.key}' reads a secret from the environment: ${forkSecret(forkEvent)}`);
+      if (forkEvent)
+        file.fail(item.pair, `header '${item.key}' reads a secret from the environment: ${forkSecret(forkEvent)}`);
       const name = file.envName(item, env);
       const value = env[name] ?? '';
       const problem = headerValueProblem(value);

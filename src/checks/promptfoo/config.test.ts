@@ -274,9 +274,9 @@ tests:
       expect(refused(`prompts: ['{{ range.constructor("return 1")() }}']\n`, KEY, event)).toMatch(
         /the prompt .* cannot be rendered for this test: it holds a function call: expected variables and filters only/,
       );
-      expect(
-        refused(`prompts: ['{{ q["__pro" ~ "to__"] | dump }}']\ntests:\n  - vars: {q: hi}\n`, KEY, event),
-      ).toMatch(/the prompt .* cannot be rendered/);
+      expect(refused(`prompts: ['{{ q["__pro" ~ "to__"] | dump }}']\ntests:\n  - vars: {q: hi}\n`, KEY, event)).toMatch(
+        /the prompt .* cannot be rendered/,
+      );
       expect(refused(`prompts: ['{{ q.constructor }}']\ntests:\n  - vars: {q: hi}\n`, KEY, event)).toMatch(
         /it holds 'constructor'/,
       );

@@ -489,13 +489,7 @@ function promptAllowed(prompt: PromptfooPrompt, filter: unknown, test: Obj, plac
 }
 
 /** The message sent: the prompt (with prefix and suffix) rendered with the vars, as promptfoo renders it. */
-function renderPrompt(
-  prompt: PromptfooPrompt,
-  test: Obj,
-  vars: Obj,
-  at: Obj,
-  places: Places,
-): string {
+function renderPrompt(prompt: PromptfooPrompt, test: Obj, vars: Obj, at: Obj, places: Places): string {
   const options = test.options as Obj;
   const raw = `${String(options.prefix ?? '')}${prompt.raw}${String(options.suffix ?? '')}`;
   const fail = (message: string): never =>

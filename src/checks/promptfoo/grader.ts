@@ -99,11 +99,20 @@ function openAiModel(id: string): { model: string } | { problem: string } {
   };
 }
 
-function endpoint(model: string, config: Obj, env: NodeJS.ProcessEnv, words: Words, forkEvent: string | undefined): GraderRead {
+function endpoint(
+  model: string,
+  config: Obj,
+  env: NodeJS.ProcessEnv,
+  words: Words,
+  forkEvent: string | undefined,
+): GraderRead {
   const text = (key: string): string | undefined =>
     typeof config[key] === 'string' ? (config[key] as string) : undefined;
   if (forkEvent && text('apiKeyEnvar'))
-    return { problem: `the grader's 'apiKeyEnvar' reads a secret from the environment: ${forkSecret(forkEvent)}`, key: 'config' };
+    return {
+      problem: `the grader's 'apiKeyEnvar' reads a secret from the environment: ${forkSecret(forkEvent)}`,
+      key: 'config',
+    };
   if (forkEvent && !text('apiKey') && (text('apiHost') || text('apiBaseUrl')) && env.OPENAI_API_KEY?.trim()) {
     return {
       problem: `the grader's ${text('apiHost') ? "'apiHost'" : "'apiBaseUrl'"} would be sent OPENAI_API_KEY from the environment: ${forkSecret(forkEvent)}`,
