@@ -5,6 +5,10 @@
 // secret raw, escaped by JSON (`\/`, `\uXXXX`), Markdown (`\|`), XML or HTML (`&amp;`, `&plus;`,
 // `&#x2B;`) or percent-encoding, mixed as an encoder likes, and in base64 / base64url (alone or
 // inside a longer encoded blob). So a sink may redact its final text, whatever format it wrote.
+// It matches what a reader sees: characters a browser or a terminal draws as nothing (Unicode's
+// Default_Ignorable_Code_Point: the soft hyphen, zero-width characters, variation selectors, the
+// Hangul filler…), raw or as a reference, may sit between a secret's characters, and the
+// redaction covers the whole span they sit in.
 
 /** Shorter forms would redact ordinary words: a secret this short is not looked for in base64. */
 const MIN_FORM_CHARS = 6;
@@ -25,7 +29,10 @@ function base64Cores(bytes: Buffer): string[] {
   return cores;
 }
 
-const escapeRegExp = (text: string): string => text.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&');
+// Unicode mode (the `u` flag, for \p{…}) refuses escapes of characters that are not syntax, such as `-`.
+const escapeRegExp = (text: string): string => text.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&');
+
+
 
 /**
  * One character of a secret in every spelling a JSON encoder, a URL encoder or a mix of them may
@@ -98,6 +105,32 @@ const NAMED_ENTITIES: Record<string, string> = {
 const hexCaseless = (hex: string): string =>
   [...hex].map((c) => (/[a-f]/i.test(c) ? `[${c.toLowerCase()}${c.toUpperCase()}]` : c)).join('');
 
+/**
+ * Between two characters of a secret: any run of invisible characters, raw, as an HTML reference
+ * (`&shy;`, `&#173;`, `&#x200B;`), JSON-escaped (`\u00ad`) or percent-encoded (`%C2%AD`).
+ */
+const INVISIBLE = (() => {
+  const codes = [0xad, 0x34f, 0x61c, 0x115f, 0x1160, 0x17b4, 0x17b5, 0x180b, 0x180c, 0x180d, 0x180e, 0x180f];
+  for (let c = 0x200b; c <= 0x200f; c++) codes.push(c);
+  for (let c = 0x202a; c <= 0x202e; c++) codes.push(c);
+  for (let c = 0x2060; c <= 0x206f; c++) codes.push(c);
+  for (let c = 0xfe00; c <= 0xfe0f; c++) codes.push(c);
+  codes.push(0x3164, 0xfeff, 0xffa0);
+  const hex = codes.map((c) => c.toString(16));
+  const encoded = codes.map((c) =>
+    [...Buffer.from(String.fromCodePoint(c), 'utf8')].map((b) => `%${hexCaseless(b.toString(16))}`).join(''),
+  );
+  const forms = [
+    '\\p{Default_Ignorable_Code_Point}',
+    '&(?:shy|ZeroWidthSpace|zwnj|zwj|lrm|rlm|NoBreak|InvisibleTimes|InvisibleComma|af|it|ic);',
+    `&#0*(?:${codes.join('|')});?`,
+    `&#[xX]0*(?:${hex.map(hexCaseless).join('|')});?`,
+    `\\\\u(?:${hex.map((h) => hexCaseless(h.padStart(4, '0'))).join('|')})`,
+    ...encoded,
+  ];
+  return `(?:${forms.join('|')})*`;
+})();
+
 /** Every literal form of each secret worth looking for (base64 ones), longest first. */
 export function secretForms(secrets: string[]): string[] {
   const forms = new Set<string>();
@@ -112,11 +145,16 @@ export function secretForms(secrets: string[]): string[] {
   return [...forms].filter((f) => f.length >= MIN_FORM_CHARS).sort((a, b) => b.length - a.length);
 }
 
+/** Text that may hold an invisible character in some form: raw, a reference, `\u`, percent-encoded. */
+const MAY_HIDE = /\p{Default_Ignorable_Code_Point}|&[#a-zA-Z]|\\u|%[cCdDeEfF]/u;
+
 /** The run's one list of secrets and the function every sink applies. */
 export class Redactor {
   private readonly secrets = new Set<string>();
   private forms: string[] = [];
   private spelled?: RegExp;
+  /** The same, with invisible characters allowed between a secret's characters (slower: only for text that may hold one). */
+  private spelledThroughInvisible?: RegExp;
 
   constructor(secrets: Iterable<string | undefined> = []) {
     this.add(...secrets);
@@ -135,7 +173,11 @@ export class Redactor {
     if (changed) {
       const all = [...this.secrets].sort((a, b) => b.length - a.length);
       this.forms = secretForms(all);
-      this.spelled = new RegExp(all.map((s) => [...s].map(characterForms).join('')).join('|'), 'g');
+      this.spelled = new RegExp(all.map((s) => [...s].map(characterForms).join('')).join('|'), 'gu');
+      this.spelledThroughInvisible = new RegExp(
+        all.map((s) => [...s].map(characterForms).join(INVISIBLE)).join('|'),
+        'gu',
+      );
     }
     return this;
   }
@@ -147,7 +189,8 @@ export class Redactor {
   /** The text with every form of every secret replaced by `***`. */
   readonly redact = (text: string): string => {
     if (this.secrets.size === 0 || text === '') return text;
-    let out = this.spelled ? text.replace(this.spelled, '***') : text;
+    const spelled = MAY_HIDE.test(text) ? this.spelledThroughInvisible : this.spelled;
+    let out = spelled ? text.replace(spelled, '***') : text;
     for (const form of this.forms) if (out.includes(form)) out = out.split(form).join('***');
     return out;
   };
