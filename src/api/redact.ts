@@ -32,8 +32,6 @@ function base64Cores(bytes: Buffer): string[] {
 // Unicode mode (the `u` flag, for \p{…}) refuses escapes of characters that are not syntax, such as `-`.
 const escapeRegExp = (text: string): string => text.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&');
 
-
-
 /**
  * One character of a secret in every spelling a JSON encoder, a URL encoder or a mix of them may
  * give it: itself, `\uXXXX` (either case), `\/` `\\` `\"`, `%XX` of each UTF-8 byte, `+` for a space.

@@ -337,6 +337,16 @@ describe('not-, factuality, and the order of assertions', () => {
     expect(run.result.entries[0]).toMatchObject({ passed: false, failures: 1 });
     expect(run.judge.completions()).toHaveLength(0);
   });
+
+  it('the failure names the assertion that failed, even when the llm-rubric is listed first', async () => {
+    const checks = `${RUBRIC}      - {type: contains, value: refund}\n`;
+    const run = await graded(checks, { reply: 'Please share your order number.' });
+    expect(run.result.entries[0]).toMatchObject({ passed: false, failures: 1 });
+    expect(run.result.entries[0].failure).toMatch(
+      /^contains "refund" did not hold.*; reply: "Please share your order number\."$/,
+    );
+    expect(run.judge.completions()).toHaveLength(0);
+  });
 });
 
 describe('the cache', () => {
