@@ -9,7 +9,7 @@ import { runChecks } from './checks/gate.js';
 import { VerdictCache } from './checks/judge-cache.js';
 import { describeJudge, judgeSecrets } from './checks/judge-spec.js';
 import { writeJUnit } from './checks/junit.js';
-import { writePromptfooOutput } from './checks/promptfoo/output.js';
+import { promptfooOutputText, writePromptfooOutput } from './checks/promptfoo/output.js';
 import type { ChecksResult } from './checks/result.js';
 import { type CheckSuite, loadChecks } from './checks/suite.js';
 import { InputError, errorMessage } from './errors.js';
@@ -164,6 +164,10 @@ async function keepOutput(
   suite: CheckSuite,
 ): Promise<void> {
   const { log } = session;
+  if (settings.checksOutput === '-' && session.stdout) {
+    session.stdout(promptfooOutputText(checks, suite, session.redact));
+    return;
+  }
   const written = await writePromptfooOutput(
     settings.checksOutput,
     session.workspace,
