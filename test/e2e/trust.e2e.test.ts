@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SaxesParser } from 'saxes';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEMO_KEY } from '../sim/server.ts';
+import { FakeGitHub } from '../sim/github.ts';
+import { DEMO_KEY, Simulator } from '../sim/server.ts';
 import { FakeJudge, type JudgeReply, verdict } from '../sim/judge.ts';
 import { ROOT, collect, runAction } from './harness.ts';
 import { inputsFor, simulatorPerTest } from './service.ts';
@@ -296,6 +297,59 @@ describe('every document well formed', () => {
     });
     expect(() => parser.write(xml).close()).not.toThrow();
     expect(xml).toContain('plain reply');
+  });
+});
+
+describe('health over time: the page, the badges and the issues', () => {
+  it('a Claw id with U+FFFF, and one that is the key with soft hyphens: every badge parses, no sink shows the key; a plain id is on the page', async () => {
+    const sim = new Simulator();
+    await sim.start();
+    const github = new FakeGitHub();
+    await github.start();
+    try {
+      const hiddenKey = [...DEMO_KEY].join('\u00ad');
+      for (const id of ['claw-\uffff', hiddenKey, 'claw-plain']) sim.addClaw(id, { status: 'offline' });
+      const done = await runAction(
+        {
+          command: 'health',
+          'api-key': DEMO_KEY,
+          'base-url': `${sim.url}/v1`,
+          'claw-id': '*',
+          'poll-interval': '100ms',
+          timeout: '20s',
+          incidents: 'true',
+          'status-page': 'true',
+          confirm: '1',
+        },
+        { env: { GITHUB_API_URL: github.url, GITHUB_RUN_ID: '501' } },
+      );
+      expect(done.exitCode).toBe(1);
+      const paths = github.repo.files('claw-health');
+      const badges = paths.filter((p) => p.endsWith('.svg'));
+      expect(badges.length).toBeGreaterThanOrEqual(3);
+      for (const path of badges) {
+        const parser = new SaxesParser({ xmlns: true });
+        parser.on('error', (err) => {
+          throw new Error(`${path}: ${err.message}`);
+        });
+        parser.write(github.repo.file('claw-health', path)!).close();
+      }
+      const log = done.stdout.split('\n').filter((l) => !l.startsWith('::add-mask::'));
+      const everything = JSON.stringify([
+        github.repo.issues,
+        paths,
+        paths.map((p) => github.repo.file('claw-health', p)),
+        log,
+        done.summary,
+        done.outputs,
+      ]);
+      expect(seen(everything)).not.toContain(DEMO_KEY);
+      expect(github.repo.file('claw-health', 'index.html')).toContain('claw-plain');
+      expect(paths).toContain('badges/claw-plain.svg');
+    } finally {
+      await sim.stop();
+      await github.stop();
+    }
   });
 });
 
