@@ -114,6 +114,7 @@ describe('a key with invisible characters between its characters, as a reader se
     ['byte order mark', '\ufeff'],
     ['variation selector 17 (astral)', '\u{e0100}'],
     ['&shy;', '&shy;'],
+    ['&shy without its semicolon', '&shy'],
     ['&#173;', '&#173;'],
     ['&#x200B;', '&#x200B;'],
     ['JSON \\u00ad', '\\u00ad'],

@@ -104,8 +104,8 @@ const hexCaseless = (hex: string): string =>
   [...hex].map((c) => (/[a-f]/i.test(c) ? `[${c.toLowerCase()}${c.toUpperCase()}]` : c)).join('');
 
 /**
- * Between two characters of a secret: any run of invisible characters, raw, as an HTML reference
- * (`&shy;`, `&#173;`, `&#x200B;`), JSON-escaped (`\u00ad`) or percent-encoded (`%C2%AD`).
+ * One invisible character: raw, as an HTML reference (`&shy;`, `&#173;`, `&#x200B;`), JSON-escaped
+ * (`\u00ad`) or percent-encoded (`%C2%AD`).
  */
 const INVISIBLE = (() => {
   const codes = [0xad, 0x34f, 0x61c, 0x115f, 0x1160, 0x17b4, 0x17b5, 0x180b, 0x180c, 0x180d, 0x180e, 0x180f];
@@ -120,14 +120,30 @@ const INVISIBLE = (() => {
   );
   const forms = [
     '\\p{Default_Ignorable_Code_Point}',
-    '&(?:shy|ZeroWidthSpace|zwnj|zwj|lrm|rlm|NoBreak|InvisibleTimes|InvisibleComma|af|it|ic);',
+    // `&shy` is one of HTML's legacy references, read without its semicolon too.
+    '&shy;?',
+    '&(?:ZeroWidthSpace|zwnj|zwj|lrm|rlm|NoBreak|InvisibleTimes|InvisibleComma|af|it|ic);',
     `&#0*(?:${codes.join('|')});?`,
     `&#[xX]0*(?:${hex.map(hexCaseless).join('|')});?`,
     `\\\\u(?:${hex.map((h) => hexCaseless(h.padStart(4, '0'))).join('|')})`,
     ...encoded,
   ];
-  return `(?:${forms.join('|')})*`;
+  return new RegExp(forms.join('|'), 'gu');
 })();
+
+/** The text as a reader sees it (its invisible characters dropped), and where each code unit left was. */
+function visible(text: string): { text: string; from: number[] } {
+  const from: number[] = [];
+  let out = '';
+  let last = 0;
+  for (const match of text.matchAll(INVISIBLE)) {
+    for (let i = last; i < match.index; i++) from.push(i);
+    out += text.slice(last, match.index);
+    last = match.index + match[0].length;
+  }
+  for (let i = last; i < text.length; i++) from.push(i);
+  return { text: out + text.slice(last), from };
+}
 
 /** Every literal form of each secret worth looking for (base64 ones), longest first. */
 export function secretForms(secrets: string[]): string[] {
@@ -151,8 +167,6 @@ export class Redactor {
   private readonly secrets = new Set<string>();
   private forms: string[] = [];
   private spelled?: RegExp;
-  /** The same, with invisible characters allowed between a secret's characters (slower: only for text that may hold one). */
-  private spelledThroughInvisible?: RegExp;
 
   constructor(secrets: Iterable<string | undefined> = []) {
     this.add(...secrets);
@@ -172,10 +186,6 @@ export class Redactor {
       const all = [...this.secrets].sort((a, b) => b.length - a.length);
       this.forms = secretForms(all);
       this.spelled = new RegExp(all.map((s) => [...s].map(characterForms).join('')).join('|'), 'gu');
-      this.spelledThroughInvisible = new RegExp(
-        all.map((s) => [...s].map(characterForms).join(INVISIBLE)).join('|'),
-        'gu',
-      );
     }
     return this;
   }
@@ -187,11 +197,27 @@ export class Redactor {
   /** The text with every form of every secret replaced by `***`. */
   readonly redact = (text: string): string => {
     if (this.secrets.size === 0 || text === '') return text;
-    const spelled = MAY_HIDE.test(text) ? this.spelledThroughInvisible : this.spelled;
-    let out = spelled ? text.replace(spelled, '***') : text;
+    let out = this.spelled ? this.redactThroughInvisible(text, this.spelled).replace(this.spelled, '***') : text;
     for (const form of this.forms) if (out.includes(form)) out = out.split(form).join('***');
     return out;
   };
+
+  /**
+   * A secret with invisible characters between its characters, matched on the text as a reader
+   * sees it; the whole span it covers in the original text (the invisible characters too) goes.
+   */
+  private redactThroughInvisible(text: string, spelled: RegExp): string {
+    if (!MAY_HIDE.test(text)) return text;
+    const seen = visible(text);
+    if (seen.text.length === text.length) return text;
+    let out = text;
+    const spans = [...seen.text.matchAll(spelled)].map((m) => [
+      seen.from[m.index],
+      seen.from[m.index + m[0].length - 1] + 1,
+    ]);
+    for (const [start, end] of spans.reverse()) out = `${out.slice(0, start)}***${out.slice(end)}`;
+    return out;
+  }
 
   /** A JSON value with every string in it (keys too) redacted; a copy, the value is left as it was. */
   readonly redactJson = <T>(value: T): T => {

@@ -277,6 +277,13 @@ tests:
       expect(refused(`prompts: ['{{ q["__pro" ~ "to__"] | dump }}']\ntests:\n  - vars: {q: hi}\n`, KEY, event)).toMatch(
         /the prompt .* cannot be rendered/,
       );
+      expect(
+        refused(
+          `prompts: ['{{ [q] | groupby("constructor.constructor") | dump }}']\ntests:\n  - vars: {q: hi}\n`,
+          KEY,
+          event,
+        ),
+      ).toMatch(/it holds 'constructor'/);
       expect(refused(`prompts: ['{{ q.constructor }}']\ntests:\n  - vars: {q: hi}\n`, KEY, event)).toMatch(
         /it holds 'constructor'/,
       );

@@ -130,6 +130,9 @@ export function variablesOf(template: string): string[] {
   return [...found];
 }
 
+/** Names that lead into JavaScript's objects rather than a template's data, alone or in a dotted path. */
+const OBJECT_INTERNALS = /(?:^|\.)(constructor|prototype|__proto__)(?:\.|$)/;
+
 /** A template that would run code: RenderError naming what it holds. */
 function refuseCode(template: string): void {
   const problem = beyondData(template);
@@ -159,11 +162,10 @@ export function beyondData(template: string): string | undefined {
       problem = 'a function call';
       return;
     }
-    if (
-      (n.typename === 'Literal' || n.typename === 'Symbol') &&
-      ['constructor', 'prototype', '__proto__'].includes(String(n.value))
-    ) {
-      problem = `'${String(n.value)}'`;
+    // Also inside a dotted name a filter follows (`groupby("constructor.constructor")`).
+    const named = (n.typename === 'Literal' || n.typename === 'Symbol') && OBJECT_INTERNALS.exec(String(n.value));
+    if (named) {
+      problem = `'${named[1]}'`;
       return;
     }
     for (const field of n.fields as string[]) {
