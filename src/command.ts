@@ -3,14 +3,14 @@
 import type { Words } from './words.js';
 import type { Redactor } from './api/redact.js';
 import type { ChecksResult } from './checks/result.js';
-import type { CheckSuite } from './checks/suite.js';
+import type { CheckSuite } from './checks/check.js';
 import type { Logger } from './clock.js';
 import type { CommandDeps, Policy, Progress } from './deploy/deploy.js';
 import type { DeploymentState } from './github/deployments.js';
 import type { GitHubRun } from './github/run.js';
-import type { ManifestResult } from './manifest/command.js';
+import type { ManifestResult } from './manifest/result.js';
 import type { Manifest } from './manifest/manifest.js';
-import type { PreviewEvent } from './preview/command.js';
+import type { PreviewEvent } from './preview/request.js';
 import type { PreviewHost } from './preview/host.js';
 import type { HealthHost } from './health/host.js';
 import type { PlanView } from './report/plan-report.js';

@@ -3,7 +3,6 @@
 import type { AmsClient } from './api/client.js';
 import type { RateLimitPacer } from './api/rate-limit.js';
 import type { Clock, Logger } from './clock.js';
-import type { DeploymentHistory } from './deploy/history.js';
 import type { Words } from './words.js';
 
 export interface RunContext {
@@ -16,8 +15,6 @@ export interface RunContext {
   startedAt: number;
   /** The whole run's deadline (`timeout` after the start): no request or wait goes past it. */
   deadline: number;
-  /** The recent deployments, read once per run, that set the poll schedule; absent: the plain one. */
-  history?: DeploymentHistory;
   /** How messages name inputs for this entry's user (absent: the action's words). */
   words?: Words;
 }

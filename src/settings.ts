@@ -10,7 +10,7 @@ import { ROLLBACK_TRIGGERS, type RollbackTrigger } from './status.js';
 import { PATTERN_EXPECTED, type ReplyPattern, compilePattern, patternProblem } from './pattern.js';
 import { ON_CONFLICT, type OnConflict } from './deploy/conflict.js';
 import { readSecureUrl, withoutUserinfo } from './url.js';
-import { FAIL_ON, type FailOn, PREVIEW_CLAWS } from './preview/command.js';
+import { FAIL_ON, type FailOn, PREVIEW_CLAWS } from './preview/request.js';
 import { ACTION_WORDS, type Words } from './words.js';
 
 export const COMMANDS = ['deploy', 'wait', 'rollback', 'health', 'check', 'plan', 'apply', 'drift', 'preview'] as const;

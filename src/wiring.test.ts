@@ -1,7 +1,7 @@
 // Settings into what the commands take: the failure line, the probe as a check, apply's options.
 import { describe, expect, it } from 'vitest';
 import { ApiError } from './api/errors.js';
-import { parseChecks } from './checks/suite.js';
+import { parseChecks } from './checks/load.js';
 import { InputError } from './errors.js';
 import { readSettings } from './settings.js';
 import { readActionYml } from '../test/e2e/harness.ts';

@@ -9,7 +9,7 @@ import type { Policy } from './deploy/deploy.js';
 import { type Classifier, statusClassifier } from './status.js';
 import { ApiError } from './api/errors.js';
 import type { Assertion } from './checks/assertions.js';
-import { type CheckSuite, DEFAULT_CHECK_TIMEOUT_MS } from './checks/suite.js';
+import { type CheckSuite, DEFAULT_CHECK_TIMEOUT_MS } from './checks/check.js';
 import { InputError, errorMessage } from './errors.js';
 import { PlanRefusal } from './manifest/plan.js';
 import type { Settings } from './settings.js';

@@ -1,14 +1,19 @@
-// `npm run demo`: the bundled action against the embedded simulator, three times. First a full
-// deploy of a Claw; then a release whose deployment succeeds but whose Claw fails a conversation
-// check, so the gate fails it and it is rolled back; then a release whose reply passes every string
-// assertion but not a rubric, graded by a judge (a fake OpenAI-compatible endpoint on loopback).
-// Each shows the log as the runner shows it, the outputs and the job summary.
+// `npm run demo`: what a user of each entry sees, against the embedded simulator. The action
+// (dist/index.js, run as the runner runs it) three times: a full deploy of a Claw; a release whose
+// deployment succeeds but whose Claw fails a conversation check, so the gate fails it and it is
+// rolled back; a release whose reply passes every string assertion but not a rubric, graded by a
+// judge (a fake OpenAI-compatible endpoint on loopback). Each shows the log as the runner shows it,
+// the outputs, and the job summary as GitHub renders it (drawn for a terminal; the Markdown itself
+// is written to a file named below). Then the command line (bin/claw-deploy.cjs, as npm installs
+// it): a deploy and a check, with what it prints on the terminal.
+import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runAction } from './e2e/harness.ts';
+import { ROOT, collect, runAction } from './e2e/harness.ts';
 import { FakeJudge, verdict } from './sim/judge.ts';
 import { DEMO_KEY, Simulator } from './sim/server.ts';
+import { summaryText } from './summary-text.ts';
 
 const sim = new Simulator({ urls: true, rollbackForm: 'new-deployment', rateLimit: { limit: 60, windowMs: 60_000 } });
 sim.addClaw('claw-demo', { plan: [['queued', 800], ['building', 1500], ['rolling_out', 1500], ['live']] });
@@ -88,11 +93,38 @@ async function show(title: string, inputs: Record<string, string>): Promise<numb
   });
   console.log('\n── outputs ──────────────────────────────────────────');
   for (const [name, value] of Object.entries(run.outputs)) console.log(`  ${name} = ${value}`);
-  console.log('\n── job summary ──────────────────────────────────────');
-  console.log(run.summary.replace(/^/gm, '  '));
-  console.log(`exit code ${run.exitCode}`);
+  summaries += 1;
+  const file = join(workspace, `summary-${summaries}.md`);
+  writeFileSync(file, run.summary);
+  console.log(`\n── job summary, as GitHub renders it (its Markdown: ${file}) ──`);
+  console.log(summaryText(run.summary, 96).replace(/^/gm, '  '));
+  console.log(`\nexit code ${run.exitCode}`);
   return run.exitCode;
 }
+
+/** The command line as a user runs it: `claw-deploy <args>`, the key in the environment. */
+async function showCli(title: string, args: string[]): Promise<number | null> {
+  console.log(`\n══ ${title} ══`);
+  console.log(`$ claw-deploy ${args.join(' ')}`);
+  const child = spawn(process.execPath, [join(ROOT, 'bin', 'claw-deploy.cjs'), ...args], {
+    cwd: workspace,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', CLAW_DEPLOY_API_KEY: DEMO_KEY },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  // Not a terminal, so no live line and no colour: what a CI log or a pipe shows. The log
+  // (stderr) and the results (stdout) in the order they arrive.
+  let pending = '';
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    const lines = (pending + chunk).split('\n');
+    pending = lines.pop() ?? '';
+    for (const line of lines) console.log(`  ${line}`);
+  });
+  const ended = await collect(child, { onLine: (line) => console.log(`  ${line}`) });
+  console.log(`\nexit code ${ended.exitCode}`);
+  return ended.exitCode;
+}
+
+let summaries = 0;
 
 const base = { 'api-key': DEMO_KEY, 'base-url': `${url}/v1`, 'poll-interval': '1s', timeout: '2m' };
 const deployed = await show('1. Deploy a Claw', { ...base, 'claw-id': 'claw-demo', strategy: 'blue-green' });
@@ -111,8 +143,25 @@ const judged = await show('3. A release whose reply passes "icontains refund" bu
   checks: '.github/claw-rubric.yml',
   'auto-rollback': 'true',
 });
+const cliBase = ['--base-url', `${url}/v1`, '--poll-interval', '1s', '--timeout', '2m'];
+const cliDeployed = await showCli('4. The command line: deploy a Claw', [
+  'deploy',
+  '--claw-id',
+  'claw-demo',
+  '--strategy',
+  'blue-green',
+  ...cliBase,
+]);
+const cliChecked = await showCli('5. The command line: check a Claw, no deployment', [
+  'check',
+  '--claw-id',
+  'claw-support-bot',
+  '--checks',
+  '.github/claw-checks.yml',
+  ...cliBase,
+]);
 await judge.stop();
 await sim.stop();
-console.log(`${sim.requests.length} requests to the simulator in all.`);
-// The demo shows what it should: the first run succeeds, the gated one fails as it must.
-process.exitCode = deployed === 0 && gated === 1 && judged === 1 ? 0 : 1;
+console.log(`\n${sim.requests.length} requests to the simulator in all.`);
+// The demo shows what it should: the deploys succeed, the gated and the checked ones fail as they must.
+process.exitCode = deployed === 0 && gated === 1 && judged === 1 && cliDeployed === 0 && cliChecked === 1 ? 0 : 1;

@@ -1,8 +1,13 @@
-// The README's input and output tables must say what action.yml says.
+// The documentation must say what the code says: the reference's tables list every command and
+// every input of the one input table (src/inputs.ts) and every output of action.yml; the README's
+// commands run as written on a fresh clone with Node.js 20; no page promises a version that the
+// release workflow will not publish.
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { COMMAND_SUMMARIES, INPUTS } from '../src/inputs.ts';
+import { COMMANDS } from '../src/settings.ts';
 import { ROOT, readActionYml } from './e2e/harness.ts';
 
 /** The README's workflow examples, parsed. */
@@ -40,21 +45,35 @@ export function documentation(): { path: string; text: string }[] {
   }));
 }
 
+const read = (path: string): string => readFileSync(join(ROOT, path), 'utf8');
+
 describe('README and docs/', () => {
   const docs = documentation();
   const reference = readFileSync(join(ROOT, 'docs', 'reference.md'), 'utf8');
   const action = readActionYml();
   const all = docs.map((d) => d.text).join('\n');
 
-  it('lists every input with its default, and nothing else', () => {
+  it('lists every input of the input table with its default, and nothing else', () => {
     const rows = tableUnder(reference, '## Inputs');
     rows.delete('Input');
-    expect([...rows.keys()].sort()).toEqual(Object.keys(action.inputs).sort());
-    for (const [name, spec] of Object.entries(action.inputs)) {
-      const shown = rows.get(name)?.[1] ?? '';
-      const expected = spec.required ? 'required' : (spec.default ?? '');
-      expect(shown.replace(/^`|`$/g, ''), `default of ${name}`).toBe(expected);
+    expect([...rows.keys()].sort()).toEqual(INPUTS.map((input) => input.name).sort());
+    for (const input of INPUTS) {
+      const shown = rows.get(input.name)?.[1] ?? '';
+      const expected = input.required ? 'required' : (input.default ?? '');
+      expect(shown.replace(/^`|`$/g, ''), `default of ${input.name}`).toBe(expected);
     }
+  });
+
+  it('lists every command, in the Commands table and in the command input', () => {
+    const commands = Object.keys(COMMAND_SUMMARIES).sort();
+    expect(commands, 'every command has its summary in the input table').toEqual([...COMMANDS].sort());
+    const rows = tableUnder(reference, '## Commands');
+    rows.delete('command');
+    expect([...rows.keys()].map((cell) => cell.replace(/`.*$/, '')).sort()).toEqual(commands);
+    const row = tableUnder(reference, '## Inputs').get('command')?.[2] ?? '';
+    // tableUnder strips a cell's outer backticks: the first name has lost its opening one.
+    const named = [...row.matchAll(/`?([a-z-]+)`/g)].map((m) => m[1]);
+    for (const command of commands) expect(named, `the command input's row names ${command}`).toContain(command);
   });
 
   it('lists every output, and nothing else', () => {
@@ -98,6 +117,48 @@ describe('README and docs/', () => {
       }
       if (steps.some((step) => step.uses?.startsWith('dorny/test-reporter'))) expected.checks = 'write';
       expect(example.permissions).toEqual(expected);
+    }
+  });
+
+  it('promises only the version package.json holds, which the release workflow publishes as its tag', () => {
+    const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    const release = readFileSync(join(ROOT, '.github', 'workflows', 'release.yml'), 'utf8');
+    // The release refuses a tag that is not v + package.json's version.
+    expect(release).toContain('if [ "v$version" != "$TAG" ]');
+    const pages = [...docs, ...['SECURITY.md', 'CHANGELOG.md'].map((path) => ({ path, text: read(path) }))];
+    for (const page of pages) {
+      for (const [, ref] of page.text.matchAll(/claw-deploy\/claw-deploy@([^\s`'"]+)/g)) {
+        if (ref === '<sha>' || ref === '<full') continue;
+        expect(ref, `${page.path}: uses: claw-deploy/claw-deploy@${ref}`).toBe(`v${version}`);
+      }
+      for (const [, pinned] of page.text.matchAll(/(?<![\w/-])claw-deploy@([^\s`'"]+)/g)) {
+        if (pinned !== 'X.Y.Z') expect(pinned, `${page.path}: claw-deploy@${pinned}`).toBe(version);
+      }
+    }
+  });
+
+  it("runs the README's commands as written on Node.js 20: npm scripts that exist, no TypeScript run by node", () => {
+    const { scripts } = JSON.parse(read('package.json')) as { scripts: Record<string, string> };
+    const readme = read('README.md');
+    const local = readme.slice(readme.indexOf('## Try it locally'));
+    const lines = [...local.matchAll(/```sh\n([\s\S]*?)```/g)].flatMap((m) => m[1].split('\n'));
+    const commands = lines.map((line) => line.replace(/\s+#.*$/, '').trim()).filter(Boolean);
+    expect(commands.length).toBeGreaterThanOrEqual(8);
+    for (const command of commands) {
+      for (const [, script] of command.matchAll(/npm run ([\w:-]+)/g)) {
+        expect(Object.keys(scripts), `"${command}" runs an npm script that exists`).toContain(script);
+      }
+      // The machine's node may be 20, which runs no .ts: TypeScript runs through an npm script.
+      for (const [, file] of command.matchAll(/(?:^|[;&|]\s*)node (\S+)/g)) {
+        expect(file, `"${command}" runs a file Node.js 20 can run`).toMatch(/\.c?js$/);
+        expect(existsSync(join(ROOT, file)), `${file} exists`).toBe(true);
+      }
+      for (const [, file] of command.matchAll(/^cp (\S+)/g)) expect(existsSync(join(ROOT, file)), file).toBe(true);
+    }
+    // Every npm script the scripts themselves point at exists too (node test/…/x.ts).
+    for (const script of Object.values(scripts)) {
+      for (const [, file] of script.matchAll(/node (test\/\S+\.ts)/g))
+        expect(existsSync(join(ROOT, file)), file).toBe(true);
     }
   });
 

@@ -7,7 +7,7 @@ import { distance } from 'fastest-levenshtein';
 import { type ReplyPattern, compilePattern } from '../pattern.js';
 import { jsonValuesIn } from './json-in-text.js';
 import { looksLikeRefusal } from './refusal.js';
-import type { RubricPrompt } from './judge.js';
+import type { RubricPrompt } from './rubric.js';
 import type { JudgeSpec } from './judge-spec.js';
 import type { SchemaCheck } from './schema.js';
 

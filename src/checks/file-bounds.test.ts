@@ -5,7 +5,8 @@
 // request, its author).
 import { describe, expect, it } from 'vitest';
 import { holds } from './assertions.js';
-import { MAX_CHECKS, MAX_REPEAT, parseChecks } from './suite.js';
+import { MAX_CHECKS, MAX_REPEAT } from './check.js';
+import { parseChecks } from './load.js';
 
 const schemaCheck = (schema: string): string => `checks:
   - name: shape

@@ -7,7 +7,7 @@ import { deployClaw } from '../deploy/deploy.js';
 import { policy } from '../../test/support/setup.ts';
 import { statusClassifier } from '../status.js';
 import { runChecks } from './gate.js';
-import { parseChecks } from './suite.js';
+import { parseChecks } from './load.js';
 
 let h: Harness | undefined;
 afterEach(async () => {

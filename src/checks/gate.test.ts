@@ -7,7 +7,7 @@ import { rolloutFleet } from '../deploy/fleet.js';
 import { checkHealth } from '../health/health.js';
 import { statusClassifier } from '../status.js';
 import { runChecks } from './gate.js';
-import { parseChecks } from './suite.js';
+import { parseChecks } from './load.js';
 
 let h: Harness | undefined;
 afterEach(async () => {

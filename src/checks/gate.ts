@@ -19,7 +19,7 @@ import type { JudgeSpec } from './judge-spec.js';
 import { type AttemptRecord, type CheckEntry, type ChecksResult, type JudgeUse, verdictOf } from './result.js';
 import { type Grading, scoreTurn, usesJudge } from './scoring.js';
 import { type ScriptRunner, runScript } from './script.js';
-import type { Check, CheckSuite } from './suite.js';
+import type { Check, CheckSuite } from './check.js';
 
 /** A check still running after this long says how far it is, and again as often. */
 export const PROGRESS_EVERY_MS = 10_000;

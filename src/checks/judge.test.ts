@@ -15,7 +15,7 @@ import { judgePanel } from '../wiring.js';
 import { runChecks } from './gate.js';
 import { VerdictCache } from './judge-cache.js';
 import type { ChecksResult } from './result.js';
-import { parseChecks } from './suite.js';
+import { parseChecks } from './load.js';
 
 const JUDGE_KEY = 'sk-judge-secret-0123456789abcdef';
 let h: Harness | undefined;

@@ -14,23 +14,13 @@ import { clip } from '../format.js';
 import { FACTUALITY_CATEGORIES, type GradedAssertion } from './assertions.js';
 import { jsonValuesIn, lastJsonObject, wholeJsonObject } from './json-in-text.js';
 import type { VerdictCache } from './judge-cache.js';
+import type { Message } from './rubric.js';
 
 /** Part of every cache key: a change to the instructions below must not reuse old verdicts. */
 export const TEMPLATE_VERSION = 'claw-deploy-judge/2';
 
 /** The most characters of one block's text sent to a judge (JSON-encoded), with a note when cut. */
 export const BLOCK_CHARS = 32 * 1024;
-
-export interface Message {
-  role: 'system' | 'user' | 'assistant';
-  content: string;
-}
-
-/** A grading template of the user's own (promptfoo's `rubricPrompt`), rendered per grading. */
-export interface RubricPrompt {
-  /** The messages for one grading: the reply, the rubric (or reference) and the last message sent. */
-  render(material: { output: string; value: string; input: string }): Message[];
-}
 
 /** One turn of the conversation graded: what was sent and what the Claw replied. */
 export interface Exchange {

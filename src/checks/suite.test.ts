@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type PlainAssertion, holds } from './assertions.js';
-import { loadChecks, parseChecks } from './suite.js';
+import { loadChecks, parseChecks } from './load.js';
 
 const EXAMPLE = `defaults:
   timeout: 60s

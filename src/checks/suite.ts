@@ -1,8 +1,7 @@
-// The checks file: conversation checks a deployed Claw must pass. Read once, before any request;
-// every mistake is one error naming the file, the line, the key and what was expected.
+// The native checks file: conversation checks a deployed Claw must pass. Read once, before any
+// request; every mistake is one error naming the file, the line, the key and what was expected.
 import { type Node, isMap, isPair, isScalar, visit } from 'yaml';
 import { type Entry, YamlFile } from '../config/yaml-file.js';
-import { ACTION_WORDS, type Words } from '../words.js';
 import { ID_EXPECTED, isValidId } from '../identifiers.js';
 import { PATTERN_EXPECTED, patternProblem } from '../pattern.js';
 import {
@@ -15,52 +14,16 @@ import {
 } from './assertions.js';
 import { JUDGE_EXPECTED, readJudge } from './judge-file.js';
 import { type JudgeSpec, judgeIdentity } from './judge-spec.js';
-import type { CaseOrigin, PromptfooSuite } from './promptfoo/case.js';
-import { isPromptfooConfig, readPromptfooConfig } from './promptfoo/config.js';
+import {
+  type Check,
+  type CheckSuite,
+  DEFAULT_CHECK_TIMEOUT_MS,
+  MAX_CHECKS,
+  MAX_REPEAT,
+  MAX_TURNS,
+  type Turn,
+} from './check.js';
 import { type SchemaCheck, SchemaPatternError, compileSchema } from './schema.js';
-import type { TurnAssertion } from './scoring.js';
-import type { Script } from './script.js';
-
-export interface Turn {
-  send: string;
-  /** Empty: the turn only needs a reply (a setup turn). */
-  assert: TurnAssertion[];
-  /** promptfoo's test `threshold`: the weighted score that passes (scoring.ts); without it, all must hold. */
-  threshold?: number;
-  /** promptfoo's `options.transform`: applied to the reply before every assertion. */
-  transform?: Script;
-}
-
-export interface Check {
-  name: string;
-  /** Only these Claws; undefined: every Claw the step covers. */
-  claws?: string[];
-  turns: Turn[];
-  repeat: number;
-  minPass: number;
-  /** Per attempt: every turn, task polls included. */
-  timeoutMs: number;
-  /** Where a check read from a promptfoo config came from: its test, prompt and vars. */
-  origin?: CaseOrigin;
-}
-
-export interface CheckSuite {
-  /** The file, as the user named it. */
-  file: string;
-  checks: Check[];
-  /** Every judge the checks use, each once. */
-  judges: JudgeSpec[];
-  /** Read from a promptfoo config: its description, prompts and the config itself (for the output file). */
-  promptfoo?: PromptfooSuite;
-  /** What the file's reader wants said once (a promptfoo config's ignored keys). */
-  notices?: string[];
-}
-
-export const DEFAULT_CHECK_TIMEOUT_MS = 60_000;
-/** Ceilings a file cannot pass: attempts of one check, checks in a file, turns of one check. */
-export const MAX_REPEAT = 100;
-export const MAX_CHECKS = 500;
-export const MAX_TURNS = 50;
 
 const TOP_KEYS = ['defaults', 'judge', 'checks'] as const;
 const DEFAULT_KEYS = ['timeout', 'repeat', 'min-pass'] as const;
@@ -78,49 +41,9 @@ interface Context {
   forkEvent?: string;
 }
 
-/**
- * Reads the checks file at `path` (relative to `workspace`); `env` holds the judge's key. A promptfoo
- * config is read by its own reader (promptfoo/config.ts); `forkEvent` is the event when the file may be
- * a fork's (github/run.ts), which refuses what would run code or choose where a secret goes.
- */
-export async function loadChecks(
-  path: string,
-  workspace: string,
-  env: NodeJS.ProcessEnv = {},
-  forkEvent?: string,
-  words: Words = ACTION_WORDS,
-): Promise<CheckSuite> {
-  const file = await YamlFile.read(path, workspace, 'checks file', words);
-  if (isPromptfooConfig(file)) {
-    return bounded(file, readPromptfooConfig(file, { workspace, env, forkEvent, folder: words.folder }));
-  }
-  return readChecks(file, env, forkEvent);
-}
-
-/** Parses a checks file's text (the file name is for messages; `workspace` for a promptfoo config's files). */
-export function parseChecks(
-  name: string,
-  text: string,
-  env: NodeJS.ProcessEnv = {},
-  { workspace = process.cwd(), forkEvent }: { workspace?: string; forkEvent?: string } = {},
-): CheckSuite {
-  const file = YamlFile.parse(name, text, 'checks file');
-  if (isPromptfooConfig(file)) return bounded(file, readPromptfooConfig(file, { workspace, env, forkEvent }));
-  return readChecks(file, env, forkEvent);
-}
-
-/** A promptfoo config's checks (tests × prompts) under the same ceiling as a native file's. */
-function bounded(file: YamlFile, suite: CheckSuite): CheckSuite {
-  if (suite.checks.length > MAX_CHECKS) {
-    file.fail(
-      file.doc.contents,
-      `the config makes ${suite.checks.length} checks (its tests, each with each prompt): expected at most ${MAX_CHECKS}`,
-    );
-  }
-  return suite;
-}
-
-function readChecks(file: YamlFile, env: NodeJS.ProcessEnv, forkEvent?: string): CheckSuite {
+/** Reads a native checks file (not a promptfoo config: load.ts tells them apart); `forkEvent` is the
+ * event when the file may be a fork's (github/run.ts): its judges then read nothing from the environment. */
+export function readChecks(file: YamlFile, env: NodeJS.ProcessEnv, forkEvent?: string): CheckSuite {
   const top = new Map(file.entries(file.doc.contents, 'the checks file', TOP_KEYS).map((e) => [e.key, e]));
   const judgeEntry = top.get('judge');
   const context: Context = { file, env, forkEvent, judge: judgeEntry && readJudge(file, judgeEntry, env, forkEvent) };

@@ -13,7 +13,7 @@ import type { GradedAssertion } from './assertions.js';
 import { runChecks } from './gate.js';
 import { type BackendAnswer, Judge, type JudgeBackend, gradingMessages } from './judge.js';
 import type { JudgeSpec } from './judge-spec.js';
-import { parseChecks } from './suite.js';
+import { parseChecks } from './load.js';
 
 const spec: JudgeSpec = { kind: 'claw', clawId: 'grader' };
 const rubric = (threshold?: number): GradedAssertion => ({

@@ -4,7 +4,7 @@
 // EPIPE) stops the writes to that stream and nothing else: the run goes on, rolls back as its
 // policy says, and exits with its own code.
 import { type ChecksResult, verdictOf } from '../checks/result.js';
-import type { ManifestResult } from '../manifest/command.js';
+import type { ManifestResult } from '../manifest/result.js';
 import { planBlocks, planCounts } from '../report/plan-report.js';
 import { columnsOf, table, terminalLine, wrapColumns } from './terminal.js';
 

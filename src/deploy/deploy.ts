@@ -8,6 +8,7 @@ import { formatDuration } from '../format.js';
 import { type RollbackResult, rollBack } from './rollback.js';
 import { type Classifier, type RollbackTrigger, describeClass } from '../status.js';
 import type { RunContext } from '../context.js';
+import type { DeploymentHistory } from './history.js';
 import { type ChecksResult, type ChecksRunner, describeFailedChecks } from '../checks/result.js';
 import { type OnConflict, type Waited, triggerPastConflicts } from './conflict.js';
 import { type TimelineEntry, type WaitOutcome, waitForFinalStatus } from './wait.js';
@@ -53,6 +54,8 @@ export interface Progress {
 }
 
 export interface CommandDeps extends RunContext {
+  /** The recent deployments, read once per run, that set the poll schedule; absent: the plain one. */
+  history?: DeploymentHistory;
   /** The conversation checks from the `checks` file, when there is one: the behaviour gate. */
   checks?: ChecksRunner;
   onProgress?: (progress: Progress) => void;

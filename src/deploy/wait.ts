@@ -5,7 +5,7 @@ import { ApiError } from '../api/errors.js';
 import type { RunContext } from '../context.js';
 import { formatDuration } from '../format.js';
 import { pollEvery } from '../poll.js';
-import { type Expectation, nextPollDelay } from './history.js';
+import { type DeploymentHistory, type Expectation, nextPollDelay } from './history.js';
 import { type Classifier, type StatusClass, describeClass } from '../status.js';
 
 export type WaitOutcome = 'succeeded' | 'failed' | 'paused' | 'timed-out';
@@ -60,7 +60,10 @@ export function deploymentOutcome(reading: StatusClass): WaitOutcome | undefined
   }
 }
 
-export async function waitForFinalStatus(deps: RunContext, request: WaitRequest): Promise<WaitResult> {
+export async function waitForFinalStatus(
+  deps: RunContext & { history?: DeploymentHistory },
+  request: WaitRequest,
+): Promise<WaitResult> {
   const { client, clock, log, signal, startedAt } = deps;
   const { deploymentId, deadline, timeline } = request;
   const outcomeOf = request.outcomeOf ?? deploymentOutcome;

@@ -1,7 +1,7 @@
 // The plan, apply and drift commands: plan against the service, then (apply) check the plan is the
 // reviewed one, write it, and deploy what changed through the fleet path.
 import type { Command, CommandContext, CommandResult } from '../command.js';
-import type { CommandDeps, Outcome, Policy } from '../deploy/deploy.js';
+import type { CommandDeps, Policy } from '../deploy/deploy.js';
 import { ACTION_WORDS, type Words, wordsOf } from '../words.js';
 import { errorMessage } from '../errors.js';
 import { runUrl } from '../github/run.js';
@@ -10,20 +10,12 @@ import { MAX_PLAN_SUMMARY_BYTES } from '../report/markdown.js';
 import { writePlanFiles } from '../report/plan-files.js';
 import { type PlanView, planMarkdown, planOutputs } from '../report/plan-report.js';
 import type { Settings } from '../settings.js';
-import { type FleetRequest, type FleetResult, rolloutFleet } from '../deploy/fleet.js';
+import { type FleetRequest, rolloutFleet } from '../deploy/fleet.js';
 import { FileError } from '../config/yaml-file.js';
-import { type ApplyResult, applyPlan, describeOperation } from './apply.js';
+import { applyPlan, describeOperation } from './apply.js';
 import { type Manifest, envSecrets } from './manifest.js';
 import { type Plan, makePlan } from './plan.js';
-
-export interface ManifestResult {
-  plan: Plan;
-  apply?: ApplyResult;
-  rollout?: FleetResult;
-  outcome: Exclude<Outcome, 'triggered'>;
-  ok: boolean;
-  message: string;
-}
+import type { ManifestResult } from './result.js';
 
 export interface ApplyOptions {
   planId: string;

@@ -7,55 +7,10 @@ import type { Command } from '../command.js';
 import { InputError } from '../errors.js';
 import { previewOutputs, previewSummary } from '../report/preview-report.js';
 import { sealKey } from '../seal.js';
-import type { ChecksResult } from '../checks/result.js';
-import type { SealKey } from '../seal.js';
 import { type PreviewResult, emptyResult } from './result.js';
-import type { CheckSuite } from '../checks/suite.js';
-import type { CommandDeps, Policy } from '../deploy/deploy.js';
-import type { Json } from '../api/shapes.js';
-import type { Manifest } from '../manifest/manifest.js';
-import type { PreviewHost } from './host.js';
+import type { PreviewDeps, PreviewRequest } from './request.js';
 import { cleanUp, sweep } from './cleanup.js';
 import { up } from './up.js';
-
-export type FailOn = 'regression' | 'failure' | 'never';
-export const FAIL_ON: readonly FailOn[] = ['regression', 'failure', 'never'];
-export const PREVIEW_CLAWS = ['changed', 'all'] as const;
-
-/** What started the workflow, as far as a preview cares. */
-export interface PreviewEvent {
-  name: string;
-  /** `opened`, `synchronize`, `closed`, … for a pull request. */
-  action: string;
-  pr?: number;
-  headSha: string;
-}
-
-export interface PreviewRequest {
-  manifest: Manifest;
-  suite?: CheckSuite;
-  event: PreviewEvent;
-  previewClaws: (typeof PREVIEW_CLAWS)[number];
-  ttlMs: number;
-  maxPreviews: number;
-  failOn: FailOn;
-  /** With a GitHub environment: a transient GitHub Deployment per preview. */
-  environment: string;
-  strategy: string;
-  payload: Json;
-  policy: Policy;
-  /** Removes every secret this run knows (the key, a judge's, the manifest's) from replies shown. */
-  redact: (text: string) => string;
-  /** Seals the comment's state, so only this action (with this key, in this repository) can name a preview. */
-  seal: SealKey;
-}
-
-export interface PreviewDeps {
-  ctx: CommandDeps;
-  host: PreviewHost;
-  /** Runs checks on some Claws (the gate, with its judges); absent without a checks file. */
-  runChecks?: (suite: CheckSuite, clawIds: string[]) => Promise<ChecksResult>;
-}
 
 /** Up on a pull request opened or pushed to, down when it closes, a sweep on a schedule. */
 export async function previewCommand(deps: PreviewDeps, request: PreviewRequest): Promise<PreviewResult> {
@@ -78,16 +33,6 @@ export async function previewCommand(deps: PreviewDeps, request: PreviewRequest)
       `Nothing to preview on ${what}: previews follow pull requests (opened, synchronize, reopened, labeled, closed) and sweep on schedule or workflow_dispatch.`,
     ],
   };
-}
-
-/** The id a write may use: never a production Claw the manifest declares. */
-export function guardedId(manifest: Manifest, id: string): string {
-  if (manifest.claws.some((c) => c.id === id)) {
-    throw new Error(
-      `refused to write to ${id}: it is a production Claw of ${manifest.file}, and previews never write to one`,
-    );
-  }
-  return id;
 }
 
 /** The preview command as the run's table calls it: the action only (it follows a pull request). */

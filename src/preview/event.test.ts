@@ -4,7 +4,7 @@ import { parseManifest } from '../manifest/manifest.js';
 import { policy } from '../../test/support/setup.ts';
 import { sealKey } from '../seal.js';
 import { previewCommand } from './command.js';
-import type { PreviewDeps } from './command.js';
+import type { PreviewDeps } from './request.js';
 
 describe('preview on an event it does not follow', () => {
   it('a push gets a notice saying what previews follow, and fails nothing', async () => {

@@ -5,7 +5,7 @@
 // that closes while this runs gets what this run created removed, and nothing else written.
 import { ApiError } from '../api/errors.js';
 import type { Json } from '../api/shapes.js';
-import type { CheckSuite } from '../checks/suite.js';
+import type { CheckSuite } from '../checks/check.js';
 import { deployClaw } from '../deploy/deploy.js';
 import { CancelledError, errorMessage } from '../errors.js';
 import { isValidId } from '../identifiers.js';
@@ -14,7 +14,7 @@ import type { ClawSpec, Manifest } from '../manifest/manifest.js';
 import { makePlan } from '../manifest/plan.js';
 import { previewComment } from '../report/preview-report.js';
 import { compareChecks } from './compare.js';
-import { type PreviewDeps, type PreviewRequest, guardedId } from './command.js';
+import { type PreviewDeps, type PreviewRequest, guardedId } from './request.js';
 import { removePreview } from './cleanup.js';
 import { previewConfig } from './config.js';
 import { type PreviewEntry, type PreviewResult, emptyResult } from './result.js';

@@ -1,4 +1,4 @@
-// Runs the simulator on its own: `node test/sim/cli.ts [--port N] [--shape NAME] [--speed N]`.
+// Runs the simulator on its own: `npm run sim -- [--port N] [--shape NAME] [--speed N]`.
 // Prints its URL and demo key, then serves until stopped. Used by the CI job that runs the
 // action with `uses: ./`.
 import { parseArgs } from 'node:util';

@@ -12,7 +12,7 @@ import {
   compileRegex,
   ASSERTION_TYPES,
 } from '../assertions.js';
-import type { Message, RubricPrompt } from '../judge.js';
+import type { Message, RubricPrompt } from '../rubric.js';
 import { type JudgeSpec, judgeIdentity } from '../judge-spec.js';
 import { compileSchema } from '../schema.js';
 import type { Scoring, TurnAssertion } from '../scoring.js';

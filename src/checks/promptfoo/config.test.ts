@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { GradedAssertion } from '../assertions.js';
 import { gradingMessages } from '../judge.js';
-import { parseChecks } from '../suite.js';
+import { parseChecks } from '../load.js';
 
 const KEY = { OPENAI_API_KEY: 'sk-test-0123456789abcdef' };
 const read = (text: string, env: NodeJS.ProcessEnv = KEY, options: { workspace?: string; forkEvent?: string } = {}) =>

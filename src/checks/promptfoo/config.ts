@@ -7,7 +7,7 @@
 import { YamlFile } from '../../config/yaml-file.js';
 import type { JudgeSpec } from '../judge-spec.js';
 import type { TurnAssertion } from '../scoring.js';
-import type { Check, CheckSuite } from '../suite.js';
+import type { Check, CheckSuite } from '../check.js';
 import { type AssertContext, readAssertion, readTransform } from './asserts.js';
 import type { CaseOrigin, PromptfooPrompt } from './case.js';
 import { ConfigFiles } from './files.js';

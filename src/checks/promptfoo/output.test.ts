@@ -10,7 +10,7 @@ import { Redactor } from '../../api/redact.js';
 import type { CheckEntry, ChecksResult } from '../result.js';
 import { scoreTurn } from '../scoring.js';
 import { runScript } from '../script.js';
-import { parseChecks } from '../suite.js';
+import { parseChecks } from '../load.js';
 import { toPromptfooOutput, writePromptfooOutput } from './output.js';
 
 const SUITE = parseChecks(

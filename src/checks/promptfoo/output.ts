@@ -9,7 +9,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { writeOutputFile } from '../../config/output-file.js';
 import type { ChecksResult } from '../result.js';
 import type { Component } from '../scoring.js';
-import type { CheckSuite } from '../suite.js';
+import type { CheckSuite } from '../check.js';
 import type { PromptfooPrompt } from './case.js';
 
 /** The most of one reply kept in the file. */

@@ -10,7 +10,7 @@ import { type GradedAssertion } from '../assertions.js';
 import { interpretAnswer } from '../judge.js';
 import { scoreTurn } from '../scoring.js';
 import { runScript } from '../script.js';
-import { parseChecks } from '../suite.js';
+import { parseChecks } from '../load.js';
 
 const round = (n: number): number => Math.round(n * 10_000) / 10_000;
 
