@@ -67,7 +67,7 @@ export async function run(): Promise<void> {
         `Input 'checks-output' is "-": expected a file in the workspace, such as reports/claw-checks.json (stdout is the command line's --output -; here it is the log)`,
       );
     // The checks file and the manifest are input too: every mistake in them is found before any request.
-    files = await readInputFiles(settings, workspace, process.env);
+    files = await readInputFiles(settings, workspace, process.env, undefined, githubRun().forkEvent);
     // The runner masks what they read from the environment too, wherever it might show up.
     for (const value of files.secrets) core.setSecret(value);
     secrets.add(...files.secrets, `${settings.authScheme} ${settings.apiKey}`.trim());

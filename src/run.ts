@@ -14,7 +14,6 @@ import type { ChecksResult } from './checks/result.js';
 import type { CheckSuite } from './checks/check.js';
 import { loadChecks } from './checks/load.js';
 import { InputError, errorMessage } from './errors.js';
-import { githubRun } from './github/run.js';
 import { requireSecrets } from './manifest/command.js';
 import { refuseSecretsFromFork } from './preview/config.js';
 import { loadManifest, secretValues } from './manifest/manifest.js';
@@ -42,10 +41,12 @@ export async function readInputFiles(
   workspace: string,
   env: NodeJS.ProcessEnv,
   words?: Words,
+  /** The event when the files may be a fork's (the action's github/run.ts); the command line has none. */
+  forkEventOfRun?: string,
 ): Promise<InputFiles> {
   // Under an event where the files may be a fork's (github/run.ts), nothing in them runs code or
   // chooses where a secret goes, unless the workflow says its checkout is the repository's own.
-  const forkEvent = settings.trustedFiles ? undefined : githubRun(env).forkEvent;
+  const forkEvent = settings.trustedFiles ? undefined : forkEventOfRun;
   const suite = settings.checks
     ? withProbe(await loadChecks(settings.checks, workspace, env, forkEvent, words), settings)
     : undefined;
