@@ -72,6 +72,55 @@ export class ChatCompletions {
     }
   }
 
+  /** Embeddings of `input` (`/embeddings`), in order. */
+  async embed(
+    model: string,
+    input: string[],
+    options: { deadline: number; signal?: AbortSignal },
+  ): Promise<{ vectors: number[][]; tokens?: number } | { problem: string }> {
+    const root = await this.post('/embeddings', { model, input }, 'the embeddings endpoint', options);
+    const data = Array.isArray(root.data) ? root.data : [];
+    const rows = data.filter(isObject).sort((x, y) => Number(x.index ?? 0) - Number(y.index ?? 0));
+    const vectors = rows.map((row) =>
+      Array.isArray(row.embedding) && row.embedding.every((n) => typeof n === 'number')
+        ? (row.embedding as number[])
+        : [],
+    );
+    if (vectors.length !== input.length || vectors.some((v) => v.length === 0))
+      return { problem: `the embeddings endpoint answered no embedding for each of the ${input.length} texts` };
+    const usage = isObject(root.usage) ? root.usage : {};
+    return { vectors, tokens: typeof usage.total_tokens === 'number' ? usage.total_tokens : undefined };
+  }
+
+  /** The categories a moderation model flags in `text` (`/moderations`), as promptfoo reads them. */
+  async moderate(
+    model: string,
+    text: string,
+    options: { deadline: number; signal?: AbortSignal },
+  ): Promise<{ flags: string[] } | { problem: string }> {
+    // promptfoo sends text parts to the omni models (they take images too), plain text otherwise.
+    const input = model.startsWith('omni-moderation') ? [{ type: 'text', text }] : text;
+    const root = await this.post('/moderations', { model, input }, 'the moderation endpoint', options);
+    if (!Array.isArray(root.results)) return { problem: 'the moderation endpoint answered no results' };
+    const flags = new Set<string>();
+    for (const result of root.results.filter(isObject)) {
+      if (result.flagged !== true || !isObject(result.categories)) continue;
+      for (const [category, flagged] of Object.entries(result.categories)) if (flagged === true) flags.add(category);
+    }
+    return { flags: [...flags] };
+  }
+
+  /** One POST beside the completions (no parameter to drop): the answer's object, or an empty one. */
+  private async post(
+    route: string,
+    body: Json,
+    what: string,
+    options: { deadline: number; signal?: AbortSignal },
+  ): Promise<Json> {
+    const res = await this.transport.request({ method: 'POST', route, body, scope: '', what, ...options });
+    return isObject(res.body) ? res.body : {};
+  }
+
   private withoutDropped(request: CompletionRequest): Json {
     const body: Json = { ...request };
     for (const name of this.dropped) delete body[name];

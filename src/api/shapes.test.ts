@@ -129,6 +129,20 @@ describe('readReply', () => {
     [{ message: 'pong' }, 'pong'],
     [{ message: 'ping' }, undefined],
     [{ data: { message: 'ping', content: 'ping' } }, undefined],
+    // Marked as the Claw's own, the text is the reply even when it repeats the message.
+    [{ role: 'assistant', content: 'ping' }, 'ping'],
+    [{ message: { role: 'assistant', content: 'ping' } }, 'ping'],
+    [{ data: { speaker: 'claw', text: 'ping' } }, 'ping'],
+    [
+      {
+        messages: [
+          { role: 'user', content: 'ping' },
+          { role: 'assistant', content: 'ping' },
+        ],
+      },
+      'ping',
+    ],
+    [{ message: { role: 'user', content: 'ping' }, reply: 'ping' }, undefined],
   ])('%j → %s', (body, text) => expect(readReply(body, 'ping')).toBe(text));
 });
 

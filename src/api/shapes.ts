@@ -207,16 +207,19 @@ const CONTAINER_KEYS = ['data', 'message', 'messages', 'choices', 'reply', 'resp
 const FROM_CLAW = /assistant|claw|agent|bot|model/i;
 const FROM_SENDER = /user|human|client|sender/i;
 
+/** The speaker a message names: the fields services use to mark who wrote it. */
 function roleOf(value: Json): string {
-  return String(value.role ?? value.sender ?? value.from ?? value.author ?? '');
+  return String(value.role ?? value.sender ?? value.from ?? value.author ?? value.speaker ?? '');
 }
 
 /**
  * The Claw's reply in a chat answer or a finished task, wherever a plausible shape keeps it; never
- * the text that was sent (`sent`), which answers may echo beside the reply.
+ * the text that was sent (`sent`), which answers may echo beside the reply, unless the answer
+ * marks that text as the Claw's own (`{"role": "assistant", "content": …}`): a Claw asked to
+ * repeat a phrase answers with the phrase.
  */
-export function readReply(value: unknown, sent?: string, depth = 0): string | undefined {
-  const isEcho = (text: string): boolean => sent !== undefined && text.trim() === sent.trim();
+export function readReply(value: unknown, sent?: string, depth = 0, marked = false): string | undefined {
+  const isEcho = (text: string): boolean => !marked && sent !== undefined && text.trim() === sent.trim();
   if (typeof value === 'string') return value.trim() === '' || isEcho(value) ? undefined : value;
   if (depth > 6) return undefined;
   if (Array.isArray(value)) {
@@ -225,25 +228,26 @@ export function readReply(value: unknown, sent?: string, depth = 0): string | un
     const fromClaw = objects.filter((m) => FROM_CLAW.test(roleOf(m)));
     const candidates = fromClaw.length ? fromClaw : value.filter((m) => !isObject(m) || !FROM_SENDER.test(roleOf(m)));
     for (const item of [...candidates].reverse()) {
-      const text = readReply(item, sent, depth + 1);
+      const text = readReply(item, sent, depth + 1, marked);
       if (text) return text;
     }
     return undefined;
   }
   if (!isObject(value) || FROM_SENDER.test(roleOf(value))) return undefined;
+  const mine = marked || FROM_CLAW.test(roleOf(value));
   for (const key of REPLY_KEYS) {
-    const text = readReply(value[key], sent, depth + 1);
+    const text = readReply(value[key], sent, depth + 1, mine);
     if (text) return text;
   }
   for (const key of CONTAINER_KEYS) {
     const inner = value[key];
     if (typeof inner === 'object' && inner !== null) {
-      const text = readReply(inner, sent, depth + 1);
+      const text = readReply(inner, sent, depth + 1, mine);
       if (text) return text;
     }
   }
   // A bare `message` string is the reply only when it is not the text that was sent.
-  return typeof value.message === 'string' ? readReply(value.message, sent, depth + 1) : undefined;
+  return typeof value.message === 'string' ? readReply(value.message, sent, depth + 1, mine) : undefined;
 }
 
 /** Whether the answer holds the text that was sent (an echo), wherever it is. */

@@ -35,8 +35,12 @@ export const ASSERTION_TYPES = [
 ] as const;
 export type AssertionType = (typeof ASSERTION_TYPES)[number];
 
+/** promptfoo's other graders (graders.ts): a model's answers or embeddings, read by a recipe of promptfoo's. */
+export const RECIPE_TYPES = ['model-graded-closedqa', 'g-eval', 'answer-relevance', 'similar', 'moderation'] as const;
+export type RecipeType = (typeof RECIPE_TYPES)[number];
+
 /** Assertions a judge grades: they run only after every other assertion of the turn holds. */
-export const MODEL_GRADED: readonly AssertionType[] = ['llm-rubric', 'factuality'];
+export const MODEL_GRADED: readonly string[] = ['llm-rubric', 'factuality', ...RECIPE_TYPES];
 
 /** Factuality's categories (OpenAI's evals, as promptfoo and autoevals use them); D fails. */
 export const FACTUALITY_CATEGORIES = ['A', 'B', 'C', 'D', 'E'] as const;
@@ -71,13 +75,31 @@ export type Assertion =
       judge: JudgeSpec;
       /** promptfoo's `rubricPrompt`: the grading messages, in place of the built-in template. */
       rubricPrompt?: RubricPrompt;
-    };
+    }
+  | RecipeAssertion;
+
+/** One of promptfoo's other graders, with what its recipe needs (graders.ts). */
+export interface RecipeAssertion {
+  type: RecipeType;
+  negate: boolean;
+  /** The criterion, the expected text(s), or the moderation categories that count. */
+  value: string | string[];
+  /** Where the score passes (similar 0.75, g-eval 0.7, answer-relevance 0.5). */
+  threshold?: number;
+  judge: JudgeSpec;
+  /** promptfoo's `rubricPrompt`, for model-graded-closedqa. */
+  rubricPrompt?: RubricPrompt;
+}
 
 export type GradedAssertion = Extract<Assertion, { type: 'llm-rubric' | 'factuality' }>;
-export type PlainAssertion = Exclude<Assertion, GradedAssertion>;
+export type PlainAssertion = Exclude<Assertion, GradedAssertion | RecipeAssertion>;
 
-export function isModelGraded(a: Assertion): a is GradedAssertion {
+export function isModelGraded(a: Assertion): a is GradedAssertion | RecipeAssertion {
   return MODEL_GRADED.includes(a.type);
+}
+
+export function isRecipe(a: Assertion): a is RecipeAssertion {
+  return (RECIPE_TYPES as readonly string[]).includes(a.type);
 }
 
 /** The name as written: `not-icontains`. */
@@ -178,6 +200,14 @@ export function describeAssertion(a: Assertion): string {
       return `${name} ${short(a.value)}${a.threshold === undefined ? '' : ` (score ≥ ${a.threshold})`}`;
     case 'factuality':
       return `${name} ${short(a.value)}`;
+    case 'model-graded-closedqa':
+    case 'g-eval':
+    case 'answer-relevance':
+    case 'similar':
+    case 'moderation': {
+      const value = Array.isArray(a.value) ? JSON.stringify(a.value) : a.value ? short(a.value) : '';
+      return `${name}${value ? ` ${value}` : ''}${a.threshold === undefined ? '' : ` (threshold ${a.threshold})`}`;
+    }
     default:
       return `${name} ${short(a.value)}`;
   }

@@ -13,7 +13,7 @@ import { askClaw } from '../conversation/ask.js';
 import { CancelledError, errorMessage } from '../errors.js';
 import { clip, formatDuration } from '../format.js';
 import type { Classifier } from '../status.js';
-import type { GradedAssertion } from './assertions.js';
+import type { GradedAssertion, RecipeAssertion } from './assertions.js';
 import type { Exchange, Judge } from './judge.js';
 import type { JudgeSpec } from './judge-spec.js';
 import { type AttemptRecord, type CheckEntry, type ChecksResult, type JudgeUse, verdictOf } from './result.js';
@@ -284,7 +284,7 @@ class ClawConversation {
         grade: (assertion, text) => {
           const graded =
             text === reply.trim() ? conversation : [...conversation.slice(0, -1), { send: turn.send, reply: text }];
-          return this.grade(assertion, graded, deadline, judgeUse);
+          return this.grade(assertion, graded, deadline, judgeUse, check.origin?.vars);
         },
         runScript: this.options.runScript ?? runScript,
         remainingMs: () => deadline - clock.now(),
@@ -317,17 +317,22 @@ class ClawConversation {
 
   /** Asks the judge; `not-` inverts a verdict, never an error. */
   private async grade(
-    assertion: GradedAssertion,
+    assertion: GradedAssertion | RecipeAssertion,
     conversation: Exchange[],
     deadline: number,
     use: JudgeUse | undefined,
+    vars?: Record<string, unknown>,
   ): Promise<
     | { kind: 'error'; reason: string }
     | { kind: 'verdict'; passed: boolean; reason: string; figures: string; score?: number }
   > {
     const judge = this.options.judgeFor?.(assertion.judge);
     if (!judge) return { kind: 'error', reason: 'judge unavailable: no judge was set up for this run' };
-    const verdict = await judge.grade({ assertion, conversation: [...conversation] }, deadline, this.deps.deadline);
+    const verdict = await judge.grade(
+      { assertion, conversation: [...conversation], ...(vars ? { vars } : {}) },
+      deadline,
+      this.deps.deadline,
+    );
     if (use) {
       use.calls += verdict.use.called ? 1 : 0;
       use.cacheHits += verdict.use.cached ? 1 : 0;

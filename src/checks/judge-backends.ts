@@ -23,7 +23,7 @@ export function endpointBackend(
           temperature: spec.temperature,
           seed: spec.seed,
           max_tokens: spec.maxTokens,
-          response_format: { type: 'json_schema', json_schema: { ...schema, strict: true } },
+          ...(schema ? { response_format: { type: 'json_schema', json_schema: { ...schema, strict: true } } } : {}),
         },
         { deadline, signal },
       );
@@ -44,6 +44,8 @@ export function endpointBackend(
         tokens,
       };
     },
+    embed: (texts, deadline) => completions.embed(spec.embeddingModel ?? spec.model, texts, { deadline, signal }),
+    moderate: (text, deadline) => completions.moderate(spec.moderationModel ?? spec.model, text, { deadline, signal }),
   };
 }
 

@@ -19,6 +19,10 @@ export interface EndpointJudgeSpec {
   timeoutMs: number;
   /** Values read from the environment (the key, `{env}` headers): masked, never printed. */
   secrets: string[];
+  /** For promptfoo's `similar` and `answer-relevance`: the model asked at `{url}/embeddings`. */
+  embeddingModel?: string;
+  /** For promptfoo's `moderation`: the model asked at `{url}/moderations`. */
+  moderationModel?: string;
 }
 
 export interface ClawJudgeSpec {
@@ -34,8 +38,10 @@ export type JudgeSpec = EndpointJudgeSpec | ClawJudgeSpec;
  */
 export function judgeIdentity(spec: JudgeSpec): string {
   if (spec.kind === 'claw') return JSON.stringify({ claw: spec.clawId });
-  const { url, model, query, temperature, seed, maxTokens } = spec;
-  return JSON.stringify({ url, model, query, temperature, seed, maxTokens, headers: Object.keys(spec.headers).sort() });
+  const { url, model, query, temperature, seed, maxTokens, embeddingModel, moderationModel } = spec;
+  const headers = Object.keys(spec.headers).sort();
+  const others = { ...(embeddingModel ? { embeddingModel } : {}), ...(moderationModel ? { moderationModel } : {}) };
+  return JSON.stringify({ url, model, query, temperature, seed, maxTokens, headers, ...others });
 }
 
 /** How the judge is named in the log and the summary. */

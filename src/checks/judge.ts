@@ -11,9 +11,10 @@ import { createHash } from 'node:crypto';
 import { ApiError } from '../api/errors.js';
 import { CancelledError, errorMessage } from '../errors.js';
 import { clip } from '../format.js';
-import { FACTUALITY_CATEGORIES, type GradedAssertion } from './assertions.js';
+import { FACTUALITY_CATEGORIES, type GradedAssertion, type RecipeAssertion, isRecipe } from './assertions.js';
 import { jsonValuesIn, lastJsonObject, wholeJsonObject } from './json-in-text.js';
 import type { VerdictCache } from './judge-cache.js';
+import { type GraderTools, recipeMessages, runRecipe } from './promptfoo/graders.js';
 import type { Message } from './rubric.js';
 
 /** Part of every cache key: a change to the instructions below must not reuse old verdicts. */
@@ -29,9 +30,11 @@ export interface Exchange {
 }
 
 export interface GradeTask {
-  assertion: GradedAssertion;
+  assertion: GradedAssertion | RecipeAssertion;
   /** Every turn so far; the last reply is the one graded. */
   conversation: Exchange[];
+  /** The test's vars (a promptfoo config's), for promptfoo's grading templates. */
+  vars?: Record<string, unknown>;
 }
 
 /** What one grading cost: whether a call was made or the cache answered, and what the judge reported. */
@@ -63,7 +66,15 @@ export type BackendAnswer =
 export interface JudgeBackend {
   /** The judge's identity for the cache key (judgeIdentity). */
   identity: string;
-  ask(messages: Message[], schema: { name: string; schema: object }, deadline: number): Promise<BackendAnswer>;
+  ask(
+    messages: Message[],
+    schema: { name: string; schema: object } | undefined,
+    deadline: number,
+  ): Promise<BackendAnswer>;
+  /** Embeddings (promptfoo's `similar`, `answer-relevance`), where the backend has them. */
+  embed?(texts: string[], deadline: number): Promise<{ vectors: number[][]; tokens?: number } | { problem: string }>;
+  /** A moderation's flagged categories (promptfoo's `moderation`), where the backend has it. */
+  moderate?(text: string, deadline: number): Promise<{ flags: string[] } | { problem: string }>;
 }
 
 const DATA_RULES = [
@@ -111,7 +122,7 @@ export function capText(text: string, max = BLOCK_CHARS): string {
 const IN_REPLY_BLOCK = '(the reply graded: block REPLY)';
 
 /** The system and user messages for one grading. Pure: the same task gives the same messages. */
-export function gradingMessages(task: GradeTask): Message[] {
+export function gradingMessages(task: GradeTask & { assertion: GradedAssertion }): Message[] {
   const { assertion, conversation } = task;
   if (assertion.rubricPrompt) {
     // promptfoo's own rubric prompt: its variables capped as the blocks are.
@@ -213,6 +224,16 @@ export class Judge {
    * asks not to be called again until after it.
    */
   async grade(task: GradeTask, deadline: number, runDeadline = deadline): Promise<JudgeVerdict> {
+    if (isRecipe(task.assertion))
+      return this.gradeRecipe({ ...task, assertion: task.assertion }, deadline, runDeadline);
+    return this.gradeJson({ ...task, assertion: task.assertion }, deadline, runDeadline);
+  }
+
+  private async gradeJson(
+    task: GradeTask & { assertion: GradedAssertion },
+    deadline: number,
+    runDeadline: number,
+  ): Promise<JudgeVerdict> {
     let messages: Message[];
     try {
       messages = gradingMessages(task);
@@ -259,6 +280,92 @@ export class Judge {
     this.cache?.set(key, { answer: parsed.value, model: answer.model, fingerprint: answer.fingerprint });
     return { ...verdict, use };
   }
+
+  /** promptfoo's other graders (graders.ts): their verdict cached whole, their calls made as any judge call. */
+  private async gradeRecipe(
+    task: GradeTask & { assertion: RecipeAssertion },
+    deadline: number,
+    runDeadline: number,
+  ): Promise<JudgeVerdict> {
+    const last = task.conversation.at(-1);
+    const material = { output: last?.reply ?? '', input: last?.send ?? '', vars: task.vars ?? {} };
+    const use: CallUse = { called: false, cached: false, tokens: 0 };
+    let key: string;
+    try {
+      key = this.keyOf(recipeKeyMessages(task.assertion, material));
+    } catch (err) {
+      return unavailable(`its grading prompt: ${errorMessage(err)}`, use);
+    }
+    const cached = this.cache?.get(key)?.answer;
+    if (cached && (cached.kind === 'pass' || cached.kind === 'fail') && typeof cached.score === 'number') {
+      return {
+        kind: cached.kind,
+        score: cached.score,
+        reason: String(cached.reason ?? ''),
+        use: { ...use, cached: true },
+      };
+    }
+    if (this.down) return unavailable(this.down, use);
+    const { backend } = this;
+    const tools: GraderTools = {
+      ask: async (messages) => {
+        use.called = true;
+        const answer = await backend.ask(messages, undefined, deadline);
+        use.tokens += answer.tokens ?? 0;
+        if ('problem' in answer) return answer;
+        use.model ??= answer.model;
+        return { text: answer.text };
+      },
+      embed: async (texts) => {
+        if (!backend.embed)
+          return { problem: 'this judge gives no embeddings: expected an OpenAI-compatible endpoint' };
+        use.called = true;
+        const got = await backend.embed(texts, deadline);
+        if ('tokens' in got) use.tokens += got.tokens ?? 0;
+        return got;
+      },
+      moderate: async (text) => {
+        if (!backend.moderate)
+          return { problem: 'this judge has no moderation: expected an OpenAI-compatible endpoint' };
+        use.called = true;
+        return backend.moderate(text, deadline);
+      },
+    };
+    let verdict;
+    try {
+      verdict = await runRecipe(task.assertion, material, tools);
+    } catch (err) {
+      if (err instanceof CancelledError || !(err instanceof ApiError)) throw err;
+      if (err.kind === 'unauthorized' || err.kind === 'forbidden' || err.code === 'insufficient_quota')
+        this.down = errorMessage(err);
+      const why = err.retryAt === undefined ? errorMessage(err) : notBefore(err.retryAt, runDeadline);
+      return unavailable(why, use);
+    }
+    if (verdict.kind === 'error') return unavailable(verdict.reason, use);
+    const reason = clip(verdict.reason.trim(), 500);
+    this.cache?.set(key, { answer: { kind: verdict.kind, score: verdict.score, reason }, model: use.model });
+    return { kind: verdict.kind, score: verdict.score, reason, use };
+  }
+}
+
+/** The cache key's material for a recipe: everything its verdict depends on. */
+function recipeKeyMessages(
+  a: RecipeAssertion,
+  material: { output: string; input: string; vars: Record<string, unknown> },
+): Message[] {
+  const asked = recipeMessages(a, material);
+  const task = {
+    type: a.type,
+    value: a.value,
+    threshold: a.threshold ?? null,
+    output: material.output,
+    input: material.input,
+  };
+  return [
+    { role: 'system', content: `promptfoo recipe ${a.type}` },
+    ...asked,
+    { role: 'user', content: JSON.stringify(task) },
+  ];
 }
 
 /** A judge that said "not before T": until when, and whether that is past the step's deadline. */

@@ -10,6 +10,7 @@ import {
   type Assertion,
   type GradedAssertion,
   type PlainAssertion,
+  type RecipeAssertion,
   assertionName,
   describeAssertion,
   holds,
@@ -83,7 +84,7 @@ export type GradeOutcome =
 
 export interface ScoreTools {
   /** Asks the judge about the reply as `text` (a transformed reply, when the assertion transforms). */
-  grade(assertion: GradedAssertion, text: string): Promise<GradeOutcome>;
+  grade(assertion: GradedAssertion | RecipeAssertion, text: string): Promise<GradeOutcome>;
   runScript: ScriptRunner;
   /** Milliseconds left of the attempt: a script's own timeout. */
   remainingMs(): number;
@@ -148,7 +149,7 @@ export async function scoreTurn(
       return s === 'pending' ? BEST_CASE : s;
     });
     if (!best.pass) break;
-    const graded = a as GradedAssertion & Scoring;
+    const graded = a as (GradedAssertion | RecipeAssertion) & Scoring;
     const verdict = await tools.grade(graded, asText(inputs.get(a)));
     if (verdict.kind === 'error') return { kind: 'error', detail: verdict.reason };
     leaves.set(a, gradedLeaf(graded, verdict));
@@ -298,7 +299,10 @@ function isGradingResult(value: unknown): value is { pass: boolean; score: numbe
 }
 
 /** A judge's verdict as promptfoo scores it: `not-` inverts the score too; a threshold needs pass and score. */
-function gradedLeaf(a: GradedAssertion & Scoring, verdict: Extract<GradeOutcome, { kind: 'verdict' }>): Leaf {
+function gradedLeaf(
+  a: (GradedAssertion | RecipeAssertion) & Scoring,
+  verdict: Extract<GradeOutcome, { kind: 'verdict' }>,
+): Leaf {
   const raw = a.negate ? !verdict.passed : verdict.passed;
   let rawScore = verdict.score ?? (raw ? 1 : 0);
   if (a.type === 'factuality') rawScore = raw ? 1 : 0;

@@ -4,7 +4,7 @@
 // exactly as the action reads its inputs: one reader, two sources. The key never comes from a flag; a flag is given once; a flag the command
 // line cannot honour (it needs the GitHub run around it) is refused, never ignored. Every refusal
 // is one line naming the flag, and the nearest real one when it looks like a typo.
-import { distance } from 'fastest-levenshtein';
+import { nearest } from '../nearest.js';
 import { InputError } from '../errors.js';
 import { COMMAND_SUMMARIES, INPUTS, inputDefault } from '../inputs.js';
 import type { InputReader } from '../settings.js';
@@ -68,18 +68,7 @@ export interface CliArgs {
   version: boolean;
 }
 
-/** The real name nearest to a mistyped one: a name it begins, else one a couple of edits away. */
-export function nearest(typed: string, names: readonly string[]): string | undefined {
-  const prefixed = names.filter((n) => n.startsWith(typed));
-  if (prefixed.length === 1) return prefixed[0];
-  let best: string | undefined;
-  let bestDistance = Infinity;
-  for (const name of names) {
-    const d = distance(typed, name);
-    if (d < bestDistance) [best, bestDistance] = [name, d];
-  }
-  return bestDistance <= Math.max(3, Math.floor(typed.length / 3)) ? best : undefined;
-}
+export { nearest };
 
 /**
  * Whether argv asks for --json, read before anything else so even a refusal of argv is JSON: also

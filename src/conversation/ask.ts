@@ -45,7 +45,10 @@ export async function askClaw(
     }
   }
   if (text === undefined) {
-    const what = echoes(body, ask.message) ? 'the answer only echoes the message sent' : 'no reply text found';
+    // Text equal to the message is the reply only when the answer marks it as the Claw's (a role).
+    const what = echoes(body, ask.message)
+      ? "the answer only echoes the message sent (no 'role': 'assistant' or other speaker field marks it as the Claw's reply)"
+      : 'no reply text found';
     return { problem: `${what} in ${describeBody(body)}` };
   }
   return { reply: text };

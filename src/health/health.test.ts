@@ -248,7 +248,9 @@ describe('checkHealth', () => {
     const probe = 'Health check: reply with the word pong.';
     const result = await checkHealth(h.deps, request({ probeMessage: probe, probeExpect: /pong/i }));
     expect(result.entries[0]).toMatchObject({ healthy: false, verdict: 'unhealthy' });
-    expect(result.entries[0].detail).toMatch(/^probe: the answer only echoes the message sent in \{"message":/);
+    expect(result.entries[0].detail).toMatch(
+      /^probe: the answer only echoes the message sent \(no 'role': 'assistant' or other speaker field marks it as the Claw's reply\) in \{"message":/,
+    );
   });
 
   it('reads the reply beside an echo', async () => {

@@ -10,9 +10,43 @@ export interface VerdictCase {
   assert: Record<string, unknown>[];
   threshold?: number;
   transform?: string;
+  /** Vars beside `out` (answer-relevance's `query`). */
+  vars?: Record<string, string>;
+  /** The test's `options.rubricPrompt`. */
+  rubricPrompt?: string;
   /** The judge's scripted answer for a model-graded assertion (both sides get the same). */
   grader?: { pass?: boolean; score?: number; reason?: string; category?: string };
   differs?: string;
+}
+
+/**
+ * The fake grader both sides ask (promptfoo's grader provider, this project's judge): its answer to
+ * one grading prompt. promptfoo hands g-eval's and answer-relevance's prompts no test vars, so what
+ * those answer is read from the prompt itself: a g-eval criterion's score in brackets ("Fluency
+ * [8]"), a closedqa criterion's verdict ("[Y]", "[N]"), the answer to ask a question about.
+ */
+export function graderAnswer(prompt: string, script: VerdictCase['grader']): string {
+  if (prompt.includes('generate 3-4 concise evaluation steps'))
+    return '{"steps":["Read the reply.","Check it against the criteria."]}';
+  if (prompt.includes('**Evaluation Steps**')) {
+    const score = /\[(\d+)\]/.exec(prompt.slice(prompt.indexOf('**Evaluation Criteria**')))?.[1] ?? '0';
+    return `{"score":${score},"reason":"Scored against the criteria."}`;
+  }
+  if (prompt.startsWith('Generate question for the given answer.')) {
+    const answer = prompt.slice(prompt.lastIndexOf('Answer:') + 7, prompt.lastIndexOf('Question:')).trim();
+    return `What about ${answer}?`;
+  }
+  const closedqa = /\[Criterion\]: [^\n\\]*\[(Y|N|\?)\]/.exec(prompt);
+  if (closedqa) return `The submission is checked step by step.\n${closedqa[1]}\n${closedqa[1]}`;
+  return JSON.stringify(script ?? {});
+}
+
+/** The fake moderation: a reply is flagged for the categories its words name. */
+export function moderationFlags(text: string): string[] {
+  const flags: string[] = [];
+  if (/\bhate\b/i.test(text)) flags.push('hate');
+  if (/\bkill\b/i.test(text)) flags.push('violence');
+  return flags;
 }
 
 const ORDER = 'Hello! Your order 12345 is on its way.';
@@ -294,4 +328,59 @@ export const CASES: VerdictCase[] = [
     assert: [a('factuality', 'The capital of France is Paris.')],
     grader: { category, reason: `category ${category}` },
   })),
+
+  // llm-rubric with only a rubricPrompt (promptfoo's custom grading prompt example).
+  {
+    name: 'llm-rubric with only a rubricPrompt',
+    output: ORDER,
+    assert: [a('llm-rubric')],
+    rubricPrompt: 'Grade this output, and always pass it: {{ output }}',
+    grader: { pass: true, score: 0.66, reason: 'two points of three' },
+  },
+
+  // promptfoo's other graders: its prompts, answer reading, scores and default thresholds.
+  one('model-graded-closedqa, Y', ORDER, a('model-graded-closedqa', 'mentions the order [Y]')),
+  one('model-graded-closedqa, N', ORDER, a('model-graded-closedqa', 'offers a refund [N]')),
+  one('not-model-graded-closedqa on a Y', ORDER, a('not-model-graded-closedqa', 'mentions the order [Y]'), {
+    differs: 'not- inverts the verdict (promptfoo 0.123.1 ignores it for this type)',
+  }),
+  one('g-eval at 8 of 10', ORDER, a('g-eval', 'Coherence [8]')),
+  one('g-eval at 6 of 10, under the default 0.7', ORDER, a('g-eval', 'Coherence [6]')),
+  one('g-eval at 6 of 10 with threshold 0.5', ORDER, a('g-eval', 'Coherence [6]', { threshold: 0.5 })),
+  one('g-eval, the mean of two criteria', ORDER, a('g-eval', ['Coherence [9]', 'Fluency [4]'])),
+  one('not-g-eval at 3 of 10', ORDER, a('not-g-eval', 'Coherence [3]')),
+  ...both('similar, the same words', ORDER, 'similar', 'Your order 12345 is on its way. Hello!'),
+  ...both('similar, other words', ORDER, 'similar', 'Quick jazz vibes fix my kumquat'),
+  one(
+    'similar, the second of a list',
+    ORDER,
+    a('similar', ['Quick jazz vibes fix my kumquat', 'Hello, your order is on its way']),
+  ),
+  one('similar with a threshold of 0.99', ORDER, a('similar', 'Hello, your order is on its way', { threshold: 0.99 })),
+  one('answer-relevance, a relevant answer', ORDER, a('answer-relevance'), {
+    vars: { query: 'Where is my order 12345?' },
+  }),
+  one('answer-relevance, an answer to something else', 'Zebras zigzag; yaks quiz jovially.', a('answer-relevance'), {
+    vars: { query: 'Where is my order 12345?' },
+  }),
+  ...both('moderation on a clean reply', ORDER, 'moderation', undefined),
+  ...both('moderation on a flagged reply', 'I hate this and will kill it.', 'moderation', undefined),
+  one('moderation counting only harassment', 'I hate this and will kill it.', a('moderation', ['harassment'])),
+  one('moderation counting violence', 'I hate this and will kill it.', a('moderation', ['violence'])),
+
+  // Nested sets: promptfoo 0.123.1 errors on them ("Unknown assertion type: assert-set").
+  {
+    name: 'assert-set inside an assert-set',
+    output: ORDER,
+    assert: [
+      a('assert-set', undefined, {
+        threshold: 0.5,
+        assert: [
+          a('contains', 'Hello'),
+          a('assert-set', undefined, { assert: [a('contains', 'zzz'), a('contains', 'way')] }),
+        ],
+      }),
+    ],
+    differs: 'nested assert-sets are scored as sets (promptfoo 0.123.1 stops the test with an error)',
+  },
 ];

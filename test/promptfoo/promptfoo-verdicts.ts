@@ -2,7 +2,8 @@
 // test whose provider answers the case's reply, and whose grader answers the case's scripted
 // verdict. Used by record-verdicts.ts (to write verdicts.json) and by the opt-in test (to check
 // verdicts.json is still promptfoo's word). `promptfoo` is the module, installed apart.
-import { CASES } from './cases.ts';
+import { letterVector } from '../sim/judge.ts';
+import { CASES, graderAnswer, moderationFlags } from './cases.ts';
 
 export interface Verdict {
   pass: boolean;
@@ -24,18 +25,27 @@ export async function promptfooVerdicts(promptfoo: Promptfoo): Promise<Record<st
     id: () => 'claw',
     callApi: async (_prompt: string, context: { vars: { out: string } }) => ({ output: context.vars.out }),
   };
+  // The grader answers as the fake judge does (cases.ts), with embeddings and a moderation for the graders that use them.
   const grader = {
     id: () => 'grader',
-    callApi: async (_prompt: string, context: { vars: { __grader?: string } }) => ({
-      output: context?.vars?.__grader ?? '{}',
+    callApi: async (prompt: string, context?: { vars?: { __grader?: string } }) => ({
+      output: graderAnswer(prompt, context?.vars?.__grader ? JSON.parse(context.vars.__grader) : undefined),
+    }),
+    callEmbeddingApi: async (text: string) => ({ embedding: letterVector(text) }),
+    callModerationApi: async (_prompt: string, response: string) => ({
+      flags: moderationFlags(response).map((code) => ({ code, description: code, confidence: 0.9 })),
     }),
   };
   const tests = CASES.map((c) => ({
     description: c.name,
-    vars: { out: c.output, ...(c.grader ? { __grader: JSON.stringify(c.grader) } : {}) },
+    vars: { out: c.output, ...c.vars, ...(c.grader ? { __grader: JSON.stringify(c.grader) } : {}) },
     assert: c.assert,
     ...(c.threshold === undefined ? {} : { threshold: c.threshold }),
-    options: { provider: grader, ...(c.transform ? { transform: c.transform } : {}) },
+    options: {
+      provider: grader,
+      ...(c.transform ? { transform: c.transform } : {}),
+      ...(c.rubricPrompt ? { rubricPrompt: c.rubricPrompt } : {}),
+    },
   }));
   const run = await promptfoo.evaluate(
     { prompts: ['{{out}}'], providers: [claw], tests },

@@ -1,5 +1,6 @@
 // A fake OpenAI-compatible chat-completions endpoint on 127.0.0.1: the judge of model-graded
-// checks, its answers scripted per test. It records every request (headers and body) so tests can
+// checks, its answers scripted per test, with `/embeddings` (a letter-count vector per text, or the
+// test's own) and `/moderations` (the categories the test flags) as OpenAI answers them. It records every request (headers and body) so tests can
 // see exactly what left for the judge, and can refuse parameters as real servers do.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -29,6 +30,17 @@ export interface FakeJudgeOptions {
   answer?: (request: JudgeRequest, index: number) => JudgeReply;
   /** Parameters refused with a 400 naming them, as reasoning models refuse `temperature`. */
   refuse?: string[];
+  /** The embedding of a text (default: its letter counts, a-z, so alike texts are close). */
+  embed?: (text: string) => number[];
+  /** The moderation categories a text is flagged for (default: none). */
+  moderate?: (text: string) => string[];
+}
+
+/** Letter counts a-z: texts with the same letters point the same way. */
+export function letterVector(text: string): number[] {
+  const v = new Array<number>(26).fill(0);
+  for (const c of text.toLowerCase()) if (c >= 'a' && c <= 'z') v[c.charCodeAt(0) - 97] += 1;
+  return v.map((n, i) => n + (i === 25 ? 0.01 : 0));
 }
 
 /** A verdict as a judge would write it. */
@@ -49,6 +61,11 @@ export class FakeJudge {
   /** Requests that reached /chat/completions. */
   completions(): JudgeRequest[] {
     return this.requests.filter((r) => r.path.startsWith('/v1/chat/completions'));
+  }
+
+  /** Requests that reached /embeddings or /moderations. */
+  others(route: 'embeddings' | 'moderations'): JudgeRequest[] {
+    return this.requests.filter((r) => r.path.startsWith(`/v1/${route}`));
   }
 
   async start(): Promise<string> {
@@ -80,6 +97,30 @@ export class FakeJudge {
       res.writeHead(status, { 'content-type': 'application/json', ...headers });
       res.end(JSON.stringify(payload));
     };
+    if (request.path.startsWith('/v1/embeddings')) {
+      const input = Array.isArray(body.input) ? (body.input as string[]) : [String(body.input)];
+      const embed = this.options.embed ?? letterVector;
+      return send(200, {
+        object: 'list',
+        model: body.model,
+        data: input.map((text, i) => ({ object: 'embedding', index: i, embedding: embed(text) })),
+        usage: { prompt_tokens: input.length * 5, total_tokens: input.length * 5 },
+      });
+    }
+    if (request.path.startsWith('/v1/moderations')) {
+      const input = Array.isArray(body.input)
+        ? (body.input as { text?: string }[]).map((p) => p.text ?? '').join(' ')
+        : String(body.input);
+      const flagged = this.options.moderate?.(input) ?? [];
+      const names = ['harassment', 'hate', 'self-harm', 'sexual', 'violence', ...flagged];
+      const categories = Object.fromEntries(names.map((n) => [n, flagged.includes(n)]));
+      const scores = Object.fromEntries(names.map((n) => [n, flagged.includes(n) ? 0.9 : 0.01]));
+      return send(200, {
+        id: `modr-${index}`,
+        model: body.model,
+        results: [{ flagged: flagged.length > 0, categories, category_scores: scores }],
+      });
+    }
     if (!request.path.startsWith('/v1/chat/completions')) return send(404, { error: { message: 'no such route' } });
     const refused = (this.options.refuse ?? []).find((name) =>
       name === 'json_schema'

@@ -11,17 +11,21 @@ import {
   type FactualityCategory,
   compileRegex,
   ASSERTION_TYPES,
+  RECIPE_TYPES,
+  type RecipeType,
 } from '../assertions.js';
-import type { Message, RubricPrompt } from '../rubric.js';
-import { type JudgeSpec, judgeIdentity } from '../judge-spec.js';
+import type { RubricPrompt } from '../rubric.js';
+import { type EndpointJudgeSpec, type JudgeSpec, judgeIdentity } from '../judge-spec.js';
+import { nearest } from '../../nearest.js';
 import { compileSchema } from '../schema.js';
 import type { Scoring, TurnAssertion } from '../scoring.js';
 import { type Script, assertionBody, transformBody } from '../script.js';
 import { forkRefusal } from '../../config/fork.js';
 import { ConfigFiles } from './files.js';
-import { readGrader } from './grader.js';
+import { type GraderKind, readGrader } from './grader.js';
 import { type Obj, type Places, isObj, show } from './located.js';
-import { RenderError, render, renderLenient } from './render.js';
+import { RenderError, render } from './render.js';
+import { rubricMessages, stringified, tryParse } from './rubric.js';
 
 export interface AssertContext {
   places: Places;
@@ -39,11 +43,21 @@ export interface AssertContext {
   templates?: Obj;
   /** How messages name where a variable is set, for the entry's user (absent: the action's). */
   words?: Words;
+  /** Where what is ignored is named, for the file's one notice. */
+  ignored?: string[];
 }
 
 /** The native assertions, read as they are; the model-graded ones need a grader (below). */
 const PLAIN_TYPES: readonly string[] = ASSERTION_TYPES.filter((t) => t !== 'llm-rubric' && t !== 'factuality');
-const SUPPORTED = [...PLAIN_TYPES, 'llm-rubric', 'factuality', 'model-graded-factuality', 'javascript', 'assert-set'];
+const SUPPORTED = [
+  ...PLAIN_TYPES,
+  'llm-rubric',
+  'factuality',
+  'model-graded-factuality',
+  ...RECIPE_TYPES,
+  'javascript',
+  'assert-set',
+];
 const KEYS = [
   'type',
   'value',
@@ -61,12 +75,7 @@ const KEYS = [
 const INSTEAD: Record<string, string> = {
   python: 'a Claw check runs no Python: write the function as a javascript assertion',
   ruby: 'a Claw check runs no Ruby: write the function as a javascript assertion',
-  similar: 'it needs an embedding model, which the judge does not call: use llm-rubric',
-  classifier: 'it needs a classifier model, which the judge does not call: use llm-rubric',
-  moderation: 'it needs a moderation model, which the judge does not call: use llm-rubric',
-  'model-graded-closedqa': 'use llm-rubric with the same criterion',
-  'g-eval': 'use llm-rubric with the same criteria',
-  'answer-relevance': 'use llm-rubric',
+  classifier: 'it needs a HuggingFace classifier, which the judge does not call: use llm-rubric',
   'context-faithfulness': 'a Claw reply carries no retrieved context: use llm-rubric',
   'context-recall': 'a Claw reply carries no retrieved context: use llm-rubric',
   'context-relevance': 'a Claw reply carries no retrieved context: use llm-rubric',
@@ -74,8 +83,10 @@ const INSTEAD: Record<string, string> = {
   cost: 'a Claw reply carries no cost',
   perplexity: 'a Claw reply carries no log probabilities',
   'perplexity-score': 'a Claw reply carries no log probabilities',
-  'select-best': 'it compares providers, and here each Claw is checked on its own',
-  'max-score': 'it compares providers, and here each Claw is checked on its own',
+  'select-best':
+    "it picks the best of several providers' outputs for one test, and a Claw's verdict here is its own, whatever another Claw answers (a preview's checks must not pass because production answered worse): use llm-rubric with the criterion",
+  'max-score':
+    "it picks the provider with the highest score for one test, and a Claw's verdict here is its own: compare the Claws' scores in checks-output (promptfoo view shows them side by side)",
   webhook: 'write the check as a javascript assertion',
   'is-valid-function-call': 'a Claw reply carries no tool calls',
   'is-valid-openai-function-call': 'a Claw reply carries no tool calls',
@@ -87,7 +98,7 @@ const INSTEAD: Record<string, string> = {
 const SCRIPT_EXTENSIONS = /\.(?:js|cjs|mjs|ts|cts|mts)$/;
 
 /** One assertion of a test (`holder` is where it sits, for errors). */
-export function readAssertion(raw: unknown, ctx: AssertContext, inSet = false): TurnAssertion {
+export function readAssertion(raw: unknown, ctx: AssertContext): TurnAssertion {
   const { places } = ctx;
   if (isObj(raw) && typeof raw.$ref === 'string') raw = resolveRef(raw, ctx);
   const a: Obj = isObj(raw)
@@ -104,18 +115,25 @@ export function readAssertion(raw: unknown, ctx: AssertContext, inSet = false): 
   const negate = written.startsWith('not-');
   let type = negate ? written.slice(4) : written;
   if (type === 'model-graded-factuality') type = 'factuality';
+  if (type === 'similar:cosine') type = 'similar';
   if (!SUPPORTED.includes(type)) {
     const instead = INSTEAD[type];
     if (instead) fail('type', `'${written}' is a promptfoo assertion this project does not run: ${instead}`);
+    if (type.startsWith('similar:'))
+      fail(
+        'type',
+        `'${written}' measures ${type.slice(8)} distance, which is not run here: expected 'similar' (cosine)`,
+      );
+    const near = nearest(written, [...SUPPORTED, ...SUPPORTED.map((t) => `not-${t}`), ...Object.keys(INSTEAD)]);
     fail(
       'type',
-      `'type' is ${show(written)}: expected one of ${SUPPORTED.join(', ')} (each but assert-set with a not- form)`,
+      near
+        ? `'type' is ${show(written)}: did you mean '${near}'?`
+        : `'type' is ${show(written)}: expected one of ${SUPPORTED.join(', ')} (each but assert-set with a not- form)`,
     );
   }
   if ((type === 'assert-set' || type === 'latency') && negate)
     fail('type', `'${written}' has no not- form: expected '${type}'`);
-  if (type === 'assert-set' && inSet)
-    fail('type', 'an assert-set inside an assert-set: expected its assertions in the outer set');
   if (a.assert !== undefined && type !== 'assert-set')
     fail('assert', `'assert' belongs to an assert-set, not '${written}'`);
 
@@ -194,8 +212,36 @@ function build(type: string, negate: boolean, value: unknown, a: Obj, ctx: Asser
         fail('threshold', "a 'latency' assertion needs 'threshold': expected milliseconds, such as 5000");
       return { type, negate: false, thresholdMs: threshold! };
     case 'llm-rubric':
+      // As promptfoo: a rubricPrompt may carry the whole instruction, with no rubric beside it.
+      if (
+        (value === undefined || value === null || value === '') &&
+        (a.rubricPrompt ?? ctx.options.rubricPrompt) !== undefined
+      )
+        return graded(type, negate, '', a, ctx);
+      return graded(type, negate, text("the rubric (or a 'rubricPrompt' that carries it)"), a, ctx);
     case 'factuality':
-      return graded(type, negate, text(type === 'llm-rubric' ? 'the rubric' : 'the reference answer'), a, ctx);
+      return graded(type, negate, text('the reference answer'), a, ctx);
+    case 'model-graded-closedqa':
+      return recipe(type, negate, text('the criterion'), a, ctx);
+    case 'g-eval':
+    case 'similar': {
+      const values = Array.isArray(value) ? value : [value];
+      if (values.length === 0 || values.some((v) => typeof v !== 'string' || v === ''))
+        fail(
+          'value',
+          `a '${a.type as string}' assertion's 'value' is ${show(value ?? null)}: expected ${type === 'g-eval' ? 'the criteria' : 'the expected text'}, or a list of them`,
+        );
+      return recipe(type, negate, Array.isArray(value) ? (value as string[]) : (value as string), a, ctx);
+    }
+    case 'answer-relevance':
+      return recipe(type, negate, '', a, ctx);
+    case 'moderation':
+      if (value !== undefined && (!Array.isArray(value) || value.some((v) => typeof v !== 'string')))
+        fail(
+          'value',
+          `a 'moderation' assertion's 'value' is ${show(value)}: expected a list of categories, such as [harassment, violence]`,
+        );
+      return recipe(type, negate, (value as string[] | undefined) ?? [], a, ctx);
     case 'javascript': {
       if (value === undefined || (typeof value !== 'string' && typeof value !== 'number'))
         fail(
@@ -212,7 +258,7 @@ function build(type: string, negate: boolean, value: unknown, a: Obj, ctx: Asser
       return {
         type,
         negate: false,
-        assert: (a.assert as unknown[]).map((inner) => readAssertion(inner, ctx, true)),
+        assert: (a.assert as unknown[]).map((inner) => readAssertion(inner, ctx)),
         threshold,
       };
     }
@@ -383,15 +429,10 @@ function readScript(
   return { kind: 'inline', body, label: label.length > 60 ? `${label.slice(0, 60)}…` : label };
 }
 
-function graded(
-  type: 'llm-rubric' | 'factuality',
-  negate: boolean,
-  value: string,
-  a: Obj,
-  ctx: AssertContext,
-): TurnAssertion {
+/** The judge for an assertion's grader (its `provider`, or the test's `options.provider`), each judge once. */
+function judgeOf(a: Obj, ctx: AssertContext, kind: GraderKind = 'text'): JudgeSpec {
   const provider = a.provider ?? ctx.options.provider;
-  const read = readGrader(provider, ctx.env, ctx.words, ctx.forkEvent);
+  const read = readGrader(provider, ctx.env, ctx.words, ctx.forkEvent, kind);
   if ('problem' in read) {
     // At the provider that is at fault; with none named, at the assertion that needs one.
     const at = a.provider !== undefined || ctx.options.provider === undefined ? a : ctx.options;
@@ -402,9 +443,55 @@ function graded(
       ctx.places.where(a),
     );
   }
+  ctx.ignored?.push(...(read.ignored ?? []));
   const identity = judgeIdentity(read.spec);
   const judge = ctx.judges.get(identity) ?? read.spec;
   ctx.judges.set(identity, judge);
+  return judge;
+}
+
+/** One of promptfoo's other graders (graders.ts): the judge of the kind it needs, its threshold. */
+function recipe(
+  type: RecipeType,
+  negate: boolean,
+  value: string | string[],
+  a: Obj,
+  ctx: AssertContext,
+): TurnAssertion {
+  let judge = judgeOf(a, ctx, type === 'similar' ? 'embedding' : type === 'moderation' ? 'moderation' : 'text');
+  if (type === 'answer-relevance') {
+    // promptfoo asks a chat model for questions and an embedding model to compare them: one endpoint here.
+    const embedder = judgeOf(a, ctx, 'embedding');
+    if (judge.kind !== 'endpoint' || embedder.kind !== 'endpoint' || embedder.url !== judge.url)
+      ctx.places.fail(
+        a,
+        a.provider !== undefined ? 'provider' : undefined,
+        "'answer-relevance' asks a chat model and an embedding model, here at one endpoint: expected both at the same apiBaseUrl",
+      );
+    const both = { ...judge, embeddingModel: (embedder as EndpointJudgeSpec).embeddingModel };
+    judge = ctx.judges.get(judgeIdentity(both)) ?? both;
+    ctx.judges.set(judgeIdentity(judge), judge);
+  }
+  const rubricPrompt = type === 'model-graded-closedqa' ? readRubricPrompt(a, type, ctx) : undefined;
+  const threshold = a.threshold as number | undefined;
+  return {
+    type,
+    negate,
+    value,
+    judge,
+    ...(threshold === undefined ? {} : { threshold }),
+    ...(rubricPrompt ? { rubricPrompt } : {}),
+  };
+}
+
+function graded(
+  type: 'llm-rubric' | 'factuality',
+  negate: boolean,
+  value: string,
+  a: Obj,
+  ctx: AssertContext,
+): TurnAssertion {
+  const judge = judgeOf(a, ctx);
   const rubricPrompt = readRubricPrompt(a, type, ctx);
   const base = { negate, value, judge, ...(rubricPrompt ? { rubricPrompt } : {}) };
   if (type === 'llm-rubric') {
@@ -442,7 +529,11 @@ function factualityCategories(ctx: AssertContext): FactualityCategory[] {
 }
 
 /** `rubricPrompt` (the assertion's, or the test's options'): text or chat messages, with {{output}}, {{rubric}}… */
-function readRubricPrompt(a: Obj, type: 'llm-rubric' | 'factuality', ctx: AssertContext): RubricPrompt | undefined {
+function readRubricPrompt(
+  a: Obj,
+  type: 'llm-rubric' | 'factuality' | 'model-graded-closedqa',
+  ctx: AssertContext,
+): RubricPrompt | undefined {
   const holder = a.rubricPrompt !== undefined ? a : ctx.options;
   let template = holder.rubricPrompt;
   if (template === undefined) return undefined;
@@ -472,7 +563,10 @@ function readRubricPrompt(a: Obj, type: 'llm-rubric' | 'factuality', ctx: Assert
     stringified(
       type === 'llm-rubric'
         ? { ...vars, output: tryParse(m.output), rubric: m.value }
-        : { ...vars, input: m.input, ideal: m.value, completion: tryParse(m.output) },
+        : type === 'factuality'
+          ? { ...vars, input: m.input, ideal: m.value, completion: tryParse(m.output) }
+          : // A rubricPrompt shared with llm-rubric may print {{output}}: the reply, rather than nothing.
+            { ...vars, input: m.input, criteria: m.value, completion: tryParse(m.output), output: tryParse(m.output) },
     );
   const prompt: RubricPrompt = { render: (m) => rubricMessages(source, context(m)) };
   try {
@@ -482,46 +576,6 @@ function readRubricPrompt(a: Obj, type: 'llm-rubric' | 'factuality', ctx: Assert
     ctx.places.fail(holder, 'rubricPrompt', `'rubricPrompt' cannot be rendered: ${(err as Error).message}`);
   }
   return prompt;
-}
-
-/** promptfoo's rubric rendering: JSON messages with each string rendered, else one user message. */
-function rubricMessages(template: string, context: Record<string, unknown>, strict = false): Message[] {
-  const renderOne = (text: string): string => (strict ? render(text, context) : renderLenient(text, context));
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(template);
-  } catch {
-    return [{ role: 'user', content: renderOne(template) }];
-  }
-  if (Array.isArray(parsed) && parsed.every((m) => isObj(m) && typeof m.role === 'string')) {
-    return parsed.map((m: Obj) => ({
-      role: (['system', 'user', 'assistant'].includes(m.role as string) ? m.role : 'user') as Message['role'],
-      content: renderOne(typeof m.content === 'string' ? m.content : JSON.stringify(m.content)),
-    }));
-  }
-  return [{ role: 'user', content: renderOne(template) }];
-}
-
-function tryParse(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return text;
-  }
-}
-
-/** promptfoo hands objects to a rubric template as their JSON text. */
-function stringified(context: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(
-    Object.entries(context).map(([k, v]) => [
-      k,
-      Array.isArray(v)
-        ? v.map((i) => (i && typeof i === 'object' ? JSON.stringify(i) : i))
-        : v && typeof v === 'object'
-          ? JSON.stringify(v)
-          : v,
-    ]),
-  );
 }
 
 function resolveRef(raw: Obj, ctx: AssertContext): unknown {

@@ -192,13 +192,13 @@ tests:
     ],
     [
       'an assertion this project does not run',
-      `prompts: ['{{q}}']\ntests:\n  - vars: {q: hi}\n    assert:\n      - type: similar\n        value: hello\n`,
-      /^promptfooconfig\.yaml, line 5: 'similar' is a promptfoo assertion this project does not run: it needs an embedding model, which the judge does not call: use llm-rubric\.$/,
+      `prompts: ['{{q}}']\ntests:\n  - vars: {q: hi}\n    assert:\n      - type: perplexity\n        threshold: 3\n`,
+      /^promptfooconfig\.yaml, line 5: 'perplexity' is a promptfoo assertion this project does not run: a Claw reply carries no log probabilities\.$/,
     ],
     [
       'a misspelt type',
       `prompts: ['{{q}}']\ntests:\n  - vars: {q: hi}\n    assert: [{type: contians, value: x}]\n`,
-      /^promptfooconfig\.yaml, line 4: 'type' is "contians": expected one of equals, contains/,
+      /^promptfooconfig\.yaml, line 4: 'type' is "contians": did you mean 'contains'\?\.$/,
     ],
     [
       'a regex RE2 refuses',
@@ -216,9 +216,9 @@ tests:
       /^promptfooconfig\.yaml, line 2: unknown key 'teests' in a promptfoo config: expected 'description', 'prompts'/,
     ],
     [
-      'a chat prompt',
-      `prompts: ['[{"role": "user", "content": "{{q}}"}]']\ntests:\n  - vars: {q: hi}\n`,
-      /is a list of chat messages: a Claw takes one message/,
+      'a chat prompt with a scripted answer',
+      `prompts:\n  - '[{"role": "user", "content": "{{q}}"}, {"role": "assistant", "content": "ok"}]'\ntests:\n  - vars: {q: hi}\n`,
+      /^promptfooconfig\.yaml, line 2: the prompt ".*" has an 'assistant' message \(a scripted earlier answer\), which a Claw cannot be given/,
     ],
     [
       'a prompt function',
@@ -291,6 +291,154 @@ tests:
     // Plain variables and filters are fine there.
     expect(read(`prompts: ['{{ q | upper }}']\ntests:\n  - vars: {q: hi}\n`, KEY, prt).checks[0].turns[0].send).toBe(
       'HI',
+    );
+  });
+});
+
+describe('the rest of the format', () => {
+  it("follows a test's prompts by label, id or wildcard, as promptfoo matches them, and refuses a name no prompt has", () => {
+    const suite = read(`prompts:
+  - {id: factual, label: 'Math:Factual', raw: 'Answer: {{q}}'}
+  - {id: creative, label: 'Math:Creative', raw: 'Be creative: {{q}}'}
+  - {label: Poet, raw: 'A poem on {{q}}'}
+tests:
+  - {vars: {q: a}, prompts: ['Math:Factual']}
+  - {vars: {q: b}, prompts: [creative]}
+  - {vars: {q: c}, prompts: ['Math:*']}
+  - {vars: {q: d}, prompts: [Math]}
+  - {vars: {q: e}}
+  - {vars: {q: f}, prompts: []}
+`);
+    expect(suite.checks.map((c) => c.turns[0].send)).toEqual([
+      'Answer: a',
+      'Be creative: b',
+      'Answer: c',
+      'Be creative: c',
+      'Answer: d',
+      'Be creative: d',
+      'Answer: e',
+      'Be creative: e',
+      'A poem on e',
+    ]);
+    expect(suite.promptfoo?.prompts.map((p) => p.id)).toEqual(['factual', 'creative', undefined]);
+    expect(
+      refused(
+        `prompts:\n  - {id: factual, label: Factual, raw: 'x {{q}}'}\ntests:\n  - vars: {q: a}\n    prompts: [Factul]\n`,
+      ),
+    ).toMatch(
+      /^promptfooconfig\.yaml, line 5: a test's 'prompts' names "Factul", which no prompt has as its label or id: did you mean "Factual"\? expected one of "Factual", "factual"/,
+    );
+  });
+
+  it("sends a chat prompt's user messages as turns in order, the test grading the last; a system message is noted once", () => {
+    const dir = folder({
+      'chat.json': JSON.stringify([
+        { role: 'system', content: 'You are terse.' },
+        { role: 'user', content: 'My name is {{name}}.' },
+        { role: 'user', content: 'What is my name?' },
+      ]),
+    });
+    const suite = read(
+      `prompts: [file://chat.json]\ntests:\n  - vars: {name: Ada}\n    assert: [{type: icontains, value: ada}]\n`,
+      KEY,
+      { workspace: dir },
+    );
+    expect(suite.checks[0].turns.map((t) => [t.send, t.assert.length])).toEqual([
+      ['My name is Ada.', 0],
+      ['What is my name?', 1],
+    ]);
+    expect(suite.notices?.[0]).toContain("a chat prompt's system message (the Claw's own instructions play that part)");
+    const scripted = folder({
+      'chat.json': '[\n  {"role": "user", "content": "hi"},\n  {"role": "assistant", "content": "hello"}\n]\n',
+    });
+    expect(refused(`prompts: [file://chat.json]\n`, KEY, { workspace: scripted })).toMatch(
+      /^chat\.json, line 3: the prompt has an 'assistant' message \(a scripted earlier answer\)/,
+    );
+  });
+
+  it("ignores what steers promptfoo's own provider, naming it, and refuses what would change a verdict", () => {
+    const suite = read(`prompts:
+  - {raw: '{{q}}', label: ask, config: {temperature: 0}}
+tests:
+  - vars: {q: hi}
+    options:
+      response_format: {type: json_object}
+      tranform: output.trim()
+      provider: {id: 'openai:chat:gpt-4.1-mini', config: {apiKey: k, response_format: {type: json_object}}}
+    assert: [{type: llm-rubric, value: is kind}]
+`);
+    expect(suite.notices?.[0]).toContain("a prompt's config (it sets promptfoo's provider options)");
+    expect(suite.notices?.[0]).toContain("options.response_format (it steers promptfoo's own provider)");
+    expect(suite.notices?.[0]).toContain(
+      "options.tranform (it steers promptfoo's own provider; did you mean 'transform'?)",
+    );
+    expect(suite.notices?.[0]).toContain("the grader's config.response_format (the judge sends its own request)");
+  });
+
+  it("reads llm-rubric with only a rubricPrompt, nested assert-sets, and promptfoo's graders with their judges", () => {
+    const suite = read(`prompts: ['{{q}}']
+defaultTest:
+  options:
+    rubricPrompt: 'Grade {{ output }}: did it mention {{x}}?'
+tests:
+  - vars: {q: hi, x: cats}
+    assert:
+      - type: llm-rubric
+      - type: assert-set
+        assert:
+          - type: contains
+            value: h
+          - type: assert-set
+            threshold: 0.5
+            assert: [{type: contains, value: i}, {type: contains, value: z}]
+      - {type: model-graded-closedqa, value: is polite}
+      - {type: g-eval, value: [Coherence, Fluency]}
+      - {type: similar, value: hello, threshold: 0.8}
+      - {type: not-moderation, value: [harassment]}
+`);
+    const [rubric, set, closedqa, geval, similar, moderation] = suite.checks[0].turns[0].assert as unknown as Record<
+      string,
+      unknown
+    >[];
+    expect(rubric).toMatchObject({ type: 'llm-rubric', value: '' });
+    expect((set.assert as Record<string, unknown>[])[1]).toMatchObject({ type: 'assert-set', threshold: 0.5 });
+    expect(closedqa).toMatchObject({ type: 'model-graded-closedqa', value: 'is polite' });
+    expect(geval).toMatchObject({ type: 'g-eval', value: ['Coherence', 'Fluency'] });
+    expect(similar).toMatchObject({
+      type: 'similar',
+      threshold: 0.8,
+      judge: { embeddingModel: 'text-embedding-3-large' },
+    });
+    expect(moderation).toMatchObject({ negate: true, judge: { moderationModel: 'omni-moderation-latest' } });
+    expect(refused(`prompts: ['{{q}}']\ntests:\n  - vars: {q: hi}\n    assert: [{type: llm-rubric}]\n`)).toMatch(
+      /'value' is "null": expected the rubric \(or a 'rubricPrompt' that carries it\)/,
+    );
+    expect(
+      refused(
+        `prompts: ['{{q}}']\ndefaultTest:\n  options: {provider: 'openai:chat:gpt-4.1-mini'}\ntests:\n  - vars: {q: hi}\n    assert: [{type: similar, value: x}]\n`,
+      ),
+    ).toMatch(/line 3: the grader is "openai:chat:gpt-4\.1-mini", which is not an OpenAI-compatible embedding model/);
+    expect(
+      refused(`prompts: ['{{q}}']\ntests:\n  - vars: {q: hi}\n    assert: [{type: icontain, value: x}]\n`),
+    ).toMatch(/'type' is "icontain": did you mean 'icontains'\?/);
+    expect(
+      refused(`prompts: ['{{q}}']\ntests:\n  - vars: {q: hi}\n    assert: [{type: select-best, value: x}]\n`),
+    ).toMatch(
+      /'select-best' is a promptfoo assertion this project does not run: it picks the best of several providers' outputs/,
+    );
+  });
+
+  it('reads derivedMetrics as arithmetic over named metrics, and refuses a function call with why', () => {
+    const suite = read(`prompts: ['{{q}}']
+derivedMetrics:
+  - {name: DoubleTone, value: Tone * 2}
+  - {name: Mean, value: '(Tone + DoubleTone) / __count'}
+tests:
+  - vars: {q: hi}
+`);
+    expect(suite.promptfoo?.derivedMetrics?.map((m) => m.name)).toEqual(['DoubleTone', 'Mean']);
+    expect(refused(`prompts: ['{{q}}']\nderivedMetrics:\n  - name: F1\n    value: 'max(a, b)'\n`)).toMatch(
+      /line 4: the derived metric "F1" is "max\(a, b\)", which cannot be evaluated here: it calls max\(…\), a function/,
     );
   });
 });

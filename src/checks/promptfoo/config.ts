@@ -14,6 +14,9 @@ import { ConfigFiles } from './files.js';
 import { type Obj, Places, isObj, show } from './located.js';
 import { OutOfTime, RenderError, render, withinTime } from './render.js';
 import { type Sources, readPrompts, readTests } from './sources.js';
+import { chatMessages, userTurns } from './chat.js';
+import { readDerivedMetrics } from './derived.js';
+import { nearest } from '../../nearest.js';
 
 /** Keys that say a file is a promptfoo config, and keys that say it is a native checks file. */
 const PROMPTFOO_KEYS = ['prompts', 'tests', 'defaultTest', 'providers', 'scenarios', 'description'];
@@ -29,6 +32,7 @@ const TOP_KEYS = [
   'scenarios',
   'evaluateOptions',
   'assertionTemplates',
+  'derivedMetrics',
 ];
 /** Only steer promptfoo's own runs, its web view or its sharing: ignored, with one notice. */
 const IGNORED_TOP = [
@@ -48,7 +52,6 @@ const REFUSED_TOP: Record<string, string> = {
   env: "it sets variables for promptfoo's providers: set them in the step's environment (env: on the step) instead",
   nunjucksFilters: 'custom filters are code this project does not load: use the built-in filters',
   extensions: 'extension hooks are code this project does not run: remove them',
-  derivedMetrics: 'remove them; the output file keeps each named metric',
   redteam: 'red-team generation runs in promptfoo: generate the tests there and list them here',
 };
 const TEST_KEYS = [
@@ -155,7 +158,8 @@ function readConfig(file: YamlFile, context: PromptfooContext): CheckSuite {
     }
   }
   const description = top.description === undefined ? undefined : String(top.description);
-  const prompts = readPrompts(top.prompts, top, src);
+  const prompts = readPrompts(top.prompts, top, src, ignored);
+  const derivedMetrics = readDerivedMetrics(top, places);
   const evaluate = readEvaluateOptions(top, places, ignored);
   const templates = top.assertionTemplates;
   if (templates !== undefined && !isObj(templates))
@@ -172,6 +176,7 @@ function readConfig(file: YamlFile, context: PromptfooContext): CheckSuite {
       );
     defaultTest = value as Obj;
     checkTest(defaultTest, places, ignored, 'defaultTest');
+    checkPromptRefs(defaultTest, prompts, places);
   }
 
   const tests = readTests(top.tests, top, src);
@@ -186,6 +191,7 @@ function readConfig(file: YamlFile, context: PromptfooContext): CheckSuite {
   for (const { test, at } of all) {
     if (!isObj(test)) places.fail(at, undefined, `a test is ${show(test)}: expected a mapping with vars and assert`);
     checkTest(test as Obj, places, ignored, 'a test');
+    checkPromptRefs(test as Obj, prompts, places);
     const merged = mergeDefault(defaultTest, test as Obj, places);
     const repeat = readRepeat(merged.options as Obj, places) ?? evaluate.repeat;
     for (const vars of expandVars(merged, places)) {
@@ -200,21 +206,31 @@ function readConfig(file: YamlFile, context: PromptfooContext): CheckSuite {
         judges,
         templates: templates as Obj | undefined,
         words: file.words,
+        ignored,
       };
       const assert = (merged.assert as unknown[]).map((a) => readAssertion(a, ctx));
       const transform = readTransform(merged.options as Obj, ctx);
       const threshold = readThreshold(merged, places);
       const testCase = caseOf(merged, vars, assert);
       prompts.forEach((prompt, promptIdx) => {
-        if (!promptAllowed(prompt, merged.prompts, test as Obj, places)) return;
-        const send = renderPrompt(prompt, merged, loaded, test as Obj, places);
+        if (!promptAllowed(prompt, merged.prompts)) return;
+        const sends = renderPrompt(prompt, merged, loaded, test as Obj, places);
+        const last = sends.length - 1;
         const origin: CaseOrigin = { testIdx, promptIdx, vars: loaded, testCase };
         const name = unique(names, nameOf(merged, vars, prompts.length > 1 ? prompt : undefined));
         checks.push({
           name,
-          turns: [
-            { send, assert, ...(threshold === undefined ? {} : { threshold }), ...(transform ? { transform } : {}) },
-          ],
+          // A chat prompt's earlier user messages are turns that only need a reply; the test grades the last.
+          turns: sends.map((send, i) =>
+            i < last
+              ? { send, assert: [] }
+              : {
+                  send,
+                  assert,
+                  ...(threshold === undefined ? {} : { threshold }),
+                  ...(transform ? { transform } : {}),
+                },
+          ),
           repeat,
           minPass: repeat,
           timeoutMs: evaluate.timeoutMs,
@@ -233,7 +249,12 @@ function readConfig(file: YamlFile, context: PromptfooContext): CheckSuite {
     file: file.name,
     checks,
     judges: [...judges.values()],
-    promptfoo: { description, prompts, config: withoutSecrets(top) as Record<string, unknown> },
+    promptfoo: {
+      description,
+      prompts,
+      config: withoutSecrets(top) as Record<string, unknown>,
+      ...(derivedMetrics.length ? { derivedMetrics } : {}),
+    },
     notices,
   };
 }
@@ -289,8 +310,14 @@ function checkTest(test: Obj, places: Places, ignored: string[], what: string): 
       );
     if (key === 'providerOutput')
       places.fail(test, key, "'providerOutput' supplies a recorded output; here the Claw answers: remove it");
-    if (!TEST_KEYS.includes(key))
-      places.fail(test, key, `unknown key '${key}' in ${what}: expected ${TEST_KEYS.map((k) => `'${k}'`).join(', ')}`);
+    if (!TEST_KEYS.includes(key)) {
+      const near = nearest(key, TEST_KEYS);
+      places.fail(
+        test,
+        key,
+        `unknown key '${key}' in ${what}: ${near ? `did you mean '${near}'? ` : ''}expected ${TEST_KEYS.map((k) => `'${k}'`).join(', ')}`,
+      );
+    }
     if (key === 'provider' || key === 'providers') ignored.push(`a test's ${key} (the Claws under test answer)`);
   }
   if (test.vars !== undefined && !isObj(test.vars))
@@ -301,12 +328,14 @@ function checkTest(test: Obj, places: Places, ignored: string[], what: string): 
     if (!isObj(test.options)) places.fail(test, 'options', "'options' is not a mapping");
     for (const key of Object.keys(test.options as Obj)) {
       if (REFUSED_OPTIONS[key]) places.fail(test.options, key, `'${key}' is refused: ${REFUSED_OPTIONS[key]}`);
-      if (!OPTION_KEYS.includes(key))
-        places.fail(
-          test.options,
-          key,
-          `unknown key '${key}' in 'options': expected ${OPTION_KEYS.map((k) => `'${k}'`).join(', ')}`,
+      if (!OPTION_KEYS.includes(key)) {
+        // promptfoo hands a test's other options to its own provider (response_format, …): they steer
+        // a model call a Claw does not make, so they are ignored, named, as promptfoo takes them.
+        const near = nearest(key, OPTION_KEYS);
+        ignored.push(
+          `options.${key} (it steers promptfoo's own provider${near && near !== key ? `; did you mean '${near}'?` : ''})`,
         );
+      }
       if (key === 'runSerially' || key === 'disableConversationVar') ignored.push(`options.${key}`);
     }
   }
@@ -476,20 +505,43 @@ function readThreshold(test: Obj, places: Places): number | undefined {
   return t;
 }
 
-function promptAllowed(prompt: PromptfooPrompt, filter: unknown, test: Obj, places: Places): boolean {
-  if (filter === undefined) return true;
-  if (!Array.isArray(filter) || filter.some((f) => typeof f !== 'string'))
-    places.fail(test, 'prompts', "a test's 'prompts' is not a list of prompt labels");
-  return (filter as string[]).some(
-    (ref) =>
-      prompt.label === ref ||
-      (ref.endsWith('*') && prompt.label.startsWith(ref.slice(0, -1))) ||
-      prompt.label.startsWith(`${ref}:`),
+/** promptfoo's match of a test's `prompts` entry: a label or an id, exactly, `Group:*`, or `Group` for `Group:…`. */
+function promptMatches(ref: string, prompt: PromptfooPrompt): boolean {
+  const ids = [prompt.label, ...(prompt.id === undefined ? [] : [prompt.id])];
+  return ids.some(
+    (name) => name === ref || (ref.endsWith('*') && name.startsWith(ref.slice(0, -1))) || name.startsWith(`${ref}:`),
   );
 }
 
-/** The message sent: the prompt (with prefix and suffix) rendered with the vars, as promptfoo renders it. */
-function renderPrompt(prompt: PromptfooPrompt, test: Obj, vars: Obj, at: Obj, places: Places): string {
+/** Whether a test runs with a prompt: every prompt without a filter, none with an empty one. */
+function promptAllowed(prompt: PromptfooPrompt, filter: unknown): boolean {
+  if (!Array.isArray(filter)) return true;
+  return (filter as string[]).some((ref) => promptMatches(ref, prompt));
+}
+
+/** A test's `prompts` names prompts there are, as promptfoo checks when it reads the config. */
+function checkPromptRefs(test: Obj, prompts: PromptfooPrompt[], places: Places): void {
+  const filter = test.prompts;
+  if (filter === undefined) return;
+  if (!Array.isArray(filter) || filter.some((f) => typeof f !== 'string'))
+    places.fail(test, 'prompts', "a test's 'prompts' is not a list of prompt labels or ids");
+  for (const ref of filter as string[]) {
+    if (prompts.some((p) => promptMatches(ref, p))) continue;
+    const names = [...new Set(prompts.flatMap((p) => [p.label, ...(p.id === undefined ? [] : [p.id])]))];
+    const near = nearest(ref, names);
+    places.fail(
+      test,
+      'prompts',
+      `a test's 'prompts' names ${show(ref)}, which no prompt has as its label or id: ${near ? `did you mean ${show(near)}? ` : ''}expected one of ${names.map((n) => show(n)).join(', ')}, or a prefix with '*'`,
+    );
+  }
+}
+
+/**
+ * The messages sent: the prompt (with prefix and suffix) rendered with the vars, as promptfoo
+ * renders it; one message, or a chat prompt's user messages in order (chat.ts).
+ */
+function renderPrompt(prompt: PromptfooPrompt, test: Obj, vars: Obj, at: Obj, places: Places): string[] {
   const options = test.options as Obj;
   const raw = `${String(options.prefix ?? '')}${prompt.raw}${String(options.suffix ?? '')}`;
   const fail = (message: string): never =>
@@ -502,17 +554,14 @@ function renderPrompt(prompt: PromptfooPrompt, test: Obj, vars: Obj, at: Obj, pl
       parsed = undefined;
     }
     if (parsed !== undefined && typeof parsed === 'object' && parsed !== null) {
-      if (Array.isArray(parsed) && parsed.every((m) => isObj(m) && typeof m.role === 'string')) {
-        fail(
-          'is a list of chat messages: a Claw takes one message, and its own instructions play the system part: expected the prompt as text',
-        );
-      }
-      return JSON.stringify(renderDeep(parsed, vars), null, 2);
+      const rendered = renderDeep(parsed, vars);
+      const messages = chatMessages(JSON.stringify(rendered));
+      return messages ? userTurns(messages) : [JSON.stringify(rendered, null, 2)];
     }
     const renderedVars = Object.fromEntries(
       Object.entries(vars).map(([k, v]) => [k, typeof v === 'string' ? render(v, vars) : v]),
     );
-    return render(raw, renderedVars);
+    return [render(raw, renderedVars)];
   } catch (err) {
     if (err instanceof RenderError) return fail(`cannot be rendered for this test: ${err.message}`);
     throw err;

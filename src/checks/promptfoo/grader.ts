@@ -27,7 +27,22 @@ const CONFIG_KEYS = [
   'organization',
 ];
 
-export type GraderRead = { spec: EndpointJudgeSpec } | { problem: string; key?: string };
+export type GraderRead = { spec: EndpointJudgeSpec; ignored?: string[] } | { problem: string; key?: string };
+
+/** What a grader is for: chat answers, embeddings (`similar`, `answer-relevance`), moderation. */
+export type GraderKind = 'text' | 'embedding' | 'moderation';
+
+/** promptfoo 0.123's default models when none is named. */
+const DEFAULT_MODELS: Record<GraderKind, string> = {
+  text: DEFAULT_GRADER_MODEL,
+  embedding: 'text-embedding-3-large',
+  moderation: 'omni-moderation-latest',
+};
+const PREFIX: Record<GraderKind, string> = {
+  text: 'openai:chat',
+  embedding: 'openai:embedding',
+  moderation: 'openai:moderation',
+};
 
 /**
  * The judge for `provider` (undefined: promptfoo's default grader). `problem` says what to write
@@ -39,18 +54,26 @@ export function readGrader(
   env: NodeJS.ProcessEnv,
   words: Words = ACTION_WORDS,
   forkEvent?: string,
+  kind: GraderKind = 'text',
 ): GraderRead {
   let id: unknown = provider;
   let config: Obj = {};
   if (provider === undefined || provider === null) {
     if (!env.OPENAI_API_KEY?.trim()) {
       return {
-        problem: `a model-graded assertion needs a grader: set OPENAI_API_KEY (promptfoo's default grader, ${DEFAULT_GRADER_MODEL}), or name one with defaultTest.options.provider, such as openai:chat:gpt-4.1-mini-2025-04-14`,
+        problem: `a model-graded assertion needs a grader: set OPENAI_API_KEY (promptfoo's default grader, ${DEFAULT_MODELS[kind]}), or name one with defaultTest.options.provider, such as ${PREFIX[kind]}:${kind === 'text' ? 'gpt-4.1-mini-2025-04-14' : DEFAULT_MODELS[kind]}`,
       };
     }
-    id = `openai:chat:${DEFAULT_GRADER_MODEL}`;
+    id = `${PREFIX[kind]}:${DEFAULT_MODELS[kind]}`;
   } else if (isObj(provider)) {
-    if ('text' in provider && !('id' in provider)) return readGrader(provider.text, env, words, forkEvent);
+    // promptfoo's provider by purpose: {text: …, embedding: …}.
+    if (!('id' in provider) && ['text', 'embedding', 'moderation', 'classification'].some((k) => k in provider)) {
+      if (!(kind in provider))
+        return {
+          problem: `the grader names no '${kind}' provider: expected ${kind}: ${PREFIX[kind]}:<model> beside the others`,
+        };
+      return readGrader(provider[kind], env, words, forkEvent, kind);
+    }
     const unknown = Object.keys(provider).filter((k) => !['id', 'config', 'label'].includes(k));
     if (unknown.length)
       return {
@@ -65,20 +88,32 @@ export function readGrader(
   }
   if (typeof id !== 'string')
     return { problem: `the grader is ${show(id)}: expected a provider id such as openai:chat:gpt-4.1-mini-2025-04-14` };
-  const model = openAiModel(id);
+  const model = openAiModel(id, kind);
   if ('problem' in model) return model;
-  const unknown = Object.keys(config).filter((k) => !CONFIG_KEYS.includes(k));
-  if (unknown.length) {
-    return {
-      problem: `the grader's config has ${unknown.map((k) => `'${k}'`).join(', ')}, which the judge does not send: expected ${CONFIG_KEYS.join(', ')}`,
-      key: 'config',
-    };
-  }
-  return endpoint(model.model, config, env, words, forkEvent);
+  const read = endpoint(model.model, config, env, words, forkEvent);
+  if ('problem' in read) return read;
+  if (kind === 'embedding') read.spec.embeddingModel = model.model;
+  if (kind === 'moderation') read.spec.moderationModel = model.model;
+  // Options of promptfoo's own provider call (response_format, top_p, …): they steer a model's
+  // wording, not which model grades, so they are ignored, named, rather than the config refused.
+  const ignored = Object.keys(config)
+    .filter((k) => !CONFIG_KEYS.includes(k))
+    .map((k) => `the grader's config.${k} (the judge sends its own request)`);
+  return ignored.length ? { ...read, ignored } : read;
 }
 
-function openAiModel(id: string): { model: string } | { problem: string } {
+function openAiModel(id: string, kind: GraderKind): { model: string } | { problem: string } {
   const parts = id.split(':');
+  if (kind !== 'text') {
+    const names = kind === 'embedding' ? ['embedding', 'embeddings'] : ['moderation'];
+    if (parts[0] === 'openai' && names.includes(parts[1] ?? '') && parts.length <= 3)
+      return { model: parts[2] || DEFAULT_MODELS[kind] };
+    // As promptfoo reads openai:text-embedding-3-small: an embedding model by its name.
+    if (parts[0] === 'openai' && parts.length === 2 && parts[1].includes(kind)) return { model: parts[1] };
+    return {
+      problem: `the grader is ${show(id)}, which is not an OpenAI-compatible ${kind} model: expected ${PREFIX[kind]}:<model> (any OpenAI-compatible server: {id: ${PREFIX[kind]}:<model>, config: {apiBaseUrl: https://…/v1}}), or {text: …, ${kind}: …}`,
+    };
+  }
   if (parts[0] === 'openai') {
     if (parts.length === 3 && parts[1] === 'chat' && parts[2]) return { model: parts[2] };
     if (

@@ -11,6 +11,7 @@ import type { ChecksResult } from '../result.js';
 import type { Component } from '../scoring.js';
 import type { CheckSuite } from '../check.js';
 import type { PromptfooPrompt } from './case.js';
+import { derive } from './derived.js';
 
 /** The most of one reply kept in the file. */
 const MAX_OUTPUT_CHARS = 20_000;
@@ -176,7 +177,7 @@ export function toPromptfooOutput(result: ChecksResult, suite: CheckSuite, now =
         assertFailCount: asserts.filter((a) => !a.pass).length,
         totalLatencyMs: mine.reduce((sum, r) => sum + r.latencyMs, 0),
         tokenUsage: tokenUsage(mine.length),
-        namedScores: named,
+        namedScores: { ...named, ...derive(suite.promptfoo?.derivedMetrics ?? [], named, mine.length) },
         namedScoresCount: counts,
         ...(Object.keys(weights).length ? { namedScoreWeights: weights } : {}),
         cost: 0,

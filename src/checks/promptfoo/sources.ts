@@ -4,11 +4,13 @@
 // `__config:__expectedN:threshold`), and text prompt files (prompts separated by `---` lines).
 // Each value is placed at its file and line (a CSV row at the line it starts on).
 import { parse as parseCsv } from 'csv-parse/sync';
+import { parse as parseYaml } from 'yaml';
 import { ASSERTION_TYPES } from '../assertions.js';
 import { YamlFile } from '../../config/yaml-file.js';
 import { ConfigFiles, type FileRef } from './files.js';
 import { type Obj, type Places, isObj, show } from './located.js';
 import type { PromptfooPrompt } from './case.js';
+import { chatMessages, lineOfMessage, messageProblem, userTurns } from './chat.js';
 
 export interface Sources {
   places: Places;
@@ -239,8 +241,12 @@ export function assertionFromString(expected: string): Obj {
   return { type: 'equals', value: expected };
 }
 
-/** `prompts:` as promptfoo takes them: text, `file://` text files, `{raw, label}`, `{id: file://…, label}`, a map of files to labels. */
-export function readPrompts(value: unknown, holder: Obj, src: Sources): PromptfooPrompt[] {
+/**
+ * `prompts:` as promptfoo takes them: text, `file://` text, Markdown, JSON, YAML and JSONL files
+ * (the last three chat messages, chat.ts), `{id, label, raw}`, `{id: file://…, label}`, a map of
+ * files to labels. A prompt's `config` (promptfoo's provider options) is ignored, named in `ignored`.
+ */
+export function readPrompts(value: unknown, holder: Obj, src: Sources, ignored: string[]): PromptfooPrompt[] {
   const fail = (at: unknown, key: string | undefined, message: string): never =>
     src.places.fail(at, key, message, src.places.where(holder, 'prompts'));
   if (value === undefined) {
@@ -257,31 +263,83 @@ export function readPrompts(value: unknown, holder: Obj, src: Sources): Promptfo
     for (const [ref, label] of Object.entries(value))
       items.push({ item: ref, label: String(label), at: value, key: ref });
   else fail(holder, 'prompts', "'prompts' is not a list: expected a list of prompts");
-  const prompts = items.flatMap(({ item, label, at, key }) => {
+  const prompts = items.flatMap(({ item, label, at, key }): PromptfooPrompt[] => {
     let raw: unknown = item;
     let ownLabel = label;
+    let id: string | undefined;
     if (isObj(item)) {
       const extra = Object.keys(item).filter((k) => !['raw', 'label', 'id', 'config'].includes(k));
       if (extra.length)
         fail(item, extra[0], `unknown key '${extra[0]}' in a prompt: expected 'raw' or 'id', and 'label'`);
-      if (item.config !== undefined)
-        fail(item, 'config', "a prompt's 'config' sets provider options; here the Claw answers: remove it");
+      if (item.config !== undefined) ignored.push("a prompt's config (it sets promptfoo's provider options)");
       raw = item.raw ?? item.id;
       ownLabel = typeof item.label === 'string' ? item.label : undefined;
+      id = typeof item.id === 'string' ? item.id : undefined;
     }
     if (typeof raw !== 'string' || raw === '')
       return fail(at, key, `a prompt is ${show(raw)}: expected text, or file://prompt.txt`);
-    if (!ConfigFiles.isRef(raw)) return [{ raw, label: ownLabel ?? raw }];
+    if (!ConfigFiles.isRef(raw)) {
+      const prompt = { raw, label: ownLabel ?? raw, ...(id === undefined ? {} : { id }) };
+      return [
+        checkChat(
+          prompt,
+          isObj(item) ? { at: item, key: item.raw === undefined ? 'id' : 'raw' } : { at, key },
+          src,
+          ignored,
+        ),
+      ];
+    }
+    // As promptfoo: a prompt read from a file keeps its label, not its id.
     const bare = raw.replace(/:\w+$/, '');
-    if (!/\.(txt|md|j2|njk|jinja|jinja2|prompt)$/i.test(bare) && /\.\w+$/.test(bare)) {
-      const kind = /\.(js|cjs|mjs|ts|py)(:\w+)?$/.test(raw)
+    const kind = /\.(txt|j2|njk|jinja|jinja2|prompt)$/i.test(bare)
+      ? 'text'
+      : /\.md$/i.test(bare)
+        ? 'markdown'
+        : /\.json$/i.test(bare)
+          ? 'json'
+          : /\.ya?ml$/i.test(bare)
+            ? 'yaml'
+            : /\.jsonl$/i.test(bare)
+              ? 'jsonl'
+              : /\.\w+$/.test(bare)
+                ? undefined
+                : 'text';
+    if (kind === undefined) {
+      const what = /\.(js|cjs|mjs|ts|py)(:\w+)?$/.test(raw)
         ? 'a prompt function, which this project does not run'
-        : /\.(json|jsonl|ya?ml)$/.test(raw)
-          ? 'chat messages; a Claw takes one message, and its own instructions play the system part'
-          : 'not a text file';
-      return fail(at, key, `the prompt ${show(raw)} is ${kind}: expected text, or file://prompt.txt`);
+        : 'not a text, JSON or YAML file';
+      return fail(
+        at,
+        key,
+        `the prompt ${show(raw)} is ${what}: expected text, or file://prompt.txt (or .json chat messages)`,
+      );
     }
     const { text, name } = load(raw, at, key, src);
+    const checked = (prompt: PromptfooPrompt, source: string): PromptfooPrompt =>
+      checkChat(prompt, { at, key, file: name, text: source }, src, ignored);
+    if (kind === 'json' || kind === 'yaml') {
+      let contents = text;
+      try {
+        contents = JSON.stringify(kind === 'json' ? JSON.parse(text) : parseYaml(text));
+      } catch {
+        // As promptfoo: a file that does not parse is sent as its text.
+      }
+      const shown = kind === 'json' ? contents : contents.slice(0, 80);
+      return [checked({ raw: contents, label: ownLabel || `${name}: ${shown}` }, text)];
+    }
+    if (kind === 'jsonl') {
+      const lines = text.split(/\r?\n/).filter((line) => line.length > 0);
+      return lines.map((line) =>
+        checked(
+          {
+            raw: line,
+            label: lines.length > 1 ? (ownLabel ? `${ownLabel}: ${line}` : `${name}: ${line}`) : ownLabel || name,
+          },
+          line,
+        ),
+      );
+    }
+    if (kind === 'markdown') return [{ raw: text, label: ownLabel || `${name}: ${text.slice(0, 50)}...` }];
     const parts = text.split(/\r?\n/).reduce<string[][]>(
       (acc, line) => {
         if (line.trim() === '---') acc.push([]);
@@ -297,4 +355,33 @@ export function readPrompts(value: unknown, holder: Obj, src: Sources): Promptfo
   });
   if (prompts.length === 0) fail(holder, 'prompts', "'prompts' is empty: expected at least one prompt");
   return prompts;
+}
+
+/** A chat-format prompt's messages checked now: an assistant message refused at its line, a system one noted. */
+function checkChat(
+  prompt: PromptfooPrompt,
+  where: { at: object; key?: string; file?: string; text?: string },
+  src: Sources,
+  ignored: string[],
+): PromptfooPrompt {
+  const messages = chatMessages(prompt.raw);
+  if (!messages) return prompt;
+  messages.forEach((m, i) => {
+    const problem = messageProblem(m as Obj);
+    if (problem) {
+      const line = where.file && where.text ? lineOfMessage(where.text, i) : undefined;
+      if (where.file && line !== undefined)
+        src.places.fail(undefined, undefined, `${where.file}, line ${line}: the prompt ${problem}`);
+      src.places.fail(where.at, where.key, `the prompt ${show(prompt.label)} ${problem}`);
+    }
+  });
+  if (userTurns(messages).length === 0)
+    src.places.fail(
+      where.at,
+      where.key,
+      `the prompt ${show(prompt.label)} has no 'user' message: expected at least one, the message sent`,
+    );
+  if (messages.some((m) => (m as Obj).role !== 'user'))
+    ignored.push("a chat prompt's system message (the Claw's own instructions play that part)");
+  return prompt;
 }

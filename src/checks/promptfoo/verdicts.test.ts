@@ -4,9 +4,11 @@
 // A case marked `differs` is a deliberate difference, listed in docs/checks.md.
 import { stringify } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { CASES } from '../../../test/promptfoo/cases.ts';
+import { CASES, graderAnswer, moderationFlags } from '../../../test/promptfoo/cases.ts';
+import { letterVector } from '../../../test/sim/judge.ts';
 import verdicts from '../../../test/promptfoo/verdicts.json' with { type: 'json' };
-import { type GradedAssertion } from '../assertions.js';
+import { type GradedAssertion, type RecipeAssertion, isRecipe } from '../assertions.js';
+import { runRecipe } from './graders.js';
 import { interpretAnswer } from '../judge.js';
 import { scoreTurn } from '../scoring.js';
 import { runScript } from '../script.js';
@@ -18,14 +20,28 @@ const round = (n: number): number => Math.round(n * 10_000) / 10_000;
 const CONFIG = stringify({
   prompts: ['{{out}}'],
   defaultTest: {
-    options: { provider: { id: 'openai:chat:stand-in', config: { apiBaseUrl: 'http://127.0.0.1:9/v1', apiKey: 'k' } } },
+    options: {
+      provider: Object.fromEntries(
+        ['chat', 'embedding', 'moderation'].map((kind) => [
+          kind === 'chat' ? 'text' : kind,
+          { id: `openai:${kind}:stand-in`, config: { apiBaseUrl: 'http://127.0.0.1:9/v1', apiKey: 'k' } },
+        ]),
+      ),
+    },
   },
   tests: CASES.map((c) => ({
     description: c.name,
-    vars: { out: c.output },
+    vars: { out: c.output, ...c.vars },
     assert: c.assert,
     ...(c.threshold === undefined ? {} : { threshold: c.threshold }),
-    ...(c.transform ? { options: { transform: c.transform } } : {}),
+    ...(c.transform || c.rubricPrompt
+      ? {
+          options: {
+            ...(c.transform ? { transform: c.transform } : {}),
+            ...(c.rubricPrompt ? { rubricPrompt: c.rubricPrompt } : {}),
+          },
+        }
+      : {}),
   })),
 });
 
@@ -38,7 +54,22 @@ async function ourVerdicts(): Promise<Record<string, { pass: boolean; score: num
       const turn = check.turns[0];
       const outcome = await scoreTurn(turn, c.output, 5, {
         // The judge's answer is the case's script, read as the gate reads every answer.
-        grade: async (a: GradedAssertion) => {
+        grade: async (a: GradedAssertion | RecipeAssertion, text: string) => {
+          if (isRecipe(a)) {
+            // promptfoo's recipe, its grader answering as the fake one promptfoo was given.
+            const verdict = await runRecipe(
+              a,
+              { output: text, input: c.output, vars: check.origin!.vars },
+              {
+                ask: async (messages) => ({ text: graderAnswer(messages.map((m) => m.content).join('\n'), c.grader) }),
+                embed: async (texts) => ({ vectors: texts.map(letterVector) }),
+                moderate: async (reply) => ({ flags: moderationFlags(reply) }),
+              },
+            );
+            if (verdict.kind === 'error') return { kind: 'error', reason: verdict.reason };
+            const passed = a.negate ? verdict.kind === 'fail' : verdict.kind === 'pass';
+            return { kind: 'verdict', passed, reason: verdict.reason, figures: '', score: verdict.score };
+          }
           const verdict = interpretAnswer(a, { reason: '', ...c.grader });
           if (verdict.kind === 'error') return { kind: 'error', reason: verdict.reason };
           const passed = a.negate ? verdict.kind === 'fail' : verdict.kind === 'pass';

@@ -1,0 +1,92 @@
+// Opt-in (npm run test:promptfoo): promptfoo 0.123.1 itself on the configs of
+// test/e2e/promptfoo-format.e2e.test.ts, with the same Claw replies (a provider of the test's) and
+// the same fake judge at OPENAI_BASE_URL (chat, /embeddings, /moderations): its verdicts are the
+// ones the end-to-end tests expect of dist/.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { FakeJudge, type FakeJudgeOptions, type JudgeRequest, verdict } from '../sim/judge.ts';
+
+const INSTALL = join(import.meta.dirname, '.install', 'node_modules', 'promptfoo');
+const E2E = readFileSync(join(import.meta.dirname, '..', 'e2e', 'promptfoo-format.e2e.test.ts'), 'utf8');
+/** A config as the e2e test writes it (its template literal, escapes undone). */
+const config = (name: string): Record<string, unknown> =>
+  parse(new RegExp(`const ${name} = \`([\\s\\S]*?)\`;`).exec(E2E)![1].replace(/\\\\/g, '\\')) as Record<
+    string,
+    unknown
+  >;
+const text = (r: JudgeRequest): string =>
+  ((r.body.messages as { content: string }[]) ?? []).map((m) => m.content).join('\n');
+
+interface Promptfoo {
+  evaluate(
+    suite: object,
+    options: object,
+  ): Promise<{ toEvaluateSummary(): Promise<{ results: { success: boolean; score: number }[] }> }>;
+}
+
+async function verdicts(suite: Record<string, unknown>, reply: string, options: FakeJudgeOptions): Promise<boolean[]> {
+  const promptfoo = (
+    (await import(pathToFileURL(join(INSTALL, 'dist', 'src', 'index.js')).href)) as { default: Promptfoo }
+  ).default;
+  const judge = new FakeJudge(options);
+  process.env.OPENAI_API_KEY = 'sk-promptfoo-opt-in';
+  process.env.OPENAI_BASE_URL = await judge.start();
+  try {
+    const claw = { id: () => 'claw', callApi: async () => ({ output: reply }) };
+    const run = await promptfoo.evaluate(
+      { ...suite, providers: [claw] },
+      { maxConcurrency: 1, cache: false, writeLatestResults: false, showProgressBar: false },
+    );
+    return (await run.toEvaluateSummary()).results.map((r) => r.success);
+  } finally {
+    await judge.stop();
+  }
+}
+
+describe("promptfoo itself on the end-to-end tests' configs", () => {
+  it('tests-per-prompt: one result, "Factual Assistant" only, failing on the echo', async () => {
+    const echo = 'You are factual. Answer: What is 2+2?'; // what promptfoo's echo provider answers
+    expect(await verdicts(config('TESTS_PER_PROMPT'), echo, {})).toEqual([false]);
+  });
+
+  it('custom-grading-prompt passes', async () => {
+    const suite = { ...config('CUSTOM_GRADING'), prompts: ['Talk about {{topic}}'] }; // prompts.txt, inline
+    const reply = 'The Federal Reserve sets rates; macroeconomics studies the whole economy. What do you want to know?';
+    expect(
+      await verdicts(suite, reply, { answer: () => verdict({ pass: true, score: 3, reason: 'All three.' }) }),
+    ).toEqual([true]);
+  });
+
+  it('g-eval: only the Fluency test passes', async () => {
+    const answer: FakeJudgeOptions['answer'] = (r) =>
+      text(r).includes('generate 3-4 concise evaluation steps')
+        ? { content: '{"steps":["Read the reply.","Judge it against the criteria."]}' }
+        : { content: text(r).includes('Fluency') ? '{"score":9,"reason":"Fluent."}' : '{"score":6,"reason":"Thin."}' };
+    expect(
+      await verdicts(config('G_EVAL'), "I'm doing well, thank you! How can I help you today?", { answer }),
+    ).toEqual([false, false, true, false, false]);
+  });
+
+  it('answer-relevance passes', async () => {
+    const answer = () => ({ content: 'What is the capital of France?' });
+    expect(await verdicts(config('ANSWER_RELEVANCE'), 'The capital of France is Paris.', { answer })).toEqual([true]);
+  });
+
+  it('similar passes, moderation fails, closedqa passes', async () => {
+    const suite = parse(
+      /'promptfooconfig\.yaml': `(prompts: \['\{\{foo\}\}'\]\ntests:[\s\S]*?)`,/.exec(E2E)![1],
+    ) as object;
+    const options: FakeJudgeOptions = {
+      answer: () => ({ content: 'The tone is professional.\nY\nY' }),
+      moderate: (t) => (t.includes('expected') ? ['sexual'] : []),
+    };
+    expect(await verdicts(suite as Record<string, unknown>, 'The expected output, more or less.', options)).toEqual([
+      true,
+      false,
+      true,
+    ]);
+  });
+});
