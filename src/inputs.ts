@@ -261,6 +261,18 @@ export const INPUTS: readonly InputSpec[] = [
     default: '',
   },
   {
+    name: 'max-new-incidents',
+    description:
+      'health with incidents: the most incident issues one run opens; the others open on the next runs (one line says how many were held back).',
+    default: '20',
+  },
+  {
+    name: 'state-secret',
+    description:
+      'health and preview: a secret (at least 16 characters, stored as a secret) that seals the state this action keeps in incident issues and preview comments. Set it before rotating the API key: the state then survives the rotation. Empty: sealed under the API key.',
+    default: '',
+  },
+  {
     name: 'history',
     description:
       'health: a branch that keeps one record per Claw per run (NDJSON month files, needs permissions: contents: write). Empty: no history, unless incidents or status-page turn it on with claw-health.',

@@ -48,7 +48,9 @@ export async function run(): Promise<void> {
   if (rawKey.trim()) core.setSecret(rawKey.trim());
   const githubToken = core.getInput('github-token');
   if (githubToken.trim()) core.setSecret(githubToken.trim());
-  secrets.add(rawKey, githubToken);
+  const stateSecret = core.getInput('state-secret');
+  if (stateSecret.trim()) core.setSecret(stateSecret.trim());
+  secrets.add(rawKey, githubToken, stateSecret);
   core.saveState(STATE.isPost, 'true');
   // A pull request from a fork runs without secrets: a preview then does nothing, and says so once.
   if (core.getInput('command').trim() === 'preview' && !rawKey.trim()) {
@@ -126,7 +128,17 @@ export async function run(): Promise<void> {
           : undefined,
       health:
         settings.command === 'health' && settings.history
-          ? { host: githubHealthHost(connectGitHub(settings.githubToken, github), settings.history) }
+          ? {
+              host: githubHealthHost(
+                // Every GitHub call of health ends by the step's timeout; a rate limit stops them all.
+                connectGitHub(settings.githubToken, github, {
+                  deadline: Date.now() + settings.timeoutMs,
+                  signal: cancel.signal,
+                  warn: log.warning,
+                }),
+                settings.history,
+              ),
+            }
           : undefined,
     });
     if (mirror) result.outputs['github-deployment-id'] = await mirror.finish(result.github);

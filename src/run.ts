@@ -97,9 +97,10 @@ export async function execute(settings: Settings, files: InputFiles, session: Se
   try {
     const startedAt = systemClock.now();
     const deadline = startedAt + settings.timeoutMs;
-    const checksFor = (checked: CheckSuite, clawIds: string[]): Promise<ChecksResult> => {
+    const checksFor = (checked: CheckSuite, clawIds: string[], until?: number): Promise<ChecksResult> => {
       warnGraderUnderTest(log, checked, clawIds);
-      return runChecks(context.deps, checked, clawIds, {
+      const deps = until === undefined ? context.deps : { ...context.deps, deadline: Math.min(until, deadline) };
+      return runChecks(deps, checked, clawIds, {
         pollIntervalMs: settings.pollIntervalMs,
         classify: run.policy.classify,
         judgeFor: run.judgeFor,
@@ -121,7 +122,7 @@ export async function execute(settings: Settings, files: InputFiles, session: Se
         deadline,
         // Read only when a wait first needs it: a run that never polls a deployment spends nothing on it.
         history: new DeploymentHistory(run.client, log, { deadline, signal }),
-        checks: suite && ((clawIds) => checksFor(suite, clawIds)),
+        checks: suite && ((clawIds, until) => checksFor(suite, clawIds, until)),
         onProgress: session.onProgress,
         onFleetProgress: session.onFleetProgress,
         words: session.words,

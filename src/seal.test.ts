@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readSealed, sealKey, sealedMarker } from './seal.js';
+import { readSealed, sealKey, sealedMarker, stateSealKey } from './seal.js';
 
 const key = sealKey('ams-key-0123456789', 'octo/claws');
 
@@ -32,5 +32,27 @@ describe('sealed state', () => {
     });
     const moved = line.replace('incident:', 'preview-state:');
     expect(readSealed(moved, 'preview-state', key)).toMatchObject({ problem: expect.stringMatching(/does not match/) });
+  });
+
+  it('with a state-secret: what the API key sealed still reads (marked older), a rotated API key changes nothing', () => {
+    const before = sealedMarker('incident', { claw: 'c1' }, key);
+    const ring = stateSealKey({ stateSecret: 'state-secret-0123456789', apiKey: 'ams-key-0123456789' }, 'octo/claws');
+    expect(readSealed(before, 'incident', ring)).toEqual({ found: true, state: { claw: 'c1' }, older: true });
+    const resealed = sealedMarker('incident', { claw: 'c1' }, ring);
+    const rotated = stateSealKey(
+      { stateSecret: 'state-secret-0123456789', apiKey: 'ams-key-rotated-999' },
+      'octo/claws',
+    );
+    expect(readSealed(resealed, 'incident', rotated)).toEqual({ found: true, state: { claw: 'c1' } });
+    // Another state-secret reads neither; without one, the API key alone seals, as before.
+    const other = stateSealKey(
+      { stateSecret: 'another-secret-0123456789', apiKey: 'ams-key-rotated-999' },
+      'octo/claws',
+    );
+    expect(readSealed(resealed, 'incident', other)).toMatchObject({ problem: expect.stringMatching(/does not match/) });
+    expect(stateSealKey({ stateSecret: '', apiKey: 'ams-key-0123456789' }, 'octo/claws')).toEqual(key);
+    expect(readSealed(sealedMarker('incident', { claw: 'c1' }, rotated), 'incident', key)).toMatchObject({
+      problem: expect.stringMatching(/set state-secret before rotating the API key/),
+    });
   });
 });

@@ -22,6 +22,8 @@ export interface Settings {
   command: Command;
   /** The API key; masked by main.ts before this object exists. */
   apiKey: string;
+  /** Seals the state kept on GitHub instead of the API key, when set; masked by main.ts too. */
+  stateSecret: string;
   /** Base address without a trailing `/v1` or slash; the transport adds exactly one `/v1`. */
   baseUrl: string;
   /** deploy/rollback: the one Claw. Empty when not given, or when `targets` names several. */
@@ -104,6 +106,8 @@ export interface Settings {
     reopenWithinMs: number;
     /** GitHub logins assigned to a new incident. */
     assignees: string[];
+    /** The most issues one run opens; the others wait for the next runs. */
+    maxNew: number;
     /** Text added to a new incident (a team to notify). */
     mention: string;
   };
@@ -236,6 +240,13 @@ function readAll(read: InputReader, w: Words): Settings {
   if (/[\u0100-\uffff]/.test(apiKey)) {
     throw new InputError(
       `${w.subject('api-key')} holds a character no HTTP header can carry: expected the key as the service issued it.`,
+    );
+  }
+  const stateSecret = read('state-secret').trim();
+  // Never shown either: it seals what this action trusts on GitHub.
+  if (stateSecret !== '' && (stateSecret.length < 16 || hasSpaceOrControl(stateSecret))) {
+    throw new InputError(
+      `${w.subject('state-secret')} is not usable: expected a single line of at least 16 characters without whitespace (store it as a secret), or nothing.`,
     );
   }
   if (read('base-url').trim() === '') fail('base-url', '', 'the service address, such as https://api.example.com/v1');
@@ -412,6 +423,7 @@ function readAll(read: InputReader, w: Words): Settings {
   return {
     command,
     apiKey,
+    stateSecret,
     baseUrl,
     clawId,
     targets,
@@ -499,6 +511,11 @@ function readHealthOverTime(
       confirm: atLeastOne('confirm'),
       recover: atLeastOne('recover'),
       reopenWithinMs: parsed(read, 'reopen-within', (v) => parseDuration(v || '1h')),
+      maxNew: parsed(read, 'max-new-incidents', (v) => {
+        const n = parseCount(v || '20');
+        if (n < 1 || n > 10_000) throw new ParseError('a whole number from 1 to 10000');
+        return n;
+      }),
       assignees,
       mention,
     },

@@ -73,12 +73,24 @@ export class AmsClient {
 
   // --- Claws -------------------------------------------------------------------------------
 
-  async listClaws(options: CallOptions = {}): Promise<Claw[]> {
+  /**
+   * Every Claw of the workspace. With `unusable`, a Claw whose id cannot be used (a '/' in it) is
+   * left out and its id, clipped, added there; without it, such an id fails the whole list.
+   */
+  async listClaws(options: CallOptions & { unusable?: string[] } = {}): Promise<Claw[]> {
+    const { unusable, ...call } = options;
     const items = await this.listAll(
-      { method: 'GET', route: '/claws', scope: 'claws:read', what: 'the list of Claws', ...options },
+      { method: 'GET', route: '/claws', scope: 'claws:read', what: 'the list of Claws', ...call },
       'claws',
     );
-    return items.map((item) => toClaw(readObject(item, 'claw')));
+    const claws: Claw[] = [];
+    for (const item of items) {
+      const object = readObject(item, 'claw');
+      const id = readId(object, 'claw');
+      if (unusable && id !== undefined && !isValidId(id)) unusable.push(clip(id, 80));
+      else claws.push(toClaw(object));
+    }
+    return claws;
   }
 
   async getClaw(id: string, options: CallOptions = {}): Promise<Claw> {

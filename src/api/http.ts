@@ -181,32 +181,62 @@ const MAX_GITHUB_BODY_BYTES = 32 * 1024 * 1024;
 /** No GitHub call should take longer; a stalled one must not hold the step. */
 const GITHUB_TIMEOUT_MS = 60_000;
 
-/** A fetch that Octokit can use (`request: { fetch }`). */
+/**
+ * A fetch that Octokit can use (`request: { fetch }`). It honours `signal`: the call is given up at
+ * once and its socket closed (a client of its own, disposed), so a late GitHub never holds the step.
+ */
 export function httpClientFetch(userAgent = 'claw-deploy'): typeof fetch {
-  const client = new HttpClient(userAgent, [], { allowRedirects: false, socketTimeout: GITHUB_TIMEOUT_MS });
+  const shared = new HttpClient(userAgent, [], { allowRedirects: false, socketTimeout: GITHUB_TIMEOUT_MS });
   return async (input, init) => {
-    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
-    const headers: http.OutgoingHttpHeaders = {};
-    new Headers(init?.headers).forEach((value, name) => (headers[name] = value));
-    const body =
-      init?.body === undefined || init.body === null
-        ? null
-        : typeof init.body === 'string'
-          ? init.body
-          : Buffer.from(await new Response(init.body).arrayBuffer()).toString('utf8');
-    const response = await client.request(init?.method ?? 'GET', url, body, headers);
-    const status = response.message.statusCode ?? 0;
-    const bytes = await readGitHubBody(response.message);
-    const answer = new Response([101, 204, 205, 304].includes(status) ? null : bytes, {
-      status,
-      statusText: response.message.statusMessage ?? '',
-      headers: Object.entries(response.message.headers).flatMap(([name, value]) =>
-        value === undefined ? [] : (Array.isArray(value) ? value : [value]).map((v): [string, string] => [name, v]),
-      ),
+    const signal = init?.signal ?? undefined;
+    if (!signal) return fetchWith(shared, input, init);
+    signal.throwIfAborted();
+    const client = new HttpClient(userAgent, [], { allowRedirects: false, socketTimeout: GITHUB_TIMEOUT_MS });
+    let onAbort = (): void => undefined;
+    const aborted = new Promise<never>((_, reject) => {
+      onAbort = () => {
+        client.dispose();
+        reject(signal.reason instanceof Error ? signal.reason : new Error('the GitHub call was given up'));
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
     });
-    Object.defineProperty(answer, 'url', { value: url });
-    return answer;
+    const call = fetchWith(client, input, init);
+    call.catch(() => undefined); // its failure after an abort is the abort's
+    try {
+      return await Promise.race([call, aborted]);
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+      client.dispose();
+    }
   };
+}
+
+async function fetchWith(
+  client: HttpClient,
+  input: Parameters<typeof fetch>[0],
+  init?: RequestInit,
+): Promise<Response> {
+  const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+  const headers: http.OutgoingHttpHeaders = {};
+  new Headers(init?.headers).forEach((value, name) => (headers[name] = value));
+  const body =
+    init?.body === undefined || init.body === null
+      ? null
+      : typeof init.body === 'string'
+        ? init.body
+        : Buffer.from(await new Response(init.body).arrayBuffer()).toString('utf8');
+  const response = await client.request(init?.method ?? 'GET', url, body, headers);
+  const status = response.message.statusCode ?? 0;
+  const bytes = await readGitHubBody(response.message);
+  const answer = new Response([101, 204, 205, 304].includes(status) ? null : bytes, {
+    status,
+    statusText: response.message.statusMessage ?? '',
+    headers: Object.entries(response.message.headers).flatMap(([name, value]) =>
+      value === undefined ? [] : (Array.isArray(value) ? value : [value]).map((v): [string, string] => [name, v]),
+    ),
+  });
+  Object.defineProperty(answer, 'url', { value: url });
+  return answer;
 }
 
 async function readGitHubBody(stream: AsyncIterable<Buffer>): Promise<Buffer> {

@@ -59,8 +59,11 @@ export interface ChecksResult {
   cancelled?: boolean;
 }
 
-/** What runs the checks for some Claws: built once by the entry from the checks file. */
-export type ChecksRunner = (clawIds: string[]) => Promise<ChecksResult>;
+/**
+ * What runs the checks for some Claws: built once by the entry from the checks file. `deadline`:
+ * an earlier end than the run's (health keeps the rest for GitHub).
+ */
+export type ChecksRunner = (clawIds: string[], deadline?: number) => Promise<ChecksResult>;
 
 /** Whether a check that did not pass failed an assertion (the Claw's fault) or could not be judged. */
 export function verdictOf(e: CheckEntry): 'passed' | 'failed' | 'error' {

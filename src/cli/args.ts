@@ -40,6 +40,9 @@ export const ACTION_ONLY: Record<string, string> = {
     "tells the action that a fork's event (pull_request_target, …) checked out the repository's own files; the command line runs the files you have, whatever the event",
   assignees: OVER_TIME,
   mention: OVER_TIME,
+  'max-new-incidents': OVER_TIME,
+  'state-secret':
+    'seals the state health and previews keep on GitHub (incident issues, preview comments), which only the action reads and writes',
 };
 
 /** Inputs whose values are true or false: a bare `--auto-rollback` means true. */

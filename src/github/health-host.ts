@@ -10,8 +10,13 @@ import { runUrl } from './run.js';
 /** GitHub's answer to a ref update that is not a fast forward, or a branch created meanwhile. */
 const MOVED = /not a fast forward|reference already exists/i;
 
-/** Reads past this many pages of issues are not incidents anyone still needs. */
-const MAX_ISSUE_PAGES = 10;
+/**
+ * Every page of the open incidents is read (one missed is a duplicate opened); of the closed ones,
+ * which only a reopen needs, the most recently updated pages up to this many.
+ */
+const MAX_CLOSED_PAGES = 10;
+/** A bound that no real repository meets (100,000 open incidents), against a list that never ends. */
+const MAX_OPEN_PAGES = 1000;
 
 export function githubHealthHost(github: GitHubConnection, branchName: string): HealthHost {
   const { run, identity } = github;
@@ -89,13 +94,15 @@ export function githubHealthHost(github: GitHubConnection, branchName: string): 
     issues: {
       async list(label, since) {
         const found: IncidentIssue[] = [];
+        const seen = new Set<number>();
         for (const state of ['open', 'closed'] as const) {
-          for (let page = 1; page <= MAX_ISSUE_PAGES; page++) {
+          for (let page = 1; page <= (state === 'open' ? MAX_OPEN_PAGES : MAX_CLOSED_PAGES); page++) {
             const data = (await call('GET /repos/{owner}/{repo}/issues', {
               labels: label,
               state,
               ...(state === 'closed' ? { since: new Date(since).toISOString() } : {}),
-              sort: 'updated',
+              // By creation, not update: a comment meanwhile moves no issue past a page being read.
+              sort: state === 'open' ? 'created' : 'updated',
               direction: 'desc',
               per_page: 100,
               page,
@@ -105,6 +112,8 @@ export function githubHealthHost(github: GitHubConnection, branchName: string): 
               if (issue.pull_request !== undefined) continue;
               const number = issue.number;
               if (!Number.isSafeInteger(number) || (issue.state !== 'open' && issue.state !== 'closed')) continue;
+              if (seen.has(number as number)) continue;
+              seen.add(number as number);
               found.push({
                 number: number as number,
                 url: typeof issue.html_url === 'string' ? issue.html_url : `#${String(number)}`,

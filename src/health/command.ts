@@ -5,13 +5,19 @@ import { ApiError } from '../api/errors.js';
 import type { Command } from '../command.js';
 import { errorMessage } from '../errors.js';
 import { type IncidentLine, healthOutputs, healthSummary, healthTimeSummary } from '../report/health-report.js';
-import { sealKey } from '../seal.js';
+import { stateSealKey } from '../seal.js';
 import { type HealthResult, checkHealth } from './health.js';
 import { type OverTimeResult, healthOverTime, serviceOf } from './over-time.js';
 import type { ServiceState } from './records.js';
 
 /** A failed probe is tried once more after one poll interval, never more than this later. */
 const MAX_PROBE_RETRY_MS = 30_000;
+/**
+ * With history, incidents or a page, GitHub's part keeps the last quarter of the timeout (at most
+ * this much): a Claw or a service that answers only at the deadline still leaves it time, and every
+ * GitHub call still ends by the deadline.
+ */
+const MAX_GITHUB_SHARE_MS = 30_000;
 
 export const health: Command = async ({ settings, deps, policy, session }) => {
   const overTime = settings.history !== '';
@@ -19,16 +25,20 @@ export const health: Command = async ({ settings, deps, policy, session }) => {
   let service: ServiceState;
   let problem: ApiError | undefined;
   try {
-    result = await checkHealth(deps, {
-      targets: settings.targets,
-      // With a checks file the probe is one of the checks (see withProbe).
-      probeMessage: deps.checks ? '' : settings.probeMessage,
-      checks: deps.checks,
-      probeExpect: settings.probeExpect,
-      pollIntervalMs: settings.pollIntervalMs,
-      classify: policy.classify,
-      probeRetryMs: Math.min(settings.pollIntervalMs, MAX_PROBE_RETRY_MS),
-    });
+    const share = overTime ? Math.min(MAX_GITHUB_SHARE_MS, Math.floor(settings.timeoutMs / 4)) : 0;
+    result = await checkHealth(
+      { ...deps, deadline: deps.deadline - share },
+      {
+        targets: settings.targets,
+        // With a checks file the probe is one of the checks (see withProbe).
+        probeMessage: deps.checks ? '' : settings.probeMessage,
+        checks: deps.checks,
+        probeExpect: settings.probeExpect,
+        pollIntervalMs: settings.pollIntervalMs,
+        classify: policy.classify,
+        probeRetryMs: Math.min(settings.pollIntervalMs, MAX_PROBE_RETRY_MS),
+      },
+    );
     service = serviceOf(result);
   } catch (err) {
     // The list read failing, or the key refused: the service's incident, then the step fails as ever.
@@ -49,7 +59,7 @@ export const health: Command = async ({ settings, deps, policy, session }) => {
         branch: settings.history,
         statusPage: settings.statusPage,
         incidents: settings.incidents.enabled ? settings.incidents : undefined,
-        seal: sealKey(settings.apiKey, session.github.repository),
+        seal: stateSealKey(settings, session.github.repository),
         redact: session.redact.redact,
         repository: session.github.repository,
         listedAll: settings.targets.all,
@@ -67,6 +77,7 @@ export const health: Command = async ({ settings, deps, policy, session }) => {
       .filter(Boolean)
       .join('\n'),
     notes,
+    ...(time?.incidents?.notices.length ? { notices: time.incidents.notices } : {}),
     failStep: settings.failOnUnhealthy,
     checks: result.checks,
   };

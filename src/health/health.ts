@@ -3,7 +3,7 @@ import type { Claw } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
 import { CancelledError, errorMessage } from '../errors.js';
 import { formatDuration } from '../format.js';
-import { isValidId } from '../identifiers.js';
+import { ID_EXPECTED, isValidId } from '../identifiers.js';
 import type { Classifier } from '../status.js';
 import type { RunContext } from '../context.js';
 import type { ReplyPattern } from '../pattern.js';
@@ -59,7 +59,17 @@ export async function checkHealth(deps: RunContext, request: HealthRequest): Pro
   const { client, log, signal, deadline } = deps;
   let claws: (Claw | string)[] = request.targets.ids;
   if (request.targets.all) {
-    claws = await client.listClaws({ deadline, signal });
+    // One Claw the action cannot address (made by another tool) is skipped, not the whole run.
+    const unusable: string[] = [];
+    claws = await client.listClaws({ deadline, signal, unusable });
+    if (unusable.length) {
+      log.warning(
+        `Skipped ${unusable.length} Claw(s) the service listed with an id this action cannot use: ${unusable
+          .slice(0, 10)
+          .map((id) => JSON.stringify(id))
+          .join(', ')}${unusable.length > 10 ? ', …' : ''} (expected ${ID_EXPECTED}).`,
+      );
+    }
     log.info(`Checking ${claws.length} Claw(s) in the workspace.`);
   }
 
@@ -69,7 +79,10 @@ export async function checkHealth(deps: RunContext, request: HealthRequest): Pro
   // Claws healthy by their status must also behave; one already unhealthy is not talked to.
   let checks: ChecksResult | undefined;
   if (request.checks) {
-    checks = await request.checks(entries.filter((e) => e.healthy).map((e) => e.clawId));
+    checks = await request.checks(
+      entries.filter((e) => e.healthy).map((e) => e.clawId),
+      deadline,
+    );
     // A cancel during the checks says nothing of the Claws: the run ends as cancelled, counting nothing.
     if (checks.cancelled) throw new CancelledError();
     for (const entry of entries) {

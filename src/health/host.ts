@@ -4,6 +4,20 @@
 import { errorMessage } from '../errors.js';
 import { clip } from '../format.js';
 
+/**
+ * A failure the host has already reported (GitHub's calls stopped for the run: a rate limit, the
+ * step's deadline): the caller says nothing more of it.
+ */
+export function isQuiet(err: unknown): boolean {
+  return (err as { quiet?: unknown } | undefined)?.quiet === true;
+}
+
+/** A failure that no later call of the run can get past: the token lacks a permission, or is refused. */
+export function isRefused(err: unknown): boolean {
+  const status = (err as { status?: unknown } | undefined)?.status;
+  return status === 401 || status === 403;
+}
+
 /** A failed call to the host in a line: for 401/403/404, the permission the workflow lacks. */
 export function hostError(err: unknown, permission: 'issues: write' | 'contents: write'): string {
   const status = (err as { status?: unknown }).status;

@@ -2,7 +2,7 @@
 // what never does (unknown runs, another change of the same failure, a history that cannot be read).
 import { describe, expect, it } from 'vitest';
 import { RecordingLogger } from '../../test/support/setup.ts';
-import { sealKey } from '../seal.js';
+import { readSealed, sealKey, stateSealKey } from '../seal.js';
 import type { IncidentIssue, IssueHost, NewIssue } from './host.js';
 import { type IncidentOptions, type Observation, trackIncidents } from './incidents.js';
 import type { ClawRecord, RunRecord } from './records.js';
@@ -15,6 +15,7 @@ const OPTIONS: IncidentOptions = {
   reopenWithinMs: 60 * MIN,
   assignees: ['octocat'],
   mention: '',
+  maxNew: 20,
 };
 
 class MemoryIssues implements IssueHost {
@@ -32,7 +33,11 @@ class MemoryIssues implements IssueHost {
   comment = async (number: number, body: string) => void this.issues[number - 1].comments.push(body);
 }
 
-function harness(redact = (t: string) => t.replaceAll('s3cret', '***')) {
+function harness(
+  redact = (t: string) => t.replaceAll('s3cret', '***'),
+  options: Partial<IncidentOptions> = {},
+  seal = sealKey('key', 'octo/claws'),
+) {
   const issues = new MemoryIssues();
   const log = new RecordingLogger();
   const past: RunRecord[] = [];
@@ -43,13 +48,13 @@ function harness(redact = (t: string) => t.replaceAll('s3cret', '***')) {
       {
         issues,
         log,
-        seal: sealKey('key', 'octo/claws'),
+        seal,
         redact,
         now: at,
         runId,
         runUrl: (id) => `https://github.com/octo/claws/actions/runs/${id}`,
       },
-      OPTIONS,
+      { ...OPTIONS, ...options },
       observations,
       [...past],
     );
@@ -196,5 +201,59 @@ describe('trackIncidents', () => {
     expect(log.text('warning')).toBe(
       "Incidents: could not read the issues (403: give the workflow 'permissions: issues: write' (and 'github-token' that has it)); no incident was opened or closed in this run.",
     );
+  });
+
+  it('keeps a small state whatever the failing checks are called, and reads it back', async () => {
+    const { issues, log, step } = harness(undefined, { confirm: 1 });
+    const names = Array.from({ length: 30 }, (_, i) => `check ${i} ${'described at length '.repeat(10)}`);
+    const failing = down('a', `checks:${names.join(',')}`);
+    await step(T, [failing]);
+    await step(T + 5 * MIN, [failing]);
+    expect(issues.issues).toHaveLength(1);
+    expect(issues.issues[0].comments).toEqual([]); // the same failure: nothing new to say
+    const marker = /<!-- claw-deploy incident: [^ ]+ -->/.exec(issues.issues[0].body)![0];
+    expect(marker.length).toBeLessThan(400);
+    expect(log.lines.filter((l) => l.level === 'warning').map((l) => l.message)).toEqual([]);
+  });
+
+  it('opens at most maxNew issues a run, says how many waited, and opens them on the next run', async () => {
+    const { issues, log, step } = harness(undefined, { confirm: 1, maxNew: 2 });
+    await step(T, [down('a'), down('b'), down('c')]);
+    expect(issues.issues.map((i) => i.labels[1])).toEqual(['a', 'b']);
+    expect(log.text('info')).toContain(
+      'Incidents: 1 new incident(s) held back by max-new-incidents (2); they open on the next run(s).',
+    );
+    await step(T + 5 * MIN, [down('a'), down('b'), down('c')]);
+    expect(issues.issues.map((i) => i.labels[1])).toEqual(['a', 'b', 'c']);
+  });
+
+  it('a write refused for a permission is one warning for the run, the other writes counted, not tried', async () => {
+    const { issues, log, step } = harness(undefined, { confirm: 1 });
+    let tries = 0;
+    issues.create = async () => {
+      tries++;
+      throw Object.assign(new Error('Resource not accessible by integration'), { status: 403 });
+    };
+    await step(T, [down('a'), down('b'), down('c')]);
+    expect(tries).toBe(1);
+    expect(log.lines.filter((l) => l.level === 'warning').map((l) => l.message)).toEqual([
+      "Incidents: could not open an incident issue (403: give the workflow 'permissions: issues: write' (and 'github-token' that has it)); no more issue writes in this run (2 more held back).",
+    ]);
+  });
+
+  it('an issue sealed under the API key is sealed again under the state-secret, with a notice', async () => {
+    const first = harness(undefined, { confirm: 1 });
+    await first.step(T, [down('a')]);
+    const ring = stateSealKey({ stateSecret: 'state-secret-0123456789', apiKey: 'key' }, 'octo/claws');
+    const { issues, log, step } = harness(undefined, { confirm: 1 }, ring);
+    issues.issues.push(...first.issues.issues);
+    const outcome = await step(T + 5 * MIN, [down('a')]);
+    expect(outcome.notices).toEqual([
+      expect.stringMatching(/^Incidents: re-sealed 1 issue\(s\) under the state-secret/),
+    ]);
+    expect(issues.issues).toHaveLength(1);
+    expect(readSealed(issues.issues[0].body, 'incident', ring)).toMatchObject({ found: true, state: { v: 1 } });
+    expect(readSealed(issues.issues[0].body, 'incident', ring)).not.toHaveProperty('older');
+    expect(log.lines.filter((l) => l.level === 'warning').map((l) => l.message)).toEqual([]);
   });
 });

@@ -4,7 +4,12 @@
 // seal does not check out, is ignored with one warning naming it, and never edited). While it
 // lasts, a comment only when what fails changes; after `recover` healthy runs in a row it closes
 // with its duration; failing again within `reopen-within` of the close reopens the same issue.
-// `unknown` opens and closes nothing. A failure to talk to GitHub is a warning, never the step's.
+// `unknown` opens and closes nothing. A failure to talk to GitHub is a warning, never the step's;
+// a refused write (a permission the token lacks) stops this run's issue writes after one warning.
+// The sealed state is small whatever the checks are called: what fails is kept as a digest (the
+// names are in the body), so the action always reads its own issue back. One run opens at most
+// `maxNew` issues; the others open on the next runs.
+import { createHash } from 'node:crypto';
 import type { Logger } from '../clock.js';
 import { clip } from '../format.js';
 import { isValidId } from '../identifiers.js';
@@ -20,7 +25,7 @@ import {
 } from '../report/incident-report.js';
 import { code } from '../report/markdown.js';
 import { type SealKey, readSealed, sealedMarker } from '../seal.js';
-import { type IncidentIssue, type IssueHost, hostError } from './host.js';
+import { type IncidentIssue, type IssueHost, hostError, isQuiet, isRefused } from './host.js';
 import { type RunRecord, type RunStatus, isClawRecord } from './records.js';
 
 export const INCIDENT_LABEL = 'claw-incident';
@@ -45,6 +50,7 @@ export interface Observation {
 interface IncidentState {
   v: 1;
   subject: Subject;
+  /** What fails, as a digest of the observation's signature: its size never depends on the checks. */
   signature: string;
   /** The first failing run of this episode (reset on a reopen). */
   since: number;
@@ -59,6 +65,8 @@ export interface IncidentOptions {
   reopenWithinMs: number;
   assignees: string[];
   mention: string;
+  /** The most issues one run opens. */
+  maxNew: number;
 }
 
 export interface IncidentDeps {
@@ -83,6 +91,14 @@ export interface IncidentOutcome {
   actions: IncidentAction[];
   /** Incidents open after this run, by subject key (`claw:<id>` or `service`). */
   open: Map<string, { number: number; url: string; title: string }>;
+  /** What the run did that the team should notice (state sealed again under the state-secret). */
+  notices: string[];
+}
+
+/** A signature as the state keeps it: a digest, so a state's size is the same whatever fails. */
+const DIGEST = /^sha256:[A-Za-z0-9_-]{43}$/;
+function digest(signature: string): string {
+  return DIGEST.test(signature) ? signature : `sha256:${createHash('sha256').update(signature).digest('base64url')}`;
 }
 
 function readState(data: unknown): IncidentState | undefined {
@@ -94,14 +110,15 @@ function readState(data: unknown): IncidentState | undefined {
   else if (subject && subject.service === true) parsed = { service: true };
   else return undefined;
   const time = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) > 0;
-  if (typeof s.signature !== 'string' || s.signature.length > 2000) return undefined;
+  // The seal bounds the whole state; an older state's signature in full is read as its digest.
+  if (typeof s.signature !== 'string') return undefined;
   if (!time(s.since) || typeof s.sinceRun !== 'string' || !/^\d{0,20}$/.test(s.sinceRun)) return undefined;
   if (!Number.isSafeInteger(s.reopened) || (s.reopened as number) < 0) return undefined;
   if (s.closedAt !== undefined && !time(s.closedAt)) return undefined;
   return {
     v: 1,
     subject: parsed,
-    signature: s.signature,
+    signature: digest(s.signature),
     since: s.since,
     sinceRun: s.sinceRun,
     reopened: s.reopened as number,
@@ -138,31 +155,61 @@ export async function trackIncidents(
   listedAll = false,
 ): Promise<IncidentOutcome> {
   const { log, issues, now } = deps;
-  const outcome: IncidentOutcome = { actions: [], open: new Map() };
+  const outcome: IncidentOutcome = { actions: [], open: new Map(), notices: [] };
   let found: IncidentIssue[];
   try {
     found = await issues.list(INCIDENT_LABEL, now - options.reopenWithinMs);
   } catch (err) {
-    log.warning(
-      `Incidents: could not read the issues (${hostError(err, 'issues: write')}); no incident was opened or closed in this run.`,
-    );
+    if (!isQuiet(err)) {
+      log.warning(
+        `Incidents: could not read the issues (${hostError(err, 'issues: write')}); no incident was opened or closed in this run.`,
+      );
+    }
     return outcome;
   }
-  const { known, duplicates } = readIssues(found, deps);
+  const { known, duplicates, older } = readIssues(found, deps);
   for (const [key, { issue }] of known) {
     if (issue.state === 'open') outcome.open.set(key, { number: issue.number, url: issue.url, title: issue.title });
   }
   const run: RunRef = { id: deps.runId, url: deps.runUrl(deps.runId), at: now };
   const refOf = (r: { at: number; run: string }): RunRef => ({ id: r.run, url: deps.runUrl(r.run), at: r.at });
+  // After a refused write (or GitHub's calls stopped), every later write would fail the same way:
+  // they are counted, not tried, and one warning says so at the end.
+  let refused: { what: string; err: unknown } | undefined;
+  let stopped = false;
+  let held = 0;
   const act = async (what: string, call: () => Promise<void>): Promise<boolean> => {
+    if (refused || stopped) {
+      held++;
+      return false;
+    }
     try {
       await call();
       return true;
     } catch (err) {
-      log.warning(`Incidents: could not ${what} (${hostError(err, 'issues: write')}).`);
+      if (isQuiet(err)) stopped = true;
+      else if (isRefused(err)) refused = { what, err };
+      else log.warning(`Incidents: could not ${what} (${hostError(err, 'issues: write')}).`);
       return false;
     }
   };
+  // State sealed under an older key (the API key, before a state-secret was set): sealed again,
+  // as many a run as it may open (GitHub limits how fast content is written).
+  let resealed = 0;
+  for (const { issue, state } of older.slice(0, options.maxNew)) {
+    const done = await act(`seal incident #${issue.number} again`, async () => {
+      await issues.update(issue.number, { body: sealedText(deps, (hole) => replaceMarker(issue.body, hole), state) });
+    });
+    if (done) resealed++;
+  }
+  if (resealed) {
+    const left = older.length - resealed;
+    outcome.notices.push(
+      `Incidents: re-sealed ${resealed} issue(s) under the state-secret (they were sealed under the API key); ${left ? `${left} more on the next run(s): rotate the API key once none are left` : 'the API key can now be rotated without losing them'}.`,
+    );
+  }
+  let tried = 0;
+  let waiting = 0;
   // Two runs that overlap may each open the incident: one issue is kept, the others closed.
   for (const { issue, state, of } of duplicates) {
     const closed = await act(`close duplicate incident #${issue.number}`, async () => {
@@ -231,8 +278,8 @@ export async function trackIncidents(
       mention: options.mention,
     });
     if (current?.issue.state === 'open') {
-      if (current.state.signature === failing.signature) continue; // nothing new to say
-      const state: IncidentState = { ...current.state, signature: failing.signature };
+      if (current.state.signature === digest(failing.signature)) continue; // nothing new to say
+      const state: IncidentState = { ...current.state, signature: digest(failing.signature) };
       const firstRun = { id: state.sinceRun, url: deps.runUrl(state.sinceRun), at: state.since };
       const done = await act(`comment on incident #${current.issue.number}`, async () => {
         await issues.comment(current.issue.number, deps.redact(changedComment(view(firstRun))));
@@ -256,7 +303,7 @@ export async function trackIncidents(
     if (current && closedAt !== undefined && now - closedAt <= options.reopenWithinMs) {
       const state: IncidentState = {
         ...current.state,
-        signature: failing.signature,
+        signature: digest(failing.signature),
         since: first.at,
         sinceRun: first.run,
         reopened: current.state.reopened + 1,
@@ -277,10 +324,16 @@ export async function trackIncidents(
       }
       continue;
     }
+    // Tries count, not successes: a GitHub failing every create is tried `maxNew` times at most.
+    if (tried >= options.maxNew) {
+      waiting++;
+      continue;
+    }
+    tried++;
     const state: IncidentState = {
       v: 1,
       subject: seen.subject,
-      signature: failing.signature,
+      signature: digest(failing.signature),
       since: first.at,
       sinceRun: first.run,
       reopened: 0,
@@ -328,6 +381,18 @@ export async function trackIncidents(
       }
     }
   }
+  if (waiting) {
+    log.info(
+      `Incidents: ${waiting} new incident(s) held back by max-new-incidents (${options.maxNew}); they open on the next run(s).`,
+    );
+  }
+  if (refused) {
+    log.warning(
+      `Incidents: could not ${refused.what} (${hostError(refused.err, 'issues: write')}); no more issue writes in this run (${held} more held back).`,
+    );
+  } else if (stopped && held) {
+    log.info(`Incidents: ${held} issue write(s) wait for the next run.`);
+  }
   return outcome;
 }
 
@@ -341,9 +406,12 @@ function readIssues(
 ): {
   known: Map<string, { issue: IncidentIssue; state: IncidentState }>;
   duplicates: { issue: IncidentIssue; state: IncidentState; of: number }[];
+  /** Ours, sealed under an older key: to be sealed again under the current one. */
+  older: { issue: IncidentIssue; state: IncidentState }[];
 } {
   const known = new Map<string, { issue: IncidentIssue; state: IncidentState }>();
   const duplicates: { issue: IncidentIssue; state: IncidentState; of: number }[] = [];
+  const older: { issue: IncidentIssue; state: IncidentState }[] = [];
   const ordered = [...found].sort((a, b) => Number(b.state === 'open') - Number(a.state === 'open'));
   for (const issue of ordered) {
     const sealed = readSealed(issue.body, KIND, deps.seal);
@@ -360,12 +428,13 @@ function readIssues(
       continue;
     }
     const state = readState((sealed as { state: unknown }).state)!;
+    if ((sealed as { older?: true }).older) older.push({ issue, state });
     const key = keyOf(state.subject);
     const kept = known.get(key);
     if (!kept) known.set(key, { issue, state });
     else if (issue.state === 'open') duplicates.push({ issue, state, of: kept.issue.number });
   }
-  return { known, duplicates };
+  return { known, duplicates, older };
 }
 
 /** The body with its sealed marker replaced (the rest as this action last wrote it). */

@@ -10,7 +10,7 @@ import { statusJson, statusPage } from '../report/status-page.js';
 import type { SealKey } from '../seal.js';
 import type { HealthEntry, HealthResult } from './health.js';
 import { HealthHistory, type HistoryView } from './history.js';
-import { type FileChange, type HealthHost, hostError } from './host.js';
+import { type FileChange, type HealthHost, hostError, isQuiet } from './host.js';
 import { type IncidentOptions, type IncidentOutcome, type Observation, trackIncidents } from './incidents.js';
 import { type ClawRecord, type RunRecord, type ServiceState, isClawRecord } from './records.js';
 import { type ClawStatus, type StatusModel, clawIds, clawStatuses } from './uptime.js';
@@ -64,9 +64,10 @@ export async function healthOverTime(
   try {
     view = await history.load(now);
   } catch (err) {
-    log.warning(
-      `History: could not read the branch '${request.branch}' (${hostError(err, 'contents: write')}); this run's incidents count this run only.`,
-    );
+    if (!isQuiet(err))
+      log.warning(
+        `History: could not read the branch '${request.branch}' (${hostError(err, 'contents: write')}); this run's incidents count this run only.`,
+      );
   }
   const records = recordsOf(checked, now, host.runId);
   let incidents: IncidentOutcome | undefined;
@@ -118,9 +119,10 @@ export async function healthOverTime(
       `History: kept ${records.length} record(s) on '${request.branch}'${request.statusPage ? ' and rendered the status page' : ''}.`,
     );
   } catch (err) {
-    log.warning(
-      `History: could not write to the branch '${request.branch}' (${hostError(err, 'contents: write')}); this run's records are not kept. Health is reported as usual.`,
-    );
+    if (!isQuiet(err))
+      log.warning(
+        `History: could not write to the branch '${request.branch}' (${hostError(err, 'contents: write')}); this run's records are not kept. Health is reported as usual.`,
+      );
   }
   const checkedIds = new Set((checked.result?.entries ?? []).map((e) => e.clawId));
   const past = written ?? (view && { ...view, recent: [...view.recent, ...records] });

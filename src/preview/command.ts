@@ -6,7 +6,7 @@
 import type { Command } from '../command.js';
 import { InputError } from '../errors.js';
 import { previewOutputs, previewSummary } from '../report/preview-report.js';
-import { sealKey } from '../seal.js';
+import { stateSealKey } from '../seal.js';
 import { type PreviewResult, emptyResult } from './result.js';
 import type { PreviewDeps, PreviewRequest } from './request.js';
 import { cleanUp, sweep } from './cleanup.js';
@@ -57,7 +57,7 @@ export const preview: Command = async ({ settings, deps, session, files, policy,
       payload: settings.payload,
       policy,
       redact,
-      seal: sealKey(settings.apiKey, session.github.repository),
+      seal: stateSealKey(settings, session.github.repository),
     },
   );
   const { outputs, notes } = previewOutputs(result);

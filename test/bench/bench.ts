@@ -9,7 +9,7 @@ import { ROOT, runAction } from '../e2e/harness.ts';
 import { DEMO_KEY, Simulator } from '../sim/server.ts';
 import { fixedIntervalDeploy } from './baseline.ts';
 import { gateTable, measureChecksGate } from './checks-gate.ts';
-import { measureHealthOverTime } from './health-history.ts';
+import { measureHealthOverTime, measureIncidentsAtScale } from './health-history.ts';
 
 // Time scaled 20×: a 60 s window lasts 3 s; a 3-minute deployment 9 s; a 5 s poll 250 ms.
 const SPEED = 20;
@@ -314,7 +314,7 @@ function dirSize(dir: string): number {
 // --- run ------------------------------------------------------------------------------------
 
 // `--runs K` repeats the N = 20 measurement K times (the busy case varies most from run to run);
-// `--only history`, `--only load`, `--only checks` or `--only health` runs that table alone (and
+// `--only history`, `--only load`, `--only checks`, `--only health` or `--only incidents` runs that table alone (and
 // writes nothing down).
 const { values: args } = parseArgs({
   options: { runs: { type: 'string', default: '3' }, only: { type: 'string', default: '' } },
@@ -327,6 +327,10 @@ if (args.only === 'checks') {
 }
 if (args.only === 'health') {
   console.log((await measureHealthOverTime()).join('\n'));
+  process.exit(0);
+}
+if (args.only === 'incidents') {
+  console.log((await measureIncidentsAtScale()).join('\n'));
   process.exit(0);
 }
 
@@ -401,6 +405,7 @@ if (args.only === 'load') {
 process.stderr.write('checks gate: 4 Claws × 4 checks × repeat 2 under 20 per 3 s…\n');
 const gate = gateTable(await measureChecksGate());
 const healthTable = await measureHealthOverTime();
+const incidentsTable = await measureIncidentsAtScale();
 process.stderr.write('start-up…\n');
 const start = await startUp(9);
 const cliStart = await cliStartUp(9);
@@ -444,6 +449,10 @@ const report = [
   'Health over time: `health` with a chat probe, `incidents` (confirm 1) and `status-page` on N Claws, three runs against the fake GitHub API: the first creates the history branch, the second is a steady run, in the third one Claw is down and an incident opens. GitHub calls count every request to the fake; the history and the page are one commit whatever N.',
   '',
   ...healthTable,
+  '',
+  'Incidents at scale: `health` with `incidents` (confirm 1) and `status-page` on 1,000 Claws, all down, against the fake GitHub API. The first run opens the 1,000 issues; the steady runs find every one again (every page of the open `claw-incident` issues, 100 a page) and open none. Goal: one open issue per Claw, whatever their number.',
+  '',
+  ...incidentsTable,
   '',
   ...otherTable,
   '',

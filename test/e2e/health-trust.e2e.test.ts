@@ -80,7 +80,7 @@ describe('health over time: only what this action wrote is trusted', () => {
     await run(T, { confirm: '1' });
     const second = await run(T + HOUR, { confirm: '1' });
     expect(second.warnings).toEqual([
-      'Incidents: ignored https://github.com/octo/claws/issues/8: the seal does not match (the state was edited, or sealed with another key). It is never edited.',
+      'Incidents: ignored https://github.com/octo/claws/issues/8: the seal does not match (the state was edited, or sealed with another key: set state-secret before rotating the API key). It is never edited.',
       "Incidents: ignored https://github.com/octo/claws/issues/7: it was not written by this action's identity. It is never edited.",
     ]);
     const [mallory, edited, own] = github.repo.issues;

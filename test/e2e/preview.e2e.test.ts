@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakeGitHub } from '../sim/github.ts';
 import type { SimOptions, Simulator } from '../sim/server.ts';
-import { DEMO_KEY } from '../sim/server.ts';
+import { ALL_SCOPES, DEMO_KEY } from '../sim/server.ts';
 import { sealKey } from '../../src/seal.ts';
 import { decodeState, encodeState } from '../../src/preview/state.ts';
 import { runAction } from './harness.ts';
@@ -262,6 +262,33 @@ describe('preview, end to end', () => {
     expect(gh.statuses().at(-1)).toMatchObject({ state: 'inactive' });
     expect(productionWrites(sim)).toEqual([]);
     expect(sim.claws.has('claw-support-bot')).toBe(true);
+  });
+
+  it('an API key rotation after a state-secret is set: the preview stays this action’s, and the close deletes it', async () => {
+    const rotated = 'sim-rotated-key-9876543210';
+    const sim = await service({ keys: { [DEMO_KEY]: ALL_SCOPES, [rotated]: ALL_SCOPES } });
+    const gh = await gitHub();
+    const secret = { 'state-secret': 'a-long-random-state-secret-0123456789' };
+    await run(sim, gh, { name: 'pull_request', action: 'opened', pr: 7 }, { 'fail-on': 'never' });
+    // The next push writes the comment again: sealed under the state-secret from now on.
+    const push = await run(
+      sim,
+      gh,
+      { name: 'pull_request', action: 'synchronize', pr: 7 },
+      { 'fail-on': 'never', ...secret },
+    );
+    expect(push.warnings).toEqual([]);
+    gh.pulls.get(7)!.state = 'closed';
+    const down = await run(
+      sim,
+      gh,
+      { name: 'pull_request', action: 'closed', pr: 7 },
+      { ...secret, 'api-key': rotated },
+    );
+    expect(down.exitCode).toBe(0);
+    expect(down.warnings).toEqual([]);
+    expect(sim.claws.has('claw-support-bot-pr-7')).toBe(false);
+    expect(productionWrites(sim)).toEqual([]);
   });
 
   it('sweep: a closed one and a stale one deleted, an open one kept, a look-alike kept; a failed read deletes nothing', async () => {

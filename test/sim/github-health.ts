@@ -40,6 +40,10 @@ export class FakeRepo {
   gitWriteStatus?: number;
   /** Answer issue calls with this status (403: no issues: write). */
   issueStatus?: number;
+  /** Answer issue writes (create, edit, comment) with this status, reads as usual (403: issues: read only). */
+  issueWriteStatus?: number;
+  /** Issues created through the API (not pushed by a test). */
+  created = 0;
   /** The first `count` branch reads wait until `count` have arrived: two runs read the same head. */
   private gate?: { count: number; waiting: (() => void)[] };
   private issueGate?: { count: number; waiting: (() => void)[] };
@@ -192,7 +196,11 @@ export class FakeRepo {
       );
       return true;
     }
+    if (method !== 'GET' && this.issueWriteStatus) {
+      return (send(this.issueWriteStatus, { message: 'Resource not accessible by integration' }), true);
+    }
     if (!issues[1] && method === 'POST') {
+      this.created++;
       const issue: FakeIssue = {
         number: nextIssueNumber(),
         title: String(body.title),

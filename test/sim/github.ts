@@ -40,6 +40,14 @@ export class FakeGitHub {
   /** Called on every pull-request read: a test closes the pull request mid-run with it. */
   onPullRead?: (number: number, reads: number) => void;
   private pullReads = 0;
+  /**
+   * GitHub's secondary rate limit: after `after` issues created, every request answers `status`
+   * (403 with GitHub's message, or 429), with `Retry-After` when given. `hitAt` is the index in
+   * `requests` of the first request refused.
+   */
+  secondaryLimit?: { after: number; status: 403 | 429; retryAfter?: number; hitAt?: number };
+  /** Every answer waits this long (a slow GitHub). */
+  delayMs = 0;
 
   /**
    * `createStatus`: answer creating a deployment with this status (403: no deployments: write);
@@ -91,9 +99,27 @@ export class FakeGitHub {
           body,
         };
         this.requests.push(request);
+        if (this.delayMs) await new Promise((resolve) => setTimeout(resolve, this.delayMs));
         const send = (status: number, data: unknown, headers: Record<string, string> = {}): void => {
+          if (res.destroyed) return;
           res.writeHead(status, { 'Content-Type': 'application/json', ...headers }).end(JSON.stringify(data));
         };
+        const limit = this.secondaryLimit;
+        if (limit) {
+          if (limit.hitAt === undefined && this.repo.created >= limit.after) limit.hitAt = this.requests.length - 1;
+          if (limit.hitAt !== undefined) {
+            return send(
+              limit.status,
+              {
+                message:
+                  'You have exceeded a secondary rate limit. Please wait a few minutes before you try again. If you reach out to GitHub Support for help, please include the request ID 1234:5678.',
+                documentation_url:
+                  'https://docs.github.com/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits',
+              },
+              limit.retryAfter === undefined ? {} : { 'Retry-After': String(limit.retryAfter) },
+            );
+          }
+        }
         if (request.method === 'POST' && /^\/repos\/[^/]+\/[^/]+\/deployments$/.test(request.path)) {
           const status = this.options.createStatus ?? 201;
           if (status !== 201) return send(status, { message: 'Resource not accessible by integration' });
@@ -139,6 +165,9 @@ export class FakeGitHub {
         }
         const writeStatus = this.options.commentStatus ?? 0;
         if (issue && request.method === 'POST') {
+          if (this.repo.issueWriteStatus) {
+            return send(this.repo.issueWriteStatus, { message: 'Resource not accessible by integration' });
+          }
           if (writeStatus >= 400) return send(writeStatus, { message: 'Resource not accessible by integration' });
           const comment = this.comment(Number(issue[1]), String(body.body), this.author(request.authorization));
           this.comments.set(Number(issue[1]), [...(this.comments.get(Number(issue[1])) ?? []), comment]);
