@@ -1,7 +1,7 @@
 // The command line's entry: argv and the environment → the same Settings as the action (one
 // reader, two sources, the command line's own words) → the shared core (run.ts) → results on
 // stdout (a summary, or one JSON object with --json, on every exit), diagnostics on stderr, and
-// an exit code: 0 succeeded, 1 the outcome failed, 2 bad input, 3 could not act, 130/143
+// an exit code: 0 succeeded, 1 the outcome failed, 2 bad input, 3 could not act, 129/130/143
 // interrupted. Every byte written passes through the run's redactor; a closed stdout or stderr
 // stops the writes, never the run.
 import { tmpdir } from 'node:os';
@@ -20,7 +20,11 @@ import { VERSION } from './version.js';
 import { describeFailure } from './wiring.js';
 import type { Words } from './words.js';
 
-export const EXIT = { ok: 0, failed: 1, badInput: 2, error: 3, SIGINT: 130, SIGTERM: 143 } as const;
+export const EXIT = { ok: 0, failed: 1, badInput: 2, error: 3, SIGHUP: 129, SIGINT: 130, SIGTERM: 143 } as const;
+
+/** What stops a run the way Ctrl-C does: a closed terminal (SIGHUP) too, so a rollback still happens. */
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+type StopSignal = (typeof STOP_SIGNALS)[number];
 
 export interface CliIo {
   stdout: Stream;
@@ -98,6 +102,12 @@ export async function run(argv: string[] = process.argv.slice(2), io: CliIo = de
     } catch (err) {
       return refuse(errorMessage(err));
     }
+    // `--output -`: promptfoo's JSON is stdout's one document; --json would be a second.
+    if (settings.checksOutput === '-' && json) {
+      return refuse(
+        "--output - writes promptfoo's output to stdout, where --json writes its object: expected one of them (or --output FILE beside --json)",
+      );
+    }
     // A dumb terminal (Emacs' shell, some editors' consoles) draws escape sequences as text.
     const color = !env.NO_COLOR && env.TERM !== 'dumb';
     const terminal = new Terminal({
@@ -112,6 +122,7 @@ export async function run(argv: string[] = process.argv.slice(2), io: CliIo = de
       color: color && stdout.isTTY,
       io,
       stdout,
+      stderr,
       terminal,
       secrets,
       words,
@@ -129,6 +140,7 @@ interface Reporting {
   color: boolean;
   io: CliIo;
   stdout: Output;
+  stderr: Output;
   terminal: Terminal;
   secrets: Redactor;
   words: Words;
@@ -140,8 +152,8 @@ async function runCommand(settings: Settings, files: InputFiles, r: Reporting): 
   const { terminal, end } = r;
   // Ctrl-C: stop waiting, report what is known, roll back per --rollback-on; a second one ends it at once.
   const cancel = new AbortController();
-  let interrupted: 'SIGINT' | 'SIGTERM' | undefined;
-  const onSignal = (signal: 'SIGINT' | 'SIGTERM'): void => {
+  let interrupted: StopSignal | undefined;
+  const onSignal = (signal: StopSignal): void => {
     if (interrupted) {
       terminal.stopLive();
       terminal.error(`Received ${signal} again: stopped at once, without waiting for what was under way.`);
@@ -151,8 +163,7 @@ async function runCommand(settings: Settings, files: InputFiles, r: Reporting): 
     terminal.warning(`Received ${signal}: stopping, and rolling back if --auto-rollback covers cancelled.`);
     cancel.abort();
   };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
   try {
     const work = execute(settings, files, {
       log: terminal,
@@ -163,6 +174,7 @@ async function runCommand(settings: Settings, files: InputFiles, r: Reporting): 
       userAgent: `claw-deploy-cli/${VERSION}`,
       redact: r.secrets,
       words: r.words,
+      stdout: settings.checksOutput === '-' ? (text) => r.stdout.write(text) : undefined,
     });
     const result = await terminal.whileWaiting(
       `${settings.command} ${settings.clawId || settings.targets.ids.join(',')}`,
@@ -179,7 +191,8 @@ async function runCommand(settings: Settings, files: InputFiles, r: Reporting): 
           ? EXIT.error
           : EXIT.failed;
     if (r.json) return end(exitCode, outputs.outcome, result.message, outputs);
-    r.stdout.write(`${summary(result, outputs, r)}\n`);
+    // With `--output -` stdout holds promptfoo's JSON alone: the summary goes to stderr.
+    (settings.checksOutput === '-' ? r.stderr : r.stdout).write(`${summary(result, outputs, r)}\n`);
     return exitCode;
   } catch (err) {
     if (err instanceof CancelledError || interrupted) {
@@ -191,8 +204,7 @@ async function runCommand(settings: Settings, files: InputFiles, r: Reporting): 
     terminal.error(message);
     return end(err instanceof InputError ? EXIT.badInput : EXIT.error, 'error', message);
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
   }
 }
 

@@ -5,6 +5,11 @@ export interface Clock {
   now(): number;
   /** Resolves after `ms`, or rejects with CancelledError as soon as `signal` aborts. */
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
+  /**
+   * Calls `tick` every `ms` of this clock's time until the returned function is called. Absent, no
+   * tick comes: a clock whose sleeps return at once has no time passing between them to tell.
+   */
+  every?(ms: number, tick: () => void): () => void;
 }
 
 export const systemClock: Clock = {
@@ -25,6 +30,12 @@ export const systemClock: Clock = {
       );
       signal?.addEventListener('abort', onAbort, { once: true });
     }),
+  every: (ms, tick) => {
+    const timer = setInterval(tick, ms);
+    // A tick never keeps the process alive.
+    timer.unref();
+    return () => clearInterval(timer);
+  },
 };
 
 /** Where the layers below main.ts write their log; main.ts wires it to @actions/core. */

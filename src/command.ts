@@ -45,6 +45,8 @@ export interface Session {
   preview?: { host: PreviewHost; event: PreviewEvent };
   /** How messages name inputs, files and the key for this entry's user (absent: the action's). */
   words?: Words;
+  /** Where `checks-output: -` writes (the command line's stdout); absent: `-` is a file name. */
+  stdout?: (text: string) => void;
   /** The code host for health's history, incidents and page (the action only, with `history`). */
   health?: { host: HealthHost };
 }

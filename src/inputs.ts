@@ -216,6 +216,12 @@ export const INPUTS: readonly InputSpec[] = [
     default: 'false',
   },
   {
+    name: 'trusted-files',
+    description:
+      "The checks file, promptfoo config and manifest are the repository's own though the event is one a fork controls (pull_request_target, workflow_run or pull_request from a fork, issue_comment on a pull request): true lets them run code (javascript, transform) and choose where a secret goes (judge keys, headers, env values). Only for a workflow that checks out the base, never the pull request's head.",
+    default: 'false',
+  },
+  {
     name: 'checks-output',
     description:
       "A file to write the checks' results to in promptfoo's output format (promptfoo import / promptfoo view open it), relative to the workspace. Empty: none.",

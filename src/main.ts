@@ -8,7 +8,7 @@ import { checksSummary } from './report/checks-report.js';
 import { upsertComment } from './github/comment.js';
 import { connectGitHub } from './github/connection.js';
 import { commentBody, commentMarker } from './report/plan-report.js';
-import { CancelledError, errorMessage } from './errors.js';
+import { CancelledError, InputError, errorMessage } from './errors.js';
 import { errorSummary } from './report/error-report.js';
 import { sanitizeLogLine } from './report/log-line.js';
 import { capMarkdown } from './report/markdown.js';
@@ -63,8 +63,13 @@ export async function run(): Promise<void> {
   let files: InputFiles;
   try {
     settings = readSettings((name) => core.getInput(name));
+    // The command line's `--output -` is stdout; the action's stdout is the public log.
+    if (settings.checksOutput === '-')
+      throw new InputError(
+        `Input 'checks-output' is "-": expected a file in the workspace, such as reports/claw-checks.json (stdout is the command line's --output -; here it is the log)`,
+      );
     // The checks file and the manifest are input too: every mistake in them is found before any request.
-    files = await readInputFiles(settings, workspace, process.env);
+    files = await readInputFiles(settings, workspace, process.env, undefined, githubRun().forkEvent);
     // The runner masks what they read from the environment too, wherever it might show up.
     for (const value of files.secrets) core.setSecret(value);
     secrets.add(...files.secrets, `${settings.authScheme} ${settings.apiKey}`.trim());

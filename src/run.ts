@@ -9,12 +9,11 @@ import { runChecks } from './checks/gate.js';
 import { VerdictCache } from './checks/judge-cache.js';
 import { describeJudge, judgeSecrets } from './checks/judge-spec.js';
 import { writeJUnit } from './checks/junit.js';
-import { writePromptfooOutput } from './checks/promptfoo/output.js';
+import { promptfooOutputText, writePromptfooOutput } from './checks/promptfoo/output.js';
 import type { ChecksResult } from './checks/result.js';
 import type { CheckSuite } from './checks/check.js';
 import { loadChecks } from './checks/load.js';
 import { InputError, errorMessage } from './errors.js';
-import { githubRun } from './github/run.js';
 import { requireSecrets } from './manifest/command.js';
 import { refuseSecretsFromFork } from './preview/config.js';
 import { loadManifest, secretValues } from './manifest/manifest.js';
@@ -42,11 +41,14 @@ export async function readInputFiles(
   workspace: string,
   env: NodeJS.ProcessEnv,
   words?: Words,
+  /** The event when the files may be a fork's (the action's github/run.ts); the command line has none. */
+  forkEventOfRun?: string,
 ): Promise<InputFiles> {
-  // The event decides whether a promptfoo config may run the repository's code (not under pull_request_target).
-  const eventName = githubRun(env).eventName;
+  // Under an event where the files may be a fork's (github/run.ts), nothing in them runs code or
+  // chooses where a secret goes, unless the workflow says its checkout is the repository's own.
+  const forkEvent = settings.trustedFiles ? undefined : forkEventOfRun;
   const suite = settings.checks
-    ? withProbe(await loadChecks(settings.checks, workspace, env, eventName, words), settings)
+    ? withProbe(await loadChecks(settings.checks, workspace, env, forkEvent, words), settings)
     : undefined;
   // The service's key never leaves for a judge, whatever variable a file names (the step's own
   // INPUT_API-KEY, AMS_API_KEY, CLAW_DEPLOY_API_KEY): the judge's address is the file's to choose.
@@ -61,8 +63,7 @@ export async function readInputFiles(
   }
   const manifest = settings.manifest ? await loadManifest(settings.manifest, workspace, env, words) : undefined;
   if (manifest && settings.command === 'apply') requireSecrets(manifest, words);
-  if (manifest && settings.command === 'preview' && eventName === 'pull_request_target')
-    refuseSecretsFromFork(manifest);
+  if (manifest && forkEvent) refuseSecretsFromFork(manifest, forkEvent);
   const secrets = [...judgeSecrets(suite?.judges ?? []), ...(manifest ? secretValues(manifest) : [])];
   return { suite, manifest, secrets };
 }
@@ -166,6 +167,10 @@ async function keepOutput(
   suite: CheckSuite,
 ): Promise<void> {
   const { log } = session;
+  if (settings.checksOutput === '-' && session.stdout) {
+    session.stdout(promptfooOutputText(checks, suite, session.redact));
+    return;
+  }
   const written = await writePromptfooOutput(
     settings.checksOutput,
     session.workspace,

@@ -91,6 +91,8 @@ export interface Settings {
   failOn: FailOn;
   /** apply: an empty `plan-id` applies unreviewed only when this says so. */
   autoApprove: boolean;
+  /** The files are the repository's own whatever the event (`trusted-files`): a fork's event refuses nothing. */
+  trustedFiles: boolean;
   /** Where to write the checks' results in promptfoo's output format; empty: nowhere. */
   checksOutput: string;
   /** health: incidents as GitHub issues, counted across runs from `history`. */
@@ -401,6 +403,13 @@ function readAll(read: InputReader, w: Words): Settings {
       fail(report, path, `a file other than ${w.input(name)} (the report would replace ${what})`);
     }
   }
+  const trustedFiles = parsed(read, 'trusted-files', (v) => parseBoolean(v || 'false'));
+  if (trustedFiles && !checks && !manifest)
+    fail(
+      'trusted-files',
+      read('trusted-files'),
+      `to be set only with ${w.input('checks')} or ${w.input('manifest')}, the files it trusts`,
+    );
   const health = readHealthOverTime(read, command);
   if (health.history && githubToken === '') {
     noToken(
@@ -456,6 +465,7 @@ function readAll(read: InputReader, w: Words): Settings {
     maxPreviews: parsed(read, 'max-previews', (v) => parseCount(v || '10')),
     failOn: parsed(read, 'fail-on', (v) => parseEnum(v || 'regression', FAIL_ON)),
     autoApprove,
+    trustedFiles,
     checksOutput,
     ...health,
   };

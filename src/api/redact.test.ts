@@ -98,3 +98,34 @@ describe('Redactor on a sink’s final text', () => {
     expect(redactor.redact(`<failure message="${form}"/>`)).toBe('<failure message="***"/>');
   });
 });
+
+describe('a key with invisible characters between its characters, as a reader sees it', () => {
+  const redact = redactor([KEY]);
+  const spelled = (between: string): string => [...KEY].join(between);
+  it.each([
+    ['soft hyphen', '\u00ad'],
+    ['combining grapheme joiner', '\u034f'],
+    ['Mongolian vowel separator', '\u180e'],
+    ['variation selector 16', '\ufe0f'],
+    ['Hangul filler', '\u3164'],
+    ['zero-width space', '\u200b'],
+    ['zero-width joiner', '\u200d'],
+    ['word joiner', '\u2060'],
+    ['byte order mark', '\ufeff'],
+    ['variation selector 17 (astral)', '\u{e0100}'],
+    ['&shy;', '&shy;'],
+    ['&shy without its semicolon', '&shy'],
+    ['&#173;', '&#173;'],
+    ['&#x200B;', '&#x200B;'],
+    ['JSON \\u00ad', '\\u00ad'],
+    ['percent %C2%AD', '%C2%AD'],
+  ])('redacts the key with a %s between every character, and only its span', (_name, between) => {
+    expect(redact(`id=${spelled(between)} end`)).toBe('id=*** end');
+    // One invisible character anywhere, or a run of them.
+    expect(redact(`<${KEY.slice(0, 5)}${between}${between}${KEY.slice(5)}>`)).toBe('<***>');
+  });
+  it('leaves text that is not the key alone, invisible characters and all', () => {
+    expect(redact(`sk_live\u00ad_other a\u200bb`)).toBe(`sk_live\u00ad_other a\u200bb`);
+    expect(redact(`${KEY.slice(0, -1)}\u00adX`)).toBe(`${KEY.slice(0, -1)}\u00adX`);
+  });
+});

@@ -5,6 +5,10 @@
 // secret raw, escaped by JSON (`\/`, `\uXXXX`), Markdown (`\|`), XML or HTML (`&amp;`, `&plus;`,
 // `&#x2B;`) or percent-encoding, mixed as an encoder likes, and in base64 / base64url (alone or
 // inside a longer encoded blob). So a sink may redact its final text, whatever format it wrote.
+// It matches what a reader sees: characters a browser or a terminal draws as nothing (Unicode's
+// Default_Ignorable_Code_Point: the soft hyphen, zero-width characters, variation selectors, the
+// Hangul filler…), raw or as a reference, may sit between a secret's characters, and the
+// redaction covers the whole span they sit in.
 
 /** Shorter forms would redact ordinary words: a secret this short is not looked for in base64. */
 const MIN_FORM_CHARS = 6;
@@ -25,7 +29,8 @@ function base64Cores(bytes: Buffer): string[] {
   return cores;
 }
 
-const escapeRegExp = (text: string): string => text.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&');
+// Unicode mode (the `u` flag, for \p{…}) refuses escapes of characters that are not syntax, such as `-`.
+const escapeRegExp = (text: string): string => text.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&');
 
 /**
  * One character of a secret in every spelling a JSON encoder, a URL encoder or a mix of them may
@@ -98,6 +103,48 @@ const NAMED_ENTITIES: Record<string, string> = {
 const hexCaseless = (hex: string): string =>
   [...hex].map((c) => (/[a-f]/i.test(c) ? `[${c.toLowerCase()}${c.toUpperCase()}]` : c)).join('');
 
+/**
+ * One invisible character: raw, as an HTML reference (`&shy;`, `&#173;`, `&#x200B;`), JSON-escaped
+ * (`\u00ad`) or percent-encoded (`%C2%AD`).
+ */
+const INVISIBLE = (() => {
+  const codes = [0xad, 0x34f, 0x61c, 0x115f, 0x1160, 0x17b4, 0x17b5, 0x180b, 0x180c, 0x180d, 0x180e, 0x180f];
+  for (let c = 0x200b; c <= 0x200f; c++) codes.push(c);
+  for (let c = 0x202a; c <= 0x202e; c++) codes.push(c);
+  for (let c = 0x2060; c <= 0x206f; c++) codes.push(c);
+  for (let c = 0xfe00; c <= 0xfe0f; c++) codes.push(c);
+  codes.push(0x3164, 0xfeff, 0xffa0);
+  const hex = codes.map((c) => c.toString(16));
+  const encoded = codes.map((c) =>
+    [...Buffer.from(String.fromCodePoint(c), 'utf8')].map((b) => `%${hexCaseless(b.toString(16))}`).join(''),
+  );
+  const forms = [
+    '\\p{Default_Ignorable_Code_Point}',
+    // `&shy` is one of HTML's legacy references, read without its semicolon too.
+    '&shy;?',
+    '&(?:ZeroWidthSpace|zwnj|zwj|lrm|rlm|NoBreak|InvisibleTimes|InvisibleComma|af|it|ic);',
+    `&#0*(?:${codes.join('|')});?`,
+    `&#[xX]0*(?:${hex.map(hexCaseless).join('|')});?`,
+    `\\\\u(?:${hex.map((h) => hexCaseless(h.padStart(4, '0'))).join('|')})`,
+    ...encoded,
+  ];
+  return new RegExp(forms.join('|'), 'gu');
+})();
+
+/** The text as a reader sees it (its invisible characters dropped), and where each code unit left was. */
+function visible(text: string): { text: string; from: number[] } {
+  const from: number[] = [];
+  let out = '';
+  let last = 0;
+  for (const match of text.matchAll(INVISIBLE)) {
+    for (let i = last; i < match.index; i++) from.push(i);
+    out += text.slice(last, match.index);
+    last = match.index + match[0].length;
+  }
+  for (let i = last; i < text.length; i++) from.push(i);
+  return { text: out + text.slice(last), from };
+}
+
 /** Every literal form of each secret worth looking for (base64 ones), longest first. */
 export function secretForms(secrets: string[]): string[] {
   const forms = new Set<string>();
@@ -111,6 +158,9 @@ export function secretForms(secrets: string[]): string[] {
   }
   return [...forms].filter((f) => f.length >= MIN_FORM_CHARS).sort((a, b) => b.length - a.length);
 }
+
+/** Text that may hold an invisible character in some form: raw, a reference, `\u`, percent-encoded. */
+const MAY_HIDE = /\p{Default_Ignorable_Code_Point}|&[#a-zA-Z]|\\u|%[cCdDeEfF]/u;
 
 /** The run's one list of secrets and the function every sink applies. */
 export class Redactor {
@@ -135,7 +185,7 @@ export class Redactor {
     if (changed) {
       const all = [...this.secrets].sort((a, b) => b.length - a.length);
       this.forms = secretForms(all);
-      this.spelled = new RegExp(all.map((s) => [...s].map(characterForms).join('')).join('|'), 'g');
+      this.spelled = new RegExp(all.map((s) => [...s].map(characterForms).join('')).join('|'), 'gu');
     }
     return this;
   }
@@ -147,10 +197,27 @@ export class Redactor {
   /** The text with every form of every secret replaced by `***`. */
   readonly redact = (text: string): string => {
     if (this.secrets.size === 0 || text === '') return text;
-    let out = this.spelled ? text.replace(this.spelled, '***') : text;
+    let out = this.spelled ? this.redactThroughInvisible(text, this.spelled).replace(this.spelled, '***') : text;
     for (const form of this.forms) if (out.includes(form)) out = out.split(form).join('***');
     return out;
   };
+
+  /**
+   * A secret with invisible characters between its characters, matched on the text as a reader
+   * sees it; the whole span it covers in the original text (the invisible characters too) goes.
+   */
+  private redactThroughInvisible(text: string, spelled: RegExp): string {
+    if (!MAY_HIDE.test(text)) return text;
+    const seen = visible(text);
+    if (seen.text.length === text.length) return text;
+    let out = text;
+    const spans = [...seen.text.matchAll(spelled)].map((m) => [
+      seen.from[m.index],
+      seen.from[m.index + m[0].length - 1] + 1,
+    ]);
+    for (const [start, end] of spans.reverse()) out = `${out.slice(0, start)}***${out.slice(end)}`;
+    return out;
+  }
 
   /** A JSON value with every string in it (keys too) redacted; a copy, the value is left as it was. */
   readonly redactJson = <T>(value: T): T => {

@@ -68,6 +68,45 @@ describe('the log', () => {
   });
 });
 
+describe('a long check', () => {
+  it('says where it is at least every 10 s: the attempt under way and the passes so far', async () => {
+    const { harness, run } = await gateOn(`checks:
+  - {name: slow, send: hi, repeat: 5, timeout: 1m, assert: [{type: contains, value: hi}]}
+  - {name: quick, send: hi, assert: [{type: contains, value: hi}]}
+`);
+    // Every reply is a task of 8 s: the check takes 40 s of the fake clock.
+    harness.sim.addClaw('c1', { chat: { mode: 'task', reply: 'hi there', taskMs: 8000 } });
+    const clock = harness.clock;
+    const ticks: number[] = [];
+    // The fake clock's ticks fire as its sleeps carry it past them.
+    harness.deps.clock = Object.assign(Object.create(clock) as typeof clock, {
+      every: (ms: number, tick: () => void) => {
+        let stopped = false;
+        const next = (at: number): void =>
+          clock.at(at, () => {
+            if (stopped) return;
+            ticks.push(clock.now());
+            tick();
+            next(at + ms);
+          });
+        next(clock.now() + ms);
+        return () => void (stopped = true);
+      },
+    });
+    const started = clock.now();
+    const result = await run(['c1']);
+    expect(result.entries.map((e) => e.failure)).toEqual([undefined, undefined]);
+    const lines = harness.log.lines.filter((l) => l.level === 'info' && l.message.includes('⏳')).map((l) => l.message);
+    expect(lines.length).toBeGreaterThanOrEqual(3);
+    expect(lines[0]).toMatch(/^⏳ c1 · slow: attempt [12] of 5 under way, [01] passed so far \(10s\)$/);
+    expect(lines.at(-1)).toMatch(/attempt [45] of 5 under way, [34] passed so far/);
+    // No gap of more than 10 s while it ran, and none after it ended (the quick check is silent).
+    expect(ticks[0] - started).toBe(10_000);
+    for (let i = 1; i < ticks.length; i++) expect(ticks[i] - ticks[i - 1]).toBe(10_000);
+    expect(lines.filter((l) => l.includes('quick'))).toEqual([]);
+  });
+});
+
 describe('a cancel', () => {
   it('returns what is known: the checks done, the one cut and the ones not run, each saying so', async () => {
     const { harness, run } = await gateOn(`checks:

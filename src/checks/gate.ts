@@ -21,6 +21,9 @@ import { type Grading, scoreTurn, usesJudge } from './scoring.js';
 import { type ScriptRunner, runScript } from './script.js';
 import type { Check, CheckSuite } from './check.js';
 
+/** A check still running after this long says how far it is, and again as often. */
+export const PROGRESS_EVERY_MS = 10_000;
+
 /** The longest stretch of a reply kept for the report. */
 export const REPLY_EXCERPT_CHARS = 200;
 /** The longest reply kept whole for a side-by-side view. */
@@ -141,6 +144,23 @@ class ClawConversation {
       judge: check.turns.some((t) => usesJudge(t.assert)) ? { calls: 0, cacheHits: 0, tokens: 0 } : undefined,
     };
     const latencies: number[] = [];
+    // A long check (repeat: 30 against a slow Claw) says where it is while it runs.
+    const began = clock.now();
+    const stopTicks = clock.every?.(PROGRESS_EVERY_MS, () =>
+      log.info(
+        `⏳ ${this.clawId} · ${check.name}: attempt ${Math.min(entry.attempts + 1, check.repeat)} of ${check.repeat} under way, ${entry.passes} passed so far (${formatDuration(clock.now() - began)})`,
+      ),
+    );
+    try {
+      return await this.attempts(check, entry, latencies);
+    } finally {
+      stopTicks?.();
+    }
+  }
+
+  /** The check's attempts, until its verdict is certain: the entry filled in. */
+  private async attempts(check: Check, entry: CheckEntry, latencies: number[]): Promise<CheckEntry> {
+    const { log, clock } = this.deps;
     /** Ends the check before an attempt it cannot make: an error that says why. */
     const stop = (why: string): void => {
       if (entry.attempts === 0) entry.errors += 1;

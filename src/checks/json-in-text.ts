@@ -60,10 +60,22 @@ function afterThinking(answer: string): { text: string } | { problem: string } {
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** The whole answer as one JSON object (what a JSON schema asked for), or what it held instead. */
+/** A single code fence around the whole text (```json … ```, ``` … ```, ~~~): what is inside it. */
+function withoutFence(text: string): string {
+  const fenced = /^(`{3,}|~{3,})[\w+-]*[ \t]*\r?\n([\s\S]*?)\r?\n[ \t]*\1[ \t]*$/.exec(text.trim());
+  return fenced ? fenced[2] : text;
+}
+
+/**
+ * The one JSON object a JSON schema asked for: the whole answer, after a leading `<think>…</think>`
+ * block and a single code fence around it are removed (reasoning models served by vLLM, Ollama or
+ * LiteLLM answer so); anything else is what it held instead, never a guess among several objects.
+ */
 export function wholeJsonObject(answer: string): { value: Record<string, unknown> } | { problem: string } {
+  const read = afterThinking(answer);
+  if ('problem' in read) return read;
   try {
-    const value: unknown = JSON.parse(answer.trim());
+    const value: unknown = JSON.parse(withoutFence(read.text).trim());
     if (isRecord(value)) return { value };
   } catch {
     // not JSON as a whole

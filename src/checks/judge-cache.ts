@@ -10,6 +10,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { isObject } from '../api/shapes.js';
 import { writeOutputFile } from '../config/output-file.js';
+import { placeProblem } from '../config/place.js';
 import type { SealKey } from '../seal.js';
 
 export interface CachedVerdict {
@@ -53,6 +54,11 @@ export class VerdictCache {
   ): Promise<VerdictCache> {
     const cache = new VerdictCache(isAbsolute(path) ? path : resolve(workspace, path), workspace, key);
     let text: string;
+    const problem = placeProblem(cache.path, workspace);
+    if (problem) {
+      warn(`The judge cache '${path}' is not read (${problem}); starting with an empty one.`);
+      return cache;
+    }
     try {
       // Looked at first: a link to /dev/zero or a FIFO is never read.
       const found = await stat(cache.path);

@@ -5,6 +5,7 @@ import { isMap } from 'yaml';
 import { type Entry, YamlFile } from '../config/yaml-file.js';
 import { ID_EXPECTED, isValidId } from '../identifiers.js';
 import { readSecureUrl, withoutUserinfo } from '../url.js';
+import { forkRefusal } from '../config/fork.js';
 import type { JudgeSpec } from './judge-spec.js';
 
 const ENDPOINT_KEYS = [
@@ -26,14 +27,18 @@ export const DEFAULT_JUDGE_TIMEOUT_MS = 30_000;
  * names the address too, so it would choose both the secret (any variable of the step: a key, the
  * GitHub token, the runner's own) and where it goes.
  */
-export const FORK_SECRET =
-  'refused under pull_request_target, where the file may come from a fork and would choose both the secret and the address it goes to: grade with a grader Claw (judge: {claw: …}), or run model-graded checks on pull_request, or after the merge';
+export function forkSecret(event: string): string {
+  return forkRefusal(
+    event,
+    'the file would choose both the secret and the address it goes to: grade with a grader Claw (judge: {claw: …})',
+  );
+}
 
 /**
  * A `judge:` block: a grader Claw, or an endpoint whose key is read from the environment now.
- * `forkSafe` (pull_request_target): the block may read nothing from the environment.
+ * `forkEvent` (the files may be a fork's): the block may read nothing from the environment.
  */
-export function readJudge(file: YamlFile, entry: Entry, env: NodeJS.ProcessEnv, forkSafe = false): JudgeSpec {
+export function readJudge(file: YamlFile, entry: Entry, env: NodeJS.ProcessEnv, forkEvent?: string): JudgeSpec {
   const fields = new Map(file.entries(entry.value, "'judge'", ['claw', ...ENDPOINT_KEYS]).map((e) => [e.key, e]));
   const claw = fields.get('claw');
   if (claw) {
@@ -56,7 +61,8 @@ export function readJudge(file: YamlFile, entry: Entry, env: NodeJS.ProcessEnv, 
   const keyEntry = fields.get('api-key-env');
   let apiKey = '';
   if (keyEntry) {
-    if (forkSafe) file.fail(keyEntry.pair, `'api-key-env' reads a secret from the environment: ${FORK_SECRET}`);
+    if (forkEvent)
+      file.fail(keyEntry.pair, `'api-key-env' reads a secret from the environment: ${forkSecret(forkEvent)}`);
     const name = file.setVariable(keyEntry, file.text(keyEntry, 'the name of an environment variable'), env);
     apiKey = (env[name] ?? '').trim();
     // It goes in a header: a key no request could carry is found now, before any write.
@@ -70,7 +76,7 @@ export function readJudge(file: YamlFile, entry: Entry, env: NodeJS.ProcessEnv, 
     secrets.push(apiKey);
   }
   const headers = fields.get('headers')
-    ? readHeaders(file, fields.get('headers')!, env, forkSafe)
+    ? readHeaders(file, fields.get('headers')!, env, forkEvent)
     : { values: {}, secrets: [] };
   secrets.push(...headers.secrets);
   const query = fields.get('query') ? file.stringMap(fields.get('query')!).values : {};
@@ -115,7 +121,7 @@ function readHeaders(
   file: YamlFile,
   entry: Entry,
   env: NodeJS.ProcessEnv,
-  forkSafe: boolean,
+  forkEvent: string | undefined,
 ): { values: Record<string, string>; secrets: string[] } {
   const values: Record<string, string> = {};
   const secrets: string[] = [];
@@ -127,7 +133,8 @@ function readHeaders(
       );
     }
     if (isMap(item.value)) {
-      if (forkSafe) file.fail(item.pair, `header '${item.key}' reads a secret from the environment: ${FORK_SECRET}`);
+      if (forkEvent)
+        file.fail(item.pair, `header '${item.key}' reads a secret from the environment: ${forkSecret(forkEvent)}`);
       const name = file.envName(item, env);
       const value = env[name] ?? '';
       const problem = headerValueProblem(value);

@@ -110,6 +110,35 @@ describe('llm-rubric', () => {
     expect(result.entries[0].passed).toBe(true);
   });
 
+  it.each<[string, string]>([
+    ['bare JSON', '{"reason": "ok", "pass": true, "score": 1}'],
+    ['a ```json fence', '```json\n{"reason": "ok", "pass": true, "score": 1}\n```'],
+    ['a bare ``` fence', '```\n{"reason": "ok", "pass": true, "score": 1}\n```\n'],
+    [
+      'a <think> block first',
+      '<think>Is {"pass": false} right? No.</think>\n\n{"reason": "ok", "pass": true, "score": 1}',
+    ],
+    [
+      'a <think> block, then a fence',
+      '<think>\nweighing\n</think>\n```json\n{"reason": "ok", "pass": true, "score": 1}\n```',
+    ],
+  ])('under a JSON schema, reads the verdict of %s', async (_, content) => {
+    const { result } = await graded(RUBRIC, answering({ content }));
+    expect(result.entries[0]).toMatchObject({ passed: true, errors: 0 });
+  });
+
+  it.each<[string, string]>([
+    ['two objects', '{"reason": "quoted", "pass": true, "score": 1}\n{"reason": "no", "pass": false, "score": 0}'],
+    ['prose around a fence', 'My verdict:\n```json\n{"reason": "ok", "pass": true, "score": 1}\n```'],
+    ['two fences', '```json\n{"pass": true}\n```\n```json\n{"pass": false}\n```'],
+    ['an unfinished <think> block', '<think>{"reason": "ok", "pass": true, "score": 1}'],
+  ])('under a JSON schema, %s is an error naming what came back, never a guess', async (_, content) => {
+    const { result } = await graded(RUBRIC, answering({ content }));
+    expect(result.entries[0]).toMatchObject({ passed: false, errors: 1 });
+    expect(result.entries[0].failure).toMatch(/^error: judge unavailable: its answer held /);
+    expect(result.entries[0].failure).toContain(JSON.stringify(content.trim()).slice(1, 20));
+  });
+
   it('content as an array of text parts', async () => {
     const { result } = await graded(
       RUBRIC,
@@ -306,6 +335,16 @@ describe('not-, factuality, and the order of assertions', () => {
     );
     const run = await graded(checks, { reply: 'Please share your order number.' });
     expect(run.result.entries[0]).toMatchObject({ passed: false, failures: 1 });
+    expect(run.judge.completions()).toHaveLength(0);
+  });
+
+  it('the failure names the assertion that failed, even when the llm-rubric is listed first', async () => {
+    const checks = `${RUBRIC}      - {type: contains, value: refund}\n`;
+    const run = await graded(checks, { reply: 'Please share your order number.' });
+    expect(run.result.entries[0]).toMatchObject({ passed: false, failures: 1 });
+    expect(run.result.entries[0].failure).toMatch(
+      /^contains "refund" did not hold.*; reply: "Please share your order number\."$/,
+    );
     expect(run.judge.completions()).toHaveLength(0);
   });
 });

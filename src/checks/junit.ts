@@ -3,17 +3,12 @@
 // an <error>. Replies are untrusted: every text is escaped, and characters XML 1.0 forbids
 // (controls, lone surrogates, U+FFFE/U+FFFF) are replaced, so the file stays well formed.
 import { writeOutputFile } from '../config/output-file.js';
+import { markupChars } from '../format.js';
 import type { CheckEntry, ChecksResult } from './result.js';
-
-// Tab, line feed and carriage return are allowed; all else below U+0020, surrogates, and U+FFFE/F are not.
-const FORBIDDEN =
-  // eslint-disable-next-line no-control-regex
-  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 /** Text safe in XML content and in a double-quoted attribute. */
 export function xmlText(value: string): string {
-  return value
-    .replace(FORBIDDEN, '\ufffd')
+  return markupChars(value)
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')

@@ -8,20 +8,21 @@ import { readChecks } from './suite.js';
 
 /**
  * Reads the checks file at `path` (relative to `workspace`); `env` holds the judge's key. A promptfoo
- * config is read by its own reader (promptfoo/config.ts); `eventName` is the GitHub event.
+ * config is read by its own reader (promptfoo/config.ts); `forkEvent` is the event when the file may
+ * be a fork's (github/run.ts), which refuses what would run code or choose where a secret goes.
  */
 export async function loadChecks(
   path: string,
   workspace: string,
   env: NodeJS.ProcessEnv = {},
-  eventName?: string,
+  forkEvent?: string,
   words: Words = ACTION_WORDS,
 ): Promise<CheckSuite> {
   const file = await YamlFile.read(path, workspace, 'checks file', words);
   if (isPromptfooConfig(file)) {
-    return bounded(file, readPromptfooConfig(file, { workspace, env, eventName, folder: words.folder }));
+    return bounded(file, readPromptfooConfig(file, { workspace, env, forkEvent, folder: words.folder }));
   }
-  return readChecks(file, env, eventName);
+  return readChecks(file, env, forkEvent);
 }
 
 /** Parses a checks file's text (the file name is for messages; `workspace` for a promptfoo config's files). */
@@ -29,11 +30,11 @@ export function parseChecks(
   name: string,
   text: string,
   env: NodeJS.ProcessEnv = {},
-  { workspace = process.cwd(), eventName }: { workspace?: string; eventName?: string } = {},
+  { workspace = process.cwd(), forkEvent }: { workspace?: string; forkEvent?: string } = {},
 ): CheckSuite {
   const file = YamlFile.parse(name, text, 'checks file');
-  if (isPromptfooConfig(file)) return bounded(file, readPromptfooConfig(file, { workspace, env, eventName }));
-  return readChecks(file, env, eventName);
+  if (isPromptfooConfig(file)) return bounded(file, readPromptfooConfig(file, { workspace, env, forkEvent }));
+  return readChecks(file, env, forkEvent);
 }
 
 /** A promptfoo config's checks (tests × prompts) under the same ceiling as a native file's. */

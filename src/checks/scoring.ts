@@ -332,6 +332,9 @@ function aggregate(list: TurnAssertion[], threshold: number | undefined, lookup:
   const sumWeights: Record<string, number> = {};
   const components: Component[] = [];
   let failed: Leaf | undefined;
+  // A judge never asked (the turn had already failed) fails nothing of its own: the failure named
+  // is the first assertion that did fail, wherever it is listed.
+  let ungraded: Leaf | undefined;
   for (const a of list) {
     const found = a.type === 'assert-set' ? setResult(a, lookup) : lookup(a);
     const result: Leaf =
@@ -353,8 +356,10 @@ function aggregate(list: TurnAssertion[], threshold: number | undefined, lookup:
       sums[name] = (sums[name] ?? 0) + score * w;
       sumWeights[name] = (sumWeights[name] ?? 0) + w;
     }
-    if (!result.pass) failed ??= result;
+    if (!result.pass && result.detail) failed ??= result;
+    else if (!result.pass) ungraded ??= result;
   }
+  failed ??= ungraded;
   const score = weights > 0 ? total / weights : 0;
   let pass = !failed;
   let reason = failed?.reason ?? 'All assertions passed';

@@ -80,7 +80,7 @@ export const runScript: ScriptRunner = (script, input, context, timeoutMs) =>
       eval: true,
       workerData: { script: { ...script, param: PARAM }, input, context },
       // The run's secrets stay out of process.env (the code is still the repository's, with the
-      // runner's rights: it is refused under pull_request_target, where it may be a fork's).
+      // runner's rights: it is refused under an event where it may be a fork's: config/fork.ts).
       env: {},
       // One assertion's memory is bounded: past it the worker ends, and the run goes on.
       resourceLimits: { maxOldGenerationSizeMb: MAX_SCRIPT_HEAP_MB },

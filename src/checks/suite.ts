@@ -37,16 +37,16 @@ interface Context {
   file: YamlFile;
   env: NodeJS.ProcessEnv;
   judge?: JudgeSpec;
-  /** Under pull_request_target the file may come from a fork: its judges read nothing from the environment. */
-  forkSafe: boolean;
+  /** The event when the file may be a fork's: its judges read nothing from the environment. */
+  forkEvent?: string;
 }
 
-/** Reads a native checks file (not a promptfoo config: load.ts tells them apart). */
-export function readChecks(file: YamlFile, env: NodeJS.ProcessEnv, eventName?: string): CheckSuite {
+/** Reads a native checks file (not a promptfoo config: load.ts tells them apart); `forkEvent` is the
+ * event when the file may be a fork's (github/run.ts): its judges then read nothing from the environment. */
+export function readChecks(file: YamlFile, env: NodeJS.ProcessEnv, forkEvent?: string): CheckSuite {
   const top = new Map(file.entries(file.doc.contents, 'the checks file', TOP_KEYS).map((e) => [e.key, e]));
   const judgeEntry = top.get('judge');
-  const forkSafe = eventName === 'pull_request_target';
-  const context: Context = { file, env, forkSafe, judge: judgeEntry && readJudge(file, judgeEntry, env, forkSafe) };
+  const context: Context = { file, env, forkEvent, judge: judgeEntry && readJudge(file, judgeEntry, env, forkEvent) };
   const defaults = { timeoutMs: DEFAULT_CHECK_TIMEOUT_MS, repeat: 1, minPass: undefined as number | undefined };
   const defaultsEntry = top.get('defaults');
   if (defaultsEntry) {
@@ -99,7 +99,7 @@ function readCheck(
   const where = `check ${number}`;
   const entries = new Map(file.entries(node, where, CHECK_KEYS).map((e) => [e.key, e]));
   const ownJudge = entries.get('judge');
-  const context = ownJudge ? { ...outer, judge: readJudge(file, ownJudge, outer.env, outer.forkSafe) } : outer;
+  const context = ownJudge ? { ...outer, judge: readJudge(file, ownJudge, outer.env, outer.forkEvent) } : outer;
   const nameEntry = entries.get('name');
   if (!nameEntry) file.fail(node, `${where} has no 'name': expected a name for the report`);
   const name = file.text(nameEntry, 'a name for the report');

@@ -63,7 +63,7 @@ const NUMBER_OUTPUTS = new Set(['duration', 'changes', 'regressions']);
 const JSON_OUTPUTS = new Set(['checks-report', 'report', 'plan', 'previews']);
 
 /** The exit codes the command line ends with. */
-export type ExitCode = 0 | 1 | 2 | 3 | 130 | 143;
+export type ExitCode = 0 | 1 | 2 | 3 | 129 | 130 | 143;
 
 /**
  * The one JSON object of --json: the outcome, the exit code, the message, and the outputs the

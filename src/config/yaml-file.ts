@@ -1,8 +1,8 @@
 // A YAML file the user keeps in the repository (checks, manifests), read with the `yaml` package so
 // every mistake can name the file, the line and what was expected. Readers walk the parsed nodes
 // with the helpers here; each refusal is one FileError, whose message is the whole `::error::` line.
-import { readFile, realpath, stat } from 'node:fs/promises';
-import { isAbsolute, relative, resolve } from 'node:path';
+import { readFile, stat } from 'node:fs/promises';
+import { isAbsolute, resolve } from 'node:path';
 import {
   type Document,
   LineCounter,
@@ -18,6 +18,7 @@ import {
   parseDocument,
 } from 'yaml';
 import { InputError } from '../errors.js';
+import { placeProblem } from './place.js';
 import { ParseError, parseDuration } from '../parse.js';
 import { ACTION_WORDS, type Words } from '../words.js';
 
@@ -30,12 +31,6 @@ const MAX_PLAIN_VALUES = 10_000;
 /** A mistake in a user's file: its message names the file and the line. */
 export class FileError extends InputError {
   override name = 'FileError';
-}
-
-/** Whether `path` is `root` or inside it. */
-function inside(path: string, root: string): boolean {
-  const rel = relative(root, path);
-  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
 }
 
 /** Shows a value in an error: quoted, cut when long. */
@@ -76,10 +71,9 @@ export class YamlFile {
     let text = '';
     try {
       // A file the workspace holds (a pull request's, perhaps) stays in it: a link out of it
-      // (/proc/self/environ, a runner's file) or a device (/dev/zero) is never read.
-      if (inside(full, resolve(workspace)) && !inside(await realpath(full), await realpath(workspace))) {
-        fail(`it links outside ${words.folder}`);
-      }
+      // (/proc/self/environ, a runner's file), into .git, or a device (/dev/zero) is never read.
+      const problem = placeProblem(full, workspace, words.folder);
+      if (problem) fail(problem);
       // Looked at before it is opened: opening a FIFO would wait for a writer forever.
       const found = await stat(full);
       if (found.isDirectory()) fail('it is a folder');

@@ -146,7 +146,8 @@ export async function healthOverTime(
 
 /** index.html, status.json, the badges, and `.nojekyll` so Pages serves the files as they are. */
 function pageFiles(model: StatusModel, paths: string[], redact: (text: string) => string): FileChange[] {
-  const badges = new Map(model.claws.map((c) => [`badges/${c.claw}.svg`, c]));
+  // A file's name is public too: a Claw id holding a secret is redacted there as in the files.
+  const badges = new Map(model.claws.map((c) => [`badges/${redact(c.claw)}.svg`, c]));
   const stale = paths.filter((p) => p.startsWith('badges/') && !badges.has(p));
   return [
     { path: 'index.html', content: redact(statusPage(model)) },

@@ -3,6 +3,7 @@
 // service manages itself (ids, status, deployment, timestamps) is not copied; a secret from an unset
 // variable is left out, and said, rather than sent empty.
 import type { Json } from '../api/shapes.js';
+import { forkRefusal } from '../config/fork.js';
 import { FileError } from '../config/yaml-file.js';
 import { type ConfigObject, type ConfigValue, type Manifest, envSecrets, isEnvSecret } from '../manifest/manifest.js';
 
@@ -58,14 +59,14 @@ function resolve(value: ConfigValue): unknown {
 }
 
 /**
- * Under pull_request_target the manifest may be a fork's, checked out with the base's secrets: a
- * `{ env: NAME }` in it would choose which of the step's secrets goes into a preview's config (the
+ * Where the manifest may be a fork's, checked out with the base's secrets (`event`): a
+ * `{ env: NAME }` in it would choose which of the step's secrets goes into a Claw's config (the
  * GitHub token, the API key). Refused, naming the line, before any request.
  */
-export function refuseSecretsFromFork(manifest: Manifest): void {
+export function refuseSecretsFromFork(manifest: Manifest, event: string): void {
   const first = envSecrets(manifest)[0];
   if (!first) return;
   throw new FileError(
-    `${manifest.file}, line ${first.line}: { env: ${first.name} } is refused for preview under pull_request_target, where the manifest may come from a fork and would choose which of the step's secrets goes into a Claw: expected previews on pull_request (a fork then runs without secrets and gets a notice), or no env values in the previewed config`,
+    `${manifest.file}, line ${first.line}: { env: ${first.name} } chooses which of the step's secrets goes into a Claw, ${forkRefusal(event, 'expected no env values in the config (previews on pull_request: a fork then runs without secrets and gets a notice)')}`,
   );
 }

@@ -3,6 +3,7 @@
 // equivalent for every chart. Every value from the service or a Claw (ids, deployment ids) and
 // from GitHub (the repository, links) is escaped for HTML; links only to http(s) URLs.
 import { type ClawStatus, type DayStat, type StatusModel, STRIP_DAYS, dayClass, percent } from '../health/uptime.js';
+import { markupChars } from '../format.js';
 import { httpUrl } from '../identifiers.js';
 
 /** GitHub Pages serves it whole; the page stays well under the branch's 1 MiB per file. */
@@ -14,12 +15,7 @@ const ENTITY: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;',
 
 /** Text or an attribute value in HTML or SVG: nothing in it can open or close markup. */
 export function escapeHtml(value: string): string {
-  return (
-    value
-      .replace(/[&<>"']/g, (c) => ENTITY[c])
-      // eslint-disable-next-line no-control-regex
-      .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, '\ufffd')
-  );
+  return markupChars(value).replace(/[&<>"']/g, (c) => ENTITY[c]);
 }
 
 const STATE_TEXT = { healthy: 'up', unhealthy: 'down', unknown: 'unknown' } as const;

@@ -667,7 +667,7 @@ describe('preview under attack', () => {
     expect(result.exitCode).toBe(1);
     expect(result.errors).toEqual([
       expect.stringMatching(
-        /^claws\.yml, line 4: \{ env: GITHUB_TOKEN \} is refused for preview under pull_request_target/,
+        /^claws\.yml, line 4: \{ env: GITHUB_TOKEN \} chooses which of the step.s secrets goes into a Claw, refused under pull_request_target/,
       ),
     ]);
     expect(sim.requests).toEqual([]);

@@ -20,10 +20,11 @@ import { nearest } from '../../nearest.js';
 import { compileSchema } from '../schema.js';
 import type { Scoring, TurnAssertion } from '../scoring.js';
 import { type Script, assertionBody, transformBody } from '../script.js';
+import { forkRefusal } from '../../config/fork.js';
 import { ConfigFiles } from './files.js';
 import { type GraderKind, readGrader } from './grader.js';
 import { type Obj, type Places, isObj, show } from './located.js';
-import { RenderError, render, unsafeForForks } from './render.js';
+import { RenderError, render } from './render.js';
 import { rubricMessages, stringified, tryParse } from './rubric.js';
 
 export interface AssertContext {
@@ -34,8 +35,8 @@ export interface AssertContext {
   vars: Record<string, unknown>;
   /** The test's options (defaultTest's merged in): provider, rubricPrompt, factuality. */
   options: Obj;
-  /** Under pull_request_target: no code from the file runs (javascript, transform, calls in templates). */
-  forkSafe: boolean;
+  /** The event when the files may be a fork's: no code from the file runs (javascript, transform). */
+  forkEvent?: string;
   /** Every judge used, by identity. */
   judges: Map<string, JudgeSpec>;
   /** `assertionTemplates`, for `$ref`. */
@@ -304,15 +305,6 @@ function fileValue(a: Obj, ref: string, ctx: AssertContext): unknown {
 }
 
 function renderAt(holder: Obj, key: string, template: string, ctx: AssertContext): string {
-  if (ctx.forkSafe) {
-    const unsafe = unsafeForForks(template);
-    if (unsafe)
-      ctx.places.fail(
-        holder,
-        key,
-        `'${key}' holds ${unsafe} in a template, refused under pull_request_target, where the file may come from a fork: expected variables and filters only`,
-      );
-  }
   try {
     return render(template, ctx.vars);
   } catch (err) {
@@ -414,9 +406,9 @@ function readScript(
   const fail: (message: string) => never = (message) => ctx.places.fail(holder, key, message);
   if (typeof code !== 'string' || !code.trim())
     return fail(`'${key}' is ${show(code)}: expected JavaScript, or file://path.js`);
-  if (ctx.forkSafe) {
+  if (ctx.forkEvent) {
     fail(
-      `a ${what} runs the repository's JavaScript, refused under pull_request_target, where the file may come from a fork: run the checks on pull_request, or after the merge`,
+      `a ${what} runs the repository's JavaScript, ${forkRefusal(ctx.forkEvent, 'run the checks on pull_request, or after the merge')}`,
     );
   }
   if (ConfigFiles.isRef(code)) {
@@ -440,7 +432,7 @@ function readScript(
 /** The judge for an assertion's grader (its `provider`, or the test's `options.provider`), each judge once. */
 function judgeOf(a: Obj, ctx: AssertContext, kind: GraderKind = 'text'): JudgeSpec {
   const provider = a.provider ?? ctx.options.provider;
-  const read = readGrader(provider, ctx.env, ctx.words, ctx.forkSafe, kind);
+  const read = readGrader(provider, ctx.env, ctx.words, ctx.forkEvent, kind);
   if ('problem' in read) {
     // At the provider that is at fault; with none named, at the assertion that needs one.
     const at = a.provider !== undefined || ctx.options.provider === undefined ? a : ctx.options;
@@ -566,13 +558,6 @@ function readRubricPrompt(
   }
   if (typeof template !== 'string') template = JSON.stringify(template);
   const source = template as string;
-  if (ctx.forkSafe && unsafeForForks(source)) {
-    ctx.places.fail(
-      holder,
-      'rubricPrompt',
-      "'rubricPrompt' calls functions in its template, refused under pull_request_target: expected variables and filters only",
-    );
-  }
   const vars = ctx.vars;
   const context = (m: { output: string; value: string; input: string }): Record<string, unknown> =>
     stringified(

@@ -10,12 +10,12 @@ import { gradingMessages } from '../judge.js';
 import { parseChecks } from '../load.js';
 
 const KEY = { OPENAI_API_KEY: 'sk-test-0123456789abcdef' };
-const read = (text: string, env: NodeJS.ProcessEnv = KEY, options: { workspace?: string; eventName?: string } = {}) =>
+const read = (text: string, env: NodeJS.ProcessEnv = KEY, options: { workspace?: string; forkEvent?: string } = {}) =>
   parseChecks('promptfooconfig.yaml', text, env, options);
 const refused = (
   text: string,
   env: NodeJS.ProcessEnv = KEY,
-  options: { workspace?: string; eventName?: string } = {},
+  options: { workspace?: string; forkEvent?: string } = {},
 ) => {
   try {
     read(text, env, options);
@@ -265,13 +265,29 @@ tests:
   });
 
   it('under pull_request_target: no javascript, no transform, no function calls in templates', () => {
-    const prt = { eventName: 'pull_request_target' };
+    const prt = { forkEvent: 'pull_request_target' };
     expect(
       refused(`prompts: ['{{q}}']\ntests:\n  - vars: {q: hi}\n    options: {transform: output.trim()}\n`, KEY, prt),
     ).toMatch(/line 4: a transform runs the repository's JavaScript, refused under pull_request_target/);
-    expect(refused(`prompts: ['{{ range.constructor("return 1")() }}']\n`, KEY, prt)).toMatch(
-      /refused under pull_request_target/,
-    );
+    // A template is data under any event: no calls, no lookups into JavaScript objects.
+    for (const event of [prt, {}]) {
+      expect(refused(`prompts: ['{{ range.constructor("return 1")() }}']\n`, KEY, event)).toMatch(
+        /the prompt .* cannot be rendered for this test: it holds a function call: expected variables and filters only/,
+      );
+      expect(refused(`prompts: ['{{ q["__pro" ~ "to__"] | dump }}']\ntests:\n  - vars: {q: hi}\n`, KEY, event)).toMatch(
+        /the prompt .* cannot be rendered/,
+      );
+      expect(
+        refused(
+          `prompts: ['{{ [q] | groupby("constructor.constructor") | dump }}']\ntests:\n  - vars: {q: hi}\n`,
+          KEY,
+          event,
+        ),
+      ).toMatch(/it holds 'constructor'/);
+      expect(refused(`prompts: ['{{ q.constructor }}']\ntests:\n  - vars: {q: hi}\n`, KEY, event)).toMatch(
+        /it holds 'constructor'/,
+      );
+    }
     // Plain variables and filters are fine there.
     expect(read(`prompts: ['{{ q | upper }}']\ntests:\n  - vars: {q: hi}\n`, KEY, prt).checks[0].turns[0].send).toBe(
       'HI',

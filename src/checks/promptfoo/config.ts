@@ -12,7 +12,7 @@ import { type AssertContext, readAssertion, readTransform } from './asserts.js';
 import type { CaseOrigin, PromptfooPrompt } from './case.js';
 import { ConfigFiles } from './files.js';
 import { type Obj, Places, isObj, show } from './located.js';
-import { OutOfTime, RenderError, render, unsafeForForks, withinTime } from './render.js';
+import { OutOfTime, RenderError, render, withinTime } from './render.js';
 import { type Sources, readPrompts, readTests } from './sources.js';
 import { chatMessages, userTurns } from './chat.js';
 import { readDerivedMetrics } from './derived.js';
@@ -100,8 +100,8 @@ export interface PromptfooContext {
   /** How messages name the workspace: the entry's words ('the workspace', 'the current folder'). */
   folder?: string;
   env: NodeJS.ProcessEnv;
-  /** The GitHub event (`pull_request_target` refuses code from the file). */
-  eventName?: string;
+  /** The event when the files may be a fork's (github/run.ts): no code from the file runs. */
+  forkEvent?: string;
 }
 
 /** Whether a checks file is a promptfoo config (by its top-level keys); both kinds of keys at once are a mistake. */
@@ -141,7 +141,7 @@ function readConfig(file: YamlFile, context: PromptfooContext): CheckSuite {
     return file.fail(file.doc.contents, 'a promptfoo config is a mapping: expected prompts, tests and the rest');
   const files = new ConfigFiles(context.workspace, file.name, context.folder);
   const src: Sources = { places, files };
-  const forkSafe = context.eventName === 'pull_request_target';
+  const forkEvent = context.forkEvent;
   const ignored: string[] = [];
 
   for (const key of Object.keys(top)) {
@@ -202,7 +202,7 @@ function readConfig(file: YamlFile, context: PromptfooContext): CheckSuite {
         env: context.env,
         vars: loaded,
         options: merged.options as Obj,
-        forkSafe,
+        forkEvent,
         judges,
         templates: templates as Obj | undefined,
         words: file.words,
@@ -214,7 +214,7 @@ function readConfig(file: YamlFile, context: PromptfooContext): CheckSuite {
       const testCase = caseOf(merged, vars, assert);
       prompts.forEach((prompt, promptIdx) => {
         if (!promptAllowed(prompt, merged.prompts)) return;
-        const sends = renderPrompt(prompt, merged, loaded, test as Obj, places, forkSafe);
+        const sends = renderPrompt(prompt, merged, loaded, test as Obj, places);
         const last = sends.length - 1;
         const origin: CaseOrigin = { testIdx, promptIdx, vars: loaded, testCase };
         const name = unique(names, nameOf(merged, vars, prompts.length > 1 ? prompt : undefined));
@@ -541,27 +541,11 @@ function checkPromptRefs(test: Obj, prompts: PromptfooPrompt[], places: Places):
  * The messages sent: the prompt (with prefix and suffix) rendered with the vars, as promptfoo
  * renders it; one message, or a chat prompt's user messages in order (chat.ts).
  */
-function renderPrompt(
-  prompt: PromptfooPrompt,
-  test: Obj,
-  vars: Obj,
-  at: Obj,
-  places: Places,
-  forkSafe: boolean,
-): string[] {
+function renderPrompt(prompt: PromptfooPrompt, test: Obj, vars: Obj, at: Obj, places: Places): string[] {
   const options = test.options as Obj;
   const raw = `${String(options.prefix ?? '')}${prompt.raw}${String(options.suffix ?? '')}`;
   const fail = (message: string): never =>
     places.fail(at, 'vars', `the prompt ${show(prompt.label)} ${message}`, places.where(at));
-  if (forkSafe) {
-    const unsafe = [raw, ...Object.values(vars).filter((v): v is string => typeof v === 'string')]
-      .map(unsafeForForks)
-      .find(Boolean);
-    if (unsafe)
-      fail(
-        `holds ${unsafe} in a template, refused under pull_request_target, where the file may come from a fork: expected variables and filters only`,
-      );
-  }
   try {
     let parsed: unknown;
     try {

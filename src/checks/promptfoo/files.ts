@@ -2,7 +2,8 @@
 // config's folder, and kept inside the workspace: a path that climbs out of it (`../`), names an
 // absolute place outside it or goes into `.git` is refused, as is a glob (name each file). Files
 // are read once, as text.
-import { readFileSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { placeProblem } from '../../config/place.js';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 
 /** The most text one referenced file may hold. */
@@ -59,14 +60,10 @@ export class ConfigFiles {
     // Git's own folder is no test's material, and it may hold a token (a checkout's extraheader).
     if (relative(resolve(this.workspace), full).split(sep).includes('.git'))
       return { problem: "it points into '.git', Git's own folder: keep the test files in the repository's tree" };
-    try {
-      // A symbolic link that leaves the workspace is refused the same way.
-      if (!this.inside(realpathSync(full), realpathSync(this.workspace))) {
-        return { problem: `it links outside ${this.folder}` };
-      }
-    } catch {
-      return { problem: `no such file in ${this.folder}` };
-    }
+    if (!existsSync(full)) return { problem: `no such file in ${this.folder}` };
+    // Judged by where its links lead: out of the workspace, or into .git (notes.txt -> .git/config).
+    const problem = placeProblem(full, this.workspace, this.folder);
+    if (problem) return { problem };
     return { path: full, written: ref, functionName };
   }
 

@@ -7,7 +7,7 @@
 // judge speaks the OpenAI chat-completions API only.
 import { ACTION_WORDS, type Words } from '../../words.js';
 import { readSecureUrl } from '../../url.js';
-import { DEFAULT_JUDGE_TIMEOUT_MS, FORK_SECRET, HEADER_NAME, headerValueProblem } from '../judge-file.js';
+import { DEFAULT_JUDGE_TIMEOUT_MS, forkSecret, HEADER_NAME, headerValueProblem } from '../judge-file.js';
 import type { EndpointJudgeSpec } from '../judge-spec.js';
 import { type Obj, isObj, show } from './located.js';
 
@@ -46,14 +46,14 @@ const PREFIX: Record<GraderKind, string> = {
 
 /**
  * The judge for `provider` (undefined: promptfoo's default grader). `problem` says what to write
- * instead; `key` names the part of the provider at fault. `forkSafe` (pull_request_target): a key
+ * instead; `key` names the part of the provider at fault. `forkEvent` (the files may be a fork's): a key
  * from the environment goes only to an address the environment names too, never to the file's.
  */
 export function readGrader(
   provider: unknown,
   env: NodeJS.ProcessEnv,
   words: Words = ACTION_WORDS,
-  forkSafe = false,
+  forkEvent?: string,
   kind: GraderKind = 'text',
 ): GraderRead {
   let id: unknown = provider;
@@ -72,7 +72,7 @@ export function readGrader(
         return {
           problem: `the grader names no '${kind}' provider: expected ${kind}: ${PREFIX[kind]}:<model> beside the others`,
         };
-      return readGrader(provider[kind], env, words, forkSafe, kind);
+      return readGrader(provider[kind], env, words, forkEvent, kind);
     }
     const unknown = Object.keys(provider).filter((k) => !['id', 'config', 'label'].includes(k));
     if (unknown.length)
@@ -90,7 +90,7 @@ export function readGrader(
     return { problem: `the grader is ${show(id)}: expected a provider id such as openai:chat:gpt-4.1-mini-2025-04-14` };
   const model = openAiModel(id, kind);
   if ('problem' in model) return model;
-  const read = endpoint(model.model, config, env, words, forkSafe);
+  const read = endpoint(model.model, config, env, words, forkEvent);
   if ('problem' in read) return read;
   if (kind === 'embedding') read.spec.embeddingModel = model.model;
   if (kind === 'moderation') read.spec.moderationModel = model.model;
@@ -134,14 +134,23 @@ function openAiModel(id: string, kind: GraderKind): { model: string } | { proble
   };
 }
 
-function endpoint(model: string, config: Obj, env: NodeJS.ProcessEnv, words: Words, forkSafe: boolean): GraderRead {
+function endpoint(
+  model: string,
+  config: Obj,
+  env: NodeJS.ProcessEnv,
+  words: Words,
+  forkEvent: string | undefined,
+): GraderRead {
   const text = (key: string): string | undefined =>
     typeof config[key] === 'string' ? (config[key] as string) : undefined;
-  if (forkSafe && text('apiKeyEnvar'))
-    return { problem: `the grader's 'apiKeyEnvar' reads a secret from the environment: ${FORK_SECRET}`, key: 'config' };
-  if (forkSafe && !text('apiKey') && (text('apiHost') || text('apiBaseUrl')) && env.OPENAI_API_KEY?.trim()) {
+  if (forkEvent && text('apiKeyEnvar'))
     return {
-      problem: `the grader's ${text('apiHost') ? "'apiHost'" : "'apiBaseUrl'"} would be sent OPENAI_API_KEY from the environment: ${FORK_SECRET}`,
+      problem: `the grader's 'apiKeyEnvar' reads a secret from the environment: ${forkSecret(forkEvent)}`,
+      key: 'config',
+    };
+  if (forkEvent && !text('apiKey') && (text('apiHost') || text('apiBaseUrl')) && env.OPENAI_API_KEY?.trim()) {
+    return {
+      problem: `the grader's ${text('apiHost') ? "'apiHost'" : "'apiBaseUrl'"} would be sent OPENAI_API_KEY from the environment: ${forkSecret(forkEvent)}`,
       key: 'config',
     };
   }

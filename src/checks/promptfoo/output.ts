@@ -225,6 +225,14 @@ export async function writePromptfooOutput(
   suite: CheckSuite,
   redact: { redactJson<T>(value: T): T; redact(text: string): string },
 ): Promise<string> {
-  const text = `${JSON.stringify(redact.redactJson(toPromptfooOutput(result, suite)), null, 2)}\n`;
-  return writeOutputFile(path, workspace, redact.redact(text));
+  return writeOutputFile(path, workspace, promptfooOutputText(result, suite, redact));
+}
+
+/** The output file's text, redacted: its values first (decoded text), then the whole JSON text. */
+export function promptfooOutputText(
+  result: ChecksResult,
+  suite: CheckSuite,
+  redact: { redactJson<T>(value: T): T; redact(text: string): string },
+): string {
+  return redact.redact(`${JSON.stringify(redact.redactJson(toPromptfooOutput(result, suite)), null, 2)}\n`);
 }

@@ -6,7 +6,10 @@
 // Claw's reply is only ever a value handed to one (a rubricPrompt's `output`). A template reads no
 // file (`{% include %}`, `{% import %}` and `{% extends %}` find nothing: Nunjucks' default loader
 // would read the folder `views` and follow its links anywhere), and its time is bounded, since a
-// few nested loops need no function call to outlast any step.
+// few nested loops need no function call to outlast any step. A template is data, whoever wrote
+// it: Nunjucks is no sandbox (`range.constructor('…')()` runs code), so a template reaches its vars
+// and the filters only: no calls of values, no lookups of `constructor`, `prototype` or
+// `__proto__`, and at run time no lookup past a value's own properties.
 import { Script, createContext } from 'node:vm';
 import nunjucks from 'nunjucks';
 
@@ -47,14 +50,24 @@ export function withinTime<T>(ms: number, work: () => T): T {
   }
 }
 
-/** Nunjucks' parser and node classes (untyped in @types/nunjucks). */
+/** Nunjucks' parser, node classes and runtime (untyped in @types/nunjucks). */
 const internals = nunjucks as unknown as {
   parser: { parse(src: string, extensions: unknown[], options: object): unknown };
   nodes: { Node: new (...args: unknown[]) => object };
+  runtime: { memberLookup(obj: unknown, key: unknown): unknown };
 };
+
+// Every `a.b` and `a[b]` a compiled template evaluates: a value's own properties only, so no key
+// computed at run time (`x['__pro' ~ 'to__']`) reaches a prototype or a method to bind.
+const memberLookup = internals.runtime.memberLookup;
+internals.runtime.memberLookup = (obj, key) =>
+  obj === undefined || obj === null || !Object.prototype.hasOwnProperty.call(Object(obj), key as PropertyKey)
+    ? undefined
+    : memberLookup(obj, key);
 
 /** Renders `template` with `vars`; a template that will not render throws RenderError saying why. */
 export function render(template: string, vars: Record<string, unknown>): string {
+  refuseCode(template);
   try {
     return environment.renderString(wrapPartial(template), vars);
   } catch (err) {
@@ -67,6 +80,7 @@ export function render(template: string, vars: Record<string, unknown>): string 
  * gives its own text, one that runs out of time (looping over a long reply) throws RenderError.
  */
 export function renderLenient(template: string, vars: Record<string, unknown>): string {
+  refuseCode(template);
   try {
     return withinTime(RENDER_MS, () => lenient.renderString(wrapPartial(template), vars));
   } catch (err) {
@@ -116,13 +130,24 @@ export function variablesOf(template: string): string[] {
   return [...found];
 }
 
+/** Names that lead into JavaScript's objects rather than a template's data, alone or in a dotted path. */
+const OBJECT_INTERNALS = /(?:^|\.)(constructor|prototype|__proto__)(?:\.|$)/;
+
+/** A template that would run code: RenderError naming what it holds. */
+function refuseCode(template: string): void {
+  const problem = beyondData(template);
+  if (problem)
+    throw new RenderError(
+      `it holds ${problem}: expected variables and filters only (a template is data: no calls, no lookups of constructor, prototype or __proto__)`,
+    );
+}
+
 /**
- * Where the file may come from a fork (pull_request_target), a template may read variables and use
- * filters, nothing more: Nunjucks can call any function a value reaches (`range.constructor(…)()`
- * runs code), so calls and lookups of `constructor`, `prototype` or `__proto__` are refused.
- * Returns what is refused, or undefined.
+ * What in a template goes beyond its vars and filters, or undefined: Nunjucks can call any function
+ * a value reaches (`range.constructor(…)()` runs code), so calls (a filter is not one) and lookups
+ * of `constructor`, `prototype` or `__proto__` are refused, whoever wrote the template.
  */
-export function unsafeForForks(template: string): string | undefined {
+export function beyondData(template: string): string | undefined {
   let ast: unknown;
   try {
     ast = internals.parser.parse(wrapPartial(template), [], {});
@@ -137,11 +162,10 @@ export function unsafeForForks(template: string): string | undefined {
       problem = 'a function call';
       return;
     }
-    if (
-      (n.typename === 'Literal' || n.typename === 'Symbol') &&
-      ['constructor', 'prototype', '__proto__'].includes(String(n.value))
-    ) {
-      problem = `'${String(n.value)}'`;
+    // Also inside a dotted name a filter follows (`groupby("constructor.constructor")`).
+    const named = (n.typename === 'Literal' || n.typename === 'Symbol') && OBJECT_INTERNALS.exec(String(n.value));
+    if (named) {
+      problem = `'${named[1]}'`;
       return;
     }
     for (const field of n.fields as string[]) {
