@@ -44,6 +44,7 @@ function status(claw: string): ClawStatus {
       latencyP95: 300 + i,
       // A deployment id is the service's text too.
       deployments: i % 30 === 0 ? [claw] : [],
+      newDeployments: i % 30 === 0 ? [claw] : [],
     })),
   };
 }
