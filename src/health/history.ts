@@ -24,7 +24,7 @@ import {
   readRunRecord,
   recordLine,
 } from './records.js';
-import { sealLine, unsealLine } from './sealed-line.js';
+import { resealOlder, sealLine, unsealLine } from './sealed-line.js';
 
 export const MAX_FILE_BYTES = 1024 * 1024;
 /** Raw records are kept this long (whole months), daily lines for good. */
@@ -328,6 +328,7 @@ export class HealthHistory {
           loaded.rawParts,
           loaded.texts,
           list.map((r) => this.line(r)),
+          (text) => resealOlder(text, this.deps.seal),
         ),
       );
     }
@@ -355,6 +356,7 @@ export class HealthHistory {
           loaded.dailyParts,
           loaded.texts,
           list.map((r) => this.line(r)),
+          (text) => resealOlder(text, this.deps.seal),
         ),
       );
     }
@@ -383,11 +385,13 @@ export function appendLines(
   parts: Part[],
   texts: Map<string, string>,
   lines: string[],
+  /** What the last part's lines become as it is written again (sealed anew after a change of key). */
+  rewrite: (text: string) => string = (text) => text,
 ): FileChange[] {
   const own = parts.filter((p) => p.month === month);
   const last = own.at(-1);
   let number = last?.part ?? 1;
-  let text = last ? (texts.get(last.file.path) ?? '') : '';
+  let text = last ? rewrite(texts.get(last.file.path) ?? '') : '';
   if (last && !texts.has(last.file.path)) {
     // Not read (too old for the window): start a new part rather than overwrite it blind.
     number += 1;

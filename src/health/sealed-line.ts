@@ -31,3 +31,20 @@ export function unsealLine(line: string, key: SealKey): string | undefined {
   const content = `${line.slice(0, match.index)}}`;
   return checkSeal(key, KIND, payloadOf(content), match[1]) ? content : undefined;
 }
+
+/**
+ * `text` (a history file) with each line sealed under an older key of the run sealed again under
+ * the current one: a file the run writes anyway carries no line the next key rotation would orphan.
+ */
+export function resealOlder(text: string, key: SealKey): string {
+  if (!key.older?.length) return text;
+  return text
+    .split('\n')
+    .map((line) => {
+      const match = SEALED.exec(line);
+      if (!match) return line;
+      const content = `${line.slice(0, match.index)}}`;
+      return checkSeal(key, KIND, payloadOf(content), match[1]) === 'older' ? sealLine(content, key) : line;
+    })
+    .join('\n');
+}
