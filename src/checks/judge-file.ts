@@ -79,6 +79,15 @@ export function readJudge(file: YamlFile, entry: Entry, env: NodeJS.ProcessEnv, 
     ? readHeaders(file, fields.get('headers')!, env, forkEvent)
     : { values: {}, secrets: [] };
   secrets.push(...headers.secrets);
+  // A fork's file never chooses where the Claw's replies go (nor what headers carry them): a
+  // runner inside a private network would send them wherever it says.
+  if (forkEvent) {
+    const chooser = fields.get('headers') ?? urlEntry;
+    file.fail(
+      chooser.pair,
+      `'${chooser.key}' chooses where the replies go: ${forkRefusal(forkEvent, 'use a grader Claw (judge: {claw: <id>})')}`,
+    );
+  }
   const query = fields.get('query') ? file.stringMap(fields.get('query')!).values : {};
   const num = (key: string, fallback: number, min: number, max: number, integer = false): number => {
     const e = fields.get(key);

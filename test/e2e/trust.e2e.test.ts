@@ -103,6 +103,44 @@ describe('who controls the files, by event', () => {
     },
   );
 
+  it("a fork's file never chooses the judge's address or headers, even without a key; trusted-files lets the repository's own do so", async () => {
+    const s = await start();
+    s.addClaw('c1', { chat: { mode: 'sync', reply: 'Hello' } });
+    judge = new FakeJudge({ answer: () => verdict({ reason: 'ok', pass: true, score: 1 }) });
+    await judge.start();
+    const [event, payload, named] = FORK_EVENTS[2];
+    const dir = workspace(
+      {
+        'checks.yml': `judge: {url: "${judge.url}", model: m}\nchecks:\n  - {name: a, send: hi, assert: [{type: llm-rubric, value: polite}]}\n`,
+        'promptfooconfig.yaml': `prompts: ['{{q}}']\ntests:\n  - vars: {q: hi}\n    assert: [{type: llm-rubric, value: polite}]\ndefaultTest:\n  options:\n    provider: {id: 'openai:chat:m', config: {apiBaseUrl: '${judge.url}', apiKey: k}}\n`,
+      },
+      payload,
+    );
+    const quiet = { OPENAI_API_KEY: '' };
+    const native = await runAction(inputsFor(s, { command: 'check', checks: 'checks.yml' }), on(dir, event, quiet));
+    expect(native.errors).toEqual([
+      expect.stringMatching(
+        new RegExp(`^checks\\.yml, line 1: 'url' chooses where the replies go: refused under ${named}`),
+      ),
+    ]);
+    const promptfoo = await runAction(
+      inputsFor(s, { command: 'check', checks: 'promptfooconfig.yaml' }),
+      on(dir, event, quiet),
+    );
+    expect(promptfoo.errors).toEqual([
+      expect.stringMatching(new RegExp(`'apiBaseUrl' chooses where the replies go: refused under ${named}`)),
+    ]);
+    expect(s.requests).toEqual([]);
+    expect(judge.requests).toHaveLength(0);
+    // The benign control: the workflow vouches for its checkout, and the judge is asked.
+    const trusted = await runAction(
+      inputsFor(s, { command: 'check', checks: 'checks.yml', 'trusted-files': 'true' }),
+      on(dir, event, quiet),
+    );
+    expect(trusted.exitCode).toBe(0);
+    expect(judge.requests.length).toBeGreaterThan(0);
+  });
+
   it("a fork's judge with a key from the environment, and a manifest's { env }, are refused under workflow_run from a fork", async () => {
     const s = await start();
     s.addClaw('c1', { chat: { mode: 'sync', reply: 'Hello' } });

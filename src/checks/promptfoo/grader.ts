@@ -7,6 +7,7 @@
 // judge speaks the OpenAI chat-completions API only.
 import { ACTION_WORDS, type Words } from '../../words.js';
 import { readSecureUrl } from '../../url.js';
+import { forkRefusal } from '../../config/fork.js';
 import { DEFAULT_JUDGE_TIMEOUT_MS, forkSecret, HEADER_NAME, headerValueProblem } from '../judge-file.js';
 import type { EndpointJudgeSpec } from '../judge-spec.js';
 import { type Obj, isObj, show } from './located.js';
@@ -151,6 +152,14 @@ function endpoint(
   if (forkEvent && !text('apiKey') && (text('apiHost') || text('apiBaseUrl')) && env.OPENAI_API_KEY?.trim()) {
     return {
       problem: `the grader's ${text('apiHost') ? "'apiHost'" : "'apiBaseUrl'"} would be sent OPENAI_API_KEY from the environment: ${forkSecret(forkEvent)}`,
+      key: 'config',
+    };
+  }
+  // A fork's file never chooses where the replies go: the workflow's environment may name an address.
+  const chooser = ['apiHost', 'apiBaseUrl', 'headers'].find((k) => config[k] !== undefined);
+  if (forkEvent && chooser) {
+    return {
+      problem: `the grader's '${chooser}' chooses where the replies go: ${forkRefusal(forkEvent, 'name the address in the environment (OPENAI_BASE_URL)')}`,
       key: 'config',
     };
   }
