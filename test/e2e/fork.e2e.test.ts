@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO_KEY } from '../sim/server.ts';
 import { FakeJudge, verdict } from '../sim/judge.ts';
-import { WORKFLOW_TOKEN, runAction } from './harness.ts';
+import { WORKFLOW_TOKEN, runAction, workspaceWith } from './harness.ts';
 import { inputsFor, simulatorPerTest } from './service.ts';
 
 const start = simulatorPerTest();
@@ -27,11 +27,7 @@ async function startJudge(): Promise<FakeJudge> {
   return judge;
 }
 
-function workspace(files: Record<string, string>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'claw-fork-'));
-  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
-  return dir;
-}
+const workspace = (files: Record<string, string>): string => workspaceWith(files, 'claw-fork-');
 
 /** What the step's environment holds besides the inputs: a judge's key, a token, the runner's own. */
 const STEP_SECRETS = {

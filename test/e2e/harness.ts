@@ -44,6 +44,13 @@ export interface RunOptions {
   cwd?: string;
 }
 
+/** A fresh workspace holding `files` (name → text), as a checkout would; `prefix` names the folder. */
+export function workspaceWith(files: Record<string, string>, prefix = 'claw-workspace-'): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+  return dir;
+}
+
 /** A module, loaded with --import, that moves the process's `Date` to start at `at`. */
 export function clockHook(at: number): string {
   const source = `const R=Date,o=${Math.round(at)}-R.now();class D extends R{constructor(...a){a.length?super(...a):super(R.now()+o)}static now(){return R.now()+o}}globalThis.Date=D;`;

@@ -3,12 +3,11 @@
 // would, graded by the fake judge (chat, /embeddings, /moderations) at OPENAI_BASE_URL as
 // promptfoo's default grader would be. Each expects promptfoo 0.123.1's verdicts: the graders'
 // rules are the ones the shared cases check against promptfoo itself (test/promptfoo/).
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakeJudge, type JudgeRequest, verdict } from '../sim/judge.ts';
-import { runAction } from './harness.ts';
+import { runAction, workspaceWith } from './harness.ts';
 import { inputsFor, simulatorPerTest } from './service.ts';
 
 const start = simulatorPerTest();
@@ -19,11 +18,7 @@ afterEach(async () => {
   judge = undefined;
 });
 
-function workspace(files: Record<string, string>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'claw-workspace-'));
-  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
-  return dir;
-}
+const workspace = (files: Record<string, string>): string => workspaceWith(files);
 
 interface Report {
   check: string;

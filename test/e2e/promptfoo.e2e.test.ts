@@ -2,12 +2,11 @@
 // against Claws that answer what the examples' models would: promptfoo's verdicts, the providers
 // ignored with one notice, the grader read from OPENAI_API_KEY / OPENAI_BASE_URL as promptfoo reads
 // them (the fake judge), and `checks-output` written in promptfoo's format, redacted.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakeJudge, verdict } from '../sim/judge.ts';
-import { runAction } from './harness.ts';
+import { runAction, workspaceWith } from './harness.ts';
 import { inputsFor, simulatorPerTest } from './service.ts';
 
 const start = simulatorPerTest();
@@ -18,11 +17,7 @@ afterEach(async () => {
   judge = undefined;
 });
 
-function workspace(files: Record<string, string>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'claw-workspace-'));
-  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
-  return dir;
-}
+const workspace = (files: Record<string, string>): string => workspaceWith(files);
 
 interface Output {
   evalId: string;
