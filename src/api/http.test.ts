@@ -59,7 +59,7 @@ describe('HttpSession', () => {
     await new Promise<void>((r) => raw.listen(0, '127.0.0.1', r));
     const { port } = raw.address() as AddressInfo;
     const attempt = await get(newSession(), `http://127.0.0.1:${port}/v1/x`, 200);
-    expect(attempt).toEqual({ kind: 'no-response', sent: true, reason: 'no response within 200ms' });
+    expect(attempt).toEqual({ kind: 'no-response', sent: true, reason: 'no response within 200ms', timedOut: true });
     raw.closeAllConnections();
     raw.close();
   });

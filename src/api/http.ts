@@ -31,7 +31,7 @@ export interface Exchange {
 export type Attempt =
   | { kind: 'response'; status: number; headers: Headers; text: string; complete: boolean }
   | { kind: 'too-large'; status: number; headers: Headers; maxBytes: number }
-  | { kind: 'no-response'; sent: boolean; reason: string };
+  | { kind: 'no-response'; sent: boolean; reason: string; timedOut?: true };
 
 export interface HttpOptions {
   userAgent: string;
@@ -90,6 +90,7 @@ export class HttpSession {
           kind: 'no-response',
           sent: true,
           reason: `no response within ${formatDuration(exchange.timeoutMs)}`,
+          timedOut: true,
         });
       }, exchange.timeoutMs);
       onCancel = () => {

@@ -108,3 +108,24 @@ describe('Transport', () => {
     expect(h.transport.url({ route: '/claws', url: '/v1/claws?cursor=2' })).toBe(`${h.sim.url}/v1/claws?cursor=2`);
   });
 });
+
+describe('the deadline', () => {
+  it('an exchange cut short by the deadline is the deadline, not the service failing', async () => {
+    h = await setup({}, { requestTimeoutMs: 30_000 });
+    h.sim.addClaw('c1');
+    h.sim.fault({ kind: 'hang', method: 'GET', path: '/claws/', times: 1 });
+    const err = await failure(
+      h.transport.request({
+        method: 'GET',
+        route: '/claws/:id',
+        params: { id: 'c1' },
+        scope: 'claws:read',
+        what: 'Claw "c1"',
+        deadline: h.clock.now() + 50,
+      }),
+    );
+    expect(err.kind).toBe('deadline');
+    expect(err.message).toBe('GET /v1/claws/:id: no response before the deadline.');
+    expect(err.failing).toBeUndefined();
+  });
+});

@@ -214,6 +214,7 @@ export class Transport {
     // if Remaining reads 0 until a later reset.
     let skipBudget = false;
     let limited = 0;
+    let lastFailure: string | undefined;
     const calledAt = clock.now();
 
     for (;;) {
@@ -222,10 +223,16 @@ export class Transport {
       skipBudget = false;
       let attempt: Attempt;
       const sentAt = clock.now();
+      // An exchange whose time was cut short by the deadline says nothing about the service.
+      const cutByDeadline = request.deadline !== undefined && request.deadline - sentAt < this.exchangeLimitMs(request);
       try {
         attempt = await this.attempt(request, label);
       } finally {
         this.options.pacer?.release();
+      }
+      if (attempt.kind === 'no-response' && attempt.timedOut && cutByDeadline) {
+        const failing = failures.count > 0 ? lastFailure : undefined;
+        throw new ApiError(`${label}: no response before the deadline.`, 'deadline', undefined, undefined, undefined, failing);
       }
       const timing = { calledAt, sentAt, receivedAt: clock.now() };
       const verdict: Verdict = this.decoded(classify(attempt, isWrite, label, clock.now(), this.headerLog, this.peer));
@@ -250,6 +257,7 @@ export class Transport {
         case 'retry': {
           if (request.once) throw new ApiError(`${label} failed: ${verdict.reason}`, verdict.errorKind);
           failures.record(clock.now());
+          lastFailure = verdict.reason;
           const wait =
             verdict.retryAfterMs ??
             fullJitterBackoff(failures.count, this.baseBackoffMs, this.maxBackoffMs, this.random);
@@ -394,9 +402,14 @@ export class Transport {
     });
   }
 
+  /** How long one exchange may take before the deadline is counted: the request timeout, or less. */
+  private exchangeLimitMs(request: ApiRequest): number {
+    return Math.min(this.options.requestTimeoutMs, request.once?.timeoutMs ?? Infinity);
+  }
+
   /** One exchange within the request timeout and the deadline; feeds the pacer and the clock offset. */
   private async attempt(request: ApiRequest, label: string): Promise<Attempt> {
-    const { clock, requestTimeoutMs, pacer, log } = this.options;
+    const { clock, pacer, log } = this.options;
     const left = request.deadline === undefined ? Infinity : request.deadline - clock.now();
     if (left <= 0) throw new ApiError(`${label}: the deadline has passed.`, 'deadline');
     const url = this.url(request);
@@ -413,7 +426,7 @@ export class Transport {
       url,
       headers,
       body,
-      timeoutMs: Math.min(requestTimeoutMs, request.once?.timeoutMs ?? Infinity, left),
+      timeoutMs: Math.min(this.exchangeLimitMs(request), left),
       signal: request.signal,
     });
     if (attempt.kind !== 'no-response') {
