@@ -232,7 +232,14 @@ export class Transport {
       }
       if (attempt.kind === 'no-response' && attempt.timedOut && cutByDeadline) {
         const failing = failures.count > 0 ? lastFailure : undefined;
-        throw new ApiError(`${label}: no response before the deadline.`, 'deadline', undefined, undefined, undefined, failing);
+        throw new ApiError(
+          `${label}: no response before the deadline.`,
+          'deadline',
+          undefined,
+          undefined,
+          undefined,
+          failing,
+        );
       }
       const timing = { calledAt, sentAt, receivedAt: clock.now() };
       const verdict: Verdict = this.decoded(classify(attempt, isWrite, label, clock.now(), this.headerLog, this.peer));
