@@ -104,7 +104,13 @@ describe('GitHub Deployments through dist/index.js', () => {
     const main = await runAction(inputs(s, { timeout: '10m' }), {
       env: env(gh),
       onLine: (line: string, child: ChildProcess) => {
-        if (/deployment dep_0001: in_progress/.test(line)) setTimeout(() => child.kill('SIGKILL'), 300);
+        // Killed once GitHub has the in_progress status, however slow the machine.
+        if (!/deployment dep_0001: in_progress/.test(line)) return;
+        const killWhenMarked = (): void => {
+          if (gh.statuses().some((st) => st.state === 'in_progress')) child.kill('SIGKILL');
+          else setTimeout(killWhenMarked, 20);
+        };
+        killWhenMarked();
       },
     });
     expect(main.signal).toBe('SIGKILL');
