@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { ROOT, collect, runAction } from './e2e/harness.ts';
 import { FakeJudge, verdict } from './sim/judge.ts';
 import { DEMO_KEY, Simulator } from './sim/server.ts';
+import { viewLine } from './runner-log.ts';
 import { summaryText } from './summary-text.ts';
 
 const sim = new Simulator({ urls: true, rollbackForm: 'new-deployment', rateLimit: { limit: 60, windowMs: 60_000 } });
@@ -86,10 +87,14 @@ async function show(title: string, inputs: Record<string, string>): Promise<numb
   console.log(`\n══ ${title} ══`);
   console.log(`Simulator on ${url}/v1. Running dist/index.js with:`);
   for (const [name, value] of Object.entries(inputs)) console.log(`  ${name}: ${name === 'api-key' ? '***' : value}`);
-  console.log('\n── log ──────────────────────────────────────────────');
+  console.log('\n── log, as the runner shows it ──────────────────────');
+  const log = { inGroup: false };
   const run = await runAction(inputs, {
     env: { GITHUB_WORKSPACE: workspace, OPENAI_API_KEY: 'sk-demo-judge-key' },
-    onLine: (line) => console.log(`  ${line}`),
+    onLine: (line) => {
+      const shown = viewLine(line, log);
+      if (shown !== undefined) console.log(`  ${shown}`);
+    },
   });
   console.log('\n── outputs ──────────────────────────────────────────');
   for (const [name, value] of Object.entries(run.outputs)) console.log(`  ${name} = ${value}`);
