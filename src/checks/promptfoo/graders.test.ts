@@ -42,6 +42,35 @@ describe("promptfoo's graders", () => {
     });
   });
 
+  it("g-eval asks with its own steps and evaluate prompts, each given promptfoo's names only", async () => {
+    const asked: string[] = [];
+    const t: GraderTools = {
+      ask: async (messages) => {
+        asked.push(messages.map((m) => `${m.role}: ${m.content}`).join(' | '));
+        return { text: asked.length === 1 ? '{"steps":["One.","Two."]}' : '{"score":8,"reason":"ok"}' };
+      },
+      embed: async () => ({ vectors: [] }),
+      moderate: async () => ({ flags: [] }),
+    };
+    const gEvalPrompts = {
+      steps: 'Steps for {{criteria}}',
+      evaluate: JSON.stringify([
+        { role: 'system', content: 'Score out of {{maxScore}}' },
+        { role: 'user', content: '{{criteria}}\n- {{steps}}\n{{input}} -> {{output}}' },
+      ]),
+    };
+    const verdict = await runRecipe({ ...a('g-eval', 'Coherence'), gEvalPrompts }, material, t);
+    expect(verdict).toEqual({ kind: 'pass', score: 0.8, reason: 'ok' });
+    expect(asked).toEqual([
+      'user: Steps for Coherence',
+      'system: Score out of 10 | user: Coherence\n- One.\n- Two.\nSay hello -> Hello there',
+    ]);
+    // Only the evaluation prompt given: the steps are asked with promptfoo's.
+    asked.length = 0;
+    await runRecipe({ ...a('g-eval', 'Coherence'), gEvalPrompts: { evaluate: gEvalPrompts.evaluate } }, material, t);
+    expect(asked[0]).toContain('generate 3-4 concise evaluation steps');
+  });
+
   it('passes an empty reply through moderation as promptfoo does, with no call', async () => {
     const t = tools([]);
     expect(await runRecipe(a('moderation', []), { ...material, output: '' }, t)).toEqual({
