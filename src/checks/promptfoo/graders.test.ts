@@ -105,6 +105,35 @@ describe("promptfoo's graders", () => {
     const second = await judge.grade(task, Date.now() + 10_000);
     expect([first.kind, second.kind, second.use.cached, calls]).toEqual(['pass', 'pass', true, 1]);
 
+    // g-eval's own prompts are part of its grading: changed, it is graded anew, not read from the cache.
+    let gEvalCalls = 0;
+    const gEvalJudge = new Judge(
+      {
+        identity: 'test',
+        ask: async (messages) => {
+          gEvalCalls += 1;
+          return {
+            text: messages.some((m) => m.content.includes('Steps for'))
+              ? '{"steps":["One."]}'
+              : '{"score":9,"reason":"ok"}',
+          };
+        },
+      },
+      cache,
+    );
+    const gEval = (evaluate: string) => ({
+      ...task,
+      assertion: {
+        ...a('g-eval', 'Coherence'),
+        negate: false,
+        judge: spec,
+        gEvalPrompts: { steps: 'Steps for {{criteria}}', evaluate },
+      } satisfies Held,
+    });
+    for (const evaluate of ['Score {{output}}', 'Score {{output}}', 'Rate {{output}}'])
+      expect((await gEvalJudge.grade(gEval(evaluate), Date.now() + 10_000)).kind).toBe('pass');
+    expect(gEvalCalls).toBe(4);
+
     const refusing = new Judge({
       identity: 'refusing',
       ask: async () => {
