@@ -89,6 +89,8 @@ export interface RecipeAssertion {
   judge: JudgeSpec;
   /** promptfoo's `rubricPrompt`, for model-graded-closedqa. */
   rubricPrompt?: RubricPrompt;
+  /** promptfoo's `rubricPrompt: {steps, evaluate}`, for g-eval: its two templates, each in place of promptfoo's. */
+  gEvalPrompts?: { steps?: string; evaluate?: string };
 }
 
 export type GradedAssertion = Extract<Assertion, { type: 'llm-rubric' | 'factuality' }>;

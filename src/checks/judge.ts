@@ -360,6 +360,8 @@ function recipeKeyMessages(
     threshold: a.threshold ?? null,
     output: material.output,
     input: material.input,
+    // g-eval's own templates: a changed one is another grading.
+    ...(a.gEvalPrompts ? { gEvalPrompts: a.gEvalPrompts } : {}),
   };
   return [
     { role: 'system', content: `promptfoo recipe ${a.type}` },

@@ -3,12 +3,14 @@
 // would, graded by the fake judge (chat, /embeddings, /moderations) at OPENAI_BASE_URL as
 // promptfoo's default grader would be. Each expects promptfoo 0.123.1's verdicts: the graders'
 // rules are the ones the shared cases check against promptfoo itself (test/promptfoo/).
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakeJudge, type JudgeRequest, verdict } from '../sim/judge.ts';
 import { runAction, workspaceWith } from './harness.ts';
 import { inputsFor, simulatorPerTest } from './service.ts';
+import { OWN_PROMPTS_CONFIG, OWN_PROMPTS_FILES, ownPromptsJudge, ownPromptsReply } from './promptfoo-own-prompts.ts';
 
 const start = simulatorPerTest();
 const JUDGE_KEY = 'sk-promptfoo-format-e2e-7f6e5d4c3b';
@@ -315,6 +317,56 @@ tests:
     expect(second.errors[0]).toMatch(
       /^promptfooconfig\.yaml, line 5: 'select-best' is a promptfoo assertion this project does not run: it picks the best of several providers' outputs for one test/,
     );
+    expect(s.requests.length).toBe(before);
+  });
+
+  it("this project's own config: g-eval's and closedqa's own prompts, a file:// list entry, an unused grader named once", async () => {
+    const s = await start();
+    s.addClaw('c1', { chat: { mode: 'sync', respond: ownPromptsReply } });
+    judge = new FakeJudge(ownPromptsJudge);
+    const url = await judge.start();
+    const dir = mkdtempSync(join(tmpdir(), 'claw-workspace-'));
+    for (const [name, body] of Object.entries(OWN_PROMPTS_FILES)) {
+      mkdirSync(dirname(join(dir, name)), { recursive: true });
+      writeFileSync(join(dir, name), body);
+    }
+    const run = await runAction(inputsFor(s, { command: 'check', checks: 'promptfooconfig.yaml' }), {
+      env: { GITHUB_WORKSPACE: dir, OPENAI_API_KEY: JUDGE_KEY, OPENAI_BASE_URL: url },
+    });
+    expect(run.errors).toEqual([]);
+    // promptfoo 0.123.1 on the same answers (test/promptfoo/format.promptfoo.ts): all four pass.
+    expect(reportOf(run.outputs).map((e) => e.passed)).toEqual([true, true, true, true]);
+    // g-eval asked with the config's two prompts, each given promptfoo's names; closedqa with its own.
+    const asked = judge.completions().map(text);
+    expect(asked).toHaveLength(3);
+    expect(asked[0]).toBe('Write evaluation steps for: Says where the order is\nAnswer as {"steps": [...]}\n');
+    expect(asked[1]).toBe(
+      'Criteria: Says where the order is\nSteps:\n- Find where the order is.\n- Check the day it arrives.\nQuestion: Where is my order 12345?\nReply: Your order 12345 has shipped and arrives Friday.\nScore it from 0 to 10, as {"score": …, "reason": …}\n',
+    );
+    expect(asked[2]).toBe(
+      'Question: Where is my order 12345?\nAnswer: Your order 12345 has shipped and arrives Friday.\nIs it friendly, and does it meet this: Says where the order is? End with Y or N.',
+    );
+    // defaultTest's grader is unused by two tests: named once, for the file.
+    const said = 'options.provider where no model-graded assertion of the test uses it';
+    expect(run.stdout.split(said)).toHaveLength(2);
+
+    // A list entry that is a link into .git: refused at its line, before any request.
+    mkdirSync(join(dir, '.git'));
+    writeFileSync(join(dir, '.git', 'config'), '[http]\n\textraheader = AUTHORIZATION: basic c2VjcmV0\n');
+    symlinkSync(join(dir, '.git', 'config'), join(dir, 'phrases', 'notes.txt'));
+    writeFileSync(
+      join(dir, 'promptfooconfig.yaml'),
+      OWN_PROMPTS_CONFIG.replace('[file://phrases/shipped.txt, delivered]', '[delivered, file://phrases/notes.txt]'),
+    );
+    const before = s.requests.length;
+    const refused = await runAction(inputsFor(s, { command: 'check', checks: 'promptfooconfig.yaml' }), {
+      env: { GITHUB_WORKSPACE: dir, OPENAI_API_KEY: JUDGE_KEY, OPENAI_BASE_URL: url },
+    });
+    expect(refused.exitCode).toBe(1);
+    expect(refused.errors[0]).toMatch(
+      /^promptfooconfig\.yaml, line 9: 'value' entry 2 is "file:\/\/phrases\/notes\.txt", which cannot be read: .*\.git/,
+    );
+    expect(refused.stdout).not.toContain('c2VjcmV0');
     expect(s.requests.length).toBe(before);
   });
 

@@ -12,8 +12,8 @@ export interface VerdictCase {
   transform?: string;
   /** Vars beside `out` (answer-relevance's `query`). */
   vars?: Record<string, string>;
-  /** The test's `options.rubricPrompt`. */
-  rubricPrompt?: string;
+  /** The test's `options.rubricPrompt`: text, chat messages, or g-eval's `{steps, evaluate}`. */
+  rubricPrompt?: string | unknown[] | Record<string, unknown>;
   /** The judge's scripted answer for a model-graded assertion (both sides get the same). */
   grader?: { pass?: boolean; score?: number; reason?: string; category?: string };
   differs?: string;
@@ -26,6 +26,39 @@ export interface VerdictCase {
  * [8]"), a closedqa criterion's verdict ("[Y]", "[N]"), the answer to ask a question about.
  */
 export function graderAnswer(prompt: string, script: VerdictCase['grader']): string {
+  // promptfoo hands its grader chat messages as their JSON text; read their contents as one text.
+  try {
+    const messages = JSON.parse(prompt) as unknown;
+    if (Array.isArray(messages) && messages.every((m) => typeof (m as { content?: unknown })?.content === 'string'))
+      prompt = messages.map((m: { content: string }) => m.content).join('\n');
+  } catch {
+    // text as it is
+  }
+  // The custom prompts of the cases below: each answer depends on what the prompt was rendered with,
+  // so a name rendered differently (or not at all) changes the verdict.
+  // g-eval's custom prompts read a criterion's score in angle brackets ("Coherence [4] <8>": 4 from
+  // promptfoo's prompts, 8 from these), one less when the steps are promptfoo's own.
+  if (prompt.includes('CUSTOM STEPS for: '))
+    return /CUSTOM STEPS for: \S/.test(prompt) ? '{"steps":["Custom step one.","Custom step two."]}' : '{"steps":[]}';
+  if (prompt.includes('CUSTOM SCORE of 0 to ')) {
+    const score = Number(/Criteria: [^\n]*<(\d+)>/.exec(prompt)?.[1] ?? '0');
+    const customSteps = prompt.includes('\n- Custom step one.\n- Custom step two.\n');
+    const rendered =
+      /of 0 to 10\n/.test(prompt) && /\nSteps:\n- \S[^\n]*\n- \S/.test(prompt) && /\nReply: \S/.test(prompt);
+    return `{"score":${rendered ? (customSteps ? score : score - 1) : 0},"reason":"Scored by the custom prompt."}`;
+  }
+  // closedqa's custom prompt: Y or N as its criterion says, N when a name was not rendered as promptfoo renders it.
+  if (prompt.includes('CUSTOM QA\n')) {
+    const letter = /\nCheck: [^\n]*\[(Y|N)\]/.exec(prompt)?.[1] ?? 'N';
+    const rendered =
+      /\nQuestion asked: \S/.test(prompt) &&
+      /\nAnswer given: \S/.test(prompt) &&
+      /\nTopic: orders\b/.test(prompt) &&
+      !/\nOutput: Hello!/.test(prompt) &&
+      !prompt.includes('not the message') &&
+      !prompt.includes('[object Object]');
+    return `Checked.\n${rendered ? letter : 'N'}`;
+  }
   if (prompt.includes('generate 3-4 concise evaluation steps'))
     return '{"steps":["Read the reply.","Check it against the criteria."]}';
   if (prompt.includes('**Evaluation Steps**')) {
@@ -50,6 +83,16 @@ export function moderationFlags(text: string): string[] {
 }
 
 const ORDER = 'Hello! Your order 12345 is on its way.';
+/** The cases' files, from the folder both sides run in (the repository's root). */
+const FILES = 'file://test/promptfoo/files';
+/** A closedqa rubricPrompt with promptfoo's names and a var of the test's. */
+const CUSTOM_QA =
+  'CUSTOM QA\nQuestion asked: {{input}}\nAnswer given: {{completion}}\nCheck: {{criteria}}\nTopic: {{topic}}';
+/** g-eval's steps prompt, given the criterion only. */
+const CUSTOM_STEPS = 'CUSTOM STEPS for: {{criteria}}';
+/** g-eval's evaluation prompt, with every name promptfoo gives it. */
+const CUSTOM_SCORE =
+  'CUSTOM SCORE of 0 to {{maxScore}}\nCriteria: {{criteria}}\nSteps:\n- {{steps}}\nPrompt: {{input}}\nReply: {{output}}';
 const a = (type: string, value?: unknown, extra: Record<string, unknown> = {}): Record<string, unknown> => ({
   type,
   ...(value === undefined ? {} : { value }),
@@ -363,6 +406,95 @@ export const CASES: VerdictCase[] = [
   one('answer-relevance, an answer to something else', 'Zebras zigzag; yaks quiz jovially.', a('answer-relevance'), {
     vars: { query: 'Where is my order 12345?' },
   }),
+  // model-graded-closedqa with a rubricPrompt of its own: promptfoo's names, the test's vars under them.
+  one('model-graded-closedqa with a rubricPrompt, Y', ORDER, a('model-graded-closedqa', 'mentions the order [Y]'), {
+    vars: { topic: 'orders' },
+    rubricPrompt: CUSTOM_QA,
+  }),
+  one('model-graded-closedqa with a rubricPrompt, N', ORDER, a('model-graded-closedqa', 'offers a refund [N]'), {
+    vars: { topic: 'orders' },
+    rubricPrompt: CUSTOM_QA,
+  }),
+  one(
+    'model-graded-closedqa with a rubricPrompt of chat messages',
+    ORDER,
+    a('model-graded-closedqa', 'mentions the order [Y]'),
+    {
+      vars: { topic: 'orders' },
+      rubricPrompt: [
+        { role: 'system', content: 'You grade answers.' },
+        { role: 'user', content: CUSTOM_QA },
+      ],
+    },
+  ),
+  one(
+    "model-graded-closedqa with a rubricPrompt: a var named input is the message's",
+    ORDER,
+    a('model-graded-closedqa', 'mentions the order [Y]'),
+    { vars: { topic: 'orders', input: 'not the message' }, rubricPrompt: CUSTOM_QA },
+  ),
+  one(
+    'model-graded-closedqa with a rubricPrompt printing {{output}}: the var, not the reply',
+    ORDER,
+    a('model-graded-closedqa', 'mentions the order [Y]'),
+    { vars: { topic: 'orders', output: 'a var named output' }, rubricPrompt: `${CUSTOM_QA}\nOutput: {{output}}` },
+  ),
+  one(
+    "model-graded-closedqa with the assertion's own rubricPrompt",
+    ORDER,
+    a('model-graded-closedqa', 'mentions the order [Y]', { rubricPrompt: CUSTOM_QA }),
+    { vars: { topic: 'orders' } },
+  ),
+  one(
+    'model-graded-closedqa with a rubricPrompt, a JSON reply as its JSON text',
+    '{"order": 12345, "items": [{"sku": "A1"}]}',
+    a('model-graded-closedqa', 'gives the order [Y]'),
+    { vars: { topic: 'orders' }, rubricPrompt: CUSTOM_QA },
+  ),
+
+  // g-eval with promptfoo's rubricPrompt {steps, evaluate}: each replaces promptfoo's template.
+  one('g-eval with its own steps and evaluate prompts, 8 of 10', ORDER, a('g-eval', 'Coherence [4] <8>'), {
+    rubricPrompt: { steps: CUSTOM_STEPS, evaluate: CUSTOM_SCORE },
+  }),
+  one('g-eval with its own steps and evaluate prompts, 6 of 10', ORDER, a('g-eval', 'Coherence [9] <6>'), {
+    rubricPrompt: { steps: CUSTOM_STEPS, evaluate: CUSTOM_SCORE },
+  }),
+  one('g-eval with its own evaluate prompt only', ORDER, a('g-eval', 'Coherence [4] <9>'), {
+    rubricPrompt: { evaluate: CUSTOM_SCORE },
+  }),
+  one('g-eval with an evaluate prompt of chat messages', ORDER, a('g-eval', 'Coherence [4] <8>'), {
+    rubricPrompt: { steps: CUSTOM_STEPS, evaluate: [{ role: 'user', content: CUSTOM_SCORE }] },
+  }),
+  one('g-eval with its own prompts, two criteria', ORDER, a('g-eval', ['Coherence [2] <10>', 'Fluency [9] <5>']), {
+    rubricPrompt: { steps: CUSTOM_STEPS, evaluate: CUSTOM_SCORE },
+  }),
+  one('not-g-eval with its own prompts', ORDER, a('not-g-eval', 'Coherence [9] <3>'), {
+    rubricPrompt: { steps: CUSTOM_STEPS, evaluate: CUSTOM_SCORE },
+  }),
+  one('g-eval beside a rubricPrompt of text: its own prompts', ORDER, a('g-eval', 'Coherence [8] <2>'), {
+    rubricPrompt: CUSTOM_SCORE,
+  }),
+  one("g-eval with an empty steps prompt: promptfoo's", ORDER, a('g-eval', 'Coherence [2] <8>'), {
+    rubricPrompt: { steps: '', evaluate: CUSTOM_SCORE },
+  }),
+
+  // file:// entries of a value's list, and a file as the value: loaded as promptfoo's runAssertion
+  // loads them (a .txt trimmed, JSON and YAML parsed), never rendered.
+  ...both('contains-all with a file in the list', ORDER, 'contains-all', [`${FILES}/order.txt`, 'Hello']),
+  ...both('contains-any with a JSON file in the list', ORDER, 'contains-any', [`${FILES}/number.json`, 'refund']),
+  ...both('icontains-any with a YAML file in the list', ORDER, 'icontains-any', ['REFUND', `${FILES}/word.yaml`]),
+  ...both('icontains-all with files in the list', ORDER, 'icontains-all', [
+    `${FILES}/order.txt`,
+    `${FILES}/word.yaml`,
+    'zebra',
+  ]),
+  one(
+    'similar with a file in the list',
+    ORDER,
+    a('similar', ['Quick jazz vibes fix my kumquat', `${FILES}/same-words.txt`]),
+  ),
+  ...both('contains a file, trimmed', ORDER, 'contains', `${FILES}/order.txt`),
+
   ...both('moderation on a clean reply', ORDER, 'moderation', undefined),
   ...both('moderation on a flagged reply', 'I hate this and will kill it.', 'moderation', undefined),
   one('moderation counting only harassment', 'I hate this and will kill it.', a('moderation', ['harassment'])),

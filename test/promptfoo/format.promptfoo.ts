@@ -2,12 +2,19 @@
 // test/e2e/promptfoo-format.e2e.test.ts, with the same Claw replies (a provider of the test's) and
 // the same fake judge at OPENAI_BASE_URL (chat, /embeddings, /moderations): its verdicts are the
 // ones the end-to-end tests expect of dist/.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { FakeJudge, type FakeJudgeOptions, type JudgeRequest, verdict } from '../sim/judge.ts';
+import {
+  OWN_PROMPTS_CONFIG,
+  OWN_PROMPTS_FILES,
+  ownPromptsJudge,
+  ownPromptsReply,
+} from '../e2e/promptfoo-own-prompts.ts';
 
 const INSTALL = join(import.meta.dirname, '.install', 'node_modules', 'promptfoo');
 const E2E = readFileSync(join(import.meta.dirname, '..', 'e2e', 'promptfoo-format.e2e.test.ts'), 'utf8');
@@ -27,7 +34,11 @@ interface Promptfoo {
   ): Promise<{ toEvaluateSummary(): Promise<{ results: { success: boolean; score: number }[] }> }>;
 }
 
-async function verdicts(suite: Record<string, unknown>, reply: string, options: FakeJudgeOptions): Promise<boolean[]> {
+async function verdicts(
+  suite: Record<string, unknown>,
+  reply: string | ((prompt: string) => string),
+  options: FakeJudgeOptions,
+): Promise<boolean[]> {
   const promptfoo = (
     (await import(pathToFileURL(join(INSTALL, 'dist', 'src', 'index.js')).href)) as { default: Promptfoo }
   ).default;
@@ -35,7 +46,10 @@ async function verdicts(suite: Record<string, unknown>, reply: string, options: 
   process.env.OPENAI_API_KEY = 'sk-promptfoo-opt-in';
   process.env.OPENAI_BASE_URL = await judge.start();
   try {
-    const claw = { id: () => 'claw', callApi: async () => ({ output: reply }) };
+    const claw = {
+      id: () => 'claw',
+      callApi: async (prompt: string) => ({ output: typeof reply === 'string' ? reply : reply(prompt) }),
+    };
     const run = await promptfoo.evaluate(
       { ...suite, providers: [claw] },
       { maxConcurrency: 1, cache: false, writeLatestResults: false, showProgressBar: false },
@@ -73,6 +87,24 @@ describe("promptfoo itself on the end-to-end tests' configs", () => {
   it('answer-relevance passes', async () => {
     const answer = () => ({ content: 'What is the capital of France?' });
     expect(await verdicts(config('ANSWER_RELEVANCE'), 'The capital of France is Paris.', { answer })).toEqual([true]);
+  });
+
+  it("this project's own config (g-eval's and closedqa's own prompts, a file:// list entry): all four pass", async () => {
+    // promptfoo reads the config's files from the folder it runs in: the config's own, as the action's.
+    const dir = mkdtempSync(join(tmpdir(), 'promptfoo-own-'));
+    for (const [name, body] of Object.entries(OWN_PROMPTS_FILES)) {
+      mkdirSync(dirname(join(dir, name)), { recursive: true });
+      writeFileSync(join(dir, name), body);
+    }
+    const cwd = process.cwd();
+    process.chdir(dir);
+    try {
+      expect(
+        await verdicts(parse(OWN_PROMPTS_CONFIG) as Record<string, unknown>, ownPromptsReply, ownPromptsJudge),
+      ).toEqual([true, true, true, true]);
+    } finally {
+      process.chdir(cwd);
+    }
   });
 
   it('similar passes, moderation fails, closedqa passes', async () => {

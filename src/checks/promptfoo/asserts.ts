@@ -26,6 +26,7 @@ import { type GraderKind, readGrader } from './grader.js';
 import { type Obj, type Places, isObj, show } from './located.js';
 import { RenderError, render } from './render.js';
 import { rubricMessages, stringified, tryParse } from './rubric.js';
+import type { GEvalPrompts } from './graders.js';
 
 export interface AssertContext {
   places: Places;
@@ -45,6 +46,8 @@ export interface AssertContext {
   words?: Words;
   /** Where what is ignored is named, for the file's one notice. */
   ignored?: string[];
+  /** Set when a grader of the test is its `options.provider` (the config names an unused one once). */
+  providerUsed?: boolean;
 }
 
 /** The native assertions, read as they are; the model-graded ones need a grader (below). */
@@ -266,30 +269,42 @@ function build(type: string, negate: boolean, value: unknown, a: Obj, ctx: Asser
   return fail('type', `'${type}' is not handled`);
 }
 
-/** `value`, rendered with the test's vars (strings, and the strings of a list); a file's contents for file://. */
+/**
+ * `value`, rendered with the test's vars (strings, and the strings of a list); a file's contents for
+ * file://, alone or as an entry of a list (`[file://refund.txt, sorry]`), as promptfoo's
+ * runAssertion loads them: never rendered.
+ */
 function renderValue(a: Obj, ctx: AssertContext): unknown {
   const value = a.value;
   if (a.type === 'javascript' || a.type === 'not-javascript') return value;
   if (ConfigFiles.isRef(value)) return fileValue(a, value, ctx);
   if (typeof value === 'string') return renderAt(a, 'value', value, ctx);
-  if (Array.isArray(value)) return value.map((v) => (typeof v === 'string' ? renderAt(a, 'value', v, ctx) : v));
+  if (Array.isArray(value))
+    return value.map((v, i) =>
+      ConfigFiles.isRef(v) ? listFileValue(a, v, i, ctx) : typeof v === 'string' ? renderAt(a, 'value', v, ctx) : v,
+    );
   return value;
 }
 
-function fileValue(a: Obj, ref: string, ctx: AssertContext): unknown {
+/**
+ * A file's value, as promptfoo's processFileReference reads it: JSON and YAML parsed, a `.txt`
+ * file's text trimmed (as promptfoo trims it), any other text file as it is. A script computes the
+ * value in promptfoo; here only a javascript assertion runs one.
+ */
+function loadValueFile(a: Obj, ref: string, what: string, ctx: AssertContext): unknown {
   const file = ctx.files.resolve(ref);
   if ('problem' in file)
-    return ctx.places.fail(a, 'value', `'value' is ${show(ref)}, which cannot be read: ${file.problem}`);
+    return ctx.places.fail(a, 'value', `${what} is ${show(ref)}, which cannot be read: ${file.problem}`);
   if (SCRIPT_EXTENSIONS.test(file.path) || /\.(py|rb)$/.test(file.path)) {
     return ctx.places.fail(
       a,
       'value',
-      `'value' is ${show(ref)}: a script computes this value in promptfoo; here only a javascript assertion runs a script: expected the value itself, or a text, JSON or YAML file`,
+      `${what} is ${show(ref)}: a script computes this value in promptfoo; here only a javascript assertion runs a script: expected the value itself, or a text, JSON or YAML file`,
     );
   }
   const read = ctx.files.read(file);
   if ('problem' in read)
-    return ctx.places.fail(a, 'value', `'value' is ${show(ref)}, which cannot be read: ${read.problem}`);
+    return ctx.places.fail(a, 'value', `${what} is ${show(ref)}, which cannot be read: ${read.problem}`);
   if (/\.(json|ya?ml)$/.test(file.path)) {
     try {
       return parseYaml(read.text) as unknown;
@@ -301,7 +316,23 @@ function fileValue(a: Obj, ref: string, ctx: AssertContext): unknown {
       );
     }
   }
-  return read.text;
+  return /\.txt$/.test(file.path) ? read.text.trim() : read.text;
+}
+
+function fileValue(a: Obj, ref: string, ctx: AssertContext): unknown {
+  return loadValueFile(a, ref, "'value'", ctx);
+}
+
+/** A list's `file://` entry: one text (or number) in the list, as promptfoo compares it. */
+function listFileValue(a: Obj, ref: string, index: number, ctx: AssertContext): unknown {
+  const what = `'value' entry ${index + 1}`;
+  const loaded = loadValueFile(a, ref, what, ctx);
+  if (typeof loaded === 'string' || typeof loaded === 'number') return loaded;
+  return ctx.places.fail(
+    a,
+    'value',
+    `${what} is ${show(ref)}, which holds ${Array.isArray(loaded) ? 'a list' : show(loaded ?? null)}: expected one text per entry (promptfoo would compare the list's text, "a,b", as one); name each file in the list, or write the entries themselves`,
+  );
 }
 
 function renderAt(holder: Obj, key: string, template: string, ctx: AssertContext): string {
@@ -432,6 +463,7 @@ function readScript(
 /** The judge for an assertion's grader (its `provider`, or the test's `options.provider`), each judge once. */
 function judgeOf(a: Obj, ctx: AssertContext, kind: GraderKind = 'text'): JudgeSpec {
   const provider = a.provider ?? ctx.options.provider;
+  if (a.provider === undefined && ctx.options.provider !== undefined) ctx.providerUsed = true;
   const read = readGrader(provider, ctx.env, ctx.words, ctx.forkEvent, kind);
   if ('problem' in read) {
     // At the provider that is at fault; with none named, at the assertion that needs one.
@@ -473,6 +505,7 @@ function recipe(
     ctx.judges.set(judgeIdentity(judge), judge);
   }
   const rubricPrompt = type === 'model-graded-closedqa' ? readRubricPrompt(a, type, ctx) : undefined;
+  const gEvalPrompts = type === 'g-eval' ? readGEvalPrompts(a, ctx) : undefined;
   const threshold = a.threshold as number | undefined;
   return {
     type,
@@ -481,6 +514,7 @@ function recipe(
     judge,
     ...(threshold === undefined ? {} : { threshold }),
     ...(rubricPrompt ? { rubricPrompt } : {}),
+    ...(gEvalPrompts ? { gEvalPrompts } : {}),
   };
 }
 
@@ -535,47 +569,111 @@ function readRubricPrompt(
   ctx: AssertContext,
 ): RubricPrompt | undefined {
   const holder = a.rubricPrompt !== undefined ? a : ctx.options;
-  let template = holder.rubricPrompt;
-  if (template === undefined) return undefined;
-  if (ConfigFiles.isRef(template)) {
-    const file = ctx.files.resolve(template);
-    if ('problem' in file)
-      return ctx.places.fail(
-        holder,
-        'rubricPrompt',
-        `'rubricPrompt' is ${show(template)}, which cannot be read: ${file.problem}`,
-      );
-    if (SCRIPT_EXTENSIONS.test(file.path))
-      return ctx.places.fail(
-        holder,
-        'rubricPrompt',
-        "'rubricPrompt' from a script: expected the template as text, JSON messages, or a text or JSON file",
-      );
-    const read = ctx.files.read(file);
-    if ('problem' in read)
-      return ctx.places.fail(holder, 'rubricPrompt', `'rubricPrompt' cannot be read: ${read.problem}`);
-    template = read.text;
-  }
-  if (typeof template !== 'string') template = JSON.stringify(template);
-  const source = template as string;
+  if (holder.rubricPrompt === undefined) return undefined;
+  const source = loadTemplate(holder, 'rubricPrompt', holder.rubricPrompt, ctx);
   const vars = ctx.vars;
+  // Each grader's names, as promptfoo gives them: the test's vars first, its own names over them
+  // (llm-rubric: output, rubric; factuality: input, ideal, completion; closedqa: input, criteria, completion).
   const context = (m: { output: string; value: string; input: string }): Record<string, unknown> =>
     stringified(
       type === 'llm-rubric'
         ? { ...vars, output: tryParse(m.output), rubric: m.value }
         : type === 'factuality'
           ? { ...vars, input: m.input, ideal: m.value, completion: tryParse(m.output) }
-          : // A rubricPrompt shared with llm-rubric may print {{output}}: the reply, rather than nothing.
-            { ...vars, input: m.input, criteria: m.value, completion: tryParse(m.output), output: tryParse(m.output) },
+          : { ...vars, input: m.input, criteria: m.value, completion: tryParse(m.output) },
     );
   const prompt: RubricPrompt = { render: (m) => rubricMessages(source, context(m)) };
   try {
     // Rendered once now with stand-in material, so a template that cannot render is found before any request.
     rubricMessages(source, context({ output: 'output', value: 'value', input: 'input' }), true);
   } catch (err) {
-    ctx.places.fail(holder, 'rubricPrompt', `'rubricPrompt' cannot be rendered: ${(err as Error).message}`);
+    const names =
+      type === 'llm-rubric'
+        ? '{{output}} and {{rubric}}'
+        : type === 'factuality'
+          ? '{{input}}, {{ideal}} and {{completion}}'
+          : '{{input}}, {{criteria}} and {{completion}}';
+    ctx.places.fail(
+      holder,
+      'rubricPrompt',
+      `'rubricPrompt' cannot be rendered: ${(err as Error).message} (a '${type}' grading prompt is given the test's vars and ${names}${holder === a ? '' : `; this one is the test's options.rubricPrompt, which promptfoo hands to every model-graded assertion of the test: give the '${type}' a rubricPrompt of its own`})`,
+    );
   }
   return prompt;
+}
+
+/** A grading template as promptfoo's loadRubricPrompt reads it: text, a file's text, or JSON of a list or mapping. */
+function loadTemplate(holder: Obj, key: string, template: unknown, ctx: AssertContext): string {
+  const what = key === 'rubricPrompt' ? "'rubricPrompt'" : `'rubricPrompt.${key}'`;
+  if (ConfigFiles.isRef(template)) {
+    const file = ctx.files.resolve(template);
+    if ('problem' in file)
+      return ctx.places.fail(holder, key, `${what} is ${show(template)}, which cannot be read: ${file.problem}`);
+    if (SCRIPT_EXTENSIONS.test(file.path))
+      return ctx.places.fail(
+        holder,
+        key,
+        `${what} from a script: expected the template as text, JSON messages, or a text or JSON file`,
+      );
+    const read = ctx.files.read(file);
+    if ('problem' in read) return ctx.places.fail(holder, key, `${what} cannot be read: ${read.problem}`);
+    return read.text;
+  }
+  return typeof template === 'string' ? template : JSON.stringify(template);
+}
+
+/**
+ * g-eval's own prompts, as promptfoo's matchesGEval reads `rubricPrompt`: a mapping whose `steps`
+ * and `evaluate` each replace promptfoo's template (one left out, or empty, keeps promptfoo's). A
+ * rubricPrompt that is text or a list is not g-eval's (promptfoo's g-eval uses its own prompts).
+ */
+function readGEvalPrompts(a: Obj, ctx: AssertContext): GEvalPrompts | undefined {
+  const holder = a.rubricPrompt !== undefined ? a : ctx.options;
+  const given = holder.rubricPrompt;
+  if (given === undefined || given === null || given === '') return undefined;
+  if (!isObj(given)) {
+    // The test's may serve an llm-rubric beside it; an assertion's own is for this g-eval alone.
+    if (holder === a)
+      ctx.ignored?.push(
+        "a g-eval assertion's rubricPrompt that is not {steps, evaluate} (promptfoo's g-eval then uses its own prompts)",
+      );
+    return undefined;
+  }
+  const keys = ['steps', 'evaluate'];
+  for (const key of Object.keys(given)) {
+    if (!keys.includes(key)) {
+      const near = nearest(key, keys);
+      ctx.places.fail(
+        given,
+        key,
+        `unknown key '${key}' in g-eval's 'rubricPrompt': ${near ? `did you mean '${near}'? ` : ''}expected 'steps' (the prompt that asks for evaluation steps) and 'evaluate' (the prompt that scores the reply)`,
+      );
+    }
+  }
+  const prompts: GEvalPrompts = {};
+  // What each prompt is given (matchesGEval): never the test's vars.
+  const stand: Record<'steps' | 'evaluate', Record<string, unknown>> = {
+    steps: { criteria: 'criteria' },
+    evaluate: { criteria: 'criteria', steps: 'step', maxScore: '10', input: 'input', output: 'output' },
+  };
+  for (const key of ['steps', 'evaluate'] as const) {
+    const value = given[key];
+    // promptfoo's loadRubricPrompt: nothing, or an empty mapping, is its own template.
+    if (value === undefined || value === null || value === '' || (isObj(value) && Object.keys(value).length === 0))
+      continue;
+    const source = loadTemplate(given, key, value, ctx);
+    try {
+      rubricMessages(source, stand[key], true);
+    } catch (err) {
+      ctx.places.fail(
+        given,
+        key,
+        `'rubricPrompt.${key}' cannot be rendered: ${(err as Error).message} (g-eval's ${key} prompt is given ${key === 'steps' ? '{{criteria}} only' : '{{criteria}}, {{steps}}, {{maxScore}}, {{input}} and {{output}}'}, never the test's vars)`,
+      );
+    }
+    prompts[key] = source;
+  }
+  return prompts.steps !== undefined || prompts.evaluate !== undefined ? prompts : undefined;
 }
 
 function resolveRef(raw: Obj, ctx: AssertContext): unknown {

@@ -1,7 +1,7 @@
 // A promptfoo config read as a checks file: told apart by its keys, rendered with the tests' vars,
 // expanded as promptfoo expands it, and every mistake one error naming the file, the line and what
 // to write instead, before any request.
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -375,15 +375,141 @@ tests:
     expect(suite.notices?.[0]).toContain("the grader's config.response_format (the judge sends its own request)");
   });
 
-  it("reads llm-rubric with only a rubricPrompt, nested assert-sets, and promptfoo's graders with their judges", () => {
+  it("g-eval's rubricPrompt {steps, evaluate} as promptfoo reads it, each prompt given promptfoo's names", () => {
+    const dir = folder({ 'evaluate.json': JSON.stringify([{ role: 'user', content: '{{criteria}}: {{output}}' }]) });
+    const geval = (options: string, assertion = '{type: g-eval, value: Coherence}') =>
+      `prompts: ['{{q}}']\ntests:\n  - vars: {q: hi}\n    options:\n      ${options}\n    assert: [${assertion}]\n`;
+    const held = (text: string) => read(text, KEY, { workspace: dir }).checks[0].turns[0].assert[0];
+    expect(
+      held(geval("rubricPrompt: {steps: 'List steps for {{criteria}}', evaluate: file://evaluate.json}")),
+    ).toMatchObject({
+      type: 'g-eval',
+      gEvalPrompts: {
+        steps: 'List steps for {{criteria}}',
+        evaluate: JSON.stringify([{ role: 'user', content: '{{criteria}}: {{output}}' }]),
+      },
+    });
+    // promptfoo's own for what is left out or empty; a rubricPrompt of text is not g-eval's.
+    expect(held(geval("rubricPrompt: {steps: '', evaluate: 'Score {{output}}'}"))).toMatchObject({
+      gEvalPrompts: { evaluate: 'Score {{output}}' },
+    });
+    expect(held(geval("rubricPrompt: {steps: '', evaluate: 'Score {{output}}'}"))).not.toHaveProperty(
+      'gEvalPrompts.steps',
+    );
+    expect(held(geval("rubricPrompt: 'Grade {{output}}'"))).not.toHaveProperty('gEvalPrompts');
+    const own = read(geval('transform: output', "{type: g-eval, value: Coherence, rubricPrompt: 'Grade {{output}}'}"));
+    expect(own.notices?.[0]).toContain("a g-eval assertion's rubricPrompt that is not {steps, evaluate}");
+    expect(refused(geval("rubricPrompt: {steps: 'x', evalute: 'y'}"))).toMatch(
+      /^promptfooconfig\.yaml, line 5: unknown key 'evalute' in g-eval's 'rubricPrompt': did you mean 'evaluate'\?/,
+    );
+    // No test vars reach g-eval's prompts in promptfoo: a var printed there is refused, saying so.
+    expect(refused(geval("rubricPrompt: {steps: 'Steps for {{criteria}} about {{q}}'}"))).toMatch(
+      /line 5: 'rubricPrompt\.steps' cannot be rendered: it uses \{\{q\}\}.*g-eval's steps prompt is given \{\{criteria\}\} only, never the test's vars/,
+    );
+    expect(refused(geval("rubricPrompt: {evaluate: 'file://../outside.txt'}"))).toMatch(
+      /'rubricPrompt\.evaluate' is "file:\/\/\.\.\/outside\.txt", which cannot be read: it points outside the workspace/,
+    );
+  });
+
+  it("model-graded-closedqa's rubricPrompt: promptfoo's names (input, criteria, completion) over the test's vars", () => {
+    const closedqa = (rubricPrompt: string, vars = '{q: hi}') =>
+      `prompts: ['{{q}}']\ntests:\n  - vars: ${vars}\n    options:\n      rubricPrompt: '${rubricPrompt}'\n    assert: [{type: model-graded-closedqa, value: is polite}]\n`;
+    const suite = read(
+      closedqa('{{input}} | {{completion}} | {{criteria}} | {{topic}}', '{q: hi, topic: t, input: mine}'),
+    );
+    const held = suite.checks[0].turns[0].assert[0] as unknown as {
+      rubricPrompt: { render(m: { output: string; value: string; input: string }): { content: string }[] };
+    };
+    expect(held.rubricPrompt.render({ output: '{"a": [1]}', value: 'is polite', input: 'hi' })[0].content).toBe(
+      'hi | {"a":[1]} | is polite | t',
+    );
+    // promptfoo gives closedqa no {{output}}: the reply is {{completion}}; one printed is refused, saying so.
+    expect(refused(closedqa('Grade {{output}} on {{criteria}}'))).toMatch(
+      /line 5: 'rubricPrompt' cannot be rendered: it uses \{\{output\}\}, which the test does not set.*\(a 'model-graded-closedqa' grading prompt is given the test's vars and \{\{input\}\}, \{\{criteria\}\} and \{\{completion\}\}; this one is the test's options\.rubricPrompt/,
+    );
+    // A var named output is the var, as in promptfoo.
+    const withVar = read(closedqa('{{output}}: {{completion}}', '{q: hi, output: mine}')).checks[0].turns[0]
+      .assert[0] as unknown as typeof held;
+    expect(withVar.rubricPrompt.render({ output: 'reply', value: 'v', input: 'hi' })[0].content).toBe('mine: reply');
+  });
+
+  it("loads a value list's file:// entries as promptfoo does: text trimmed, JSON and YAML parsed, in the workspace only", () => {
+    const dir = folder({
+      'cfg/refund.txt': 'refund policy\n',
+      'cfg/word.yaml': 'sorry\n',
+      'cfg/code.json': '12345',
+      'cfg/list.json': '["a", "b"]',
+      'cfg/check.js': 'module.exports = () => "x";',
+      'outside.txt': 'x',
+    });
+    const workspace = join(dir, 'cfg');
+    const list = (entries: string, type = 'contains-any') =>
+      `prompts: ['{{q}}']\ntests:\n  - vars: {q: hi}\n    assert:\n      - type: ${type}\n        value: [${entries}]\n`;
+    const values = (entries: string, type?: string) =>
+      (read(list(entries, type), KEY, { workspace }).checks[0].turns[0].assert[0] as unknown as { values: string[] })
+        .values;
+    expect(values("file://refund.txt, '{{q}} there', file://word.yaml, file://code.json")).toEqual([
+      'refund policy',
+      'hi there',
+      'sorry',
+      '12345',
+    ]);
+    expect(values('file://refund.txt, x', 'icontains-all')).toEqual(['refund policy', 'x']);
+    const similar = read(
+      `prompts: ['{{q}}']\ndefaultTest:\n  options:\n    provider: {embedding: {id: openai:embedding:e, config: {apiBaseUrl: 'https://judge.example/v1', apiKey: k}}}\ntests:\n  - vars: {q: hi}\n    assert: [{type: similar, value: [file://refund.txt, other]}]\n`,
+      KEY,
+      { workspace },
+    ).checks[0].turns[0].assert[0];
+    expect(similar).toMatchObject({ type: 'similar', value: ['refund policy', 'other'] });
+    const refusal = (entries: string) => refused(list(entries), KEY, { workspace });
+    expect(refusal('x, file://../outside.txt')).toMatch(
+      /^promptfooconfig\.yaml, line 6: 'value' entry 2 is "file:\/\/\.\.\/outside\.txt", which cannot be read: it points outside the workspace/,
+    );
+    expect(refusal('file://list.json')).toMatch(
+      /'value' entry 1 is "file:\/\/list\.json", which holds a list: expected one text per entry/,
+    );
+    expect(refusal('file://check.js')).toMatch(/'value' entry 1 is "file:\/\/check\.js": a script computes this value/);
+    expect(refusal('file://missing.txt')).toMatch(/which cannot be read: no such file in the workspace/);
+    mkdirSync(join(workspace, '.git'));
+    writeFileSync(join(workspace, '.git', 'config'), '[http] extraheader = token');
+    expect(refusal('file://.git/config')).toMatch(/it points into '\.git', Git's own folder/);
+    symlinkSync(join(workspace, '.git', 'config'), join(workspace, 'notes.txt'));
+    expect(refusal('file://notes.txt')).toMatch(/'value' entry 1 is "file:\/\/notes\.txt", which cannot be read/);
+    symlinkSync(join(dir, 'outside.txt'), join(workspace, 'away.txt'));
+    expect(refusal('file://away.txt')).toMatch(/'value' entry 1 is "file:\/\/away\.txt", which cannot be read/);
+  });
+
+  it('names an options.provider no grader of a test uses once, for the file, and refuses nothing for it', () => {
     const suite = read(`prompts: ['{{q}}']
 defaultTest:
   options:
-    rubricPrompt: 'Grade {{ output }}: did it mention {{x}}?'
+    provider: anthropic:messages:claude-sonnet-4
+tests:
+  - vars: {q: hi}
+    assert: [{type: contains, value: h}]
+  - vars: {q: ho}
+    assert: [{type: icontains, value: O}]
+  - vars: {q: hu}
+    assert: [{type: llm-rubric, value: is short, provider: openai:chat:gpt-4.1-mini}]
+`);
+    expect(suite.checks).toHaveLength(3);
+    const notice = suite.notices?.[0] ?? '';
+    const said = 'options.provider where no model-graded assertion of the test uses it';
+    expect(notice.split(said)).toHaveLength(2);
+    // One that a grader uses is no notice.
+    const used = read(
+      `prompts: ['{{q}}']\ndefaultTest:\n  options: {provider: 'openai:chat:gpt-4.1-mini'}\ntests:\n  - vars: {q: hi}\n    assert: [{type: llm-rubric, value: is kind}]\n`,
+    );
+    expect(used.notices?.join('') ?? '').not.toContain(said);
+  });
+
+  it("reads llm-rubric with only a rubricPrompt, nested assert-sets, and promptfoo's graders with their judges", () => {
+    const suite = read(`prompts: ['{{q}}']
 tests:
   - vars: {q: hi, x: cats}
     assert:
       - type: llm-rubric
+        rubricPrompt: 'Grade {{ output }}: did it mention {{x}}?'
       - type: assert-set
         assert:
           - type: contains

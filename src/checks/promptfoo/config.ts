@@ -209,6 +209,10 @@ function readConfig(file: YamlFile, context: PromptfooContext): CheckSuite {
         ignored,
       };
       const assert = (merged.assert as unknown[]).map((a) => readAssertion(a, ctx));
+      // promptfoo reads options.provider only for a grader: one no assertion of the test grades with
+      // (a test of plain assertions under defaultTest's) is named once for the file, never refused.
+      if ((merged.options as Obj).provider !== undefined && !ctx.providerUsed)
+        ignored.push('options.provider where no model-graded assertion of the test uses it (it names the grader only)');
       const transform = readTransform(merged.options as Obj, ctx);
       const threshold = readThreshold(merged, places);
       const testCase = caseOf(merged, vars, assert);

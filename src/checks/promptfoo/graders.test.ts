@@ -42,6 +42,35 @@ describe("promptfoo's graders", () => {
     });
   });
 
+  it("g-eval asks with its own steps and evaluate prompts, each given promptfoo's names only", async () => {
+    const asked: string[] = [];
+    const t: GraderTools = {
+      ask: async (messages) => {
+        asked.push(messages.map((m) => `${m.role}: ${m.content}`).join(' | '));
+        return { text: asked.length === 1 ? '{"steps":["One.","Two."]}' : '{"score":8,"reason":"ok"}' };
+      },
+      embed: async () => ({ vectors: [] }),
+      moderate: async () => ({ flags: [] }),
+    };
+    const gEvalPrompts = {
+      steps: 'Steps for {{criteria}}',
+      evaluate: JSON.stringify([
+        { role: 'system', content: 'Score out of {{maxScore}}' },
+        { role: 'user', content: '{{criteria}}\n- {{steps}}\n{{input}} -> {{output}}' },
+      ]),
+    };
+    const verdict = await runRecipe({ ...a('g-eval', 'Coherence'), gEvalPrompts }, material, t);
+    expect(verdict).toEqual({ kind: 'pass', score: 0.8, reason: 'ok' });
+    expect(asked).toEqual([
+      'user: Steps for Coherence',
+      'system: Score out of 10 | user: Coherence\n- One.\n- Two.\nSay hello -> Hello there',
+    ]);
+    // Only the evaluation prompt given: the steps are asked with promptfoo's.
+    asked.length = 0;
+    await runRecipe({ ...a('g-eval', 'Coherence'), gEvalPrompts: { evaluate: gEvalPrompts.evaluate } }, material, t);
+    expect(asked[0]).toContain('generate 3-4 concise evaluation steps');
+  });
+
   it('passes an empty reply through moderation as promptfoo does, with no call', async () => {
     const t = tools([]);
     expect(await runRecipe(a('moderation', []), { ...material, output: '' }, t)).toEqual({
@@ -75,6 +104,35 @@ describe("promptfoo's graders", () => {
     const first = await judge.grade(task, Date.now() + 10_000);
     const second = await judge.grade(task, Date.now() + 10_000);
     expect([first.kind, second.kind, second.use.cached, calls]).toEqual(['pass', 'pass', true, 1]);
+
+    // g-eval's own prompts are part of its grading: changed, it is graded anew, not read from the cache.
+    let gEvalCalls = 0;
+    const gEvalJudge = new Judge(
+      {
+        identity: 'test',
+        ask: async (messages) => {
+          gEvalCalls += 1;
+          return {
+            text: messages.some((m) => m.content.includes('Steps for'))
+              ? '{"steps":["One."]}'
+              : '{"score":9,"reason":"ok"}',
+          };
+        },
+      },
+      cache,
+    );
+    const gEval = (evaluate: string) => ({
+      ...task,
+      assertion: {
+        ...a('g-eval', 'Coherence'),
+        negate: false,
+        judge: spec,
+        gEvalPrompts: { steps: 'Steps for {{criteria}}', evaluate },
+      } satisfies Held,
+    });
+    for (const evaluate of ['Score {{output}}', 'Score {{output}}', 'Rate {{output}}'])
+      expect((await gEvalJudge.grade(gEval(evaluate), Date.now() + 10_000)).kind).toBe('pass');
+    expect(gEvalCalls).toBe(4);
 
     const refusing = new Judge({
       identity: 'refusing',

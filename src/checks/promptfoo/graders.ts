@@ -14,6 +14,14 @@ export interface RecipeAssertion {
   value: string | string[];
   threshold?: number;
   rubricPrompt?: RubricPrompt;
+  /** g-eval's own prompts (promptfoo's `rubricPrompt: {steps, evaluate}`), each a template in place of promptfoo's. */
+  gEvalPrompts?: GEvalPrompts;
+}
+
+/** g-eval's two templates as the config gives them (files loaded); a missing one is promptfoo's. */
+export interface GEvalPrompts {
+  steps?: string;
+  evaluate?: string;
 }
 
 /** What a recipe may ask of its grader: a chat answer, embeddings, a moderation. Errors throw. */
@@ -171,7 +179,11 @@ async function closedQa(a: RecipeAssertion, m: RecipeMaterial, tools: GraderTool
   return error(`its answer ends with neither Y nor N: ${JSON.stringify(text.slice(-200))}`);
 }
 
-/** matchesGEval, per criterion (a list is averaged): steps first, then a score from 0 to 10. */
+/**
+ * matchesGEval, per criterion (a list is averaged): steps first, then a score from 0 to 10. The
+ * steps prompt is given the criterion only, the evaluation prompt the criterion, the steps, the
+ * highest score, the message sent and the reply: never the test's vars, as in promptfoo.
+ */
 async function gEval(a: RecipeAssertion, m: RecipeMaterial, tools: GraderTools): Promise<RecipeVerdict> {
   const criteria = Array.isArray(a.value) ? a.value : [a.value];
   const threshold = a.threshold ?? DEFAULT_THRESHOLD['g-eval']!;
@@ -179,7 +191,7 @@ async function gEval(a: RecipeAssertion, m: RecipeMaterial, tools: GraderTools):
   const reasons: string[] = [];
   for (const [index, criterion] of criteria.entries()) {
     const which = criteria.length > 1 ? `criterion ${index + 1}/${criteria.length}: ` : '';
-    const stepsAnswer = await tools.ask(render(GEVAL_PROMPT_STEPS, { criteria: criterion }));
+    const stepsAnswer = await tools.ask(render(a.gEvalPrompts?.steps ?? GEVAL_PROMPT_STEPS, { criteria: criterion }));
     if ('problem' in stepsAnswer) return error(`${which}${stepsAnswer.problem}`);
     const stepsMatch = stepsAnswer.text.match(/\{"steps".+\}/g);
     let steps: unknown;
@@ -193,7 +205,7 @@ async function gEval(a: RecipeAssertion, m: RecipeMaterial, tools: GraderTools):
         `${which}its evaluation steps are not {"steps": [...]}: ${JSON.stringify(stepsAnswer.text.slice(0, 200))}`,
       );
     const evaluation = await tools.ask(
-      render(GEVAL_PROMPT_EVALUATE, {
+      render(a.gEvalPrompts?.evaluate ?? GEVAL_PROMPT_EVALUATE, {
         criteria: criterion,
         steps: (steps as string[]).join('\n- '),
         maxScore: '10',
