@@ -13,6 +13,8 @@ export interface Turn {
   threshold?: number;
   /** promptfoo's `options.transform`: applied to the reply before every assertion. */
   transform?: Script;
+  /** The judge is asked even once the turn has failed: max-score reads every assertion's score. */
+  gradeAll?: boolean;
 }
 
 export interface Check {

@@ -12,7 +12,7 @@ import { Judge } from './judge.js';
 import { VerdictCache } from './judge-cache.js';
 import type { Message } from './rubric.js';
 import type { CheckEntry } from './result.js';
-import type { Component } from './scoring.js';
+import { type Component, scoreTurn } from './scoring.js';
 
 const JUDGE = { kind: 'claw' as const, clawId: 'grader' };
 const SELECT: CompareAssertion = {
@@ -259,6 +259,28 @@ describe('max-score across the Claws of a run', () => {
       ['select-best', false],
       ['max-score', true],
     ]);
+  });
+});
+
+describe('a turn beside max-score', () => {
+  it('asks the judge even once the turn has failed, so that every assertion has its score', async () => {
+    const rubric = { type: 'llm-rubric' as const, negate: false, value: 'is funny', judge: JUDGE };
+    const contains = { type: 'contains' as const, negate: false, value: 'cat' };
+    const graded = async (gradeAll: boolean) => {
+      let asked = 0;
+      const outcome = await scoreTurn({ assert: [contains, rubric], gradeAll }, 'A dog walks in.', 5, {
+        grade: async () => {
+          asked += 1;
+          return { kind: 'verdict', passed: true, reason: 'funny', figures: '', score: 0.8 };
+        },
+        runScript: async () => ({ kind: 'unfinished', message: 'no scripts here' }),
+        remainingMs: () => 1000,
+        context: {},
+      });
+      return { asked, kind: outcome.kind, scores: outcome.grading?.components.map((c) => c.score) };
+    };
+    expect(await graded(false)).toEqual({ asked: 0, kind: 'failure', scores: [0] });
+    expect(await graded(true)).toEqual({ asked: 1, kind: 'failure', scores: [0, 0.8] });
   });
 });
 

@@ -447,6 +447,8 @@ tests:
 `);
     const [check] = suite.checks;
     expect(check.turns[0].assert.map((a) => a.type)).toEqual(['icontains']);
+    // max-score reads every assertion's score: the judge is asked even once the turn has failed.
+    expect(check.turns[0].gradeAll).toBe(true);
     expect(check.compare).toMatchObject([
       {
         type: 'select-best',

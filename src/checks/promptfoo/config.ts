@@ -229,6 +229,8 @@ function readConfig(file: YamlFile, context: PromptfooContext): CheckSuite {
                   assert,
                   ...(threshold === undefined ? {} : { threshold }),
                   ...(transform ? { transform } : {}),
+                  // max-score compares every assertion's score, as promptfoo grades them all.
+                  ...(compare.some((c) => c.type === 'max-score') ? { gradeAll: true } : {}),
                 },
           ),
           repeat,
