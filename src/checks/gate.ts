@@ -79,7 +79,20 @@ export async function runChecks(
   // promptfoo's select-best and max-score: once every Claw has answered, never on half a run.
   if (!run.cancelled && suite.checks.some((c) => c.compare?.length)) {
     const tools = { judgeFor: options.judgeFor, deadline: deps.deadline, log: deps.log };
-    await compareClaws(suite, entries, options.groups ?? [clawIds], tools);
+    try {
+      await compareClaws(suite, entries, options.groups ?? [clawIds], tools);
+    } catch (err) {
+      // A cancel while the judge compares: what is known is returned, as for any check.
+      if (!(err instanceof CancelledError)) throw err;
+      run.cancelled = true;
+      // A Claw whose comparison never ended has no verdict: an error saying so, never a pass.
+      const compared = new Set(suite.checks.filter((c) => c.compare?.length).map((c) => c.name));
+      for (const e of entries.filter((x) => x.passed && compared.has(x.check))) {
+        e.passed = false;
+        e.errors += 1;
+        e.failure = 'error: cancelled: the run was cancelled while the Claws were compared';
+      }
+    }
   }
   return { passed: entries.every((e) => e.passed), entries, ...(run.cancelled ? { cancelled: true } : {}) };
 }
