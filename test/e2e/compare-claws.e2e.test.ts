@@ -5,6 +5,8 @@
 // commit beside each); the Claws stand where the examples' one provider stood, so each prompt's
 // replies are compared across the Claws (promptfoo, with one provider, compares the prompts'). A
 // run known to check one Claw is refused before any request, with the line and why.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakeGitHub } from '../sim/github.ts';
 import { FakeJudge, type JudgeRequest, verdict } from '../sim/judge.ts';
@@ -109,12 +111,41 @@ describe('select-best and max-score across the Claws of a run, through dist/inde
     const url = await judge.start();
     const dir = workspaceWith({ 'promptfooconfig.yaml': SELECT_BEST });
     const run = await runAction(
-      inputsFor(s, { command: 'check', checks: 'promptfooconfig.yaml', 'claw-id': 'c1, c2, c3' }),
+      inputsFor(s, {
+        command: 'check',
+        checks: 'promptfooconfig.yaml',
+        'claw-id': 'c1, c2, c3',
+        'checks-output': 'results.json',
+      }),
       { env: { GITHUB_WORKSPACE: dir, OPENAI_API_KEY: JUDGE_KEY, OPENAI_BASE_URL: url } },
     );
     expect(run.exitCode).toBe(1);
     const report = reportOf(run.outputs);
     expect(report).toHaveLength(12);
+    // promptfoo's output file: each Claw's result carries select-best's own, as promptfoo's eval merges it.
+    const file = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as {
+      results: {
+        results: {
+          provider: { id: string };
+          prompt: { raw: string };
+          success: boolean;
+          gradingResult: { reason: string; componentResults: { pass: boolean; assertion: { type: string } }[] };
+        }[];
+      };
+    };
+    const first = file.results.results.filter((r) => r.prompt.raw === 'Write a tweet about bananas');
+    expect(
+      first.map((r) => [
+        r.provider.id,
+        r.success,
+        r.gradingResult.componentResults.map((c) => [c.assertion.type, c.pass]),
+      ]),
+    ).toEqual([
+      ['claw:c1', false, [['select-best', false]]],
+      ['claw:c2', true, [['select-best', true]]],
+      ['claw:c3', false, [['select-best', false]]],
+    ]);
+    expect(first[0].gradingResult.reason).toBe('Output not selected: choose the funniest tweet');
     expect(Object.values(winners(report))).toEqual([['c2'], ['c2'], ['c1'], ['c1']]);
     const lost = report.find((e) => e.clawId === 'c3')!;
     expect(lost.failure).toBe(
