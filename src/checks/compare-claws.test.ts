@@ -31,14 +31,14 @@ const maxScore = (more: Partial<Extract<CompareAssertion, { type: 'max-score' }>
   ...more,
 });
 
-function suiteWith(compare: CompareAssertion[]): CheckSuite {
+function suiteWith(compare: CompareAssertion[], vars: Record<string, unknown> = { topic: 'cats' }): CheckSuite {
   const check: Check = {
     name: 'joke',
     turns: [{ send: 'Tell a joke about {{topic}}', assert: [] }],
     repeat: 1,
     minPass: 1,
     timeoutMs: 60_000,
-    origin: { testIdx: 0, promptIdx: 0, vars: { topic: 'cats' }, testCase: {} },
+    origin: { testIdx: 0, promptIdx: 0, vars, testCase: {} },
     compare,
   };
   return { file: 'promptfooconfig.yaml', checks: [check], judges: [JUDGE] };
@@ -160,6 +160,17 @@ describe('select-best across the Claws of a run', () => {
     );
   });
 
+  it("renders a rubricPrompt with the test's vars, the criteria and the replies, which no var shadows", async () => {
+    const entries = [entry('alpha', '{"joke": "Cats nap."}'), entry('beta', 'Meow.')];
+    const { judge, asked } = judging(['0']);
+    const custom = { ...SELECT, rubricPrompt: 'On {{topic}}, by {{criteria}}: {{outputs}}' };
+    const vars = { topic: 'cats', criteria: 'a var', outputs: 'a var' };
+    await compareClaws(suiteWith([custom], vars), entries, [['alpha', 'beta']], tools(judge));
+    // promptfoo hands a reply that is JSON to the template as its JSON text.
+    expect(asked[0]).toEqual([{ role: 'user', content: 'On cats, by the funniest joke: {"joke":"Cats nap."},Meow.' }]);
+    expect(entries.map((e) => e.passed)).toEqual([true, false]);
+  });
+
   it('caches the choice by the prompt: the same replies again cost no call', async () => {
     const cache = await VerdictCache.load(
       join(mkdtempSync(join(tmpdir(), 'cache-')), 'c.json'),
@@ -246,6 +257,12 @@ describe('max-score across the Claws of a run', () => {
     expect(entries[0].failure).toBe('max-score did not hold: the score 1.000 is below the threshold 1.5');
     expect(entries[0].last?.grading?.reason).toBe('Not selected - score 1.000 below threshold 1.5');
     expect(entries[1].failure).toBe("max-score did not hold: the score 0.750 is below alpha's 1.000");
+
+    // A test that had failed already keeps its own reason beside max-score's, as promptfoo merges it.
+    const failing = [entry('alpha', 'a', [component('contains', 1)]), entry('beta', 'b', [component('contains', 0)])];
+    failing[1].last!.grading = { ...failing[1].last!.grading!, pass: false, reason: 'contains did not hold' };
+    await compareClaws(suiteWith([maxScore()]), failing, [['alpha', 'beta']], tools(judging([]).judge));
+    expect(failing[1].last?.grading).toMatchObject({ pass: false, score: 0, reason: 'contains did not hold' });
   });
 
   it('leaves select-best out of the scores, and runs after it', async () => {

@@ -81,11 +81,12 @@ async function selectBest(
   if (!judge) return fail('judge unavailable: no judge was set up for this run');
   let messages;
   try {
-    // promptfoo's context: the criteria, the replies (JSON read back as values), then the test's vars.
+    // promptfoo 0.123.1's context: the test's vars, then the criteria and the replies (JSON read
+    // back as values), which no var can shadow.
     const context = {
+      ...(check.origin?.vars ?? {}),
       criteria: a.criteria,
       outputs: answered.map((row) => tryParse(capText(row.reply))),
-      ...(check.origin?.vars ?? {}),
     };
     messages = rubricMessages(a.rubricPrompt ?? SELECT_BEST_PROMPT, stringified(context));
   } catch (err) {
@@ -189,8 +190,10 @@ function merge(row: Answered, component: Component, detail: string, tools: Compa
   grading.components.push(component);
   if (component.namedScores) grading.namedScores = { ...grading.namedScores, ...component.namedScores };
   if (component.pass) return;
+  // As promptfoo 0.123.1: select-best's reason always becomes the test's; max-score's only when
+  // the test had passed until then.
+  if (component.assertion.type !== 'max-score' || grading.pass) grading.reason = component.reason;
   grading.pass = false;
-  grading.reason = component.reason;
   grading.score = component.score;
   if (entry.passed) {
     entry.passed = false;

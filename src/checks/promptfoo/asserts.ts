@@ -208,7 +208,7 @@ export function readCompare(raw: unknown, ctx: AssertContext): CompareAssertion 
     if (rubricPrompt !== undefined) {
       const holder = a.rubricPrompt !== undefined ? a : ctx.options;
       try {
-        const standIn = { criteria: 'criteria', outputs: ['output 0', 'output 1'], ...ctx.vars };
+        const standIn = { ...ctx.vars, criteria: 'criteria', outputs: ['output 0', 'output 1'] };
         rubricMessages(rubricPrompt, stringified(standIn), true);
       } catch (err) {
         ctx.places.fail(holder, 'rubricPrompt', `'rubricPrompt' cannot be rendered: ${(err as Error).message}`);
