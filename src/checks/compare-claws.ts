@@ -59,6 +59,13 @@ async function compareOne(check: Check, a: CompareAssertion, rows: CheckEntry[],
     const complete = last && !last.error && last.reply !== undefined && last.sent.length === check.turns.length;
     return complete && last.grading ? [{ entry, reply: last.reply!, grading: last.grading }] : [];
   });
+  for (const row of answered) {
+    // A test whose only assertions compare is, in promptfoo, an empty set of results before the
+    // comparison: it passes with a score of 0 (a test with no assertion at all scores 1).
+    const g = row.grading;
+    if (g.components.length === 0 && g.reason === 'No assertions')
+      Object.assign(g, { score: 0, reason: 'All assertions passed' });
+  }
   if (answered.length < 2) {
     const who = answered.length === 1 ? `only ${answered[0].entry.clawId} answered it` : 'no Claw answered it';
     const reason = `${a.type} compares the replies of at least two Claws to this test, and ${who} in this run`;
