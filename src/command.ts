@@ -60,8 +60,11 @@ export interface CommandContext {
   files: InputFiles;
   /** The deploy policy: timeout, polling, status words, rollback rules. */
   policy: Policy;
-  /** Runs a checks suite on some Claws through the gate, with the run's judges. */
-  checksFor: (suite: CheckSuite, clawIds: string[]) => Promise<ChecksResult>;
+  /**
+   * Runs a checks suite on some Claws through the gate, with the run's judges; `groups` are the
+   * Claws that compare for select-best and max-score (default: all of them).
+   */
+  checksFor: (suite: CheckSuite, clawIds: string[], groups?: string[][]) => Promise<ChecksResult>;
 }
 
 /** What every command gives back, whatever it did: each entry turns it into outputs and a report. */

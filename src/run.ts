@@ -6,6 +6,8 @@ import { resolve } from 'node:path';
 import { systemClock, type Logger } from './clock.js';
 import { DeploymentHistory } from './deploy/history.js';
 import { runChecks } from './checks/gate.js';
+import { firstCompare, oneClawRefusal } from './checks/compare-claws.js';
+import { planWaves } from './deploy/fleet.js';
 import { VerdictCache } from './checks/judge-cache.js';
 import { describeJudge, judgeSecrets } from './checks/judge-spec.js';
 import { writeJUnit } from './checks/junit.js';
@@ -61,11 +63,30 @@ export async function readInputFiles(
       `The checks file ${JSON.stringify(settings.checks)}: its judge ${describeJudge(sending)} would be sent the service's API key (${sending.apiKey === key || sending.apiKey.includes(key) ? `read from ${sending.apiKeyEnv ?? 'the file'}` : 'in a header'}): expected the judge's own key; the service's key is never sent to a judge.`,
     );
   }
+  const compared = suite && firstCompare(suite);
+  const oneClaw = compared && oneClawRun(settings);
+  if (compared && oneClaw) throw new InputError(oneClawRefusal(compared, oneClaw));
   const manifest = settings.manifest ? await loadManifest(settings.manifest, workspace, env, words) : undefined;
   if (manifest && settings.command === 'apply') requireSecrets(manifest, words);
   if (manifest && forkEvent) refuseSecretsFromFork(manifest, forkEvent);
   const secrets = [...judgeSecrets(suite?.judges ?? []), ...(manifest ? secretValues(manifest) : [])];
   return { suite, manifest, secrets };
+}
+
+/**
+ * Why this run checks one Claw at a time, when that is known before any request: promptfoo's
+ * select-best and max-score compare Claws, and one Claw alone has nothing to compare with.
+ */
+function oneClawRun(settings: Settings): string | undefined {
+  const { command, targets } = settings;
+  if ((command !== 'deploy' && command !== 'check' && command !== 'health') || targets.all) return undefined;
+  if (targets.ids.length === 1) return `this run checks one Claw (claw-id ${targets.ids[0]})`;
+  if (command !== 'deploy' || !settings.fleet) return undefined;
+  // A fleet's gate decides each wave before the next deploys: the Claws of one wave compare.
+  const waves = planWaves(targets.ids.length, settings.waves);
+  const alone = waves.findIndex(([start, end]) => end - start === 1);
+  if (alone < 0) return undefined;
+  return `wave ${alone + 1} of the rollout deploys and checks one Claw (${targets.ids[waves[alone][0]]}) before the next wave deploys ('waves' ${settings.waves.map((w) => ('count' in w ? w.count : `${w.percent}%`)).join(', ')})`;
 }
 
 /**
@@ -97,13 +118,19 @@ export async function execute(settings: Settings, files: InputFiles, session: Se
   try {
     const startedAt = systemClock.now();
     const deadline = startedAt + settings.timeoutMs;
-    const checksFor = (checked: CheckSuite, clawIds: string[], until?: number): Promise<ChecksResult> => {
+    const checksFor = (
+      checked: CheckSuite,
+      clawIds: string[],
+      until?: number,
+      groups?: string[][],
+    ): Promise<ChecksResult> => {
       warnGraderUnderTest(log, checked, clawIds);
       const deps = until === undefined ? context.deps : { ...context.deps, deadline: Math.min(until, deadline) };
       return runChecks(deps, checked, clawIds, {
         pollIntervalMs: settings.pollIntervalMs,
         classify: run.policy.classify,
         judgeFor: run.judgeFor,
+        ...(groups ? { groups } : {}),
       });
     };
     const context: CommandContext = {
@@ -111,7 +138,7 @@ export async function execute(settings: Settings, files: InputFiles, session: Se
       session,
       files,
       policy: run.policy,
-      checksFor,
+      checksFor: (checked, clawIds, groups) => checksFor(checked, clawIds, undefined, groups),
       deps: {
         client: run.client,
         pacer: run.pacer,

@@ -13,6 +13,8 @@ export interface Turn {
   threshold?: number;
   /** promptfoo's `options.transform`: applied to the reply before every assertion. */
   transform?: Script;
+  /** The judge is asked even once the turn has failed: max-score reads every assertion's score. */
+  gradeAll?: boolean;
 }
 
 export interface Check {
@@ -26,7 +28,36 @@ export interface Check {
   timeoutMs: number;
   /** Where a check read from a promptfoo config came from: its test, prompt and vars. */
   origin?: CaseOrigin;
+  /** promptfoo's select-best and max-score: decided across the Claws that answered (compare-claws.ts). */
+  compare?: CompareAssertion[];
 }
+
+/**
+ * An assertion on a test's replies from several Claws at once: promptfoo's `select-best` (the
+ * judge picks the best reply) and `max-score` (the highest score of the test's other assertions).
+ */
+export type CompareAssertion = (
+  | {
+      type: 'select-best';
+      criteria: string;
+      judge: JudgeSpec;
+      /** promptfoo's `rubricPrompt` (its text or JSON messages), in place of its select-best prompt. */
+      rubricPrompt?: string;
+    }
+  | {
+      type: 'max-score';
+      method: 'average' | 'sum';
+      /** Per assertion type, as written (default 1). */
+      weights: Record<string, number>;
+      /** The highest score passes only when it reaches this. */
+      threshold?: number;
+    }
+) & {
+  /** `file, line N`: where the assertion is written, for the one-Claw refusal. */
+  where: string;
+  /** The assertion as the file wrote it, for the output file. */
+  written: Record<string, unknown>;
+};
 
 export interface CheckSuite {
   /** The file, as the user named it. */

@@ -6,7 +6,9 @@ import { deployClaw } from '../deploy/deploy.js';
 import { rolloutFleet } from '../deploy/fleet.js';
 import { checkHealth } from '../health/health.js';
 import { statusClassifier } from '../status.js';
+import { CancelledError } from '../errors.js';
 import { runChecks } from './gate.js';
+import { Judge } from './judge.js';
 import { parseChecks } from './load.js';
 
 let h: Harness | undefined;
@@ -180,6 +182,44 @@ checks:
     expect(byClaw['c2 task'].latencyMs).toBeLessThan(5000);
     expect(byClaw['slow task'].passed).toBe(false);
     expect(byClaw['slow task'].failure).toMatch(/^latency ≤ 5000ms did not hold \(took [67]\d\d\dms\)/);
+  });
+
+  it("compares the Claws' replies once all have answered: a select-best decided, or cancelled, for the whole run", async () => {
+    h = await setup({});
+    const harness = h;
+    const suite = parseChecks(
+      'promptfooconfig.yaml',
+      `prompts: ['Hi']\ntests:\n  - assert: [{type: select-best, value: the kindest}]\n`,
+      { OPENAI_API_KEY: 'sk-gate-test-0123456789' },
+    );
+    harness.sim.addClaw('c1', { chat: { mode: 'sync', reply: 'Go away.' } });
+    harness.sim.addClaw('c2', { chat: { mode: 'sync', reply: 'Hello, friend!' } });
+    const asked: number[] = [];
+    const judgeOf = (answer: () => Promise<{ text: string }>) => () =>
+      new Judge({ identity: 'fake', ask: () => (asked.push(chats(harness).length), answer()) });
+    const decided = await runChecks(harness.deps, suite, ['c1', 'c2'], {
+      pollIntervalMs: 1000,
+      classify,
+      judgeFor: judgeOf(async () => ({ text: '1' })),
+    });
+    // Asked once, after both Claws had answered.
+    expect(asked).toEqual([2]);
+    expect(decided.entries.map((e) => [e.clawId, e.passed])).toEqual([
+      ['c1', false],
+      ['c2', true],
+    ]);
+    const cancelled = await runChecks(harness.deps, suite, ['c1', 'c2'], {
+      pollIntervalMs: 1000,
+      classify,
+      judgeFor: judgeOf(async () => {
+        throw new CancelledError();
+      }),
+    });
+    expect(cancelled.cancelled).toBe(true);
+    expect(cancelled.entries.map((e) => [e.passed, e.failure])).toEqual([
+      [false, 'error: cancelled: the run was cancelled while the Claws were compared'],
+      [false, 'error: cancelled: the run was cancelled while the Claws were compared'],
+    ]);
   });
 });
 

@@ -20,6 +20,7 @@ import { type AttemptRecord, type CheckEntry, type ChecksResult, type JudgeUse, 
 import { type Grading, scoreTurn, usesJudge } from './scoring.js';
 import { type ScriptRunner, runScript } from './script.js';
 import type { Check, CheckSuite } from './check.js';
+import { compareClaws } from './compare-claws.js';
 
 /** A check still running after this long says how far it is, and again as often. */
 export const PROGRESS_EVERY_MS = 10_000;
@@ -42,6 +43,8 @@ export interface GateOptions {
   judgeFor?: (spec: JudgeSpec) => Judge;
   /** Runs a `javascript` assertion or a `transform` (a worker per call, by default). */
   runScript?: ScriptRunner;
+  /** Which Claws compare for select-best and max-score (default: all of them, as one group). */
+  groups?: string[][];
 }
 
 /**
@@ -73,6 +76,24 @@ export async function runChecks(
     return entries;
   });
   const entries = perClaw.flat();
+  // promptfoo's select-best and max-score: once every Claw has answered, never on half a run.
+  if (!run.cancelled && suite.checks.some((c) => c.compare?.length)) {
+    const tools = { judgeFor: options.judgeFor, deadline: deps.deadline, log: deps.log };
+    try {
+      await compareClaws(suite, entries, options.groups ?? [clawIds], tools);
+    } catch (err) {
+      // A cancel while the judge compares: what is known is returned, as for any check.
+      if (!(err instanceof CancelledError)) throw err;
+      run.cancelled = true;
+      // A Claw whose comparison never ended has no verdict: an error saying so, never a pass.
+      const compared = new Set(suite.checks.filter((c) => c.compare?.length).map((c) => c.name));
+      for (const e of entries.filter((x) => x.passed && compared.has(x.check))) {
+        e.passed = false;
+        e.errors += 1;
+        e.failure = 'error: cancelled: the run was cancelled while the Claws were compared';
+      }
+    }
+  }
   return { passed: entries.every((e) => e.passed), entries, ...(run.cancelled ? { cancelled: true } : {}) };
 }
 

@@ -14,7 +14,7 @@ import { clip } from '../format.js';
 import { FACTUALITY_CATEGORIES, type GradedAssertion, type RecipeAssertion, isRecipe } from './assertions.js';
 import { jsonValuesIn, lastJsonObject, wholeJsonObject } from './json-in-text.js';
 import type { VerdictCache } from './judge-cache.js';
-import { type GraderTools, recipeMessages, runRecipe } from './promptfoo/graders.js';
+import { type GraderTools, recipeMessages, runRecipe, selectBestIndex } from './promptfoo/graders.js';
 import type { Message } from './rubric.js';
 
 /** Part of every cache key: a change to the instructions below must not reuse old verdicts. */
@@ -45,6 +45,9 @@ export interface CallUse {
   model?: string;
   fingerprint?: string;
 }
+
+/** promptfoo's select-best: which of the replies the judge chose, or why it could not. */
+export type Choice = ({ kind: 'chosen'; index: number } | { kind: 'error'; reason: string }) & { use: CallUse };
 
 export type JudgeVerdict = (
   { kind: 'pass' | 'fail'; reason: string; score?: number; category?: string } | { kind: 'error'; reason: string }
@@ -345,6 +348,41 @@ export class Judge {
     const reason = clip(verdict.reason.trim(), 500);
     this.cache?.set(key, { answer: { kind: verdict.kind, score: verdict.score, reason }, model: use.model });
     return { kind: verdict.kind, score: verdict.score, reason, use };
+  }
+
+  /**
+   * promptfoo's select-best: `messages` (its prompt, the replies rendered in) asked as they are, the
+   * answer read as the index of one of `count` replies; cached by the messages, as any verdict.
+   */
+  async select(messages: Message[], count: number, deadline: number, runDeadline = deadline): Promise<Choice> {
+    const use: CallUse = { called: false, cached: false, tokens: 0 };
+    const key = this.keyOf([{ role: 'system', content: 'promptfoo select-best' }, ...messages]);
+    const cached = this.cache?.get(key);
+    const index = cached?.answer.index;
+    // A cached index that names no reply of this comparison is asked again, never trusted.
+    if (cached && typeof index === 'number' && Number.isInteger(index) && index >= 0 && index < count)
+      return { kind: 'chosen', index, use: { ...use, cached: true, model: cached.model } };
+    if (this.down) return unavailable(this.down, use) as Choice;
+    let answer: BackendAnswer;
+    try {
+      answer = await this.backend.ask(messages, undefined, deadline);
+    } catch (err) {
+      if (err instanceof CancelledError || !(err instanceof ApiError)) throw err;
+      if (err.kind === 'unauthorized' || err.kind === 'forbidden' || err.code === 'insufficient_quota')
+        this.down = errorMessage(err);
+      const called = err.retryAt === undefined || err.status === 429;
+      const why = err.retryAt === undefined ? errorMessage(err) : notBefore(err.retryAt, runDeadline);
+      return unavailable(why, { ...use, called }) as Choice;
+    }
+    use.called = true;
+    use.tokens = answer.tokens ?? 0;
+    if ('problem' in answer) return unavailable(answer.problem, use) as Choice;
+    use.model = answer.model;
+    use.fingerprint = answer.fingerprint;
+    const read = selectBestIndex(answer.text, count);
+    if ('problem' in read) return unavailable(read.problem, use) as Choice;
+    this.cache?.set(key, { answer: { index: read.index }, model: answer.model, fingerprint: answer.fingerprint });
+    return { kind: 'chosen', index: read.index, use };
   }
 }
 

@@ -4,8 +4,9 @@
 // reaches it. `assert-set` groups assertions the same way, with a threshold of its own; `metric`
 // names scores. A checks file in the native format has none of these, and its verdicts are what
 // they were: every assertion must hold. The judge is asked only while its verdict can still
-// change the outcome (a turn that has failed for certain costs no judge call); a judge or a
-// script that cannot answer makes the turn an error, never a failure.
+// change the outcome (a turn that has failed for certain costs no judge call, unless a max-score
+// beside it compares every score: `gradeAll`); a judge or a script that cannot answer makes the
+// turn an error, never a failure.
 import {
   type Assertion,
   type GradedAssertion,
@@ -96,6 +97,8 @@ export interface ScoredTurn {
   assert: TurnAssertion[];
   threshold?: number;
   transform?: Script;
+  /** Every assertion graded, as promptfoo grades them, even once the turn has failed (for max-score). */
+  gradeAll?: boolean;
 }
 
 export type TurnOutcome =
@@ -141,14 +144,14 @@ export async function scoreTurn(
     if ('error' in leaf) return { kind: 'error', detail: leaf.error };
     leaves.set(a, leaf);
   }
-  // Then the judge, one assertion at a time, while its verdict can still change the outcome.
+  // Then the judge, one assertion at a time, while its verdict can still change the outcome (or all, for max-score).
   for (const [a, state] of leaves) {
     if (state !== 'pending') continue;
     const best = aggregate(turn.assert, turn.threshold, (x) => {
       const s = leaves.get(x);
       return s === 'pending' ? BEST_CASE : s;
     });
-    if (!best.pass) break;
+    if (!best.pass && !turn.gradeAll) break;
     const graded = a as (GradedAssertion | RecipeAssertion) & Scoring;
     const verdict = await tools.grade(graded, asText(inputs.get(a)));
     if (verdict.kind === 'error') return { kind: 'error', detail: verdict.reason };

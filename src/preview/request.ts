@@ -44,8 +44,11 @@ export interface PreviewRequest {
 export interface PreviewDeps {
   ctx: CommandDeps;
   host: PreviewHost;
-  /** Runs checks on some Claws (the gate, with its judges); absent without a checks file. */
-  runChecks?: (suite: CheckSuite, clawIds: string[]) => Promise<ChecksResult>;
+  /**
+   * Runs checks on some Claws (the gate, with its judges); absent without a checks file. `groups`:
+   * the Claws that compare for select-best and max-score (each production Claw with its preview).
+   */
+  runChecks?: (suite: CheckSuite, clawIds: string[], groups?: string[][]) => Promise<ChecksResult>;
 }
 
 /** The id a write may use: never a production Claw the manifest declares. */

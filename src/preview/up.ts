@@ -85,6 +85,8 @@ export async function up(deps: PreviewDeps, request: PreviewRequest, pr: number)
       const checks = await deps.runChecks(
         suiteForPreviews(request.suite, live),
         live.flatMap((e) => [e.claw, e.previewId!]),
+        // select-best and max-score compare a production Claw with its own preview only.
+        live.map((e) => [e.claw, e.previewId!]),
       );
       // A cancel during the checks: nothing is compared or commented on half a run.
       if (checks.cancelled) throw new CancelledError();

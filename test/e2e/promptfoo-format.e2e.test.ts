@@ -257,7 +257,7 @@ describe('promptfoo configs, the rest of the format, end to end', () => {
     expect(embeddings[0].headers.authorization).toBe(`Bearer ${JUDGE_KEY}`);
   });
 
-  it('similar, moderation and closedqa as their docs pages write them; and select-best refused with why', async () => {
+  it('similar, moderation and closedqa as their docs pages write them; and select-best on one Claw refused with why', async () => {
     const s = await start();
     s.addClaw('c1', { chat: { mode: 'sync', reply: 'The expected output, more or less.' } });
     judge = new FakeJudge({
@@ -306,16 +306,17 @@ tests:
       '[Criterion]: Is written in a professional tone without technical jargon',
     );
 
+    // select-best compares Claws: on one Claw it is refused before any request, at its line, saying why.
     const refused = workspace({
-      'promptfooconfig.yaml': `prompts: ['{{foo}}']\ntests:\n  - vars: {foo: bar}\n    assert:\n      - type: select-best\n        value: the best\n  - vars: {foo: bar}\n    assert: [{type: icontain, value: x}]\n`,
+      'promptfooconfig.yaml': `prompts: ['{{foo}}']\ntests:\n  - vars: {foo: bar}\n    assert:\n      - type: select-best\n        value: the best\n`,
     });
     const before = s.requests.length;
     const second = await runAction(inputsFor(s, { command: 'check', checks: 'promptfooconfig.yaml' }), {
-      env: { GITHUB_WORKSPACE: refused },
+      env: { GITHUB_WORKSPACE: refused, OPENAI_API_KEY: JUDGE_KEY },
     });
     expect(second.exitCode).toBe(1);
     expect(second.errors[0]).toMatch(
-      /^promptfooconfig\.yaml, line 5: 'select-best' is a promptfoo assertion this project does not run: it picks the best of several providers' outputs for one test/,
+      /^promptfooconfig\.yaml, line 5: 'select-best' compares the replies of several Claws to one test, and this run checks one Claw \(claw-id c1\)/,
     );
     expect(s.requests.length).toBe(before);
   });

@@ -9,7 +9,8 @@ import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { runAction } from '../e2e/harness.ts';
 import { inputsFor, simulatorPerTest } from '../e2e/service.ts';
-import { promptfooVerdicts } from './promptfoo-verdicts.ts';
+import { promptfooCompareVerdicts, promptfooVerdicts } from './promptfoo-verdicts.ts';
+import compared from './compare-verdicts.json' with { type: 'json' };
 import recorded from './verdicts.json' with { type: 'json' };
 
 const INSTALL = join(import.meta.dirname, '.install', 'node_modules', 'promptfoo');
@@ -102,5 +103,12 @@ tests:
       default: Parameters<typeof promptfooVerdicts>[0];
     };
     expect(await promptfooVerdicts(module.default)).toEqual(recorded);
+  });
+
+  it("compare-verdicts.json is promptfoo's own verdicts on the select-best and max-score cases", async () => {
+    const module = (await import(pathToFileURL(join(INSTALL, 'dist', 'src', 'index.js')).href)) as {
+      default: Parameters<typeof promptfooCompareVerdicts>[0];
+    };
+    expect(await promptfooCompareVerdicts(module.default)).toEqual(compared);
   });
 });

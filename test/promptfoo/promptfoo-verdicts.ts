@@ -2,8 +2,9 @@
 // test whose provider answers the case's reply, and whose grader answers the case's scripted
 // verdict. Used by record-verdicts.ts (to write verdicts.json) and by the opt-in test (to check
 // verdicts.json is still promptfoo's word). `promptfoo` is the module, installed apart.
-import { letterVector } from '../sim/judge.ts';
+import { FakeJudge, letterVector } from '../sim/judge.ts';
 import { CASES, graderAnswer, moderationFlags } from './cases.ts';
+import { COMPARE_CASES, type CompareCase, compareGraderAnswer } from './compare-cases.ts';
 
 export interface Verdict {
   pass: boolean;
@@ -58,3 +59,55 @@ export async function promptfooVerdicts(promptfoo: Promptfoo): Promise<Record<st
 }
 
 export const round = (n: number): number => Math.round(n * 10_000) / 10_000;
+
+/**
+ * promptfoo's verdicts on the compare cases (compare-cases.ts): `<case> · <provider index>`, one
+ * eval per case. The grader is promptfoo's default one, the fake judge at OPENAI_BASE_URL: a
+ * test's own grader, object or id, reaches 0.123.1's comparison as a copy without its functions.
+ */
+export async function promptfooCompareVerdicts(
+  promptfoo: Promptfoo,
+): Promise<Record<string, Verdict & { error: boolean }>> {
+  const out: Record<string, Verdict & { error: boolean }> = {};
+  let current: CompareCase | undefined;
+  const judge = new FakeJudge({
+    answer: (r) => ({
+      content: compareGraderAnswer(
+        ((r.body.messages as { content: string }[]) ?? []).map((m) => m.content).join('\n'),
+        current!,
+      ),
+    }),
+  });
+  const saved = { key: process.env.OPENAI_API_KEY, url: process.env.OPENAI_BASE_URL };
+  process.env.OPENAI_API_KEY = 'sk-promptfoo-compare-cases';
+  process.env.OPENAI_BASE_URL = await judge.start();
+  try {
+    for (const c of COMPARE_CASES) {
+      current = c;
+      const providers = c.outputs.map((output, i) => ({ id: () => `claw${i}`, callApi: async () => ({ output }) }));
+      const run = await promptfoo.evaluate(
+        {
+          prompts: ['Say something'],
+          providers,
+          tests: [{ description: c.name, assert: c.assert }],
+        },
+        { maxConcurrency: 1, cache: false, writeLatestResults: false, showProgressBar: false },
+      );
+      const summary = await run.toEvaluateSummary();
+      for (const r of summary.results as (PromptfooResult & { provider: { id: string }; failureReason?: number })[])
+        out[`${c.name} · ${r.provider.id.replace('claw', '')}`] = {
+          pass: r.success,
+          score: round(r.score),
+          // promptfoo's ResultFailureReason.ERROR: the result could not be graded.
+          error: r.failureReason === 2,
+        };
+    }
+  } finally {
+    await judge.stop();
+    process.env.OPENAI_API_KEY = saved.key;
+    process.env.OPENAI_BASE_URL = saved.url;
+    if (saved.key === undefined) delete process.env.OPENAI_API_KEY;
+    if (saved.url === undefined) delete process.env.OPENAI_BASE_URL;
+  }
+  return out;
+}

@@ -1,9 +1,10 @@
-// Writes verdicts.json: promptfoo's verdicts on the shared cases. Run it with promptfoo installed
-// apart (npm run test:promptfoo installs it): node test/promptfoo/record-verdicts.ts <promptfoo folder>
+// Writes verdicts.json and compare-verdicts.json: promptfoo's verdicts on the shared cases. Run it
+// with promptfoo installed apart (npm run test:promptfoo installs it):
+// node test/promptfoo/record-verdicts.ts <promptfoo folder>
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { promptfooVerdicts } from './promptfoo-verdicts.ts';
+import { promptfooCompareVerdicts, promptfooVerdicts } from './promptfoo-verdicts.ts';
 
 const folder = process.argv[2] ?? join(import.meta.dirname, '.install');
 const promptfoo = (
@@ -11,4 +12,6 @@ const promptfoo = (
 ).default;
 const verdicts = await promptfooVerdicts(promptfoo);
 writeFileSync(join(import.meta.dirname, 'verdicts.json'), `${JSON.stringify(verdicts, null, 2)}\n`);
-console.log(`${Object.keys(verdicts).length} verdicts written`);
+const compared = await promptfooCompareVerdicts(promptfoo);
+writeFileSync(join(import.meta.dirname, 'compare-verdicts.json'), `${JSON.stringify(compared, null, 2)}\n`);
+console.log(`${Object.keys(verdicts).length} verdicts and ${Object.keys(compared).length} compared verdicts written`);

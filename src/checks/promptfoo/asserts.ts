@@ -19,6 +19,7 @@ import { type EndpointJudgeSpec, type JudgeSpec, judgeIdentity } from '../judge-
 import { nearest } from '../../nearest.js';
 import { compileSchema } from '../schema.js';
 import type { Scoring, TurnAssertion } from '../scoring.js';
+import type { CompareAssertion } from '../check.js';
 import { type Script, assertionBody, transformBody } from '../script.js';
 import { forkRefusal } from '../../config/fork.js';
 import { ConfigFiles } from './files.js';
@@ -87,9 +88,9 @@ const INSTEAD: Record<string, string> = {
   perplexity: 'a Claw reply carries no log probabilities',
   'perplexity-score': 'a Claw reply carries no log probabilities',
   'select-best':
-    "it picks the best of several providers' outputs for one test, and a Claw's verdict here is its own, whatever another Claw answers (a preview's checks must not pass because production answered worse): use llm-rubric with the criterion",
+    "it compares the Claws' replies to a whole test: expected it in the test's own 'assert', not inside an assert-set",
   'max-score':
-    "it picks the provider with the highest score for one test, and a Claw's verdict here is its own: compare the Claws' scores in checks-output (promptfoo view shows them side by side)",
+    "it compares the Claws' scores for a whole test: expected it in the test's own 'assert', not inside an assert-set",
   webhook: 'write the check as a javascript assertion',
   'is-valid-function-call': 'a Claw reply carries no tool calls',
   'is-valid-openai-function-call': 'a Claw reply carries no tool calls',
@@ -160,6 +161,96 @@ export function readAssertion(raw: unknown, ctx: AssertContext): TurnAssertion {
 
   const assertion = build(type, negate, value, a, ctx);
   return { ...assertion, ...scoring } as TurnAssertion;
+}
+
+/** The keys a select-best or max-score assertion reads; the others promptfoo does not read for them. */
+const COMPARE_KEYS: Record<CompareAssertion['type'], string[]> = {
+  'select-best': ['type', 'value', 'provider', 'rubricPrompt'],
+  'max-score': ['type', 'value'],
+};
+const COMPARE_UNREAD = ['threshold', 'weight', 'metric', 'provider', 'rubricPrompt', 'transform'];
+const MAX_SCORE_KEYS = ['method', 'weights', 'threshold'];
+
+/**
+ * One of a test's own assertions when it is promptfoo's select-best or max-score, which compare
+ * the Claws that answered the test (compare-claws.ts); undefined for any other assertion.
+ */
+export function readCompare(raw: unknown, ctx: AssertContext): CompareAssertion | undefined {
+  if (isObj(raw) && typeof raw.$ref === 'string') raw = resolveRef(raw, ctx);
+  if (!isObj(raw) || typeof raw.type !== 'string') return undefined;
+  const a = raw;
+  const written = a.type as string;
+  const type = written.startsWith('not-') ? written.slice(4) : written;
+  if (type !== 'select-best' && type !== 'max-score') return undefined;
+  const fail: (key: string | undefined, message: string) => never = (key, message) => ctx.places.fail(a, key, message);
+  if (written !== type) fail('type', `'${written}' has no not- form: expected '${type}'`);
+  for (const key of Object.keys(a)) {
+    if (COMPARE_KEYS[type].includes(key)) continue;
+    if (COMPARE_UNREAD.includes(key)) {
+      const instead = type === 'max-score' && key === 'threshold' ? ', which reads value.threshold' : '';
+      ctx.ignored?.push(`'${key}' of a ${type} assertion (promptfoo does not read it${instead})`);
+      continue;
+    }
+    fail(
+      key,
+      `unknown key '${key}' in a '${type}' assertion: expected ${COMPARE_KEYS[type].map((k) => `'${k}'`).join(', ')}`,
+    );
+  }
+  const at = ctx.places.where(a);
+  const where = at ? `${at.file}, line ${at.line}` : 'the config';
+  const value = renderValue(a, ctx);
+  const form = writtenForm(a, value);
+  if (type === 'select-best') {
+    if (typeof value !== 'string' || !value.trim())
+      fail(
+        'value',
+        `a 'select-best' assertion's 'value' is ${show(value ?? null)}: expected the criterion the best reply meets`,
+      );
+    const judge = judgeOf(a, ctx);
+    const rubricPrompt = rubricSource(a, ctx);
+    if (rubricPrompt !== undefined) {
+      const holder = a.rubricPrompt !== undefined ? a : ctx.options;
+      try {
+        const standIn = { ...ctx.vars, criteria: 'criteria', outputs: ['output 0', 'output 1'] };
+        rubricMessages(rubricPrompt, stringified(standIn), true);
+      } catch (err) {
+        ctx.places.fail(holder, 'rubricPrompt', `'rubricPrompt' cannot be rendered: ${(err as Error).message}`);
+      }
+    }
+    return { type, criteria: value as string, judge, ...(rubricPrompt ? { rubricPrompt } : {}), where, written: form };
+  }
+  const options = value ?? {};
+  if (!isObj(options))
+    fail(
+      'value',
+      `a 'max-score' assertion's 'value' is ${show(value)}: expected a mapping of method, weights and threshold`,
+    );
+  const o = options as Obj;
+  for (const key of Object.keys(o))
+    if (!MAX_SCORE_KEYS.includes(key))
+      ctx.places.fail(o, key, `unknown key '${key}' in max-score's 'value': expected 'method', 'weights', 'threshold'`);
+  if (o.method !== undefined && o.method !== 'average' && o.method !== 'sum')
+    ctx.places.fail(o, 'method', `'method' is ${show(o.method)}: expected 'average' (the default) or 'sum'`);
+  if (o.threshold !== undefined && (typeof o.threshold !== 'number' || !Number.isFinite(o.threshold)))
+    ctx.places.fail(o, 'threshold', `'threshold' is ${show(o.threshold)}: expected a number`);
+  const weights: Record<string, number> = {};
+  if (o.weights !== undefined) {
+    if (!isObj(o.weights))
+      ctx.places.fail(o, 'weights', "'weights' is not a mapping: expected assertion types and their weights");
+    for (const [name, weight] of Object.entries(o.weights as Obj)) {
+      if (typeof weight !== 'number' || !Number.isFinite(weight) || weight < 0)
+        ctx.places.fail(o.weights, name, `the weight of '${name}' is ${show(weight)}: expected a number of at least 0`);
+      weights[name] = weight as number;
+    }
+  }
+  return {
+    type,
+    method: (o.method as 'average' | 'sum' | undefined) ?? 'average',
+    weights,
+    ...(o.threshold === undefined ? {} : { threshold: o.threshold as number }),
+    where,
+    written: form,
+  };
 }
 
 function build(type: string, negate: boolean, value: unknown, a: Obj, ctx: AssertContext): TurnAssertion {
@@ -569,8 +660,8 @@ function readRubricPrompt(
   ctx: AssertContext,
 ): RubricPrompt | undefined {
   const holder = a.rubricPrompt !== undefined ? a : ctx.options;
-  if (holder.rubricPrompt === undefined) return undefined;
-  const source = loadTemplate(holder, 'rubricPrompt', holder.rubricPrompt, ctx);
+  const source = rubricSource(a, ctx);
+  if (source === undefined) return undefined;
   const vars = ctx.vars;
   // Each grader's names, as promptfoo gives them: the test's vars first, its own names over them
   // (llm-rubric: output, rubric; factuality: input, ideal, completion; closedqa: input, criteria, completion).
@@ -600,6 +691,13 @@ function readRubricPrompt(
     );
   }
   return prompt;
+}
+
+/** The text of `rubricPrompt` (the assertion's, or the test's options'): inline, JSON messages, or a file's. */
+function rubricSource(a: Obj, ctx: AssertContext): string | undefined {
+  const holder = a.rubricPrompt !== undefined ? a : ctx.options;
+  if (holder.rubricPrompt === undefined) return undefined;
+  return loadTemplate(holder, 'rubricPrompt', holder.rubricPrompt, ctx);
 }
 
 /** A grading template as promptfoo's loadRubricPrompt reads it: text, a file's text, or JSON of a list or mapping. */

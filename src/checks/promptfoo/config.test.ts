@@ -548,9 +548,76 @@ tests:
       refused(`prompts: ['{{q}}']\ntests:\n  - vars: {q: hi}\n    assert: [{type: icontain, value: x}]\n`),
     ).toMatch(/'type' is "icontain": did you mean 'icontains'\?/);
     expect(
-      refused(`prompts: ['{{q}}']\ntests:\n  - vars: {q: hi}\n    assert: [{type: select-best, value: x}]\n`),
+      refused(
+        `prompts: ['{{q}}']\ntests:\n  - vars: {q: hi}\n    assert:\n      - type: assert-set\n        assert: [{type: select-best, value: x}]\n`,
+      ),
     ).toMatch(
-      /'select-best' is a promptfoo assertion this project does not run: it picks the best of several providers' outputs/,
+      /line 6: 'select-best' is a promptfoo assertion this project does not run: it compares the Claws' replies to a whole test: expected it in the test's own 'assert'/,
+    );
+  });
+
+  it("reads select-best and max-score beside the assertions each Claw is scored by, in the file's order", () => {
+    const suite = read(`prompts: ['Tell a joke about {{topic}}']
+defaultTest:
+  options: {provider: 'openai:chat:gpt-4.1-mini'}
+tests:
+  - vars: {topic: cats}
+    assert:
+      - type: select-best
+        value: choose the funniest joke about {{topic}}
+      - type: icontains
+        value: cat
+      - type: max-score
+        value: {method: sum, weights: {icontains: 2}, threshold: 0.5}
+        threshold: 0.9
+`);
+    const [check] = suite.checks;
+    expect(check.turns[0].assert.map((a) => a.type)).toEqual(['icontains']);
+    // max-score reads every assertion's score: the judge is asked even once the turn has failed.
+    expect(check.turns[0].gradeAll).toBe(true);
+    expect(check.compare).toMatchObject([
+      {
+        type: 'select-best',
+        criteria: 'choose the funniest joke about cats',
+        judge: { kind: 'endpoint', model: 'gpt-4.1-mini' },
+        where: 'promptfooconfig.yaml, line 7',
+      },
+      {
+        type: 'max-score',
+        method: 'sum',
+        weights: { icontains: 2 },
+        threshold: 0.5,
+        where: 'promptfooconfig.yaml, line 11',
+      },
+    ]);
+    expect((check.origin?.testCase.assert as { type: string }[]).map((a) => a.type)).toEqual([
+      'select-best',
+      'icontains',
+      'max-score',
+    ]);
+    // promptfoo reads max-score's threshold from its value: the assertion's own is said to be ignored.
+    expect(suite.notices?.join(' ')).toMatch(
+      /'threshold' of a max-score assertion \(promptfoo does not read it, which reads value\.threshold\)/,
+    );
+    expect(suite.judges).toHaveLength(1);
+  });
+
+  it('refuses what select-best and max-score cannot run, each with its line and why', () => {
+    const test = (assert: string) => `prompts: ['{{q}}']\ntests:\n  - vars: {q: hi}\n    assert:\n${assert}`;
+    expect(refused(test(`      - type: max-score\n`))).toMatch(
+      /line 5: 'max-score' picks the Claw whose other assertions of the test score highest, and this test has none/,
+    );
+    expect(
+      refused(test(`      - {type: contains, value: a}\n      - {type: max-score, value: {method: median}}\n`)),
+    ).toMatch(/line 6: 'method' is "median": expected 'average' \(the default\) or 'sum'/);
+    expect(refused(test(`      - {type: not-select-best, value: x}\n`))).toMatch(
+      /line 5: 'not-select-best' has no not- form: expected 'select-best'/,
+    );
+    expect(refused(test(`      - {type: select-best}\n`))).toMatch(
+      /line 5: a 'select-best' assertion's 'value' is "null": expected the criterion the best reply meets/,
+    );
+    expect(refused(test(`      - {type: select-best, value: x, rubricPrompt: '{{nothing}}'}\n`))).toMatch(
+      /line 5: 'rubricPrompt' cannot be rendered/,
     );
   });
 

@@ -7,8 +7,8 @@
 import { YamlFile } from '../../config/yaml-file.js';
 import type { JudgeSpec } from '../judge-spec.js';
 import type { TurnAssertion } from '../scoring.js';
-import type { Check, CheckSuite } from '../check.js';
-import { type AssertContext, readAssertion, readTransform } from './asserts.js';
+import type { Check, CheckSuite, CompareAssertion } from '../check.js';
+import { type AssertContext, readAssertion, readCompare, readTransform } from './asserts.js';
 import type { CaseOrigin, PromptfooPrompt } from './case.js';
 import { ConfigFiles } from './files.js';
 import { type Obj, Places, isObj, show } from './located.js';
@@ -208,14 +208,14 @@ function readConfig(file: YamlFile, context: PromptfooContext): CheckSuite {
         words: file.words,
         ignored,
       };
-      const assert = (merged.assert as unknown[]).map((a) => readAssertion(a, ctx));
+      const { assert, compare, written } = readAsserts(merged, ctx);
       // promptfoo reads options.provider only for a grader: one no assertion of the test grades with
       // (a test of plain assertions under defaultTest's) is named once for the file, never refused.
       if ((merged.options as Obj).provider !== undefined && !ctx.providerUsed)
         ignored.push('options.provider where no model-graded assertion of the test uses it (it names the grader only)');
       const transform = readTransform(merged.options as Obj, ctx);
       const threshold = readThreshold(merged, places);
-      const testCase = caseOf(merged, vars, assert);
+      const testCase = caseOf(merged, vars, written);
       prompts.forEach((prompt, promptIdx) => {
         if (!promptAllowed(prompt, merged.prompts)) return;
         const sends = renderPrompt(prompt, merged, loaded, test as Obj, places);
@@ -233,12 +233,15 @@ function readConfig(file: YamlFile, context: PromptfooContext): CheckSuite {
                   assert,
                   ...(threshold === undefined ? {} : { threshold }),
                   ...(transform ? { transform } : {}),
+                  // max-score compares every assertion's score, as promptfoo grades them all.
+                  ...(compare.some((c) => c.type === 'max-score') ? { gradeAll: true } : {}),
                 },
           ),
           repeat,
           minPass: repeat,
           timeoutMs: evaluate.timeoutMs,
           origin,
+          ...(compare.length ? { compare } : {}),
         });
       });
       testIdx += 1;
@@ -601,12 +604,49 @@ function unique(names: Set<string>, name: string): string {
   return candidate;
 }
 
+/**
+ * A test's assertions: those of each Claw's reply, and select-best and max-score, which compare
+ * the Claws (one of each, as promptfoo runs the first); the written forms in the file's order.
+ */
+function readAsserts(
+  test: Obj,
+  ctx: AssertContext,
+): { assert: TurnAssertion[]; compare: CompareAssertion[]; written: Record<string, unknown>[] } {
+  const assert: TurnAssertion[] = [];
+  const compare: CompareAssertion[] = [];
+  const written: Record<string, unknown>[] = [];
+  let maxScoreAt: unknown;
+  for (const raw of test.assert as unknown[]) {
+    const c = readCompare(raw, ctx);
+    if (!c) {
+      const a = readAssertion(raw, ctx);
+      assert.push(a);
+      written.push(a.written ?? { type: a.type });
+      continue;
+    }
+    written.push(c.written);
+    if (compare.some((x) => x.type === c.type))
+      ctx.ignored?.push(`a second '${c.type}' in one test (promptfoo runs the first only), at ${c.where}`);
+    else {
+      compare.push(c);
+      if (c.type === 'max-score') maxScoreAt = raw;
+    }
+  }
+  if (maxScoreAt !== undefined && assert.length === 0)
+    ctx.places.fail(
+      maxScoreAt,
+      undefined,
+      "'max-score' picks the Claw whose other assertions of the test score highest, and this test has none: expected other assertions beside it (such as contains or llm-rubric)",
+    );
+  return { assert, compare, written };
+}
+
 /** The test as the output file shows it. */
-function caseOf(test: Obj, vars: Obj, assert: TurnAssertion[]): Record<string, unknown> {
+function caseOf(test: Obj, vars: Obj, written: Record<string, unknown>[]): Record<string, unknown> {
   return {
     ...(typeof test.description === 'string' ? { description: test.description } : {}),
     vars,
-    assert: assert.map((a) => a.written ?? { type: a.type }),
+    assert: written,
     options: withoutSecrets(test.options ?? {}),
     ...(test.threshold === undefined ? {} : { threshold: test.threshold }),
     metadata: test.metadata ?? {},

@@ -310,3 +310,38 @@ async function moderation(a: RecipeAssertion, m: RecipeMaterial, tools: GraderTo
   if (counted.length) return { kind: 'fail', score: 0, reason: `Moderation flags detected: ${counted.join(', ')}` };
   return { kind: 'pass', score: 1, reason: 'No relevant moderation flags detected' };
 }
+
+/**
+ * promptfoo's SELECT_BEST_PROMPT (src/prompts/grading.ts), rendered with `criteria`, the replies
+ * as `outputs` and the test's vars: the judge answers with the index of the best reply.
+ */
+export const SELECT_BEST_PROMPT = JSON.stringify([
+  {
+    role: 'system',
+    content: `You are comparing multiple pieces of text to see which best fits the following criteria: {{criteria}}
+
+Here are the pieces of text:
+
+{% for output in outputs %}
+<Text index="{{ loop.index0 }}">
+{{ output }}
+</Text>
+{% endfor %}
+
+Output the index of the text that best fits the criteria. You must output a single integer.`,
+  },
+]);
+
+/**
+ * matchesSelectBest's reading of the judge's answer: its first integer, which must index one of
+ * the `count` replies. Anything else is a problem, never a choice: no reply wins by a bad answer.
+ */
+export function selectBestIndex(answer: string, count: number): { index: number } | { problem: string } {
+  const found = /\d+/.exec(answer.trim());
+  const index = found ? Number.parseInt(found[0], 10) : Number.NaN;
+  if (Number.isNaN(index) || index < 0 || index >= count)
+    return {
+      problem: `its select-best answer names no reply (expected an index from 0 to ${count - 1}): ${JSON.stringify(answer.trim().slice(0, 200))}`,
+    };
+  return { index };
+}
