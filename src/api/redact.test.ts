@@ -129,3 +129,34 @@ describe('a key with invisible characters between its characters, as a reader se
     expect(redact(`${KEY.slice(0, -1)}\u00adX`)).toBe(`${KEY.slice(0, -1)}\u00adX`);
   });
 });
+
+describe('a key a reader still reads: marks on it, fullwidth, hex, base64 through invisible characters', () => {
+  const redact = redactor([KEY]);
+  const b64 = Buffer.from(KEY).toString('base64');
+  const fullwidth = (text: string): string =>
+    [...text].map((c) => String.fromCharCode(c.charCodeAt(0) + 0xfee0)).join('');
+  it.each([
+    ['struck through (U+0336 on each character)', [...KEY].map((c) => `${c}\u0336`).join('')],
+    ['underlined (U+0332)', [...KEY].map((c) => `${c}\u0332`).join('')],
+    ['enclosed (U+20DD)', [...KEY].map((c) => `${c}\u20dd`).join('')],
+    ['fullwidth', fullwidth(KEY)],
+    ['half fullwidth', `${fullwidth(KEY.slice(0, 8))}${KEY.slice(8)}`],
+    ['hex', Buffer.from(KEY).toString('hex')],
+    ['HEX', Buffer.from(KEY).toString('hex').toUpperCase()],
+    ['base64 with zero-width spaces', [...b64].join('\u200b')],
+    ['base64 with soft hyphens', [...b64].join('\u00ad')],
+  ])('redacts the key %s', (_name, form) => {
+    const out = redact(`id=${form} end`);
+    expect(out).toMatch(/^id=\*\*\*\p{M}? end$/u);
+  });
+  it('leaves fullwidth text, accents and hex that are not the key alone', () => {
+    const text = `${fullwidth('hello')} café naïve ${Buffer.from('not the key').toString('hex')}`;
+    expect(redact(text)).toBe(text);
+  });
+  it('redacts a secret holding its own combining mark, raw or with invisible characters between', () => {
+    const accented = 'cafe\u0301-secret-42';
+    const r = redactor([accented]);
+    expect(r(`x ${accented} y`)).toBe('x *** y');
+    expect(r(`x ${[...accented].join('\u00ad')} y`)).toBe('x *** y');
+  });
+});

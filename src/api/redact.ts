@@ -7,8 +7,10 @@
 // inside a longer encoded blob). So a sink may redact its final text, whatever format it wrote.
 // It matches what a reader sees: characters a browser or a terminal draws as nothing (Unicode's
 // Default_Ignorable_Code_Point: the soft hyphen, zero-width characters, variation selectors, the
-// Hangul filler…), raw or as a reference, may sit between a secret's characters, and the
-// redaction covers the whole span they sit in.
+// Hangul filler…), raw or as a reference, may sit between a secret's characters, and so may
+// combining marks (a struck-through or underlined key is still read), fullwidth forms of ASCII
+// (`ｓｉｍ` reads as `sim`) stand for their letters, and the redaction covers the whole span. The
+// base64 and hex forms are looked for the same way.
 
 /** Shorter forms would redact ordinary words: a secret this short is not looked for in base64. */
 const MIN_FORM_CHARS = 6;
@@ -120,6 +122,8 @@ const INVISIBLE = (() => {
   );
   const forms = [
     '\\p{Default_Ignorable_Code_Point}',
+    // Combining marks draw on the character before them (a strike, an underline): it stays legible.
+    '\\p{M}',
     // `&shy` is one of HTML's legacy references, read without its semicolon too.
     '&shy;?',
     '&(?:ZeroWidthSpace|zwnj|zwj|lrm|rlm|NoBreak|InvisibleTimes|InvisibleComma|af|it|ic);',
@@ -142,8 +146,13 @@ function visible(text: string): { text: string; from: number[] } {
     last = match.index + match[0].length;
   }
   for (let i = last; i < text.length; i++) from.push(i);
-  return { text: out + text.slice(last), from };
+  // A fullwidth form of an ASCII character reads as that character: one code unit for one.
+  const seen = (out + text.slice(last)).replace(FULLWIDTH, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0));
+  return { text: seen, from };
 }
+
+/** Fullwidth forms of ASCII's printable characters (U+FF01 to U+FF5E). */
+const FULLWIDTH = /[\uff01-\uff5e]/g;
 
 /** Every literal form of each secret worth looking for (base64 ones), longest first. */
 export function secretForms(secrets: string[]): string[] {
@@ -160,7 +169,7 @@ export function secretForms(secrets: string[]): string[] {
 }
 
 /** Text that may hold an invisible character in some form: raw, a reference, `\u`, percent-encoded. */
-const MAY_HIDE = /\p{Default_Ignorable_Code_Point}|&[#a-zA-Z]|\\u|%[cCdDeEfF]/u;
+const MAY_HIDE = /\p{Default_Ignorable_Code_Point}|\p{M}|[\uff01-\uff5e]|&[#a-zA-Z]|\\u|%[cCdDeEfF]/u;
 
 /** The run's one list of secrets and the function every sink applies. */
 export class Redactor {
@@ -185,7 +194,16 @@ export class Redactor {
     if (changed) {
       const all = [...this.secrets].sort((a, b) => b.length - a.length);
       this.forms = secretForms(all);
-      this.spelled = new RegExp(all.map((s) => [...s].map(characterForms).join('')).join('|'), 'gu');
+      // A secret as a reader sees it too (its own marks or invisible characters dropped), so the
+      // match on the visible text finds it; and its base64 and hex forms, through invisible ones.
+      const spellings = [...new Set(all.flatMap((secret) => [secret, visible(secret).text]))]
+        .filter((secret) => secret.length >= MIN_FORM_CHARS)
+        .map((secret) => [...secret].map(characterForms).join(''));
+      const encoded = [
+        ...this.forms.map(escapeRegExp),
+        ...all.map((secret) => hexCaseless(Buffer.from(secret, 'utf8').toString('hex'))),
+      ];
+      this.spelled = new RegExp([...spellings, ...encoded].join('|'), 'gu');
     }
     return this;
   }
@@ -209,7 +227,7 @@ export class Redactor {
   private redactThroughInvisible(text: string, spelled: RegExp): string {
     if (!MAY_HIDE.test(text)) return text;
     const seen = visible(text);
-    if (seen.text.length === text.length) return text;
+    if (seen.text === text) return text;
     let out = text;
     const spans = [...seen.text.matchAll(spelled)].map((m) => [
       seen.from[m.index],
