@@ -72,6 +72,11 @@ export interface IncidentIssue {
   body: string;
   /** Written by the token's own identity: only then may its state be read or the issue edited. */
   own: boolean;
+  /**
+   * Its labels' names, when the host gives them: the subject's label must be among them, so a
+   * sealed state pasted from another of its issues (a collaborator may edit any) is not read.
+   */
+  labels?: string[];
 }
 
 export interface NewIssue {

@@ -338,10 +338,7 @@ export async function trackIncidents(
       sinceRun: first.run,
       reopened: 0,
     };
-    const labels = [
-      INCIDENT_LABEL,
-      'claw' in seen.subject ? deps.redact(seen.subject.claw).slice(0, MAX_LABEL) : SERVICE_LABEL,
-    ];
+    const labels = [INCIDENT_LABEL, subjectLabel(seen.subject, deps.redact)];
     let created: { number: number; url: string } | undefined;
     await act('open an incident issue', async () => {
       created = await issues.create({
@@ -422,7 +419,9 @@ function readIssues(
         ? sealed.problem
         : readState(sealed.state) === undefined
           ? 'its state is not one this action writes'
-          : undefined;
+          : !labelledFor(issue, readState(sealed.state)!.subject, deps.redact)
+            ? "its state names a subject its labels do not (a state copied from another of this action's issues)"
+            : undefined;
     if (problem) {
       deps.log.warning(`Incidents: ignored ${clip(issue.url, 300)}: ${problem}. It is never edited.`);
       continue;
@@ -435,6 +434,22 @@ function readIssues(
     else if (issue.state === 'open') duplicates.push({ issue, state, of: kept.issue.number });
   }
   return { known, duplicates, older };
+}
+
+/** The label naming an incident's subject: the Claw's id (as GitHub keeps a label), or the service's. */
+function subjectLabel(subject: Subject, redact: (text: string) => string): string {
+  return 'claw' in subject ? redact(subject.claw).slice(0, MAX_LABEL) : SERVICE_LABEL;
+}
+
+/**
+ * Whether the issue carries its subject's label (GitHub matches label names without case). A
+ * collaborator can paste one issue's sealed state into another: the seal holds, the labels do not.
+ * A host that gives no labels cannot tell.
+ */
+function labelledFor(issue: IncidentIssue, subject: Subject, redact: (text: string) => string): boolean {
+  if (!issue.labels) return true;
+  const wanted = subjectLabel(subject, redact).trim().toLowerCase();
+  return issue.labels.some((name) => name.trim().toLowerCase() === wanted);
 }
 
 /** The body with its sealed marker replaced (the rest as this action last wrote it). */
