@@ -73,8 +73,8 @@ export interface IncidentIssue {
   /** Written by the token's own identity: only then may its state be read or the issue edited. */
   own: boolean;
   /**
-   * Its labels' names, when the host gives them: the subject's label must be among them, so a
-   * sealed state pasted from another of its issues (a collaborator may edit any) is not read.
+   * Its labels' names, when the host gives them: of two issues whose states name one subject, the
+   * one with the subject's label is its own (a collaborator may paste a state into another issue).
    */
   labels?: string[];
 }

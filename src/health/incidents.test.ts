@@ -75,6 +75,15 @@ const up = (claw: string): Observation => ({ subject: { claw }, status: 'healthy
 const unknown = (claw: string): Observation => ({ subject: { claw }, status: 'unknown' });
 
 describe('trackIncidents', () => {
+  it('an issue alone for its Claw stays its own whatever its labels (GitHub may keep a label as it likes)', async () => {
+    const { issues, log, step } = harness(undefined, { confirm: 1 });
+    await step(T, [down('a')]);
+    issues.issues[0].labels = ['claw-incident'];
+    await step(T + 10 * MIN, [down('a', 'still down')]);
+    expect(log.text('warning')).toBe('');
+    expect(issues.issues.map((i) => [i.number, i.state])).toEqual([[1, 'open']]);
+  });
+
   it('a sealed state pasted into another of its issues is not read: each Claw keeps its own; a label GitHub kept in another case still matches', async () => {
     const { issues, log, step } = harness(undefined, { confirm: 1 });
     await step(T, [down('a'), down('b')]);
@@ -87,7 +96,7 @@ describe('trackIncidents', () => {
     issues.issues[0].labels = ['claw-incident', 'A'];
     await step(T + 10 * MIN, [down('a'), down('b')]);
     expect(log.text('warning')).toContain(
-      'Incidents: ignored https://github.com/octo/claws/issues/2: its state names a subject its labels do not',
+      "Incidents: ignored https://github.com/octo/claws/issues/2: its state is #1's, whose labels name its subject",
     );
     expect(issues.issues.map((i) => [i.number, i.title, i.state])).toEqual([
       [1, 'a is down', 'open'],

@@ -619,7 +619,7 @@ describe('health over time: push access and a collaborator', () => {
     const third = await run(T);
     for (const done of [second, third]) {
       expect(done.warnings).toEqual([
-        `Incidents: ignored https://github.com/octo/claws/issues/${b.number}: its state names a subject its labels do not (a state copied from another of this action's issues). It is never edited.`,
+        `Incidents: ignored https://github.com/octo/claws/issues/${b.number}: its state is #${a.number}'s, whose labels name its subject (a state copied from one issue into another). It is never edited.`,
       ]);
     }
     expect(a.state).toBe('open');
