@@ -48,6 +48,7 @@ function workspace(files: Record<string, string>, event: Record<string, unknown>
   }
   mkdirSync(join(dir, '.git'), { recursive: true });
   writeFileSync(join(dir, '.git', 'config'), `[http]\n\textraheader = AUTHORIZATION: basic ${CANARY}\n`);
+  writeFileSync(join(dir, '.git', 'notes.md'), `${CANARY}\n`);
   mkdirSync(join(dir, 'sub', '.git'), { recursive: true });
   writeFileSync(join(dir, 'sub', '.git', 'config'), `${CANARY}\n`);
   symlinkSync('.git', join(dir, 'docs'));
@@ -261,6 +262,48 @@ describe('a file:// in any spelling reads nothing outside the tree or in .git, u
       /points into '\.git'/,
     ],
     ['a glob', { 'c.yaml': `${PROMPT}tests:\n  - file://.gi?/config\n` }, /is a glob/],
+    [
+      'a JSONL tests file',
+      {
+        'c.yaml': `${PROMPT}tests: file://t.jsonl\n`,
+        't.jsonl': '{"vars": {"q": "file://.git/config"}, "assert": [{"type": "contains", "value": "a"}]}\n',
+      },
+      /^t\.jsonl, line 1: .*points into '\.git'/,
+    ],
+    [
+      "defaultTest's vars",
+      {
+        'c.yaml': `${PROMPT}defaultTest:\n  vars: {q: file://.git/config}\ntests:\n  - assert: [{type: contains, value: a}]\n`,
+      },
+      /points into '\.git'/,
+    ],
+    [
+      "a scenario config's vars",
+      {
+        'c.yaml': `${PROMPT}scenarios:\n  - config: [{vars: {q: file://.git/config}}]\n    tests: [{assert: [{type: contains, value: a}]}]\n`,
+      },
+      /points into '\.git'/,
+    ],
+    [
+      'a JSON tests file, through the folder link',
+      {
+        'c.yaml': `${PROMPT}tests: file://t.json\n`,
+        't.json': '[{"vars": {"q": "file://docs/config"}, "assert": [{"type": "contains", "value": "a"}]}]',
+      },
+      /^t\.json, line 1: .*links into '\.git'/,
+    ],
+    [
+      "an llm-rubric's value",
+      { 'c.yaml': test('[{type: llm-rubric, value: file://.git/config}]') },
+      /points into '\.git'/,
+    ],
+    [
+      'a Markdown prompt through the folder link',
+      {
+        'c.yaml': `prompts: [file://docs/notes.md]\ntests:\n  - vars: {q: a}\n    assert: [{type: contains, value: a}]\n`,
+      },
+      /links into '\.git'/,
+    ],
   ];
   // Text promptfoo never loads: sent as the text it is, never as the file it names.
   const literal: [string, Record<string, string>][] = [
@@ -299,7 +342,7 @@ describe('a file:// in any spelling reads nothing outside the tree or in .git, u
       const dir = workspace(files, payload as Record<string, unknown>);
       const run = await runAction(inputsFor(s, { command: 'check', checks: 'c.yaml' }), on(dir, event as string));
       expect(run.exitCode, name).toBe(1);
-      expect(run.errors, name).toEqual([expect.stringMatching(/^(c\.yaml|t\.csv), line \d+: /)]);
+      expect(run.errors, name).toEqual([expect.stringMatching(/^(c\.yaml|t\.csv|t\.jsonl|t\.json), line \d+: /)]);
       expect(run.errors[0], name).toMatch(why);
     }
     expect(s.requests).toEqual([]);
@@ -415,6 +458,37 @@ describe('templates stay data, in spellings that compute the name', () => {
     expect(s.requests).toEqual([]);
     // A filter's attribute may reach a prototype's function, but only ever as its text: no call
     // is written anywhere, and nothing of the step's environment comes out.
+    // Beyond the prompt: an assertion's value, a rubricPrompt, a metric name.
+    const elsewhere: [string, RegExp][] = [
+      [
+        `${PROMPT}tests:\n  - vars: {q: a}\n    assert: [{type: contains, value: "{{ range['con'~'structor'] }}"}]\n`,
+        /^c\.yaml, line 4: 'value' cannot be rendered: /,
+      ],
+      [
+        `${PROMPT}defaultTest:\n  options:\n    rubricPrompt: "{% macro m() %}{% endmacro %}{{ m() }}"\ntests:\n  - vars: {q: a}\n    assert: [{type: llm-rubric, value: x}]\n`,
+        /^c\.yaml, line 4: 'rubricPrompt' cannot be rendered: it holds a function call/,
+      ],
+      [
+        `${PROMPT}tests:\n  - vars: {q: a}\n    assert: [{type: contains, value: a, metric: "{{ range.constructor('return 1')() }}"}]\n`,
+        /^c\.yaml, line 4: 'metric' cannot be rendered: it holds a function call/,
+      ],
+    ];
+    for (const [text, why] of elsewhere) {
+      const dir = workspace({ 'c.yaml': text });
+      const run = await runAction(inputsFor(s, { command: 'check', checks: 'c.yaml' }), on(dir, 'push'));
+      expect(run.exitCode, text).toBe(1);
+      expect(run.errors, text).toEqual([expect.stringMatching(why)]);
+    }
+    expect(s.requests).toEqual([]);
+    // A description is a name, never rendered: shown as written.
+    const named = workspace({
+      'c.yaml': `${PROMPT}tests:\n  - vars: {q: a}\n    description: "{{ range.constructor('return 1')() }}"\n    assert: [{type: contains, value: a}]\n`,
+    });
+    const described = await runAction(inputsFor(s, { command: 'check', checks: 'c.yaml' }), on(named, 'push'));
+    expect(described.exitCode, described.stdout).toBe(0);
+    expect(JSON.parse(described.outputs['checks-report'])).toEqual([
+      expect.objectContaining({ check: "{{ range.constructor('return 1')() }}", passed: true }),
+    ]);
     for (const q of ["{{ [range] | sum('con' ~ 'structor') }}", "{% filter replace('a', range) %}a{% endfilter %}"]) {
       const dir = workspace({ 'c.yaml': withVar(q) });
       const run = await runAction(inputsFor(s, { command: 'check', checks: 'c.yaml' }), on(dir, 'push'));
