@@ -147,7 +147,7 @@ describe('a key a reader still reads: marks on it, fullwidth, hex, base64 throug
     ['base64 with soft hyphens', [...b64].join('\u00ad')],
   ])('redacts the key %s', (_name, form) => {
     const out = redact(`id=${form} end`);
-    expect(out).toMatch(/^id=\*\*\*\p{M}? end$/u);
+    expect(out).toBe('id=*** end');
   });
   it('leaves fullwidth text, accents and hex that are not the key alone', () => {
     const text = `${fullwidth('hello')} café naïve ${Buffer.from('not the key').toString('hex')}`;

@@ -229,10 +229,11 @@ export class Redactor {
     const seen = visible(text);
     if (seen.text === text) return text;
     let out = text;
-    const spans = [...seen.text.matchAll(spelled)].map((m) => [
-      seen.from[m.index],
-      seen.from[m.index + m[0].length - 1] + 1,
-    ]);
+    // To the next character a reader sees: a mark or an invisible character after the last one goes too.
+    const spans = [...seen.text.matchAll(spelled)].map((m) => {
+      const next = m.index + m[0].length;
+      return [seen.from[m.index], next < seen.from.length ? seen.from[next] : text.length];
+    });
     for (const [start, end] of spans.reverse()) out = `${out.slice(0, start)}***${out.slice(end)}`;
     return out;
   }
