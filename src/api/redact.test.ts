@@ -141,6 +141,15 @@ describe('a key a reader still reads: marks on it, fullwidth, hex, base64 throug
     ['enclosed (U+20DD)', [...KEY].map((c) => `${c}\u20dd`).join('')],
     ['fullwidth', fullwidth(KEY)],
     ['half fullwidth', `${fullwidth(KEY.slice(0, 8))}${KEY.slice(8)}`],
+    [
+      'in mathematical bold',
+      [...KEY].map((c) => (/[a-z]/.test(c) ? String.fromCodePoint(0x1d41a + c.charCodeAt(0) - 97) : c)).join(''),
+    ],
+    ['in mathematical monospace digits', KEY.replace(/\d/g, (d) => String.fromCodePoint(0x1d7f6 + Number(d)))],
+    [
+      'enclosed (circled letters)',
+      [...KEY].map((c) => (/[a-z]/.test(c) ? String.fromCodePoint(0x24d0 + c.charCodeAt(0) - 97) : c)).join(''),
+    ],
     ['hex', Buffer.from(KEY).toString('hex')],
     ['HEX', Buffer.from(KEY).toString('hex').toUpperCase()],
     ['base64 with zero-width spaces', [...b64].join('\u200b')],
@@ -150,7 +159,7 @@ describe('a key a reader still reads: marks on it, fullwidth, hex, base64 throug
     expect(out).toBe('id=*** end');
   });
   it('leaves fullwidth text, accents and hex that are not the key alone', () => {
-    const text = `${fullwidth('hello')} café naïve ${Buffer.from('not the key').toString('hex')}`;
+    const text = `${fullwidth('hello')} café naïve ${Buffer.from('not the key').toString('hex')} 𝐱² ⓐ 𝛂 ①`;
     expect(redact(text)).toBe(text);
   });
   it('redacts a secret holding its own combining mark, raw or with invisible characters between', () => {

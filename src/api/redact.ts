@@ -3,14 +3,14 @@
 // manifest values read from the environment, the GitHub token), and every sink (log, summary,
 // outputs, files, comments, the terminal, --json) passes decoded text through it. It finds a
 // secret raw, escaped by JSON (`\/`, `\uXXXX`), Markdown (`\|`), XML or HTML (`&amp;`, `&plus;`,
-// `&#x2B;`) or percent-encoding, mixed as an encoder likes, and in base64 / base64url (alone or
-// inside a longer encoded blob). So a sink may redact its final text, whatever format it wrote.
+// `&#x2B;`) or percent-encoding, mixed as an encoder likes, in hex, and in base64 / base64url
+// (alone or inside a longer encoded blob). So a sink may redact its final text, whatever format it wrote.
 // It matches what a reader sees: characters a browser or a terminal draws as nothing (Unicode's
 // Default_Ignorable_Code_Point: the soft hyphen, zero-width characters, variation selectors, the
 // Hangul filler…), raw or as a reference, may sit between a secret's characters, and so may
-// combining marks (a struck-through or underlined key is still read), fullwidth forms of ASCII
-// (`ｓｉｍ` reads as `sim`) stand for their letters, and the redaction covers the whole span. The
-// base64 and hex forms are looked for the same way.
+// combining marks (a struck-through or underlined key is still read), styled letters (fullwidth
+// `ｓｉｍ`, mathematical `𝐬𝐢𝐦`, enclosed `ⓢⓘⓜ`) stand for their ASCII letters, and the redaction
+// covers the whole span. The base64 and hex forms are looked for the same way.
 
 /** Shorter forms would redact ordinary words: a secret this short is not looked for in base64. */
 const MIN_FORM_CHARS = 6;
@@ -135,24 +135,49 @@ const INVISIBLE = (() => {
   return new RegExp(forms.join('|'), 'gu');
 })();
 
-/** The text as a reader sees it (its invisible characters dropped), and where each code unit left was. */
+/**
+ * Letters drawn in another style that read as ASCII (Unicode's compatibility forms): fullwidth
+ * forms, mathematical alphanumerics (𝐬𝐢𝐦), enclosed letters and digits (ⓢ), superscripts and
+ * subscripts. Each is read as the ASCII character its NFKC form is, when it is one.
+ */
+const STYLED = /[\uff01-\uff5e\u2070-\u209f\u2460-\u24ff]|[\u{1d400}-\u{1d7ff}\u{1f100}-\u{1f1ff}]/u;
+const READ = new RegExp(`(${STYLED.source})|${INVISIBLE.source}`, 'gu');
+
+const styledCache = new Map<string, string | undefined>();
+/** The ASCII character a styled letter reads as, or undefined. */
+function styledAs(char: string): string | undefined {
+  if (styledCache.has(char)) return styledCache.get(char);
+  const plain = char.normalize('NFKC');
+  const ascii = /^[!-~]$/.test(plain) ? plain : undefined;
+  styledCache.set(char, ascii);
+  return ascii;
+}
+
+/**
+ * The text as a reader sees it (its invisible characters dropped, styled letters read as ASCII),
+ * and where in the text each code unit of it came from.
+ */
 function visible(text: string): { text: string; from: number[] } {
   const from: number[] = [];
   let out = '';
   let last = 0;
-  for (const match of text.matchAll(INVISIBLE)) {
+  for (const match of text.matchAll(READ)) {
     for (let i = last; i < match.index; i++) from.push(i);
     out += text.slice(last, match.index);
     last = match.index + match[0].length;
+    if (match[1] === undefined) continue; // invisible: dropped
+    const plain = styledAs(match[0]);
+    if (plain) {
+      out += plain;
+      from.push(match.index);
+    } else {
+      out += match[0];
+      for (let i = match.index; i < last; i++) from.push(i);
+    }
   }
   for (let i = last; i < text.length; i++) from.push(i);
-  // A fullwidth form of an ASCII character reads as that character: one code unit for one.
-  const seen = (out + text.slice(last)).replace(FULLWIDTH, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0));
-  return { text: seen, from };
+  return { text: out + text.slice(last), from };
 }
-
-/** Fullwidth forms of ASCII's printable characters (U+FF01 to U+FF5E). */
-const FULLWIDTH = /[\uff01-\uff5e]/g;
 
 /** Every literal form of each secret worth looking for (base64 ones), longest first. */
 export function secretForms(secrets: string[]): string[] {
@@ -169,7 +194,10 @@ export function secretForms(secrets: string[]): string[] {
 }
 
 /** Text that may hold an invisible character in some form: raw, a reference, `\u`, percent-encoded. */
-const MAY_HIDE = /\p{Default_Ignorable_Code_Point}|\p{M}|[\uff01-\uff5e]|&[#a-zA-Z]|\\u|%[cCdDeEfF]/u;
+const MAY_HIDE = new RegExp(
+  `\\p{Default_Ignorable_Code_Point}|\\p{M}|${STYLED.source}|&[#a-zA-Z]|\\\\u|%[cCdDeEfF]`,
+  'u',
+);
 
 /** The run's one list of secrets and the function every sink applies. */
 export class Redactor {

@@ -4,8 +4,8 @@
 // health history and incidents under push access and a collaborator's edits, and the latency of a
 // retried message. Each attack that held stays as the regression test of the safe behaviour; the
 // holes this round found (a copied history line counted twice, a sealed state pasted into another
-// incident, the key struck through, fullwidth, hex, or base64 through invisible characters) were
-// fixed and are asserted here; what is left open is an `it.skip` saying why.
+// incident, the key struck through, in styled letters, in hex, or its base64 through invisible
+// characters) were fixed and are asserted here; what is left open is an `it.skip` saying why.
 import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -533,6 +533,10 @@ describe('the redactor reads as a reader does', () => {
     underlined: [...K].map((c) => `${c}\u0332`).join(''),
     enclosed: [...K].map((c) => `${c}\u20dd`).join(''),
     fullwidth: [...K].map((c) => String.fromCharCode(c.charCodeAt(0) + 0xfee0)).join(''),
+    'math-bold': [...K]
+      .map((c) => (/[a-z]/.test(c) ? String.fromCodePoint(0x1d41a + c.charCodeAt(0) - 97) : c))
+      .join(''),
+    circled: [...K].map((c) => (/[a-z]/.test(c) ? String.fromCodePoint(0x24d0 + c.charCodeAt(0) - 97) : c)).join(''),
     hex: Buffer.from(K).toString('hex'),
     'hex-upper': Buffer.from(K).toString('hex').toUpperCase(),
     'base64-zwsp': [...b64].join('\u200b'),
@@ -588,27 +592,21 @@ describe('the redactor reads as a reader does', () => {
 
   // Left open: the key written backwards after U+202E (RIGHT-TO-LEFT OVERRIDE) shows as the key
   // where bidi controls are kept (the outputs, JUnit and checks-output keep replies verbatim; the
-  // log and the summary replace them), and the key in mathematical alphanumerics (U+1D400…) reads
-  // as the key. The first needs the redactor to read bidi runs as displayed, the second a per
-  // code point NFKC view with surrogate-aware offsets: larger than this round.
-  it.skip('a key shown by a bidi override, or in mathematical letters, reaches no sink', async () => {
+  // log and the summary replace them). Matching it needs the redactor to read bidi runs as they
+  // are displayed (the Unicode bidi algorithm), larger than this round.
+  it.skip('a key shown by a bidi override reaches no sink', async () => {
     const s = await start();
-    const bold = [...DEMO_KEY]
-      .map((c) => (/[a-z]/.test(c) ? String.fromCodePoint(0x1d41a + c.charCodeAt(0) - 97) : c))
-      .join('');
-    s.addClaw('bidi', { chat: { mode: 'sync', reply: `\u202e${[...DEMO_KEY].reverse().join('')}` } });
-    s.addClaw('bold', { chat: { mode: 'sync', reply: bold } });
+    const shown = `\u202e${[...DEMO_KEY].reverse().join('')}`;
+    s.addClaw('bidi', { chat: { mode: 'sync', reply: shown } });
     const dir = workspace({
       'checks.yml': 'checks:\n  - {name: leak, send: hi, assert: [{type: contains, value: never}]}\n',
     });
     const run = await runAction(
-      inputsFor(s, { command: 'check', 'claw-id': 'bidi,bold', checks: 'checks.yml', 'checks-junit': 'checks.xml' }),
+      inputsFor(s, { command: 'check', 'claw-id': 'bidi', checks: 'checks.yml', 'checks-junit': 'checks.xml' }),
       on(dir, 'push'),
     );
-    const sinks = sinksOf(run, [join(dir, 'checks.xml')]);
-    for (const [name, text] of Object.entries(sinks)) {
-      expect(showsKey(text), name).toBeUndefined();
-      expect(text.includes(`\u202e${[...DEMO_KEY].reverse().join('')}`), name).toBe(false);
+    for (const [name, text] of Object.entries(sinksOf(run, [join(dir, 'checks.xml')]))) {
+      expect(text.includes(shown), name).toBe(false);
     }
   });
 });
