@@ -169,3 +169,18 @@ describe('a key a reader still reads: marks on it, fullwidth, hex, base64 throug
     expect(r(`x ${[...accented].join('\u00ad')} y`)).toBe('x *** y');
   });
 });
+
+describe('a key drawn backwards by a right-to-left override reads as the key', () => {
+  const redact = redactor([KEY]);
+  const backwards = (text: string): string => [...text].reverse().join('');
+  it('redacts the key reversed after U+202E, alone, up to U+202C, or half of it', () => {
+    expect(redact(`id=\u202e${backwards(KEY)}`)).toBe('id=***');
+    expect(redact(`id=\u202e${backwards(KEY)}\u202c end`)).toBe('id=*** end');
+    expect(redact(`id=${KEY.slice(0, 7)}\u202e${backwards(KEY.slice(7))}\u202c end`)).toBe('id=*** end');
+    expect(redact(`a\u202e${backwards(`x ${KEY} y`)}\u202c b`)).not.toContain(KEY.slice(3, 12));
+  });
+  it('leaves an override around other text alone, and the key written backwards without one', () => {
+    expect(redact('\u202eolleh\u202c')).toBe('\u202eolleh\u202c');
+    expect(redact(backwards(KEY))).toBe(backwards(KEY));
+  });
+});

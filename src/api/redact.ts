@@ -179,6 +179,38 @@ function visible(text: string): { text: string; from: number[] } {
   return { text: out + text.slice(last), from };
 }
 
+/**
+ * The text as it is displayed where U+202E (RIGHT-TO-LEFT OVERRIDE) draws what follows it
+ * backwards, up to U+202C (POP DIRECTIONAL FORMATTING), a line break or the end; and where in the
+ * text each code unit of it came from. Without an override, the text itself.
+ */
+function displayed(text: string): { text: string; from: number[] } {
+  const from: number[] = [];
+  if (!text.includes('\u202e')) {
+    for (let i = 0; i < text.length; i++) from.push(i);
+    return { text, from };
+  }
+  let out = '';
+  let last = 0;
+  for (const match of text.matchAll(/\u202e([^\u202c\n\r]*)/g)) {
+    for (let i = last; i <= match.index; i++) from.push(i); // up to the override itself
+    out += text.slice(last, match.index + 1);
+    const points: [string, number][] = [];
+    let at = match.index + 1;
+    for (const point of match[1]) {
+      points.push([point, at]);
+      at += point.length;
+    }
+    for (const [point, start] of points.reverse()) {
+      out += point;
+      for (let k = 0; k < point.length; k++) from.push(start + k);
+    }
+    last = match.index + match[0].length;
+  }
+  for (let i = last; i < text.length; i++) from.push(i);
+  return { text: out + text.slice(last), from };
+}
+
 /** Every literal form of each secret worth looking for (base64 ones), longest first. */
 export function secretForms(secrets: string[]): string[] {
   const forms = new Set<string>();
@@ -254,15 +286,34 @@ export class Redactor {
    */
   private redactThroughInvisible(text: string, spelled: RegExp): string {
     if (!MAY_HIDE.test(text)) return text;
-    const seen = visible(text);
+    const shown = displayed(text);
+    const seen = visible(shown.text);
     if (seen.text === text) return text;
-    let out = text;
-    // To the next character a reader sees: a mark or an invisible character after the last one goes too.
+    const at = (k: number): number => shown.from[seen.from[k]];
+    // Each match's span in the text: every code unit it was read from (a run the override reversed
+    // maps backwards), between the characters a reader sees around it.
     const spans = [...seen.text.matchAll(spelled)].map((m) => {
+      let start = Infinity;
+      let last = -1;
+      for (let k = m.index; k < m.index + m[0].length; k++) {
+        start = Math.min(start, at(k));
+        last = Math.max(last, at(k));
+      }
+      // From the character a reader sees before it (an override or invisible character before the first goes too).
+      const before = m.index > 0 ? at(m.index - 1) + 1 : 0;
       const next = m.index + m[0].length;
-      return [seen.from[m.index], next < seen.from.length ? seen.from[next] : text.length];
+      const after = next < seen.from.length ? at(next) : text.length;
+      return [before < start ? before : start, after > last ? after : last + 1];
     });
-    for (const [start, end] of spans.reverse()) out = `${out.slice(0, start)}***${out.slice(end)}`;
+    // Spans a reversal interleaved are merged; then replaced from the end.
+    const merged: number[][] = [];
+    for (const span of spans.sort((a, b) => a[0] - b[0])) {
+      const previous = merged.at(-1);
+      if (previous && span[0] <= previous[1]) previous[1] = Math.max(previous[1], span[1]);
+      else merged.push([...span]);
+    }
+    let out = text;
+    for (const [start, end] of merged.reverse()) out = `${out.slice(0, start)}***${out.slice(end)}`;
     return out;
   }
 

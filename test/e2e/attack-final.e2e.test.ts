@@ -5,7 +5,7 @@
 // retried message. Each attack that held stays as the regression test of the safe behaviour; the
 // holes this round found (a copied history line counted twice, a sealed state pasted into another
 // incident, the key struck through, in styled letters, in hex, or its base64 through invisible
-// characters) were fixed and are asserted here; what is left open is an `it.skip` saying why.
+// characters, or drawn backwards by a bidi override) were fixed and are asserted here.
 import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -537,6 +537,8 @@ describe('the redactor reads as a reader does', () => {
       .map((c) => (/[a-z]/.test(c) ? String.fromCodePoint(0x1d41a + c.charCodeAt(0) - 97) : c))
       .join(''),
     circled: [...K].map((c) => (/[a-z]/.test(c) ? String.fromCodePoint(0x24d0 + c.charCodeAt(0) - 97) : c)).join(''),
+    // Drawn backwards by a right-to-left override: shown as the key where the control is kept.
+    bidi: `\u202e${[...K].reverse().join('')}\u202c`,
     hex: Buffer.from(K).toString('hex'),
     'hex-upper': Buffer.from(K).toString('hex').toUpperCase(),
     'base64-zwsp': [...b64].join('\u200b'),
@@ -585,29 +587,10 @@ describe('the redactor reads as a reader does', () => {
       expect(showsKey(text), name).toBeUndefined();
       // Not even the key's first half, from a cut excerpt.
       expect(reader(text), name).not.toContain(K.slice(0, 12));
+      expect(text, name).not.toContain([...K].reverse().join('').slice(0, 12));
     }
     // What is not the key stays: the reply around it is still reported.
     expect(run.stdout).toContain('here: *** end');
-  });
-
-  // Left open: the key written backwards after U+202E (RIGHT-TO-LEFT OVERRIDE) shows as the key
-  // where bidi controls are kept (the outputs, JUnit and checks-output keep replies verbatim; the
-  // log and the summary replace them). Matching it needs the redactor to read bidi runs as they
-  // are displayed (the Unicode bidi algorithm), larger than this round.
-  it.skip('a key shown by a bidi override reaches no sink', async () => {
-    const s = await start();
-    const shown = `\u202e${[...DEMO_KEY].reverse().join('')}`;
-    s.addClaw('bidi', { chat: { mode: 'sync', reply: shown } });
-    const dir = workspace({
-      'checks.yml': 'checks:\n  - {name: leak, send: hi, assert: [{type: contains, value: never}]}\n',
-    });
-    const run = await runAction(
-      inputsFor(s, { command: 'check', 'claw-id': 'bidi', checks: 'checks.yml', 'checks-junit': 'checks.xml' }),
-      on(dir, 'push'),
-    );
-    for (const [name, text] of Object.entries(sinksOf(run, [join(dir, 'checks.xml')]))) {
-      expect(text.includes(shown), name).toBe(false);
-    }
   });
 });
 
