@@ -182,14 +182,11 @@ function visible(text: string): { text: string; from: number[] } {
 /**
  * The text as it is displayed where U+202E (RIGHT-TO-LEFT OVERRIDE) draws what follows it
  * backwards, up to U+202C (POP DIRECTIONAL FORMATTING), a line break or the end; and where in the
- * text each code unit of it came from. Without an override, the text itself.
+ * text each code unit of it came from. Without an override, the text itself (no map).
  */
-function displayed(text: string): { text: string; from: number[] } {
+function displayed(text: string): { text: string; from?: number[] } {
+  if (!text.includes('\u202e')) return { text };
   const from: number[] = [];
-  if (!text.includes('\u202e')) {
-    for (let i = 0; i < text.length; i++) from.push(i);
-    return { text, from };
-  }
   let out = '';
   let last = 0;
   for (const match of text.matchAll(/\u202e([^\u202c\n\r]*)/g)) {
@@ -289,7 +286,7 @@ export class Redactor {
     const shown = displayed(text);
     const seen = visible(shown.text);
     if (seen.text === text) return text;
-    const at = (k: number): number => shown.from[seen.from[k]];
+    const at = (k: number): number => (shown.from ? shown.from[seen.from[k]] : seen.from[k]);
     // Each match's span in the text: every code unit it was read from (a run the override reversed
     // maps backwards), between the characters a reader sees around it.
     const spans = [...seen.text.matchAll(spelled)].map((m) => {
