@@ -129,3 +129,58 @@ describe('a key with invisible characters between its characters, as a reader se
     expect(redact(`${KEY.slice(0, -1)}\u00adX`)).toBe(`${KEY.slice(0, -1)}\u00adX`);
   });
 });
+
+describe('a key a reader still reads: marks on it, fullwidth, hex, base64 through invisible characters', () => {
+  const redact = redactor([KEY]);
+  const b64 = Buffer.from(KEY).toString('base64');
+  const fullwidth = (text: string): string =>
+    [...text].map((c) => String.fromCharCode(c.charCodeAt(0) + 0xfee0)).join('');
+  it.each([
+    ['struck through (U+0336 on each character)', [...KEY].map((c) => `${c}\u0336`).join('')],
+    ['underlined (U+0332)', [...KEY].map((c) => `${c}\u0332`).join('')],
+    ['enclosed (U+20DD)', [...KEY].map((c) => `${c}\u20dd`).join('')],
+    ['fullwidth', fullwidth(KEY)],
+    ['half fullwidth', `${fullwidth(KEY.slice(0, 8))}${KEY.slice(8)}`],
+    [
+      'in mathematical bold',
+      [...KEY].map((c) => (/[a-z]/.test(c) ? String.fromCodePoint(0x1d41a + c.charCodeAt(0) - 97) : c)).join(''),
+    ],
+    ['in mathematical monospace digits', KEY.replace(/\d/g, (d) => String.fromCodePoint(0x1d7f6 + Number(d)))],
+    [
+      'enclosed (circled letters)',
+      [...KEY].map((c) => (/[a-z]/.test(c) ? String.fromCodePoint(0x24d0 + c.charCodeAt(0) - 97) : c)).join(''),
+    ],
+    ['hex', Buffer.from(KEY).toString('hex')],
+    ['HEX', Buffer.from(KEY).toString('hex').toUpperCase()],
+    ['base64 with zero-width spaces', [...b64].join('\u200b')],
+    ['base64 with soft hyphens', [...b64].join('\u00ad')],
+  ])('redacts the key %s', (_name, form) => {
+    const out = redact(`id=${form} end`);
+    expect(out).toBe('id=*** end');
+  });
+  it('leaves fullwidth text, accents and hex that are not the key alone', () => {
+    const text = `${fullwidth('hello')} café naïve ${Buffer.from('not the key').toString('hex')} 𝐱² ⓐ 𝛂 ①`;
+    expect(redact(text)).toBe(text);
+  });
+  it('redacts a secret holding its own combining mark, raw or with invisible characters between', () => {
+    const accented = 'cafe\u0301-secret-42';
+    const r = redactor([accented]);
+    expect(r(`x ${accented} y`)).toBe('x *** y');
+    expect(r(`x ${[...accented].join('\u00ad')} y`)).toBe('x *** y');
+  });
+});
+
+describe('a key drawn backwards by a right-to-left override reads as the key', () => {
+  const redact = redactor([KEY]);
+  const backwards = (text: string): string => [...text].reverse().join('');
+  it('redacts the key reversed after U+202E, alone, up to U+202C, or half of it', () => {
+    expect(redact(`id=\u202e${backwards(KEY)}`)).toBe('id=***');
+    expect(redact(`id=\u202e${backwards(KEY)}\u202c end`)).toBe('id=*** end');
+    expect(redact(`id=${KEY.slice(0, 7)}\u202e${backwards(KEY.slice(7))}\u202c end`)).toBe('id=*** end');
+    expect(redact(`a\u202e${backwards(`x ${KEY} y`)}\u202c b`)).not.toContain(KEY.slice(3, 12));
+  });
+  it('leaves an override around other text alone, and the key written backwards without one', () => {
+    expect(redact('\u202eolleh\u202c')).toBe('\u202eolleh\u202c');
+    expect(redact(backwards(KEY))).toBe(backwards(KEY));
+  });
+});

@@ -3,12 +3,14 @@
 // manifest values read from the environment, the GitHub token), and every sink (log, summary,
 // outputs, files, comments, the terminal, --json) passes decoded text through it. It finds a
 // secret raw, escaped by JSON (`\/`, `\uXXXX`), Markdown (`\|`), XML or HTML (`&amp;`, `&plus;`,
-// `&#x2B;`) or percent-encoding, mixed as an encoder likes, and in base64 / base64url (alone or
-// inside a longer encoded blob). So a sink may redact its final text, whatever format it wrote.
+// `&#x2B;`) or percent-encoding, mixed as an encoder likes, in hex, and in base64 / base64url
+// (alone or inside a longer encoded blob). So a sink may redact its final text, whatever format it wrote.
 // It matches what a reader sees: characters a browser or a terminal draws as nothing (Unicode's
 // Default_Ignorable_Code_Point: the soft hyphen, zero-width characters, variation selectors, the
-// Hangul filler…), raw or as a reference, may sit between a secret's characters, and the
-// redaction covers the whole span they sit in.
+// Hangul filler…), raw or as a reference, may sit between a secret's characters, and so may
+// combining marks (a struck-through or underlined key is still read), styled letters (fullwidth
+// `ｓｉｍ`, mathematical `𝐬𝐢𝐦`, enclosed `ⓢⓘⓜ`) stand for their ASCII letters, and the redaction
+// covers the whole span. The base64 and hex forms are looked for the same way.
 
 /** Shorter forms would redact ordinary words: a secret this short is not looked for in base64. */
 const MIN_FORM_CHARS = 6;
@@ -120,6 +122,8 @@ const INVISIBLE = (() => {
   );
   const forms = [
     '\\p{Default_Ignorable_Code_Point}',
+    // Combining marks draw on the character before them (a strike, an underline): it stays legible.
+    '\\p{M}',
     // `&shy` is one of HTML's legacy references, read without its semicolon too.
     '&shy;?',
     '&(?:ZeroWidthSpace|zwnj|zwj|lrm|rlm|NoBreak|InvisibleTimes|InvisibleComma|af|it|ic);',
@@ -131,14 +135,73 @@ const INVISIBLE = (() => {
   return new RegExp(forms.join('|'), 'gu');
 })();
 
-/** The text as a reader sees it (its invisible characters dropped), and where each code unit left was. */
+/**
+ * Letters drawn in another style that read as ASCII (Unicode's compatibility forms): fullwidth
+ * forms, mathematical alphanumerics (𝐬𝐢𝐦), enclosed letters and digits (ⓢ), superscripts and
+ * subscripts. Each is read as the ASCII character its NFKC form is, when it is one.
+ */
+const STYLED = /[\uff01-\uff5e\u2070-\u209f\u2460-\u24ff]|[\u{1d400}-\u{1d7ff}\u{1f100}-\u{1f1ff}]/u;
+const READ = new RegExp(`(${STYLED.source})|${INVISIBLE.source}`, 'gu');
+
+const styledCache = new Map<string, string | undefined>();
+/** The ASCII character a styled letter reads as, or undefined. */
+function styledAs(char: string): string | undefined {
+  if (styledCache.has(char)) return styledCache.get(char);
+  const plain = char.normalize('NFKC');
+  const ascii = /^[!-~]$/.test(plain) ? plain : undefined;
+  styledCache.set(char, ascii);
+  return ascii;
+}
+
+/**
+ * The text as a reader sees it (its invisible characters dropped, styled letters read as ASCII),
+ * and where in the text each code unit of it came from.
+ */
 function visible(text: string): { text: string; from: number[] } {
   const from: number[] = [];
   let out = '';
   let last = 0;
-  for (const match of text.matchAll(INVISIBLE)) {
+  for (const match of text.matchAll(READ)) {
     for (let i = last; i < match.index; i++) from.push(i);
     out += text.slice(last, match.index);
+    last = match.index + match[0].length;
+    if (match[1] === undefined) continue; // invisible: dropped
+    const plain = styledAs(match[0]);
+    if (plain) {
+      out += plain;
+      from.push(match.index);
+    } else {
+      out += match[0];
+      for (let i = match.index; i < last; i++) from.push(i);
+    }
+  }
+  for (let i = last; i < text.length; i++) from.push(i);
+  return { text: out + text.slice(last), from };
+}
+
+/**
+ * The text as it is displayed where U+202E (RIGHT-TO-LEFT OVERRIDE) draws what follows it
+ * backwards, up to U+202C (POP DIRECTIONAL FORMATTING), a line break or the end; and where in the
+ * text each code unit of it came from. Without an override, the text itself (no map).
+ */
+function displayed(text: string): { text: string; from?: number[] } {
+  if (!text.includes('\u202e')) return { text };
+  const from: number[] = [];
+  let out = '';
+  let last = 0;
+  for (const match of text.matchAll(/\u202e([^\u202c\n\r]*)/g)) {
+    for (let i = last; i <= match.index; i++) from.push(i); // up to the override itself
+    out += text.slice(last, match.index + 1);
+    const points: [string, number][] = [];
+    let at = match.index + 1;
+    for (const point of match[1]) {
+      points.push([point, at]);
+      at += point.length;
+    }
+    for (const [point, start] of points.reverse()) {
+      out += point;
+      for (let k = 0; k < point.length; k++) from.push(start + k);
+    }
     last = match.index + match[0].length;
   }
   for (let i = last; i < text.length; i++) from.push(i);
@@ -160,7 +223,10 @@ export function secretForms(secrets: string[]): string[] {
 }
 
 /** Text that may hold an invisible character in some form: raw, a reference, `\u`, percent-encoded. */
-const MAY_HIDE = /\p{Default_Ignorable_Code_Point}|&[#a-zA-Z]|\\u|%[cCdDeEfF]/u;
+const MAY_HIDE = new RegExp(
+  `\\p{Default_Ignorable_Code_Point}|\\p{M}|${STYLED.source}|&[#a-zA-Z]|\\\\u|%[cCdDeEfF]`,
+  'u',
+);
 
 /** The run's one list of secrets and the function every sink applies. */
 export class Redactor {
@@ -185,7 +251,16 @@ export class Redactor {
     if (changed) {
       const all = [...this.secrets].sort((a, b) => b.length - a.length);
       this.forms = secretForms(all);
-      this.spelled = new RegExp(all.map((s) => [...s].map(characterForms).join('')).join('|'), 'gu');
+      // A secret as a reader sees it too (its own marks or invisible characters dropped), so the
+      // match on the visible text finds it; and its base64 and hex forms, through invisible ones.
+      const spellings = [...new Set(all.flatMap((secret) => [secret, visible(secret).text]))]
+        .filter((secret) => secret.length >= MIN_FORM_CHARS)
+        .map((secret) => [...secret].map(characterForms).join(''));
+      const encoded = [
+        ...this.forms.map(escapeRegExp),
+        ...all.map((secret) => hexCaseless(Buffer.from(secret, 'utf8').toString('hex'))),
+      ];
+      this.spelled = new RegExp([...spellings, ...encoded].join('|'), 'gu');
     }
     return this;
   }
@@ -208,14 +283,34 @@ export class Redactor {
    */
   private redactThroughInvisible(text: string, spelled: RegExp): string {
     if (!MAY_HIDE.test(text)) return text;
-    const seen = visible(text);
-    if (seen.text.length === text.length) return text;
+    const shown = displayed(text);
+    const seen = visible(shown.text);
+    if (seen.text === text) return text;
+    const at = (k: number): number => (shown.from ? shown.from[seen.from[k]] : seen.from[k]);
+    // Each match's span in the text: every code unit it was read from (a run the override reversed
+    // maps backwards), between the characters a reader sees around it.
+    const spans = [...seen.text.matchAll(spelled)].map((m) => {
+      let start = Infinity;
+      let last = -1;
+      for (let k = m.index; k < m.index + m[0].length; k++) {
+        start = Math.min(start, at(k));
+        last = Math.max(last, at(k));
+      }
+      // From the character a reader sees before it (an override or invisible character before the first goes too).
+      const before = m.index > 0 ? at(m.index - 1) + 1 : 0;
+      const next = m.index + m[0].length;
+      const after = next < seen.from.length ? at(next) : text.length;
+      return [before < start ? before : start, after > last ? after : last + 1];
+    });
+    // Spans a reversal interleaved are merged; then replaced from the end.
+    const merged: number[][] = [];
+    for (const span of spans.sort((a, b) => a[0] - b[0])) {
+      const previous = merged.at(-1);
+      if (previous && span[0] <= previous[1]) previous[1] = Math.max(previous[1], span[1]);
+      else merged.push([...span]);
+    }
     let out = text;
-    const spans = [...seen.text.matchAll(spelled)].map((m) => [
-      seen.from[m.index],
-      seen.from[m.index + m[0].length - 1] + 1,
-    ]);
-    for (const [start, end] of spans.reverse()) out = `${out.slice(0, start)}***${out.slice(end)}`;
+    for (const [start, end] of merged.reverse()) out = `${out.slice(0, start)}***${out.slice(end)}`;
     return out;
   }
 

@@ -121,6 +121,7 @@ export function githubHealthHost(github: GitHubConnection, branchName: string): 
                 title: typeof issue.title === 'string' ? issue.title : '',
                 body: typeof issue.body === 'string' ? issue.body : '',
                 own: await identity.wrote(issue as Authored),
+                labels: labelNames(issue.labels),
               });
             }
             if (data.length < 100) break;
@@ -160,4 +161,12 @@ function sha(value: unknown, what: string): string {
     throw new Error(`${what} came back without a usable sha`);
   }
   return value;
+}
+
+/** The names of an issue's labels (GitHub lists them as objects, or as names), or undefined. */
+function labelNames(labels: unknown): string[] | undefined {
+  if (!Array.isArray(labels)) return undefined;
+  return labels
+    .map((l: unknown) => (typeof l === 'string' ? l : (l as { name?: unknown } | null)?.name))
+    .filter((name): name is string => typeof name === 'string');
 }

@@ -52,6 +52,8 @@ interface Ignored {
   future: number;
   unknownClaw: number;
   unusable: number;
+  /** Sealed lines read before in this read: a copy of the action's own line is one run, not two. */
+  repeated: number;
 }
 
 /** Why `read` refused a record dated after the run. */
@@ -107,7 +109,9 @@ export class HealthHistory {
   /** What `load` read: the first commit goes on it, so a run reads the branch once unless it moved. */
   private loaded?: Loaded;
 
-  private ignored: Ignored = { unsealed: 0, future: 0, unknownClaw: 0, unusable: 0 };
+  private ignored: Ignored = { unsealed: 0, future: 0, unknownClaw: 0, unusable: 0, repeated: 0 };
+  /** The sealed lines a read has taken, across its files: anyone with push access can copy one. */
+  private taken = new Set<string>();
 
   constructor(
     private readonly branch: HistoryBranch,
@@ -176,7 +180,12 @@ export class HealthHistory {
       if (line === '') continue;
       const content = unsealLine(line, this.deps.seal);
       if (content === undefined) this.ignored.unsealed += 1;
-      else sealed.push(content);
+      // A genuine line copied (push access) is still one run: counted twice, it would lift uptime.
+      else if (this.taken.has(content)) this.ignored.repeated += 1;
+      else {
+        this.taken.add(content);
+        sealed.push(content);
+      }
     }
     const { records, broken } = parseLines(sealed.join('\n'), read);
     for (const b of broken) {
@@ -192,14 +201,15 @@ export class HealthHistory {
 
   /** One warning for the lines a read left out, with how many of each kind. */
   private warnIgnored(): void {
-    const { unsealed, future, unknownClaw, unusable } = this.ignored;
-    const total = unsealed + future + unknownClaw + unusable;
+    const { unsealed, future, unknownClaw, unusable, repeated } = this.ignored;
+    const total = unsealed + future + unknownClaw + unusable + repeated;
     if (total === 0) return;
     const parts = [
       unsealed ? `${unsealed} not sealed by this action` : '',
       future ? `${future} dated in the future` : '',
       unknownClaw ? `${unknownClaw} naming a Claw the service does not list` : '',
       unusable ? `${unusable} not a usable record` : '',
+      repeated ? `${repeated} repeating a line already read` : '',
     ].filter(Boolean);
     this.warnOnce(
       'ignored',
@@ -224,7 +234,8 @@ export class HealthHistory {
     const files = snapshot?.files ?? [];
     const texts = new Map<string, string>();
     const windowStart = now - RAW_DAYS * DAY_MS;
-    this.ignored = { unsealed: 0, future: 0, unknownClaw: 0, unusable: 0 };
+    this.ignored = { unsealed: 0, future: 0, unknownClaw: 0, unusable: 0, repeated: 0 };
+    this.taken = new Set();
     const readDaily = (data: unknown): DailyRecord | string => {
       const r = readDailyRecord(data);
       return typeof r !== 'string' && r.day > dayOf(now + MAX_AHEAD_MS) ? AHEAD : r;

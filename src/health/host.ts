@@ -72,6 +72,11 @@ export interface IncidentIssue {
   body: string;
   /** Written by the token's own identity: only then may its state be read or the issue edited. */
   own: boolean;
+  /**
+   * Its labels' names, when the host gives them: of two issues whose states name one subject, the
+   * one with the subject's label is its own (a collaborator may paste a state into another issue).
+   */
+  labels?: string[];
 }
 
 export interface NewIssue {

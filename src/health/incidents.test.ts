@@ -75,6 +75,36 @@ const up = (claw: string): Observation => ({ subject: { claw }, status: 'healthy
 const unknown = (claw: string): Observation => ({ subject: { claw }, status: 'unknown' });
 
 describe('trackIncidents', () => {
+  it('an issue alone for its Claw stays its own whatever its labels (GitHub may keep a label as it likes)', async () => {
+    const { issues, log, step } = harness(undefined, { confirm: 1 });
+    await step(T, [down('a')]);
+    issues.issues[0].labels = ['claw-incident'];
+    await step(T + 10 * MIN, [down('a', 'still down')]);
+    expect(log.text('warning')).toBe('');
+    expect(issues.issues.map((i) => [i.number, i.state])).toEqual([[1, 'open']]);
+  });
+
+  it('a sealed state pasted into another of its issues is not read: each Claw keeps its own; a label GitHub kept in another case still matches', async () => {
+    const { issues, log, step } = harness(undefined, { confirm: 1 });
+    await step(T, [down('a'), down('b')]);
+    expect(issues.issues.map((i) => [i.number, i.labels])).toEqual([
+      [1, ['claw-incident', 'a']],
+      [2, ['claw-incident', 'b']],
+    ]);
+    // A collaborator pastes a's body (its sealed state) into b's issue; GitHub keeps a's label as 'A'.
+    issues.issues[1].body = issues.issues[0].body;
+    issues.issues[0].labels = ['claw-incident', 'A'];
+    await step(T + 10 * MIN, [down('a'), down('b')]);
+    expect(log.text('warning')).toContain(
+      "Incidents: ignored https://github.com/octo/claws/issues/2: its state is #1's, whose labels name its subject",
+    );
+    expect(issues.issues.map((i) => [i.number, i.title, i.state])).toEqual([
+      [1, 'a is down', 'open'],
+      [2, 'b is down', 'open'],
+      [3, 'b is down', 'open'],
+    ]);
+  });
+
   it('unknown runs neither open, close, nor break a run of failures', async () => {
     const { issues, step } = await harness();
     await step(T, [down('a')]);

@@ -338,10 +338,7 @@ export async function trackIncidents(
       sinceRun: first.run,
       reopened: 0,
     };
-    const labels = [
-      INCIDENT_LABEL,
-      'claw' in seen.subject ? deps.redact(seen.subject.claw).slice(0, MAX_LABEL) : SERVICE_LABEL,
-    ];
+    const labels = [INCIDENT_LABEL, subjectLabel(seen.subject, deps.redact)];
     let created: { number: number; url: string } | undefined;
     await act('open an incident issue', async () => {
       created = await issues.create({
@@ -398,7 +395,10 @@ export async function trackIncidents(
 
 /**
  * Our incidents by subject: the newest open one, else the newest closed; other open ones of the
- * same subject are duplicates. Warns once for each issue that is not ours.
+ * same subject are duplicates. Warns once for each issue that is not ours. Where two of ours name
+ * the same subject and only one carries its label, that one is the subject's: a collaborator can
+ * paste one issue's sealed state into another (the seal holds), and the other is ignored, never
+ * closed as a duplicate. A label alone decides nothing (GitHub may keep a label as it likes).
  */
 function readIssues(
   found: IncidentIssue[],
@@ -409,11 +409,11 @@ function readIssues(
   /** Ours, sealed under an older key: to be sealed again under the current one. */
   older: { issue: IncidentIssue; state: IncidentState }[];
 } {
-  const known = new Map<string, { issue: IncidentIssue; state: IncidentState }>();
+  const known = new Map<string, { issue: IncidentIssue; state: IncidentState; labelled: boolean }>();
   const duplicates: { issue: IncidentIssue; state: IncidentState; of: number }[] = [];
   const older: { issue: IncidentIssue; state: IncidentState }[] = [];
-  const ordered = [...found].sort((a, b) => Number(b.state === 'open') - Number(a.state === 'open'));
-  for (const issue of ordered) {
+  const ours: { issue: IncidentIssue; state: IncidentState; labelled: boolean; older: boolean }[] = [];
+  for (const issue of found) {
     const sealed = readSealed(issue.body, KIND, deps.seal);
     if (!sealed.found) continue; // someone's own issue with our label: not ours to read
     const problem = !issue.own
@@ -428,13 +428,43 @@ function readIssues(
       continue;
     }
     const state = readState((sealed as { state: unknown }).state)!;
-    if ((sealed as { older?: true }).older) older.push({ issue, state });
+    const sealedBefore = (sealed as { older?: true }).older === true;
+    ours.push({ issue, state, labelled: labelledFor(issue, state.subject, deps.redact), older: sealedBefore });
+  }
+  // The labelled one first, then the open one; the host's order (newest first) within.
+  const rank = (o: (typeof ours)[number]): number => Number(o.labelled) * 2 + Number(o.issue.state === 'open');
+  for (const entry of ours.map((o, i) => ({ o, i })).sort((a, b) => rank(b.o) - rank(a.o) || a.i - b.i)) {
+    const { issue, state, labelled } = entry.o;
     const key = keyOf(state.subject);
     const kept = known.get(key);
-    if (!kept) known.set(key, { issue, state });
+    if (kept?.labelled && !labelled) {
+      deps.log.warning(
+        `Incidents: ignored ${clip(issue.url, 300)}: its state is #${kept.issue.number}'s, whose labels name its subject (a state copied from one issue into another). It is never edited.`,
+      );
+      continue;
+    }
+    if (entry.o.older) older.push({ issue, state });
+    if (!kept) known.set(key, { issue, state, labelled });
     else if (issue.state === 'open') duplicates.push({ issue, state, of: kept.issue.number });
   }
   return { known, duplicates, older };
+}
+
+/** The label naming an incident's subject: the Claw's id (as GitHub keeps a label), or the service's. */
+function subjectLabel(subject: Subject, redact: (text: string) => string): string {
+  // Cut within GitHub's limit, never inside a surrogate pair (a label must be well formed).
+  return 'claw' in subject
+    ? redact(subject.claw)
+        .slice(0, MAX_LABEL)
+        .replace(/[\ud800-\udbff]$/, '')
+    : SERVICE_LABEL;
+}
+
+/** Whether the issue carries its subject's label (GitHub matches label names without case); false when the host gave none. */
+function labelledFor(issue: IncidentIssue, subject: Subject, redact: (text: string) => string): boolean {
+  if (!issue.labels) return false;
+  const wanted = subjectLabel(subject, redact).trim().toLowerCase();
+  return issue.labels.some((name) => name.trim().toLowerCase() === wanted);
 }
 
 /** The body with its sealed marker replaced (the rest as this action last wrote it). */
