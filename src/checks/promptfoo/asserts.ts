@@ -2,7 +2,6 @@
 // llm-rubric, factuality) plus javascript, assert-set, weight, metric, threshold and transform.
 // Values are rendered with the test's vars now, when the file is read; what this project does not
 // run is refused by name, with what to write instead.
-import type { Words } from '../../words.js';
 import { parse as parseYaml } from 'yaml';
 import { PATTERN_EXPECTED, patternProblem } from '../../pattern.js';
 import {
@@ -14,42 +13,18 @@ import {
   RECIPE_TYPES,
   type RecipeType,
 } from '../assertions.js';
-import type { RubricPrompt } from '../rubric.js';
 import { type EndpointJudgeSpec, type JudgeSpec, judgeIdentity } from '../judge-spec.js';
 import { nearest } from '../../nearest.js';
 import { compileSchema } from '../schema.js';
 import type { Scoring, TurnAssertion } from '../scoring.js';
-import type { CompareAssertion } from '../check.js';
 import { type Script, assertionBody, transformBody } from '../script.js';
 import { forkRefusal } from '../../config/fork.js';
 import { ConfigFiles } from './files.js';
 import { type GraderKind, readGrader } from './grader.js';
-import { type Obj, type Places, isObj, show } from './located.js';
+import { type Obj, isObj, show } from './located.js';
 import { RenderError, render } from './render.js';
-import { rubricMessages, stringified, tryParse } from './rubric.js';
-import type { GEvalPrompts } from './graders.js';
-
-export interface AssertContext {
-  places: Places;
-  files: ConfigFiles;
-  env: NodeJS.ProcessEnv;
-  /** The test's vars, files loaded: what values are rendered with. */
-  vars: Record<string, unknown>;
-  /** The test's options (defaultTest's merged in): provider, rubricPrompt, factuality. */
-  options: Obj;
-  /** The event when the files may be a fork's: no code from the file runs (javascript, transform). */
-  forkEvent?: string;
-  /** Every judge used, by identity. */
-  judges: Map<string, JudgeSpec>;
-  /** `assertionTemplates`, for `$ref`. */
-  templates?: Obj;
-  /** How messages name where a variable is set, for the entry's user (absent: the action's). */
-  words?: Words;
-  /** Where what is ignored is named, for the file's one notice. */
-  ignored?: string[];
-  /** Set when a grader of the test is its `options.provider` (the config names an unused one once). */
-  providerUsed?: boolean;
-}
+import { type AssertContext, SCRIPT_EXTENSIONS } from './assert-context.js';
+import { readGEvalPrompts, readRubricPrompt } from './grading-prompts.js';
 
 /** The native assertions, read as they are; the model-graded ones need a grader (below). */
 const PLAIN_TYPES: readonly string[] = ASSERTION_TYPES.filter((t) => t !== 'llm-rubric' && t !== 'factuality');
@@ -98,8 +73,6 @@ const INSTEAD: Record<string, string> = {
   'finish-reason': 'a Claw reply carries no finish reason',
   pi: 'it needs an external scoring service: use llm-rubric',
 };
-
-const SCRIPT_EXTENSIONS = /\.(?:js|cjs|mjs|ts|cts|mts)$/;
 
 /** One assertion of a test (`holder` is where it sits, for errors). */
 export function readAssertion(raw: unknown, ctx: AssertContext): TurnAssertion {
@@ -161,96 +134,6 @@ export function readAssertion(raw: unknown, ctx: AssertContext): TurnAssertion {
 
   const assertion = build(type, negate, value, a, ctx);
   return { ...assertion, ...scoring } as TurnAssertion;
-}
-
-/** The keys a select-best or max-score assertion reads; the others promptfoo does not read for them. */
-const COMPARE_KEYS: Record<CompareAssertion['type'], string[]> = {
-  'select-best': ['type', 'value', 'provider', 'rubricPrompt'],
-  'max-score': ['type', 'value'],
-};
-const COMPARE_UNREAD = ['threshold', 'weight', 'metric', 'provider', 'rubricPrompt', 'transform'];
-const MAX_SCORE_KEYS = ['method', 'weights', 'threshold'];
-
-/**
- * One of a test's own assertions when it is promptfoo's select-best or max-score, which compare
- * the Claws that answered the test (compare-claws.ts); undefined for any other assertion.
- */
-export function readCompare(raw: unknown, ctx: AssertContext): CompareAssertion | undefined {
-  if (isObj(raw) && typeof raw.$ref === 'string') raw = resolveRef(raw, ctx);
-  if (!isObj(raw) || typeof raw.type !== 'string') return undefined;
-  const a = raw;
-  const written = a.type as string;
-  const type = written.startsWith('not-') ? written.slice(4) : written;
-  if (type !== 'select-best' && type !== 'max-score') return undefined;
-  const fail: (key: string | undefined, message: string) => never = (key, message) => ctx.places.fail(a, key, message);
-  if (written !== type) fail('type', `'${written}' has no not- form: expected '${type}'`);
-  for (const key of Object.keys(a)) {
-    if (COMPARE_KEYS[type].includes(key)) continue;
-    if (COMPARE_UNREAD.includes(key)) {
-      const instead = type === 'max-score' && key === 'threshold' ? ', which reads value.threshold' : '';
-      ctx.ignored?.push(`'${key}' of a ${type} assertion (promptfoo does not read it${instead})`);
-      continue;
-    }
-    fail(
-      key,
-      `unknown key '${key}' in a '${type}' assertion: expected ${COMPARE_KEYS[type].map((k) => `'${k}'`).join(', ')}`,
-    );
-  }
-  const at = ctx.places.where(a);
-  const where = at ? `${at.file}, line ${at.line}` : 'the config';
-  const value = renderValue(a, ctx);
-  const form = writtenForm(a, value);
-  if (type === 'select-best') {
-    if (typeof value !== 'string' || !value.trim())
-      fail(
-        'value',
-        `a 'select-best' assertion's 'value' is ${show(value ?? null)}: expected the criterion the best reply meets`,
-      );
-    const judge = judgeOf(a, ctx);
-    const rubricPrompt = rubricSource(a, ctx);
-    if (rubricPrompt !== undefined) {
-      const holder = a.rubricPrompt !== undefined ? a : ctx.options;
-      try {
-        const standIn = { ...ctx.vars, criteria: 'criteria', outputs: ['output 0', 'output 1'] };
-        rubricMessages(rubricPrompt, stringified(standIn), true);
-      } catch (err) {
-        ctx.places.fail(holder, 'rubricPrompt', `'rubricPrompt' cannot be rendered: ${(err as Error).message}`);
-      }
-    }
-    return { type, criteria: value as string, judge, ...(rubricPrompt ? { rubricPrompt } : {}), where, written: form };
-  }
-  const options = value ?? {};
-  if (!isObj(options))
-    fail(
-      'value',
-      `a 'max-score' assertion's 'value' is ${show(value)}: expected a mapping of method, weights and threshold`,
-    );
-  const o = options as Obj;
-  for (const key of Object.keys(o))
-    if (!MAX_SCORE_KEYS.includes(key))
-      ctx.places.fail(o, key, `unknown key '${key}' in max-score's 'value': expected 'method', 'weights', 'threshold'`);
-  if (o.method !== undefined && o.method !== 'average' && o.method !== 'sum')
-    ctx.places.fail(o, 'method', `'method' is ${show(o.method)}: expected 'average' (the default) or 'sum'`);
-  if (o.threshold !== undefined && (typeof o.threshold !== 'number' || !Number.isFinite(o.threshold)))
-    ctx.places.fail(o, 'threshold', `'threshold' is ${show(o.threshold)}: expected a number`);
-  const weights: Record<string, number> = {};
-  if (o.weights !== undefined) {
-    if (!isObj(o.weights))
-      ctx.places.fail(o, 'weights', "'weights' is not a mapping: expected assertion types and their weights");
-    for (const [name, weight] of Object.entries(o.weights as Obj)) {
-      if (typeof weight !== 'number' || !Number.isFinite(weight) || weight < 0)
-        ctx.places.fail(o.weights, name, `the weight of '${name}' is ${show(weight)}: expected a number of at least 0`);
-      weights[name] = weight as number;
-    }
-  }
-  return {
-    type,
-    method: (o.method as 'average' | 'sum' | undefined) ?? 'average',
-    weights,
-    ...(o.threshold === undefined ? {} : { threshold: o.threshold as number }),
-    where,
-    written: form,
-  };
 }
 
 function build(type: string, negate: boolean, value: unknown, a: Obj, ctx: AssertContext): TurnAssertion {
@@ -365,7 +248,7 @@ function build(type: string, negate: boolean, value: unknown, a: Obj, ctx: Asser
  * file://, alone or as an entry of a list (`[file://refund.txt, sorry]`), as promptfoo's
  * runAssertion loads them: never rendered.
  */
-function renderValue(a: Obj, ctx: AssertContext): unknown {
+export function renderValue(a: Obj, ctx: AssertContext): unknown {
   const value = a.value;
   if (a.type === 'javascript' || a.type === 'not-javascript') return value;
   if (ConfigFiles.isRef(value)) return fileValue(a, value, ctx);
@@ -552,7 +435,7 @@ function readScript(
 }
 
 /** The judge for an assertion's grader (its `provider`, or the test's `options.provider`), each judge once. */
-function judgeOf(a: Obj, ctx: AssertContext, kind: GraderKind = 'text'): JudgeSpec {
+export function judgeOf(a: Obj, ctx: AssertContext, kind: GraderKind = 'text'): JudgeSpec {
   const provider = a.provider ?? ctx.options.provider;
   if (a.provider === undefined && ctx.options.provider !== undefined) ctx.providerUsed = true;
   const read = readGrader(provider, ctx.env, ctx.words, ctx.forkEvent, kind);
@@ -653,128 +536,7 @@ function factualityCategories(ctx: AssertContext): FactualityCategory[] {
   return FACTUALITY_CATEGORIES.filter((c) => scores[c] > 0);
 }
 
-/** `rubricPrompt` (the assertion's, or the test's options'): text or chat messages, with {{output}}, {{rubric}}… */
-function readRubricPrompt(
-  a: Obj,
-  type: 'llm-rubric' | 'factuality' | 'model-graded-closedqa',
-  ctx: AssertContext,
-): RubricPrompt | undefined {
-  const holder = a.rubricPrompt !== undefined ? a : ctx.options;
-  const source = rubricSource(a, ctx);
-  if (source === undefined) return undefined;
-  const vars = ctx.vars;
-  // Each grader's names, as promptfoo gives them: the test's vars first, its own names over them
-  // (llm-rubric: output, rubric; factuality: input, ideal, completion; closedqa: input, criteria, completion).
-  const context = (m: { output: string; value: string; input: string }): Record<string, unknown> =>
-    stringified(
-      type === 'llm-rubric'
-        ? { ...vars, output: tryParse(m.output), rubric: m.value }
-        : type === 'factuality'
-          ? { ...vars, input: m.input, ideal: m.value, completion: tryParse(m.output) }
-          : { ...vars, input: m.input, criteria: m.value, completion: tryParse(m.output) },
-    );
-  const prompt: RubricPrompt = { render: (m) => rubricMessages(source, context(m)) };
-  try {
-    // Rendered once now with stand-in material, so a template that cannot render is found before any request.
-    rubricMessages(source, context({ output: 'output', value: 'value', input: 'input' }), true);
-  } catch (err) {
-    const names =
-      type === 'llm-rubric'
-        ? '{{output}} and {{rubric}}'
-        : type === 'factuality'
-          ? '{{input}}, {{ideal}} and {{completion}}'
-          : '{{input}}, {{criteria}} and {{completion}}';
-    ctx.places.fail(
-      holder,
-      'rubricPrompt',
-      `'rubricPrompt' cannot be rendered: ${(err as Error).message} (a '${type}' grading prompt is given the test's vars and ${names}${holder === a ? '' : `; this one is the test's options.rubricPrompt, which promptfoo hands to every model-graded assertion of the test: give the '${type}' a rubricPrompt of its own`})`,
-    );
-  }
-  return prompt;
-}
-
-/** The text of `rubricPrompt` (the assertion's, or the test's options'): inline, JSON messages, or a file's. */
-function rubricSource(a: Obj, ctx: AssertContext): string | undefined {
-  const holder = a.rubricPrompt !== undefined ? a : ctx.options;
-  if (holder.rubricPrompt === undefined) return undefined;
-  return loadTemplate(holder, 'rubricPrompt', holder.rubricPrompt, ctx);
-}
-
-/** A grading template as promptfoo's loadRubricPrompt reads it: text, a file's text, or JSON of a list or mapping. */
-function loadTemplate(holder: Obj, key: string, template: unknown, ctx: AssertContext): string {
-  const what = key === 'rubricPrompt' ? "'rubricPrompt'" : `'rubricPrompt.${key}'`;
-  if (ConfigFiles.isRef(template)) {
-    const file = ctx.files.resolve(template);
-    if ('problem' in file)
-      return ctx.places.fail(holder, key, `${what} is ${show(template)}, which cannot be read: ${file.problem}`);
-    if (SCRIPT_EXTENSIONS.test(file.path))
-      return ctx.places.fail(
-        holder,
-        key,
-        `${what} from a script: expected the template as text, JSON messages, or a text or JSON file`,
-      );
-    const read = ctx.files.read(file);
-    if ('problem' in read) return ctx.places.fail(holder, key, `${what} cannot be read: ${read.problem}`);
-    return read.text;
-  }
-  return typeof template === 'string' ? template : JSON.stringify(template);
-}
-
-/**
- * g-eval's own prompts, as promptfoo's matchesGEval reads `rubricPrompt`: a mapping whose `steps`
- * and `evaluate` each replace promptfoo's template (one left out, or empty, keeps promptfoo's). A
- * rubricPrompt that is text or a list is not g-eval's (promptfoo's g-eval uses its own prompts).
- */
-function readGEvalPrompts(a: Obj, ctx: AssertContext): GEvalPrompts | undefined {
-  const holder = a.rubricPrompt !== undefined ? a : ctx.options;
-  const given = holder.rubricPrompt;
-  if (given === undefined || given === null || given === '') return undefined;
-  if (!isObj(given)) {
-    // The test's may serve an llm-rubric beside it; an assertion's own is for this g-eval alone.
-    if (holder === a)
-      ctx.ignored?.push(
-        "a g-eval assertion's rubricPrompt that is not {steps, evaluate} (promptfoo's g-eval then uses its own prompts)",
-      );
-    return undefined;
-  }
-  const keys = ['steps', 'evaluate'];
-  for (const key of Object.keys(given)) {
-    if (!keys.includes(key)) {
-      const near = nearest(key, keys);
-      ctx.places.fail(
-        given,
-        key,
-        `unknown key '${key}' in g-eval's 'rubricPrompt': ${near ? `did you mean '${near}'? ` : ''}expected 'steps' (the prompt that asks for evaluation steps) and 'evaluate' (the prompt that scores the reply)`,
-      );
-    }
-  }
-  const prompts: GEvalPrompts = {};
-  // What each prompt is given (matchesGEval): never the test's vars.
-  const stand: Record<'steps' | 'evaluate', Record<string, unknown>> = {
-    steps: { criteria: 'criteria' },
-    evaluate: { criteria: 'criteria', steps: 'step', maxScore: '10', input: 'input', output: 'output' },
-  };
-  for (const key of ['steps', 'evaluate'] as const) {
-    const value = given[key];
-    // promptfoo's loadRubricPrompt: nothing, or an empty mapping, is its own template.
-    if (value === undefined || value === null || value === '' || (isObj(value) && Object.keys(value).length === 0))
-      continue;
-    const source = loadTemplate(given, key, value, ctx);
-    try {
-      rubricMessages(source, stand[key], true);
-    } catch (err) {
-      ctx.places.fail(
-        given,
-        key,
-        `'rubricPrompt.${key}' cannot be rendered: ${(err as Error).message} (g-eval's ${key} prompt is given ${key === 'steps' ? '{{criteria}} only' : '{{criteria}}, {{steps}}, {{maxScore}}, {{input}} and {{output}}'}, never the test's vars)`,
-      );
-    }
-    prompts[key] = source;
-  }
-  return prompts.steps !== undefined || prompts.evaluate !== undefined ? prompts : undefined;
-}
-
-function resolveRef(raw: Obj, ctx: AssertContext): unknown {
+export function resolveRef(raw: Obj, ctx: AssertContext): unknown {
   const ref = raw.$ref as string;
   const match = /^#\/assertionTemplates\/(.+)$/.exec(ref);
   const template = match && ctx.templates ? ctx.templates[match[1]] : undefined;
@@ -790,7 +552,7 @@ function resolveRef(raw: Obj, ctx: AssertContext): unknown {
 }
 
 /** The assertion as the output file shows it: its keys, the value rendered, no provider secrets. */
-function writtenForm(a: Obj, value: unknown): Record<string, unknown> {
+export function writtenForm(a: Obj, value: unknown): Record<string, unknown> {
   const form: Record<string, unknown> = { type: a.type };
   if (value !== undefined) form.value = value;
   for (const key of ['threshold', 'weight', 'metric', 'transform']) if (a[key] !== undefined) form[key] = a[key];
