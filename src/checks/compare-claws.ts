@@ -76,6 +76,15 @@ async function compareOne(check: Check, a: CompareAssertion, rows: CheckEntry[],
   else maxScore(check, a, answered, tools);
 }
 
+/**
+ * A reply as it stands among the others in promptfoo's prompt, each inside <Text index="n">…</Text>:
+ * a reply that wrote those tags itself could close its own block and open one numbered as another
+ * Claw's, so its tags are shown with a look-alike bracket (‹Text), which closes and opens nothing.
+ */
+function unforged(reply: string): string {
+  return reply.replace(/<(\s*\/?\s*text\b)/gi, '\u2039$1');
+}
+
 /** matchesSelectBest: the judge names the best reply by its index; that Claw passes, the others fail. */
 async function selectBest(
   check: Check,
@@ -93,7 +102,7 @@ async function selectBest(
     const context = {
       ...(check.origin?.vars ?? {}),
       criteria: a.criteria,
-      outputs: answered.map((row) => tryParse(capText(row.reply))),
+      outputs: answered.map((row) => tryParse(unforged(capText(row.reply)))),
     };
     messages = rubricMessages(a.rubricPrompt ?? SELECT_BEST_PROMPT, stringified(context));
   } catch (err) {
@@ -157,6 +166,19 @@ function maxScore(
       markError(row, a, `max-score: no other assertion of this test was scored for ${missing.entry.clawId}`, tools);
     return;
   }
+  // Weights as large as 1e308 add up past the largest number: a score of Infinity over Infinity
+  // is NaN, which no comparison ranks, so the first Claw would win whatever it scored.
+  const unranked = answered.find((_row, i) => !Number.isFinite(scores[i].score));
+  if (unranked) {
+    for (const row of answered)
+      markError(
+        row,
+        a,
+        `max-score: the weighted score of ${unranked.entry.clawId} is ${scores[answered.indexOf(unranked)].score}, not a finite number: expected weights whose sum stays finite`,
+        tools,
+      );
+    return;
+  }
   // promptfoo's tie-break: the first of the highest, in the run's order of the Claws.
   let best = 0;
   for (let i = 1; i < scores.length; i++) if (scores[i].score > scores[best].score) best = i;
@@ -183,7 +205,9 @@ function maxScore(
     };
     const detail = below
       ? `max-score did not hold: the score ${score.toFixed(3)} is below the threshold ${a.threshold}`
-      : `max-score did not hold: the score ${score.toFixed(3)} is below ${winner}'s ${max.toFixed(3)}`;
+      : score === max
+        ? `max-score did not hold: the score ${score.toFixed(3)} ties with ${winner}'s, and the first of the highest in the run's order of the Claws is chosen`
+        : `max-score did not hold: the score ${score.toFixed(3)} is below ${winner}'s ${max.toFixed(3)}`;
     merge(row, component, detail, tools);
   });
 }

@@ -49,7 +49,7 @@ export function jsonValuesIn(text: string, { objectsOnly = false, first = false 
 }
 
 /** An answer's text after a leading `<think>…</think>` block, or the problem when it never ends. */
-function afterThinking(answer: string): { text: string } | { problem: string } {
+export function afterThinking(answer: string): { text: string } | { problem: string } {
   const text = answer.trimStart();
   if (!/^<think>/i.test(text)) return { text };
   const end = text.search(/<\/think>/i);

@@ -77,14 +77,22 @@ export function readCompare(raw: unknown, ctx: AssertContext): CompareAssertion 
   if (o.method !== undefined && o.method !== 'average' && o.method !== 'sum')
     ctx.places.fail(o, 'method', `'method' is ${show(o.method)}: expected 'average' (the default) or 'sum'`);
   if (o.threshold !== undefined && (typeof o.threshold !== 'number' || !Number.isFinite(o.threshold)))
-    ctx.places.fail(o, 'threshold', `'threshold' is ${show(o.threshold)}: expected a number`);
+    ctx.places.fail(
+      o,
+      'threshold',
+      `'threshold' is ${typeof o.threshold === 'number' ? String(o.threshold) : show(o.threshold)}: expected a number`,
+    );
   const weights: Record<string, number> = {};
   if (o.weights !== undefined) {
     if (!isObj(o.weights))
       ctx.places.fail(o, 'weights', "'weights' is not a mapping: expected assertion types and their weights");
     for (const [name, weight] of Object.entries(o.weights as Obj)) {
       if (typeof weight !== 'number' || !Number.isFinite(weight) || weight < 0)
-        ctx.places.fail(o.weights, name, `the weight of '${name}' is ${show(weight)}: expected a number of at least 0`);
+        ctx.places.fail(
+          o.weights,
+          name,
+          `the weight of '${name}' is ${typeof weight === 'number' ? String(weight) : show(weight)}: expected a number of at least 0`,
+        );
       weights[name] = weight as number;
     }
   }

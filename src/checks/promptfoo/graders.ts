@@ -7,6 +7,7 @@
 // error, never a verdict: the Claw is not failed for its grader's mistake.
 import type { RubricPrompt } from '../rubric.js';
 import { type RubricMessage, rubricMessages, stringified, tryParse } from './rubric.js';
+import { afterThinking } from '../json-in-text.js';
 
 /** What a recipe reads of its assertion (assertions.ts's RecipeAssertion, which the judge holds). */
 export interface RecipeAssertion {
@@ -333,15 +334,24 @@ Output the index of the text that best fits the criteria. You must output a sing
 ]);
 
 /**
- * matchesSelectBest's reading of the judge's answer: its first integer, which must index one of
- * the `count` replies. Anything else is a problem, never a choice: no reply wins by a bad answer.
+ * matchesSelectBest's reading of the judge's answer, after a leading `<think>` block: the one
+ * number it names, which must be a whole index of one of the `count` replies. promptfoo reads the
+ * first run of digits, so "-1" or "1e3" named reply 1, "0.9" reply 0, "%0A" reply 0, and "Text 0
+ * is dull; 1 is best" reply 0; here each is a problem, never a choice: every number-like word of
+ * the answer must be the same plain index ("1", "1.", "index 1", "<Text index=\"1\">").
  */
 export function selectBestIndex(answer: string, count: number): { index: number } | { problem: string } {
-  const found = /\d+/.exec(answer.trim());
-  const index = found ? Number.parseInt(found[0], 10) : Number.NaN;
-  if (Number.isNaN(index) || index < 0 || index >= count)
-    return {
-      problem: `its select-best answer names no reply (expected an index from 0 to ${count - 1}): ${JSON.stringify(answer.trim().slice(0, 200))}`,
-    };
+  const problem = {
+    problem: `its select-best answer names no reply (expected an index from 0 to ${count - 1}): ${JSON.stringify(answer.trim().slice(0, 200))}`,
+  };
+  const thought = afterThinking(answer);
+  if ('problem' in thought) return problem;
+  // Every word holding a digit, with the signs, points and letters around it.
+  const words = (thought.text.match(/[\p{L}\p{N}_.+-]*\p{N}[\p{L}\p{N}_.+-]*/gu) ?? []).map((w) =>
+    w.replace(/\.+$/, ''),
+  );
+  if (words.length === 0 || words.some((w) => !/^[0-9]+$/.test(w))) return problem;
+  const index = Number.parseInt(words[0], 10);
+  if (words.some((w) => Number.parseInt(w, 10) !== index) || index >= count) return problem;
   return { index };
 }
