@@ -71,6 +71,12 @@ describe('attacks on select-best and max-score, through dist/index.js', () => {
       command: ['::error::pwned%0A::add-mask::x', null],
       key: [`my key is ${JUDGE_KEY}`, null],
       invisible: [`key ${JUDGE_KEY.slice(0, 10)}\u200b${JUDGE_KEY.slice(10)}`, null],
+      // The answer is quoted to 200 characters: the key cut there, and the service's key.
+      cut: ['x'.repeat(185) + JUDGE_KEY, null],
+      service: ['z'.repeat(180) + DEMO_KEY, null],
+      thought: [`<think>${JUDGE_KEY}</think> none`, null],
+      // 2 MB of one word: read in linear time (a backtracking pattern would hold the run for minutes).
+      long: ['y'.repeat(2_000_000), null],
     };
     judge = new FakeJudge({
       answer: (r) => ({ content: Object.entries(answers).find(([k]) => text(r).includes(`[${k}]`))![1][0] }),
@@ -101,7 +107,10 @@ describe('attacks on select-best and max-score, through dist/index.js', () => {
     expect(judge.completions()).toHaveLength(Object.keys(answers).length);
     const seen = sinks(run, join(dir, 'out.json'));
     expect(seen).not.toContain(JUDGE_KEY);
-    expect(seen).not.toContain(JUDGE_KEY.slice(10));
+    for (const key of [JUDGE_KEY, DEMO_KEY]) {
+      expect(seen).not.toContain(key.slice(0, 12));
+      expect(seen).not.toContain(key.slice(-12));
+    }
     expect(report.find((e) => e.check === 'k=key')!.failure).toContain('"my key is ***"');
     // The answer's workflow commands stay text: the runner obeys none of them.
     expect(run.commands.filter((c) => /pwned|add-mask::x/.test(c))).toEqual([]);

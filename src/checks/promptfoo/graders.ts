@@ -346,10 +346,12 @@ export function selectBestIndex(answer: string, count: number): { index: number 
   };
   const thought = afterThinking(answer);
   if ('problem' in thought) return problem;
-  // Every word holding a digit, with the signs, points and letters around it.
-  const words = (thought.text.match(/[\p{L}\p{N}_.+-]*\p{N}[\p{L}\p{N}_.+-]*/gu) ?? []).map((w) =>
-    w.replace(/\.+$/, ''),
-  );
+  // Every word holding a digit, with the signs, points and letters around it (split, not one
+  // pattern: a pattern that backtracks over a long word would take quadratic time).
+  const words = thought.text
+    .split(/[^\p{L}\p{N}_.+-]+/u)
+    .filter((w) => /\p{N}/u.test(w))
+    .map((w) => w.replace(/\.+$/, ''));
   if (words.length === 0 || words.some((w) => !/^[0-9]+$/.test(w))) return problem;
   const index = Number.parseInt(words[0], 10);
   if (words.some((w) => Number.parseInt(w, 10) !== index) || index >= count) return problem;
