@@ -166,6 +166,18 @@ function maxScore(
       markError(row, a, `max-score: no other assertion of this test was scored for ${missing.entry.clawId}`, tools);
     return;
   }
+  // Every weight 0: nothing was weighed, and promptfoo's score of 0 for each would hand the win
+  // to the first Claw whatever the others scored.
+  if (scores.every((sc) => sc.weights === 0)) {
+    for (const row of answered)
+      markError(
+        row,
+        a,
+        "max-score: every assertion's weight is 0, so nothing was weighed: expected a weight above 0",
+        tools,
+      );
+    return;
+  }
   // Weights as large as 1e308 add up past the largest number: a score of Infinity over Infinity
   // is NaN, which no comparison ranks, so the first Claw would win whatever it scored.
   const unranked = answered.find((_row, i) => !Number.isFinite(scores[i].score));

@@ -198,7 +198,7 @@ describe('attacks on select-best and max-score, through dist/index.js', () => {
     expect(s.requests).toEqual([]);
   });
 
-  it('max-score: weights summing past the largest number are an error, never the first Claw chosen; a tie goes to the first; an erroring Claw is left out; NaN refused', async () => {
+  it('max-score: weights summing past the largest number, or all 0, are an error, never the first Claw chosen; a tie goes to the first; an erroring Claw is left out; NaN refused', async () => {
     const s = await start();
     s.addClaw('c1', { chat: { mode: 'sync', reply: 'alpha' } });
     s.addClaw('c2', { chat: { mode: 'sync', reply: 'alpha beta' } });
@@ -215,6 +215,10 @@ tests:
     assert:
       - {type: contains, value: alpha}
       - {type: max-score, value: {threshold: 1e308}}
+  - description: weightless
+    assert:
+      - {type: contains, value: beta}
+      - {type: max-score, value: {weights: {contains: 0}}}
   - description: tie-met
     assert:
       - {type: contains, value: alpha}
@@ -241,6 +245,11 @@ tests:
         'error: max-score: the weighted score of c2 is NaN, not a finite number: expected weights whose sum stays finite',
     });
     expect(row('huge', 'c1').failure).toMatch(/^icontains "beta" did not hold/);
+    // Every weight 0: nothing was weighed, so no Claw is chosen (promptfoo scores each 0 and picks the first).
+    expect(row('weightless', 'c2')).toMatchObject({
+      passed: false,
+      failure: "error: max-score: every assertion's weight is 0, so nothing was weighed: expected a weight above 0",
+    });
     // A threshold no score meets: no Claw passes.
     expect([row('tie', 'c1').passed, row('tie', 'c2').passed]).toEqual([false, false]);
     expect(row('tie', 'c1').failure).toBe('max-score did not hold: the score 1.000 is below the threshold 1e+308');
