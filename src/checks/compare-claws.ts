@@ -82,7 +82,8 @@ async function compareOne(check: Check, a: CompareAssertion, rows: CheckEntry[],
  * Claw's, so its tags are shown with a look-alike bracket (‹Text), which closes and opens nothing.
  */
 function unforged(reply: string): string {
-  return reply.replace(/<(\s*\/?\s*text\b)/gi, '\u2039$1');
+  // The full-width and small less-than signs and `&lt;` read as `<` to a model, so they are shown alike.
+  return reply.replace(/(?:<|\uff1c|\ufe64|&lt;)(\s*\/?\s*text\b)/gi, '\u2039$1');
 }
 
 /** matchesSelectBest: the judge names the best reply by its index; that Claw passes, the others fail. */
