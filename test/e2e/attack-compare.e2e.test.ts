@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FakeJudge, type JudgeRequest } from '../sim/judge.ts';
+import { FakeJudge, type JudgeReply, type JudgeRequest } from '../sim/judge.ts';
 import { DEMO_KEY } from '../sim/server.ts';
 import { runAction, workspaceWith } from './harness.ts';
 import { inputsFor, simulatorPerTest } from './service.ts';
@@ -54,7 +54,7 @@ describe('attacks on select-best and max-score, through dist/index.js', () => {
     s.addClaw('c1', { chat: { mode: 'sync', reply: 'one' } });
     s.addClaw('c2', { chat: { mode: 'sync', reply: 'two' } });
     // Each answer, and the Claw it must pass (none: an error for both).
-    const answers: Record<string, [string, string | null]> = {
+    const answers: Record<string, [string | JudgeReply, string | null]> = {
       plain: ['The best is 1.', 'c2'],
       tag: ['<Text index="0"> fits best', 'c1'],
       repeated: ['1, so: 1.', 'c2'],
@@ -77,9 +77,15 @@ describe('attacks on select-best and max-score, through dist/index.js', () => {
       thought: [`<think>${JUDGE_KEY}</think> none`, null],
       // 2 MB of one word: read in linear time (a backtracking pattern would hold the run for minutes).
       long: ['y'.repeat(2_000_000), null],
+      // An answer cut by its length limit ("1" of "10"?), or a refusal holding the key.
+      truncated: [{ content: '1', finishReason: 'length' }, null],
+      refused: [{ content: null, refusal: `I will not, ${JUDGE_KEY}` }, null],
     };
     judge = new FakeJudge({
-      answer: (r) => ({ content: Object.entries(answers).find(([k]) => text(r).includes(`[${k}]`))![1][0] }),
+      answer: (r) => {
+        const answer = Object.entries(answers).find(([k]) => text(r).includes(`[${k}]`))![1][0];
+        return typeof answer === 'string' ? { content: answer } : answer;
+      },
     });
     const url = await judge.start();
     const dir = workspaceWith({ 'promptfooconfig.yaml': selectCases(Object.keys(answers)) });
@@ -99,10 +105,7 @@ describe('attacks on select-best and max-score, through dist/index.js', () => {
       expect([k, rows.filter((e) => e.passed).map((e) => e.clawId)]).toEqual([k, winner ? [winner] : []]);
       if (!winner)
         for (const row of rows)
-          expect([k, row.failure]).toEqual([
-            k,
-            expect.stringMatching(/^error: select-best: judge unavailable: its select-best answer names no reply/),
-          ]);
+          expect([k, row.failure]).toEqual([k, expect.stringMatching(/^error: select-best: judge unavailable: /)]);
     }
     expect(judge.completions()).toHaveLength(Object.keys(answers).length);
     const seen = sinks(run, join(dir, 'out.json'));
