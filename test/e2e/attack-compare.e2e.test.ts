@@ -247,7 +247,7 @@ tests:
     assert:
       - {type: contains, value: beta}
       - {type: max-score, value: {weights: {contains: 0}}}
-  - description: tie-met
+  - description: "tie-met\\n::warning::pwned\\r::error::pwned"
     assert:
       - {type: contains, value: alpha}
       - {type: max-score}
@@ -264,8 +264,12 @@ tests:
       }),
       env(dir, 'http://127.0.0.1:9'),
     );
+    // A test's name holding workflow commands (the config's author's) starts no line of the log.
+    expect(run.commands.filter((c) => /^::\w+::pwned/.test(c))).toEqual([]);
+    expect(run.stdout).toContain('tie-met ::warning::pwned ::error::pwned');
     const report = reportOf(run.outputs);
-    const row = (check: string, id: string): Report => report.find((e) => e.check === check && e.clawId === id)!;
+    const row = (check: string, id: string): Report =>
+      report.find((e) => e.check.startsWith(check) && e.clawId === id)!;
     // c1 failed its own assertions (scored 0), c2 passed both (Infinity / Infinity): no Claw is chosen.
     expect(row('huge', 'c2')).toMatchObject({
       passed: false,
@@ -288,7 +292,9 @@ tests:
     );
     // The Claw whose task failed keeps its own error and is compared with nothing.
     expect(row('tie-met', 'c3').failure).toMatch(/^error: task task_\d+ ended failed$/);
-    expect(report.filter((e) => e.passed).map((e) => [e.check, e.clawId])).toEqual([['tie-met', 'c1']]);
+    expect(report.filter((e) => e.passed).map((e) => [e.check, e.clawId])).toEqual([
+      [row('tie-met', 'c1').check, 'c1'],
+    ]);
     for (const [file, error] of [
       ['nan.yaml', "nan.yaml, line 5: the weight of 'contains' is NaN: expected a number of at least 0."],
       ['thr.yaml', "thr.yaml, line 5: 'threshold' is NaN: expected a number."],
