@@ -208,6 +208,15 @@ describe('attacks on select-best and max-score, through dist/index.js', () => {
         sb('        rubricPrompt: file:///etc/hostname\n'),
         /^c\.yaml, line 6: 'rubricPrompt' is "file:\/\/\/etc\/hostname", which cannot be read: it points outside the workspace/,
       ],
+      // A rubricPrompt reading the step's environment, or reaching past the template into code.
+      [
+        sb(`        rubricPrompt: "{{ env.GITHUB_TOKEN }} {{ env['INPUT_API-KEY'] }} {{ outputs }}"\n`),
+        /^c\.yaml, line 6: 'rubricPrompt' cannot be rendered: it uses \{\{env\.GITHUB_TOKEN\}\}, \{\{env\['INPUT_API-KEY'\]\}\}, which the test does not set/,
+      ],
+      [
+        sb(`        rubricPrompt: "{{ criteria.constructor.constructor('return process.env')() }} {{ outputs }}"\n`),
+        /^c\.yaml, line 6: 'rubricPrompt' cannot be rendered: it holds a function call/,
+      ],
       [
         `defaultTest:\n  options:\n    rubricPrompt: file://../x.txt\n${sb('')}`,
         /^c\.yaml, line 3: 'rubricPrompt' is "file:\/\/\.\.\/x\.txt", which cannot be read: it points outside the workspace/,
