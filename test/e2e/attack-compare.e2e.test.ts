@@ -348,4 +348,28 @@ tests:
     ]);
     expect(judge.requests).toEqual([]);
   });
+
+  it('a fleet wave of one Claw hidden in percentages or a short last wave is refused before any request', async () => {
+    const s = await start();
+    for (const id of ['c1', 'c2', 'c3']) s.addClaw(id, { plan: [['live']], chat: { mode: 'sync', reply: id } });
+    const dir = workspaceWith({ 'promptfooconfig.yaml': selectCases(['a']) });
+    for (const [waves, wave, claw] of [
+      ['50%', 2, 'c3'],
+      ['34%, 100%', 2, 'c3'],
+      ['2, 1', 2, 'c3'],
+      ['1%, 100%', 1, 'c1'],
+    ] as const) {
+      const run = await runAction(
+        inputsFor(s, { command: 'deploy', checks: 'promptfooconfig.yaml', 'claw-id': 'c1,c2,c3', waves }),
+        env(dir, 'http://127.0.0.1:9'),
+      );
+      expect(run.exitCode).toBe(1);
+      expect(run.errors).toEqual([
+        expect.stringContaining(
+          `and wave ${wave} of the rollout deploys and checks one Claw (${claw}) before the next wave deploys ('waves' ${waves})`,
+        ),
+      ]);
+    }
+    expect(s.requests).toEqual([]);
+  });
 });
