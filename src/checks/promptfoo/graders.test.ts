@@ -9,7 +9,7 @@ import { ApiError } from '../../api/errors.js';
 import type { RecipeAssertion as Held } from '../assertions.js';
 import { Judge } from '../judge.js';
 import { VerdictCache } from '../judge-cache.js';
-import { type GraderTools, type RecipeAssertion, runRecipe } from './graders.js';
+import { type GraderTools, type RecipeAssertion, runRecipe, selectBestIndex } from './graders.js';
 
 const material = { output: 'Hello there', input: 'Say hello', vars: {} };
 const tools = (answers: string[], vectors: number[][] = []): GraderTools & { asked: number } => {
@@ -24,6 +24,32 @@ const tools = (answers: string[], vectors: number[][] = []): GraderTools & { ask
 const a = (type: RecipeAssertion['type'], value: string | string[] = 'is kind'): RecipeAssertion => ({ type, value });
 
 describe("promptfoo's graders", () => {
+  it('reads a select-best answer as one plain index, or as a problem: never the first digits of anything', () => {
+    const read = (answer: string): number | string => {
+      const r = selectBestIndex(answer, 3);
+      return 'index' in r ? r.index : 'problem';
+    };
+    const cases: [string, number | string][] = [
+      ['2', 2],
+      ['The best is 1.', 1],
+      ['<Text index="0"> fits', 0],
+      ['1, so: 1.', 1],
+      ['<think>0 or 2? 2 is weak</think>\n1', 1],
+      ['-1', 'problem'],
+      ['0.9', 'problem'],
+      ['1e3', 'problem'],
+      ['%0A', 'problem'],
+      ['Text 0 is dull; 1 is best', 'problem'],
+      ['3', 'problem'],
+      ['99999999999999999999999', 'problem'],
+      ['\uff11', 'problem'],
+      ['<think>1', 'problem'],
+      ['none', 'problem'],
+      ['', 'problem'],
+    ];
+    expect(cases.map(([answer]) => [answer, read(answer)])).toEqual(cases);
+  });
+
   it('reads an answer it cannot use as an error, saying what came back', async () => {
     expect(await runRecipe(a('model-graded-closedqa'), material, tools(['I think so, maybe.']))).toEqual({
       kind: 'error',
