@@ -259,13 +259,7 @@ export class Judge {
     try {
       answer = await this.backend.ask(messages, verdictSchema(task.assertion), deadline);
     } catch (err) {
-      if (err instanceof CancelledError || !(err instanceof ApiError)) throw err;
-      // Only a refused key or a spent quota is for good; any other failure (a content filter on
-      // one reply, a 503 for a while) belongs to this grading, and the next one asks again.
-      if (err.kind === 'unauthorized' || err.kind === 'forbidden' || err.code === 'insufficient_quota')
-        this.down = errorMessage(err);
-      const called = err.retryAt === undefined || err.status === 429;
-      const why = err.retryAt === undefined ? errorMessage(err) : notBefore(err.retryAt, runDeadline);
+      const { why, called } = this.failed(err, runDeadline);
       return unavailable(why, { called, cached: false, tokens: 0 });
     }
     const use: CallUse = { called: true, cached: false, tokens: answer.tokens ?? 0 };
@@ -282,6 +276,22 @@ export class Judge {
     if (verdict.kind === 'error') return unavailable(verdict.reason, use);
     this.cache?.set(key, { answer: parsed.value, model: answer.model, fingerprint: answer.fingerprint });
     return { ...verdict, use };
+  }
+
+  /**
+   * Why a call to the judge failed, and whether it reached the judge. Only a refused key or a spent
+   * quota is for good (the judge is down for the run); any other failure (a content filter on one
+   * reply, a 503 for a while) belongs to this grading, and the next one asks again. A cancel, or
+   * anything but the judge's answer, is thrown on.
+   */
+  private failed(err: unknown, runDeadline: number): { why: string; called: boolean } {
+    if (err instanceof CancelledError || !(err instanceof ApiError)) throw err;
+    if (err.kind === 'unauthorized' || err.kind === 'forbidden' || err.code === 'insufficient_quota')
+      this.down = errorMessage(err);
+    return {
+      why: err.retryAt === undefined ? errorMessage(err) : notBefore(err.retryAt, runDeadline),
+      called: err.retryAt === undefined || err.status === 429,
+    };
   }
 
   /** promptfoo's other graders (graders.ts): their verdict cached whole, their calls made as any judge call. */
@@ -338,11 +348,7 @@ export class Judge {
     try {
       verdict = await runRecipe(task.assertion, material, tools);
     } catch (err) {
-      if (err instanceof CancelledError || !(err instanceof ApiError)) throw err;
-      if (err.kind === 'unauthorized' || err.kind === 'forbidden' || err.code === 'insufficient_quota')
-        this.down = errorMessage(err);
-      const why = err.retryAt === undefined ? errorMessage(err) : notBefore(err.retryAt, runDeadline);
-      return unavailable(why, use);
+      return unavailable(this.failed(err, runDeadline).why, use);
     }
     if (verdict.kind === 'error') return unavailable(verdict.reason, use);
     const reason = clip(verdict.reason.trim(), 500);
@@ -367,11 +373,7 @@ export class Judge {
     try {
       answer = await this.backend.ask(messages, undefined, deadline);
     } catch (err) {
-      if (err instanceof CancelledError || !(err instanceof ApiError)) throw err;
-      if (err.kind === 'unauthorized' || err.kind === 'forbidden' || err.code === 'insufficient_quota')
-        this.down = errorMessage(err);
-      const called = err.retryAt === undefined || err.status === 429;
-      const why = err.retryAt === undefined ? errorMessage(err) : notBefore(err.retryAt, runDeadline);
+      const { why, called } = this.failed(err, runDeadline);
       return unavailable(why, { ...use, called }) as Choice;
     }
     use.called = true;
