@@ -10,10 +10,10 @@ import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FakeGitHub } from '../sim/github.ts';
 import { FakeJudge, verdict } from '../sim/judge.ts';
-import { DEMO_KEY, Simulator } from '../sim/server.ts';
+import { DEMO_KEY } from '../sim/server.ts';
 import { type ActionRun, runAction } from './harness.ts';
+import { HealthWorld } from './health-world.ts';
 import { inputsFor, simulatorPerTest } from './service.ts';
 
 const start = simulatorPerTest();
@@ -597,42 +597,10 @@ describe('the redactor reads as a reader does', () => {
 describe('health over time: push access and a collaborator', () => {
   const T = Date.parse('2026-11-20T10:00:00Z');
   const HOUR = 3600_000;
-  let sim: Simulator | undefined;
-  let github: FakeGitHub | undefined;
-  let offset = 0;
-  let runId = 900;
-  afterEach(async () => {
-    await sim?.stop();
-    await github?.stop();
-    sim = undefined;
-    github = undefined;
-  });
-  async function startHealth(): Promise<{ sim: Simulator; github: FakeGitHub }> {
-    const now = (): number => Date.now() + offset;
-    sim = new Simulator({ now });
-    await sim.start();
-    github = new FakeGitHub({ now });
-    await github.start();
-    return { sim, github };
-  }
-  function run(when: number, extra: Record<string, string> = {}): Promise<ActionRun> {
-    offset = when - Date.now();
-    return runAction(
-      {
-        command: 'health',
-        'api-key': DEMO_KEY,
-        'base-url': `${sim!.url}/v1`,
-        'claw-id': '*',
-        'poll-interval': '100ms',
-        timeout: '20s',
-        incidents: 'true',
-        'status-page': 'true',
-        confirm: '1',
-        ...extra,
-      },
-      { clockAt: when, env: { GITHUB_API_URL: github!.url, GITHUB_RUN_ID: String(++runId) } },
-    );
-  }
+  const world = new HealthWorld({ timeout: '20s', 'status-page': 'true', confirm: '1' }, {}, 900);
+  afterEach(() => world.stop());
+  const startHealth = () => world.start();
+  const run = (when: number, extra: Record<string, string> = {}): Promise<ActionRun> => world.run(when, extra);
 
   it("a genuine healthy line copied 2,000 times counts once: the page shows the Claw's real uptime, one warning", async () => {
     const { sim, github } = await startHealth();

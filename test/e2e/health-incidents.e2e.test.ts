@@ -6,61 +6,26 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FakeGitHub } from '../sim/github.ts';
-import { ALL_SCOPES, DEMO_KEY, Simulator } from '../sim/server.ts';
-import { runAction } from './harness.ts';
+import { ALL_SCOPES, DEMO_KEY } from '../sim/server.ts';
+import { HealthWorld } from './health-world.ts';
 
 const T = Date.parse('2026-11-20T10:00:00Z');
 const HOUR = 3600_000;
 const ROTATED_KEY = 'sim-rotated-key-9876543210';
-let sim: Simulator | undefined;
-let github: FakeGitHub | undefined;
 let workspace: string | undefined;
-let offset = 0;
+const world = new HealthWorld({ timeout: '60s', confirm: '1' }, { killAfterMs: 120_000 }, 500);
 
 afterEach(async () => {
-  await sim?.stop();
-  await github?.stop();
+  await world.stop();
   if (workspace) rmSync(workspace, { recursive: true, force: true });
-  sim = undefined;
-  github = undefined;
   workspace = undefined;
 });
 
-async function start(options: { pageSize?: number } = {}): Promise<{ sim: Simulator; github: FakeGitHub }> {
-  const now = (): number => Date.now() + offset;
-  sim = new Simulator({ now, keys: { [DEMO_KEY]: ALL_SCOPES, [ROTATED_KEY]: ALL_SCOPES }, ...options });
-  await sim.start();
-  github = new FakeGitHub({ now });
-  await github.start();
-  return { sim, github };
-}
+const start = (options: { pageSize?: number } = {}) =>
+  world.start({ keys: { [DEMO_KEY]: ALL_SCOPES, [ROTATED_KEY]: ALL_SCOPES }, ...options });
+const run = (when: number, extra: Record<string, string> = {}) => world.run(when, extra, { cwd: workspace });
 
-let runId = 500;
-function run(when: number, extra: Record<string, string> = {}) {
-  offset = when - Date.now();
-  return runAction(
-    {
-      command: 'health',
-      'api-key': DEMO_KEY,
-      'base-url': `${sim!.url}/v1`,
-      'claw-id': '*',
-      'poll-interval': '100ms',
-      timeout: '60s',
-      incidents: 'true',
-      confirm: '1',
-      ...extra,
-    },
-    {
-      clockAt: when,
-      cwd: workspace,
-      killAfterMs: 120_000,
-      env: { GITHUB_API_URL: github!.url, GITHUB_RUN_ID: String(++runId) },
-    },
-  );
-}
-
-const open = () => github!.repo.issues.filter((i) => i.state === 'open');
+const open = () => world.github!.repo.issues.filter((i) => i.state === 'open');
 /** Open issues per Claw (its label): more than one is a duplicate. */
 const duplicated = () => {
   const seen = new Map<string, number>();

@@ -3,50 +3,16 @@
 // lines, and a token without the permissions. Each is ignored, redacted or a warning; never a
 // crash, never an edit of someone else's issue, never the health report lost.
 import { afterEach, describe, expect, it } from 'vitest';
-import { FakeGitHub } from '../sim/github.ts';
-import { DEMO_KEY, Simulator } from '../sim/server.ts';
-import { WORKFLOW_TOKEN, runAction } from './harness.ts';
+import { DEMO_KEY } from '../sim/server.ts';
+import { WORKFLOW_TOKEN } from './harness.ts';
+import { HealthWorld } from './health-world.ts';
 
 const T = Date.parse('2026-11-20T10:00:00Z');
 const HOUR = 3600_000;
-let sim: Simulator | undefined;
-let github: FakeGitHub | undefined;
-let offset = 0;
-
-afterEach(async () => {
-  await sim?.stop();
-  await github?.stop();
-  sim = undefined;
-  github = undefined;
-});
-
-async function start(): Promise<{ sim: Simulator; github: FakeGitHub }> {
-  const now = (): number => Date.now() + offset;
-  sim = new Simulator({ now });
-  await sim.start();
-  github = new FakeGitHub({ now });
-  await github.start();
-  return { sim, github };
-}
-
-let runId = 100;
-function run(when: number, extra: Record<string, string> = {}) {
-  offset = when - Date.now();
-  return runAction(
-    {
-      command: 'health',
-      'api-key': DEMO_KEY,
-      'base-url': `${sim!.url}/v1`,
-      'claw-id': '*',
-      'poll-interval': '100ms',
-      timeout: '20s',
-      incidents: 'true',
-      'status-page': 'true',
-      ...extra,
-    },
-    { clockAt: when, env: { GITHUB_API_URL: github!.url, GITHUB_RUN_ID: String(++runId) } },
-  );
-}
+const world = new HealthWorld({ timeout: '20s', 'status-page': 'true' });
+afterEach(() => world.stop());
+const start = () => world.start();
+const run = (when: number, extra: Record<string, string> = {}) => world.run(when, extra);
 
 const marker =
   '<!-- claw-deploy incident: eyJ2IjoxLCJzdWJqZWN0Ijp7ImNsYXciOiJib3QtYSJ9fQ.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA -->';
