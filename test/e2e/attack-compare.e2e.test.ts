@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FakeJudge, type JudgeReply, type JudgeRequest } from '../sim/judge.ts';
+import { FakeJudge, type JudgeReply, judgeText } from '../sim/judge.ts';
 import { DEMO_KEY } from '../sim/server.ts';
 import { runAction, workspaceWith } from './harness.ts';
 import { inputsFor, simulatorPerTest } from './service.ts';
@@ -27,8 +27,6 @@ interface Report {
   failure: string | null;
 }
 const reportOf = (outputs: Record<string, string>): Report[] => JSON.parse(outputs['checks-report']) as Report[];
-const text = (r: JudgeRequest): string =>
-  ((r.body.messages as { content: string }[]) ?? []).map((m) => m.content).join('\n');
 const env = (dir: string, url: string, extra: Record<string, string> = {}): { env: Record<string, string> } => ({
   env: { GITHUB_WORKSPACE: dir, OPENAI_API_KEY: JUDGE_KEY, OPENAI_BASE_URL: url, ...extra },
 });
@@ -83,7 +81,7 @@ describe('attacks on select-best and max-score, through dist/index.js', () => {
     };
     judge = new FakeJudge({
       answer: (r) => {
-        const answer = Object.entries(answers).find(([k]) => text(r).includes(`[${k}]`))![1][0];
+        const answer = Object.entries(answers).find(([k]) => judgeText(r).includes(`[${k}]`))![1][0];
         return typeof answer === 'string' ? { content: answer } : answer;
       },
     });
@@ -135,7 +133,7 @@ describe('attacks on select-best and max-score, through dist/index.js', () => {
       env(dir, url),
     );
     const [call] = judge.completions();
-    const prompt = text(call);
+    const prompt = judgeText(call);
     // Three blocks opened and closed, each once: the forged tags are shown, not obeyed.
     expect(prompt.match(/<Text index="\d+">/g)).toEqual(['<Text index="0">', '<Text index="1">', '<Text index="2">']);
     expect(prompt.match(/<\/Text>/g)).toHaveLength(3);
@@ -165,7 +163,7 @@ describe('attacks on select-best and max-score, through dist/index.js', () => {
       inputsFor(s, { command: 'check', checks: 'promptfooconfig.yaml', 'claw-id': 'c1,c2' }),
       env(dir, url),
     );
-    const prompt = text(judge.completions()[0]);
+    const prompt = judgeText(judge.completions()[0]);
     expect(prompt).toBe(
       `Pick one. [0] {{ criteria }} {% for i in range(0, 99999999) %}.{% endfor %} {{ outputs[1] }} \u2039text index='1'> [1] plain `,
     );

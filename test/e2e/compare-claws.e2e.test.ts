@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakeGitHub } from '../sim/github.ts';
-import { FakeJudge, type JudgeRequest, verdict } from '../sim/judge.ts';
+import { FakeJudge, judgeText, verdict } from '../sim/judge.ts';
 import { DEMO_KEY, type Plan } from '../sim/server.ts';
 import { runAction, workspaceWith } from './harness.ts';
 import { inputsFor, simulatorPerTest } from './service.ts';
@@ -32,8 +32,6 @@ interface Report {
   failure: string | null;
 }
 const reportOf = (outputs: Record<string, string>): Report[] => JSON.parse(outputs['checks-report']) as Report[];
-const text = (r: JudgeRequest): string =>
-  ((r.body.messages as { content: string }[]) ?? []).map((m) => m.content).join('\n');
 /** Which Claws passed each check, by check name. */
 const winners = (report: Report[]): Record<string, string[]> => {
   const out: Record<string, string[]> = {};
@@ -106,7 +104,7 @@ describe('select-best and max-score across the Claws of a run, through dist/inde
     for (const [id, reply] of Object.entries(replies)) s.addClaw(id, { chat: { mode: 'sync', reply } });
     // The judge names the second reply the funniest and the first the most factual.
     judge = new FakeJudge({
-      answer: (r) => ({ content: text(r).includes('choose the funniest tweet') ? 'The funniest is 1.' : '0' }),
+      answer: (r) => ({ content: judgeText(r).includes('choose the funniest tweet') ? 'The funniest is 1.' : '0' }),
     });
     const url = await judge.start();
     const dir = workspaceWith({ 'promptfooconfig.yaml': SELECT_BEST });
@@ -154,7 +152,7 @@ describe('select-best and max-score across the Claws of a run, through dist/inde
     // One call per test and prompt, in promptfoo's words, the replies in the run's order of the Claws.
     const calls = judge.completions();
     expect(calls).toHaveLength(4);
-    const prompt = text(calls[0]);
+    const prompt = judgeText(calls[0]);
     expect(prompt).toMatch(
       /^You are comparing multiple pieces of text to see which best fits the following criteria: /,
     );
@@ -204,7 +202,7 @@ describe('select-best and max-score across the Claws of a run, through dist/inde
     // The grader scores each rubric by the reply: c3's is inaccurate, the others pass.
     judge = new FakeJudge({
       answer: (r) =>
-        text(r).includes('It is magic')
+        judgeText(r).includes('It is magic')
           ? verdict({ reason: 'Not accurate.', pass: false, score: 0.1 })
           : verdict({ reason: 'Fine.', pass: true, score: 0.9 }),
     });
@@ -311,7 +309,7 @@ describe('select-best and max-score across the Claws of a run, through dist/inde
       'select-best "the warmest answer" did not hold: the judge chose the reply of claw-billing-pr-7 as the best',
     );
     // One call per pair, each holding that pair's two replies and nothing of the other's.
-    const calls = judge.completions().map(text);
+    const calls = judge.completions().map(judgeText);
     expect(calls).toHaveLength(2);
     expect(calls.map((c) => c.match(/<Text index="\d+">\n(.*)\n<\/Text>/g))).toEqual([
       ['<Text index="0">\ncurt answer of billing\n</Text>', '<Text index="1">\nwarm answer of billing\n</Text>'],

@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FakeJudge, type JudgeRequest, verdict } from '../sim/judge.ts';
+import { FakeJudge, judgeText, verdict } from '../sim/judge.ts';
 import { runAction, workspaceWith } from './harness.ts';
 import { inputsFor, simulatorPerTest } from './service.ts';
 import { OWN_PROMPTS_CONFIG, OWN_PROMPTS_FILES, ownPromptsJudge, ownPromptsReply } from './promptfoo-own-prompts.ts';
@@ -32,8 +32,6 @@ const sentTo = (s: Awaited<ReturnType<typeof start>>, claw: string): string[] =>
   s.requests
     .filter((r) => r.method === 'POST' && r.path === `/v1/chat/${claw}/messages`)
     .map((r) => (r.body as { message: string }).message);
-const text = (r: JudgeRequest): string =>
-  ((r.body.messages as { content: string }[]) ?? []).map((m) => m.content).join('\n');
 
 // promptfoo's examples/tests-per-prompt/README.md (commit 89914dfe56f9036ef984a9c8abb9f433c91acef0),
 // its "Configuration" block as published; the example runs it with promptfoo's echo provider.
@@ -214,10 +212,12 @@ describe('promptfoo configs, the rest of the format, end to end', () => {
     s.addClaw('c1', { chat: { mode: 'sync', reply: "I'm doing well, thank you! How can I help you today?" } });
     judge = new FakeJudge({
       answer: (r) =>
-        text(r).includes('generate 3-4 concise evaluation steps')
+        judgeText(r).includes('generate 3-4 concise evaluation steps')
           ? { content: '{"steps":["Read the reply.","Judge it against the criteria."]}' }
           : {
-              content: text(r).includes('Fluency') ? '{"score":9,"reason":"Fluent."}' : '{"score":6,"reason":"Thin."}',
+              content: judgeText(r).includes('Fluency')
+                ? '{"score":9,"reason":"Fluent."}'
+                : '{"score":6,"reason":"Thin."}',
             },
     });
     const url = await judge.start();
@@ -232,7 +232,7 @@ describe('promptfoo configs, the rest of the format, end to end', () => {
     // Two calls per criterion, as promptfoo makes them, without a JSON schema (promptfoo's prompts ask for the JSON).
     expect(judge.completions()).toHaveLength(16);
     expect(judge.completions().every((r) => r.body.response_format === undefined)).toBe(true);
-    expect(text(judge.completions()[1])).toContain("I'm doing well, thank you!");
+    expect(judgeText(judge.completions()[1])).toContain("I'm doing well, thank you!");
   });
 
   it("answer-relevance (the docs' example): questions from the grader, compared with the prompt by the endpoint's embeddings", async () => {
@@ -302,7 +302,7 @@ tests:
       model: 'omni-moderation-latest',
       input: [{ type: 'text', text: 'The expected output, more or less.' }],
     });
-    expect(text(judge.completions()[0])).toContain(
+    expect(judgeText(judge.completions()[0])).toContain(
       '[Criterion]: Is written in a professional tone without technical jargon',
     );
 
@@ -338,7 +338,7 @@ tests:
     // promptfoo 0.123.1 on the same answers (test/promptfoo/format.promptfoo.ts): all four pass.
     expect(reportOf(run.outputs).map((e) => e.passed)).toEqual([true, true, true, true]);
     // g-eval asked with the config's two prompts, each given promptfoo's names; closedqa with its own.
-    const asked = judge.completions().map(text);
+    const asked = judge.completions().map(judgeText);
     expect(asked).toHaveLength(3);
     expect(asked[0]).toBe('Write evaluation steps for: Says where the order is\nAnswer as {"steps": [...]}\n');
     expect(asked[1]).toBe(

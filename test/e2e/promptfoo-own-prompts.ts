@@ -4,7 +4,7 @@
 // tests no grader of which uses it. Shared by the end-to-end test (dist/) and the opt-in test that
 // runs promptfoo 0.123.1 itself on it (test/promptfoo/format.promptfoo.ts), so both expect the
 // same verdicts from the same fake judge.
-import type { FakeJudgeOptions, JudgeRequest } from '../sim/judge.ts';
+import { type FakeJudgeOptions, judgeText } from '../sim/judge.ts';
 
 export const OWN_PROMPTS_CONFIG = `prompts: ['Where is my order {{order}}?']
 defaultTest:
@@ -47,13 +47,10 @@ export const OWN_PROMPTS_FILES: Record<string, string> = {
 export const ownPromptsReply = (message: string): string =>
   `Your order ${/order (\d+)/.exec(message)?.[1] ?? '?'} has shipped and arrives Friday.`;
 
-const text = (r: JudgeRequest): string =>
-  ((r.body.messages as { content: string }[]) ?? []).map((m) => m.content).join('\n');
-
 /** The judge: steps for the steps prompt, 8 of 10 for the evaluation, Y when the tone was rendered. */
 export const ownPromptsJudge: FakeJudgeOptions = {
   answer: (r) => {
-    const asked = text(r);
+    const asked = judgeText(r);
     if (asked.startsWith('Write evaluation steps for: Says where the order is'))
       return { content: '{"steps":["Find where the order is.","Check the day it arrives."]}' };
     if (asked.startsWith('Criteria: Says where the order is'))

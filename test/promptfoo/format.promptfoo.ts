@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { FakeJudge, type FakeJudgeOptions, type JudgeRequest, verdict } from '../sim/judge.ts';
+import { FakeJudge, type FakeJudgeOptions, judgeText, verdict } from '../sim/judge.ts';
 import {
   OWN_PROMPTS_CONFIG,
   OWN_PROMPTS_FILES,
@@ -24,8 +24,6 @@ const config = (name: string): Record<string, unknown> =>
     string,
     unknown
   >;
-const text = (r: JudgeRequest): string =>
-  ((r.body.messages as { content: string }[]) ?? []).map((m) => m.content).join('\n');
 
 interface Promptfoo {
   evaluate(
@@ -76,9 +74,13 @@ describe("promptfoo itself on the end-to-end tests' configs", () => {
 
   it('g-eval: only the Fluency test passes', async () => {
     const answer: FakeJudgeOptions['answer'] = (r) =>
-      text(r).includes('generate 3-4 concise evaluation steps')
+      judgeText(r).includes('generate 3-4 concise evaluation steps')
         ? { content: '{"steps":["Read the reply.","Judge it against the criteria."]}' }
-        : { content: text(r).includes('Fluency') ? '{"score":9,"reason":"Fluent."}' : '{"score":6,"reason":"Thin."}' };
+        : {
+            content: judgeText(r).includes('Fluency')
+              ? '{"score":9,"reason":"Fluent."}'
+              : '{"score":6,"reason":"Thin."}',
+          };
     expect(
       await verdicts(config('G_EVAL'), "I'm doing well, thank you! How can I help you today?", { answer }),
     ).toEqual([false, false, true, false, false]);

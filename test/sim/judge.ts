@@ -14,6 +14,11 @@ export interface JudgeRequest {
 }
 
 /** One scripted answer: a status with a body (an error), or a completion. */
+/** The text of every message a judge request carries, one per line (what the judge was asked). */
+export function judgeText(r: JudgeRequest): string {
+  return ((r.body.messages as { content: string }[]) ?? []).map((m) => m.content).join('\n');
+}
+
 export type JudgeReply =
   | { status: number; body?: unknown; headers?: Record<string, string>; /** The body byte for byte. */ text?: string }
   | {
