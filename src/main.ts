@@ -1,6 +1,7 @@
 // The action's entry: inputs → the shared core (run.ts) → outputs, job summary, GitHub Deployments
-// and the plan comment. The only module (with post.ts) that touches @actions/core and
-// @actions/github; one catch turns any failure into one setFailed line.
+// and the plan comment. The only module (with post.ts) that touches @actions/core; GitHub is reached
+// through github/. What it shares with the post step (secrets, logger, state) is in runner.ts. One
+// catch turns any failure into one setFailed line.
 import * as core from '@actions/core';
 import { tmpdir } from 'node:os';
 import type { Logger } from './clock.js';
@@ -10,12 +11,11 @@ import { connectGitHub } from './github/connection.js';
 import { commentBody, commentMarker } from './report/plan-report.js';
 import { CancelledError, InputError, errorMessage } from './errors.js';
 import { errorSummary } from './report/error-report.js';
-import { sanitizeLogLine } from './report/log-line.js';
 import { capMarkdown } from './report/markdown.js';
 import { type Settings, readSettings } from './settings.js';
 import { GitHubDeployment } from './github/deployments.js';
 import { type GitHubRun, githubRun } from './github/run.js';
-import { STATE } from './state.js';
+import { inputSecrets, isPostState, runnerLogger, stateWriter } from './runner.js';
 import { githubPreviewHost } from './github/preview-host.js';
 import { githubHealthHost } from './github/health-host.js';
 import { type CommandResult, type InputFiles, execute, outputsOf, readInputFiles, workspaceOf } from './run.js';
@@ -23,35 +23,24 @@ import { describeFailure } from './wiring.js';
 import { Redactor } from './api/redact.js';
 
 /** Every secret of the run, as it learns them: applied to decoded text at every sink below. */
-export const secrets = new Redactor();
-const clean = (text: string): string => sanitizeLogLine(secrets.redact(text));
-
-// Every line the layers log crosses into the runner's log here, and only here, redacted and
-// sanitized: the service's text can never become a workflow command nor show a secret.
-export const log: Logger = {
-  info: (message) => core.info(clean(message)),
-  warning: (message) => core.warning(clean(message)),
-  debug: (message) => core.debug(clean(message)),
-  startGroup: (name) => core.startGroup(clean(name)),
-  endGroup: () => core.endGroup(),
-};
-export const fail = (message: string): void => core.setFailed(clean(message));
+const secrets = new Redactor();
+// Every line the layers log crosses into the runner's log here, and only here (runner.ts).
+const log: Logger & { clean(text: string): string } = runnerLogger(core, secrets);
+const clean = log.clean;
+const fail = (message: string): void => core.setFailed(clean(message));
+const state = stateWriter({ save: core.saveState, get: core.getState });
 
 /** True when the runner starts the bundle again for the post step. */
 export function isPostStep(): boolean {
-  return core.getState(STATE.isPost) === 'true';
+  return isPostState({ save: core.saveState, get: core.getState });
 }
 
 export async function run(): Promise<void> {
   // Mask the key before anything else can print it.
   const rawKey = core.getInput('api-key');
-  if (rawKey.trim()) core.setSecret(rawKey.trim());
-  const githubToken = core.getInput('github-token');
-  if (githubToken.trim()) core.setSecret(githubToken.trim());
-  const stateSecret = core.getInput('state-secret');
-  if (stateSecret.trim()) core.setSecret(stateSecret.trim());
-  secrets.add(rawKey, githubToken, stateSecret);
-  core.saveState(STATE.isPost, 'true');
+  for (const secret of inputSecrets(core.getInput)) core.setSecret(secret);
+  secrets.add(...inputSecrets(core.getInput));
+  state.markMain();
   // A pull request from a fork runs without secrets: a preview then does nothing, and says so once.
   if (core.getInput('command').trim() === 'preview' && !rawKey.trim()) {
     core.notice('Previews need the API key; this run has none, as on pull requests from forks. No preview was made.');
@@ -109,11 +98,10 @@ export async function run(): Promise<void> {
       onProgress: ({ deploymentId, final }) => {
         // Set at once, so a later failure (the service gone quiet) still tells which deployment.
         core.setOutput('deployment-id', deploymentId);
-        core.saveState(STATE.deploymentId, deploymentId);
-        core.saveState(STATE.final, String(final));
+        state.deployment(deploymentId, final);
         mirror?.start([settings.clawId], [deploymentId]);
       },
-      onFleetProgress: (inFlight) => core.saveState(STATE.fleetInFlight, JSON.stringify(inFlight)),
+      onFleetProgress: (inFlight) => state.fleetInFlight(inFlight),
       preview:
         settings.command === 'preview'
           ? {
@@ -153,7 +141,7 @@ export async function run(): Promise<void> {
     if (result.ok) log.info(result.message);
     else if (result.failStep) fail(result.message);
     else log.warning(result.message);
-    core.saveState(STATE.finished, 'true');
+    state.finished();
   } catch (err) {
     const cancelled = err instanceof CancelledError;
     const message = cancelled ? `Cancelled before the ${settings.command} finished.` : describeFailure(settings, err);
@@ -163,7 +151,7 @@ export async function run(): Promise<void> {
     await mirror?.finish({ state: 'error', description: message });
     await writeSummary(errorSummary(settings.command, message, cancelled)).catch(() => undefined);
     fail(message);
-    core.saveState(STATE.finished, 'true');
+    state.finished();
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
@@ -185,7 +173,7 @@ function mirrorFor(settings: Settings, github: GitHubRun) {
       started ??= (async () => {
         const id = await deployment.create({ claws, deploymentIds }, `Deploying ${claws.join(', ')}`);
         if (id === undefined) return;
-        core.saveState(STATE.githubDeploymentId, String(id));
+        state.githubDeployment(id);
         const what = deploymentIds.length ? ` (deployment ${deploymentIds.join(', ')})` : '';
         await deployment.status('in_progress', `Deploying ${claws.join(', ')}${what}`);
       })();

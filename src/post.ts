@@ -4,28 +4,30 @@
 import * as core from '@actions/core';
 import { systemClock } from './clock.js';
 import { CANCEL_ROLLBACK_MS } from './deploy/deploy.js';
+import { Redactor } from './api/redact.js';
+import type { Logger } from './clock.js';
 import { errorMessage } from './errors.js';
-import { log } from './main.js';
 import { GitHubDeployment } from './github/deployments.js';
 import { githubRun } from './github/run.js';
-import { isValidId } from './identifiers.js';
+import { inputSecrets, readLeftInFlight, runnerLogger } from './runner.js';
 import { type Settings, readSettings } from './settings.js';
-import { STATE } from './state.js';
 import { createClient } from './wiring.js';
+
+// The post step's own redactor and logger, built from the same secret inputs as the main step's
+// (runner.ts): the service's text is redacted here in every form the main step's log redacts it.
+const secrets = new Redactor();
+const log: Logger = runnerLogger(core, secrets);
 
 export async function run(): Promise<void> {
   try {
-    const deploymentId = core.getState(STATE.deploymentId);
-    const githubDeploymentId = Number(core.getState(STATE.githubDeploymentId));
-    const fleetInFlight = savedIds(core.getState(STATE.fleetInFlight));
-    if (core.getState(STATE.finished) === 'true') return;
+    const left = readLeftInFlight({ get: core.getState, save: core.saveState });
+    const { deploymentId, githubDeploymentId, fleetInFlight, final } = left;
+    if (left.finished) return;
     if (!deploymentId && !githubDeploymentId && fleetInFlight.length === 0) return;
-    const rawKey = core.getInput('api-key');
-    if (rawKey.trim()) core.setSecret(rawKey.trim());
-    const githubToken = core.getInput('github-token');
-    if (githubToken.trim()) core.setSecret(githubToken.trim());
-    const final = core.getState(STATE.final) === 'true';
+    for (const secret of inputSecrets(core.getInput)) core.setSecret(secret);
+    secrets.add(...inputSecrets(core.getInput));
     const settings = readSettings((name) => core.getInput(name));
+    secrets.add(`${settings.authScheme} ${settings.apiKey}`.trim());
     if (githubDeploymentId) await closeGitHubDeployment(settings, githubDeploymentId);
     if (fleetInFlight.length > 0) {
       log.warning(
@@ -54,16 +56,6 @@ async function closeGitHubDeployment(settings: Settings, id: number): Promise<vo
   });
   deployment.id = id;
   await deployment.status('error', 'The step was stopped before the deployment finished');
-}
-
-/** The ids a fleet saved: a JSON array of usable ids, or nothing. */
-function savedIds(text: string): string[] {
-  try {
-    const ids = JSON.parse(text || '[]') as unknown;
-    return Array.isArray(ids) ? ids.filter((id): id is string => typeof id === 'string' && isValidId(id)) : [];
-  } catch {
-    return [];
-  }
 }
 
 /** Rollbacks of what the killed main step left in flight, when rollback-on says so; not waited for. */

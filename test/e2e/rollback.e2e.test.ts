@@ -1,6 +1,8 @@
 // Rollback and cancellation through dist/index.js, with real signals, and the post step.
 import type { ChildProcess } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
+import { encodedForms } from '../../src/api/redact.test.ts';
+import { HostileServer } from '../sim/hostile.ts';
 import { DEMO_KEY, type SimOptions, Simulator } from '../sim/server.ts';
 import { type ActionRun, runAction } from './harness.ts';
 
@@ -227,6 +229,41 @@ describe('the post step', () => {
     expect(post.exitCode).toBe(0);
     expect(post.stdout).toBe('');
     expect(s.requests).toHaveLength(before);
+  });
+
+  // Input controlled by: the service (its error body). The post step has a redactor of its own,
+  // built from the same secret inputs as the main step's, not the main step's module state (empty
+  // in the post step, where only the runner's exact-string masking was left).
+  it('redacts the key in every form the main step does, and masks state-secret, after a killed main step', async () => {
+    const key = 'ams/Post+Key7Zr9Wv2Lp4';
+    const stateSecret = 'st8-Secret/Hq3Tn8Vc5Mb1';
+    const fullwidth = [...key].map((c) => String.fromCodePoint(c.codePointAt(0)! + 0xfee0)).join('');
+    const hex = Buffer.from(key).toString('hex');
+    const forms = [...encodedForms(key), fullwidth, hex];
+    const body = JSON.stringify({
+      error: { code: 'bad_request', type: 'invalid_request_error', message: `refused ${forms.join(' ')} here` },
+    });
+    const hostile = new HostileServer(() => ({ status: 400, body }));
+    await hostile.start();
+    try {
+      const inputs = {
+        ...inputsFor({ url: hostile.url } as Simulator, { 'auto-rollback': 'true', 'rollback-on': 'cancelled' }),
+        'api-key': key,
+        'state-secret': stateSecret,
+      };
+      const post = await runAction(inputs, { entry: 'post', state: { 'deployment-id': 'dep_0001', final: 'false' } });
+      expect(post.exitCode).toBe(0);
+      expect(hostile.requests.some((r) => r.method === 'POST' && r.path.endsWith('/rollback'))).toBe(true);
+      const shown = post.stdout
+        .split('\n')
+        .filter((line) => !line.startsWith('::add-mask::'))
+        .join('\n');
+      expect(shown).toMatch(/Post step: .*refused \*\*\*/);
+      for (const form of forms) expect(shown).not.toContain(form);
+      expect(post.stdout).toContain(`::add-mask::${stateSecret}`);
+    } finally {
+      await hostile.stop();
+    }
   });
 
   it('never fails the job, even when the service is gone', async () => {

@@ -71,7 +71,7 @@ export function circles(graph: Map<string, Set<string>>): string[][] {
  * the ones below, never one above. The first pattern a file matches gives its layer.
  */
 export const LAYERS: { name: string; files: RegExp }[] = [
-  { name: 'entries', files: /^src\/(index|bin|main|post|cli)\.ts$|^src\/cli\// },
+  { name: 'entries', files: /^src\/(index|bin|main|post|runner|cli)\.ts$|^src\/cli\// },
   { name: 'run', files: /^src\/(run|wiring)\.ts$/ },
   { name: 'commands', files: /^src\/(checks|deploy|health|manifest|preview)\/command\.ts$/ },
   { name: 'contract', files: /^src\/(command|settings|inputs)\.ts$/ },
