@@ -244,6 +244,19 @@ describe('checks and manifests', () => {
     });
   });
 
+  it('reads comment once: TRUE checks the token as true does', () => {
+    for (const comment of ['true', 'TRUE', 'True']) {
+      expect(errorOf({ command: 'plan', manifest: 'claws.yml', comment, 'github-token': 'ghs_a b' })).toMatch(
+        /'github-token' contains whitespace/,
+      );
+    }
+    expect(
+      settings({ command: 'plan', manifest: 'claws.yml', comment: 'FALSE', 'github-token': 'ghs_a b' }),
+    ).toMatchObject({
+      comment: false,
+    });
+  });
+
   it('refuses apply without a reviewed plan unless auto-approve says so, and auto-approve beside a plan-id', () => {
     expect(() => settings({ command: 'apply', manifest: 'claws.yml' })).toThrow(
       /^Input 'plan-id' is "": expected the 'plan-id' output of the reviewed plan \(apply refuses to write an unreviewed plan\), or 'auto-approve: true'/,

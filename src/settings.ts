@@ -308,7 +308,9 @@ function readAll(read: InputReader, w: Words): Settings {
       `${w.subject('github-token')} is empty: expected a token with ${needs} (the default is the workflow's github.token).`,
     );
   };
-  if (parsed(read, 'comment', (v) => parseBoolean(v || 'false')) && githubToken === '') {
+  // Read once: every rule below that depends on it sees the same value (`TRUE` included).
+  const comment = parsed(read, 'comment', (v) => parseBoolean(v || 'false'));
+  if (comment && githubToken === '') {
     noToken(`'pull-requests: write' when ${w.input('comment')} is true`);
   }
   if (command === 'preview' && githubToken === '') {
@@ -316,7 +318,7 @@ function readAll(read: InputReader, w: Words): Settings {
   }
   if (environment && githubToken === '') noToken(`'deployments: write' when ${w.input('environment')} is set`);
   // Never shown; with `environment` it goes in a header after the deployment starts, so it is checked now.
-  const tokenUsed = environment !== '' || command === 'preview' || read('comment').trim() === 'true';
+  const tokenUsed = environment !== '' || command === 'preview' || comment;
   if (tokenUsed && (hasSpaceOrControl(githubToken) || /[\u0100-\uffff]/.test(githubToken))) {
     throw new InputError(
       `${w.subject('github-token')} contains whitespace or characters no HTTP header can carry: expected a single-line token.`,
@@ -459,7 +461,7 @@ function readAll(read: InputReader, w: Words): Settings {
     deployChanged: parsed(read, 'deploy-changed', (v) => parseBoolean(v || 'true')),
     rewriteSecrets: parsed(read, 'rewrite-secrets', (v) => parseBoolean(v || 'false')),
     failOnDrift: parsed(read, 'fail-on-drift', (v) => parseBoolean(v || 'true')),
-    comment: parsed(read, 'comment', (v) => parseBoolean(v || 'false')),
+    comment,
     previewClaws: parsed(read, 'preview-claws', (v) => parseEnum(v || 'changed', PREVIEW_CLAWS)),
     previewTtlMs: parsed(read, 'preview-ttl', (v) => parseDuration(v || '7d')),
     maxPreviews: parsed(read, 'max-previews', (v) => parseCount(v || '10')),
