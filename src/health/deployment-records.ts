@@ -1,0 +1,103 @@
+// One line per deployment this action made or rolled back, for the figures teams track (dora.ts)
+// and for naming a suspect when behaviour changes. The lines come back from a branch anyone with
+// push access can write: each is validated field by field and one bad line costs only itself.
+import { isValidId } from '../identifiers.js';
+
+/** How a deployment ended, as this action saw it. */
+export type DeploymentOutcome = 'succeeded' | 'failed' | 'timed-out' | 'cancelled' | 'rolled-back';
+const OUTCOMES: readonly DeploymentOutcome[] = ['succeeded', 'failed', 'timed-out', 'cancelled', 'rolled-back'];
+
+/** A comparison's verdict on the deployment, when its gate compared it with a baseline. */
+export type Behaviour = 'regressed' | 'improved' | 'unchanged' | 'inconclusive';
+const BEHAVIOURS: readonly Behaviour[] = ['regressed', 'improved', 'unchanged', 'inconclusive'];
+
+export interface DeploymentRecord {
+  /** When the deployment reached its outcome (epoch milliseconds). */
+  at: number;
+  claw: string;
+  deployment: string;
+  outcome: DeploymentOutcome;
+  /** The workflow run that made it ('' outside GitHub). */
+  run: string;
+  strategy?: string;
+  durationMs?: number;
+  /** The rollback's own deployment id, when this one was rolled back. */
+  rollback?: string;
+  /** The commit deployed (40 hex digits) and when it was made. */
+  commit?: string;
+  committedAt?: number;
+  actor?: string;
+  behaviour?: Behaviour;
+}
+
+const EARLIEST = Date.parse('2020-01-01T00:00:00Z');
+const LATEST = Date.parse('2200-01-01T00:00:00Z');
+const MAX_DURATION_MS = 30 * 24 * 3600_000;
+
+function readTime(v: unknown): number | undefined {
+  if (typeof v !== 'string' || v.length > 40 || !/^\d{4}-\d\d-\d\dT/.test(v)) return undefined;
+  const ms = Date.parse(v);
+  return Number.isFinite(ms) && ms >= EARLIEST && ms < LATEST ? ms : undefined;
+}
+
+/** A deployment record, or what is wrong with the line. */
+export function readDeploymentRecord(data: unknown): DeploymentRecord | string {
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) return 'not a JSON object';
+  const r = data as Record<string, unknown>;
+  const at = readTime(r.at);
+  if (at === undefined) return 'no usable time in "at"';
+  if (typeof r.run !== 'string' || !/^\d{0,20}$/.test(r.run)) return 'no usable run id in "run"';
+  if (typeof r.claw !== 'string' || !isValidId(r.claw)) return 'no usable Claw id in "claw"';
+  if (typeof r.deployment !== 'string' || !isValidId(r.deployment)) return 'no usable id in "deployment"';
+  if (!OUTCOMES.includes(r.outcome as DeploymentOutcome)) return 'an unknown "outcome"';
+  const record: DeploymentRecord = {
+    at,
+    claw: r.claw,
+    deployment: r.deployment,
+    outcome: r.outcome as DeploymentOutcome,
+    run: r.run,
+  };
+  if (r.strategy !== undefined) {
+    if (typeof r.strategy !== 'string' || !/^[\w.:-]{1,100}$/.test(r.strategy)) return 'an unusable "strategy"';
+    record.strategy = r.strategy;
+  }
+  if (r.durationMs !== undefined) {
+    const d = r.durationMs;
+    if (typeof d !== 'number' || !Number.isFinite(d) || d < 0 || d > MAX_DURATION_MS) return 'an unusable "durationMs"';
+    record.durationMs = d;
+  }
+  if (r.rollback !== undefined) {
+    if (typeof r.rollback !== 'string' || !isValidId(r.rollback)) return 'an unusable "rollback" id';
+    record.rollback = r.rollback;
+  }
+  if (r.commit !== undefined) {
+    if (typeof r.commit !== 'string' || !/^[0-9a-f]{40}$/.test(r.commit)) return 'an unusable "commit"';
+    record.commit = r.commit;
+  }
+  if (r.committedAt !== undefined) {
+    const committedAt = readTime(r.committedAt);
+    if (committedAt === undefined || committedAt > at) return 'an unusable "committedAt"';
+    record.committedAt = committedAt;
+  }
+  if (r.actor !== undefined) {
+    // A GitHub login: letters, digits, single hyphens, at most 39; apps end in [bot].
+    if (typeof r.actor !== 'string' || !/^[A-Za-z\d](?:[A-Za-z\d-]{0,38})(?:\[bot\])?$/.test(r.actor))
+      return 'an unusable "actor"';
+    record.actor = r.actor;
+  }
+  if (r.behaviour !== undefined) {
+    if (!BEHAVIOURS.includes(r.behaviour as Behaviour)) return 'an unknown "behaviour"';
+    record.behaviour = r.behaviour as Behaviour;
+  }
+  return record;
+}
+
+/** The line's JSON, times as ISO strings (what `readDeploymentRecord` reads back). */
+export function deploymentRecordJson(record: DeploymentRecord): Record<string, unknown> {
+  const { at, committedAt, ...rest } = record;
+  return {
+    at: new Date(at).toISOString(),
+    ...rest,
+    ...(committedAt === undefined ? {} : { committedAt: new Date(committedAt).toISOString() }),
+  };
+}

@@ -1,0 +1,155 @@
+// The figures teams track (DORA's four keys), for Claws: deployment frequency, lead time, change
+// failure rate and failed-deployment recovery time, per Claw and for the whole set, over fixed
+// windows. Pure: the records and incidents come in, the figures go out.
+//
+// Counting rules (docs/health.md says the same):
+// - A deployment is one Claw's deployment id: seen twice (a copied line, a retried write, its
+//   rollback's record) it counts once, with every fact its records give (a failure in any wins).
+// - The failure rate is always numerator / denominator: deployments that failed, timed out, were
+//   cancelled, were rolled back, were `regressed` at their gate, or were named the suspect of an
+//   incident, over every deployment with an outcome in the window.
+// - Lead time runs from the commit's time to the deployment being live, for those that went live.
+// - Recovery runs from a failure (the deployment's outcome, or the suspect incident's opening) to
+//   the Claw healthy again: its next healthy health run or its next live deployment that did not
+//   fail. A failure not yet recovered is counted as open, never as zero.
+import type { DeploymentRecord } from './deployment-records.js';
+
+export const DORA_WINDOWS_DAYS = [7, 30, 90] as const;
+const DAY_MS = 24 * 3600_000;
+
+/** An incident as the figures need it: which Claw, when, and the deployment it names. */
+export interface IncidentSpan {
+  claw: string;
+  openedAt: number;
+  closedAt?: number;
+  /** The suspect deployment's id, when the incident names one. */
+  suspect?: string;
+}
+
+/** When a Claw was seen healthy by a health run. */
+export interface HealthySighting {
+  claw: string;
+  at: number;
+}
+
+export interface Median {
+  /** Milliseconds; null with no data. */
+  median: number | null;
+  n: number;
+}
+
+export interface DoraFigures {
+  deployments: number;
+  /** Deployments per week over the window. */
+  perWeek: number;
+  leadTimeMs: Median;
+  changeFailureRate: { failed: number; total: number; rate: number | null };
+  recoveryMs: Median & { open: number };
+}
+
+export interface DoraReport {
+  windowsDays: number[];
+  overall: Record<string, DoraFigures>;
+  claws: Record<string, Record<string, DoraFigures>>;
+}
+
+/** One deployment after its records are merged. */
+interface Deployment {
+  claw: string;
+  id: string;
+  at: number;
+  liveAt?: number;
+  committedAt?: number;
+  failedAt?: number;
+}
+
+const FAILED_OUTCOMES = new Set(['failed', 'timed-out', 'cancelled', 'rolled-back']);
+
+/** The records merged by Claw and id, each failure at its earliest known time. */
+export function mergeDeployments(records: DeploymentRecord[], incidents: IncidentSpan[]): Deployment[] {
+  const byKey = new Map<string, Deployment>();
+  const earliest = (a: number | undefined, b: number | undefined): number | undefined =>
+    a === undefined ? b : b === undefined ? a : Math.min(a, b);
+  for (const r of records) {
+    const key = `${r.claw}\u0000${r.deployment}`;
+    const d = byKey.get(key) ?? { claw: r.claw, id: r.deployment, at: r.at };
+    d.at = Math.min(d.at, r.at);
+    if (r.outcome === 'succeeded') d.liveAt = earliest(d.liveAt, r.at);
+    d.committedAt = earliest(d.committedAt, r.committedAt);
+    const failed = FAILED_OUTCOMES.has(r.outcome) || r.rollback !== undefined || r.behaviour === 'regressed';
+    if (failed) d.failedAt = earliest(d.failedAt, r.at);
+    byKey.set(key, d);
+  }
+  for (const incident of incidents) {
+    if (!incident.suspect) continue;
+    const d = byKey.get(`${incident.claw}\u0000${incident.suspect}`);
+    if (d) d.failedAt = earliest(d.failedAt, Math.max(incident.openedAt, d.at));
+  }
+  return [...byKey.values()].sort((a, b) => a.at - b.at || a.id.localeCompare(b.id));
+}
+
+export function median(values: number[]): Median {
+  if (values.length === 0) return { median: null, n: 0 };
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  const value = sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+  return { median: value, n: values.length };
+}
+
+/** When the Claw was next healthy after `from`: a healthy run, or a later live deployment that did not fail. */
+function recoveredAt(d: Deployment, from: number, all: Deployment[], healthy: HealthySighting[]): number | undefined {
+  let best: number | undefined;
+  for (const h of healthy) if (h.claw === d.claw && h.at > from && (best === undefined || h.at < best)) best = h.at;
+  for (const other of all) {
+    if (other.claw !== d.claw || other === d || other.failedAt !== undefined || other.liveAt === undefined) continue;
+    if (other.liveAt > from && (best === undefined || other.liveAt < best)) best = other.liveAt;
+  }
+  return best;
+}
+
+function figures(deployments: Deployment[], all: Deployment[], healthy: HealthySighting[], days: number): DoraFigures {
+  const failed = deployments.filter((d) => d.failedAt !== undefined);
+  const leads = deployments
+    .filter((d) => d.liveAt !== undefined && d.committedAt !== undefined)
+    .map((d) => (d.liveAt as number) - (d.committedAt as number));
+  const recoveries: number[] = [];
+  let open = 0;
+  for (const d of failed) {
+    const at = recoveredAt(d, d.failedAt as number, all, healthy);
+    if (at === undefined) open += 1;
+    else recoveries.push(at - (d.failedAt as number));
+  }
+  return {
+    deployments: deployments.length,
+    perWeek: Math.round((deployments.length / days) * 7 * 100) / 100,
+    leadTimeMs: median(leads),
+    changeFailureRate: {
+      failed: failed.length,
+      total: deployments.length,
+      rate: deployments.length ? failed.length / deployments.length : null,
+    },
+    recoveryMs: { ...median(recoveries), open },
+  };
+}
+
+/** The figures per window (days ending at `now`), for every Claw with a deployment and overall. */
+export function doraReport(
+  records: DeploymentRecord[],
+  incidents: IncidentSpan[],
+  healthy: HealthySighting[],
+  now: number,
+  windowsDays: readonly number[] = DORA_WINDOWS_DAYS,
+): DoraReport {
+  const all = mergeDeployments(records, incidents);
+  const report: DoraReport = { windowsDays: [...windowsDays], overall: {}, claws: {} };
+  const claws = [...new Set(all.map((d) => d.claw))].sort();
+  for (const days of windowsDays) {
+    const inWindow = all.filter((d) => d.at > now - days * DAY_MS && d.at <= now);
+    report.overall[String(days)] = figures(inWindow, all, healthy, days);
+    for (const claw of claws) {
+      const own = inWindow.filter((d) => d.claw === claw);
+      (report.claws[claw] ??= {})[String(days)] = figures(own, all, healthy, days);
+    }
+  }
+  return report;
+}
