@@ -41,7 +41,7 @@ export async function up(deps: PreviewDeps, request: PreviewRequest, pr: number)
     return { ...result, message: `Pull request #${pr} is already closed: no preview.` };
   }
   let state: PreviewState | undefined;
-  let held: PreviewRecord[] = [];
+  let held: PreviewRecord[];
   try {
     ({ state, held } = await readState(deps, request, pr, marker, declared));
   } catch (err) {

@@ -200,7 +200,6 @@ describe('claw-deploy under attack', () => {
       join(cwd, 'checks.yml'),
       'checks:\n  - {name: hi, send: hi, assert: [{type: contains, value: nope}]}\n',
     );
-    // eslint-disable-next-line no-control-regex
     const acted = /[\u007f-\u009f\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
     for (const flags of [['--json'], ['--output', '-']]) {
       const run = await runCli(['check', '--claw-id', 'c1', '--checks', 'checks.yml', ...flags, ...base(s)], { cwd });
