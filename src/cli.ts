@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { Redactor } from './api/redact.js';
 import { KEY_VARIABLES, checkCommand, cliReader, cliWords, parseCli, wantsHelp, wantsJson } from './cli/args.js';
 import { commandHelp, toolHelp } from './cli/help.js';
+import { terminalSafeJson } from './cli/json-text.js';
 import { type ExitCode, Output, type Stream, checksTable, jsonResult, outputsTable, planText } from './cli/output.js';
 import { Terminal, columnsFor, terminalLine } from './cli/terminal.js';
 import { CancelledError, InputError, errorMessage } from './errors.js';
@@ -46,13 +47,24 @@ export async function run(argv: string[] = process.argv.slice(2), io: CliIo = de
   const secrets = new Redactor([...KEY_VARIABLES.map((v) => env[v]), env.GITHUB_TOKEN]);
   const stdout = new Output(io.stdout, secrets.redact);
   const stderr = new Output(io.stderr, secrets.redact);
+  // JSON on stdout (--json, `--output -`): redacted, then escaped of what a terminal would act on.
+  const jsonStdout = new Output(io.stdout, (text) => terminalSafeJson(secrets.redact(text)));
   const json = wantsJson(argv);
   /** Ends the run: with --json, its one JSON object on stdout; the exit code. */
   const end = (exitCode: ExitCode, outcome: string, message: string, outputs: Record<string, string> = {}) => {
     if (json)
-      stdout.write(`${JSON.stringify(jsonResult(outputs, { outcome, exitCode, message: clip(message, 4000) }))}\n`);
+      jsonStdout.write(`${JSON.stringify(jsonResult(outputs, { outcome, exitCode, message: clip(message, 4000) }))}\n`);
     return exitCode;
   };
+  // Until the command's own handlers take over (runCommand), a signal ends the run as a cancel
+  // does, before anything was sent: one line, --json's object, the signal's exit code.
+  const early = (signal: StopSignal): void => {
+    const message = `Interrupted (${signal}) before the command started: nothing was done.`;
+    stderr.write(`error: ${message}\n`);
+    process.exit(end(EXIT[signal], 'cancelled', message));
+  };
+  const endEarly = (): void => STOP_SIGNALS.forEach((signal) => process.off(signal, early));
+  STOP_SIGNALS.forEach((signal) => process.on(signal, early));
   /** A refusal before anything was sent: one line on stderr, exit 2 (or `exitCode`). */
   const refuse = (message: string, exitCode: ExitCode = EXIT.badInput) => {
     stderr.write(`error: ${terminalLine(message)}\n`);
@@ -117,11 +129,13 @@ export async function run(argv: string[] = process.argv.slice(2), io: CliIo = de
       verbose: args.verbose,
       redact: secrets.redact,
     });
+    endEarly();
     return await runCommand(settings, files, {
       json,
       color: color && stdout.isTTY,
       io,
       stdout,
+      jsonStdout,
       stderr,
       terminal,
       secrets,
@@ -131,6 +145,8 @@ export async function run(argv: string[] = process.argv.slice(2), io: CliIo = de
   } catch (err) {
     // A fault of this program: still one line, still one JSON object.
     return refuse(`claw-deploy stopped on an unexpected error: ${errorMessage(err)}`, EXIT.error);
+  } finally {
+    endEarly();
   }
 }
 
@@ -140,6 +156,8 @@ interface Reporting {
   color: boolean;
   io: CliIo;
   stdout: Output;
+  /** stdout for JSON text (`--output -`): escaped for a terminal. */
+  jsonStdout: Output;
   stderr: Output;
   terminal: Terminal;
   secrets: Redactor;
@@ -174,7 +192,7 @@ async function runCommand(settings: Settings, files: InputFiles, r: Reporting): 
       userAgent: `claw-deploy-cli/${VERSION}`,
       redact: r.secrets,
       words: r.words,
-      stdout: settings.checksOutput === '-' ? (text) => r.stdout.write(text) : undefined,
+      stdout: settings.checksOutput === '-' ? (text) => r.jsonStdout.write(text) : undefined,
     });
     const result = await terminal.whileWaiting(
       `${settings.command} ${settings.clawId || settings.targets.ids.join(',')}`,

@@ -200,7 +200,7 @@ export const INPUTS: readonly InputSpec[] = [
   {
     name: 'max-previews',
     description:
-      'preview: the most preview Claws the workspace may hold; at the cap a new pull request gets none, with a notice (never a failed CI).',
+      'preview: the most preview Claws the workspace may hold, counted on every push; a Claw past the cap gets no preview, with a notice (never a failed CI).',
     default: '10',
   },
   {

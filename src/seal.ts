@@ -29,8 +29,13 @@ export function stateSealKey(secrets: { stateSecret: string; apiKey: string }, r
   return { bytes: sealKey(secrets.stateSecret, repository).bytes, older: [api.bytes] };
 }
 
+/**
+ * The longest payload `readSealed` reads (characters of base64url). A writer checks it before it
+ * writes (`sealedFits`): a state that would not read back whole is never written.
+ */
+export const MAX_SEALED_PAYLOAD = 40_000;
 /** A state's body as written: base64url JSON, so it can never end the HTML comment it sits in. */
-const PAYLOAD = /^[A-Za-z0-9_-]{1,40000}$/;
+const PAYLOAD = new RegExp(`^[A-Za-z0-9_-]{1,${MAX_SEALED_PAYLOAD}}$`);
 const MAC = /^[A-Za-z0-9_-]{43}$/;
 
 function mac(key: Buffer, kind: string, payload: string): Buffer {
@@ -50,9 +55,16 @@ export function checkSeal(key: SealKey, kind: string, payload: string, seal: str
 
 const prefix = (kind: string): string => `<!-- claw-deploy ${kind}: `;
 
+const payloadOf = (state: unknown): string => Buffer.from(JSON.stringify(state), 'utf8').toString('base64url');
+
+/** Whether `state`, sealed, reads back whole: its payload within what `readSealed` reads. */
+export function sealedFits(state: unknown): boolean {
+  return payloadOf(state).length <= MAX_SEALED_PAYLOAD;
+}
+
 /** The hidden marker holding `state`, sealed: `<!-- claw-deploy <kind>: <payload>.<mac> -->`. */
 export function sealedMarker(kind: string, state: unknown, key: SealKey): string {
-  const payload = Buffer.from(JSON.stringify(state), 'utf8').toString('base64url');
+  const payload = payloadOf(state);
   return `${prefix(kind)}${payload}.${mac(key.bytes, kind, payload).toString('base64url')} -->`;
 }
 

@@ -450,14 +450,29 @@ function readIssues(
   return { known, duplicates, older };
 }
 
-/** The label naming an incident's subject: the Claw's id (as GitHub keeps a label), or the service's. */
+/** A Claw id its label shows whole: printable ASCII without capitals or `~`, no longer than a label. */
+const WHOLE_IN_LABEL = new RegExp(`^[!-@[-}]{1,${MAX_LABEL}}$`);
+const LABEL_DIGEST = 16;
+
+/**
+ * The label naming an incident's subject, one per Claw by construction. It is a display and
+ * filter aid: the subject is the whole id in the sealed state, and the label only breaks a tie
+ * between two of our issues claiming it. So two subjects never share one: an id GitHub keeps as
+ * it is (no capitals, since labels compare without case) is its own label; any other (long,
+ * capitals, a secret in it, the service's label) is cut and followed by `~` and a digest of the
+ * whole id, a form no whole id shown has.
+ */
 function subjectLabel(subject: Subject, redact: (text: string) => string): string {
+  if (!('claw' in subject)) return SERVICE_LABEL;
+  const id = subject.claw;
+  const reserved = id === SERVICE_LABEL || id === INCIDENT_LABEL;
+  if (WHOLE_IN_LABEL.test(id) && !reserved && redact(id) === id) return id;
+  const hash = createHash('sha256').update(id).digest('hex').slice(0, LABEL_DIGEST);
   // Cut within GitHub's limit, never inside a surrogate pair (a label must be well formed).
-  return 'claw' in subject
-    ? redact(subject.claw)
-        .slice(0, MAX_LABEL)
-        .replace(/[\ud800-\udbff]$/, '')
-    : SERVICE_LABEL;
+  const shown = redact(id)
+    .slice(0, MAX_LABEL - LABEL_DIGEST - 1)
+    .replace(/[\ud800-\udbff]$/, '');
+  return `${shown}~${hash}`;
 }
 
 /** Whether the issue carries its subject's label (GitHub matches label names without case); false when the host gave none. */

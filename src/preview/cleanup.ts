@@ -9,7 +9,15 @@ import { previewComment } from '../report/preview-report.js';
 import { type PreviewDeps, type PreviewRequest, guardedId } from './request.js';
 import { type PreviewResult, emptyResult } from './result.js';
 import { NoSuchPullRequest, type PullRequestInfo } from './host.js';
-import { type PreviewRecord, commentWithState, decodeState, encodeState, previewMarker, previewOf } from './state.js';
+import {
+  type PreviewRecord,
+  commentWithState,
+  decodeState,
+  encodeState,
+  previewMarker,
+  previewOf,
+  skippedWarning,
+} from './state.js';
 
 /** The most pull requests one sweep reads (each costs GitHub calls from the repository's quota). */
 export const MAX_SWEEP_PULLS = 100;
@@ -18,13 +26,19 @@ export const MAX_SWEEP_PULLS = 100;
  * The previews of one pull request: those the sealed state of its comment names, and nothing
  * else. A Claw whose name fits `<claw>-pr-<n>` but no sealed state names is someone else's.
  */
-async function previewsOf(deps: PreviewDeps, request: PreviewRequest, pr: number): Promise<PreviewRecord[]> {
+async function previewsOf(
+  deps: PreviewDeps,
+  request: PreviewRequest,
+  pr: number,
+): Promise<{ records: PreviewRecord[]; held: PreviewRecord[] }> {
   const declared = request.manifest.claws.map((c) => c.id);
   const body = await deps.host.readComment(pr, previewMarker(request.manifest.file));
-  if (!body) return [];
+  if (!body) return { records: [], held: [] };
   const read = decodeState(body, { pr, declared }, request.seal);
   if (read.problem) deps.ctx.log.warning(`The preview comment's hidden state of #${pr} is ignored: ${read.problem}.`);
-  return read.state?.previews ?? [];
+  const skipped = skippedWarning(read, pr);
+  if (skipped) deps.ctx.log.warning(skipped);
+  return { records: read.state?.previews ?? [], held: read.held ?? [] };
 }
 
 /** Deletes a preview (a 404 is done) and marks its GitHub Deployment inactive; false when it could not. */
@@ -54,7 +68,7 @@ export async function removePreview(
 export async function cleanUp(deps: PreviewDeps, request: PreviewRequest, pr: number): Promise<PreviewResult> {
   const { ctx } = deps;
   const result = emptyResult('down', request.event.headSha, pr);
-  const records = await previewsOf(deps, request, pr);
+  const { records, held } = await previewsOf(deps, request, pr);
   const failed: string[] = [];
   for (const record of records) {
     if (await removePreview(deps, request, record))
@@ -62,12 +76,14 @@ export async function cleanUp(deps: PreviewDeps, request: PreviewRequest, pr: nu
     else failed.push(record.id);
   }
   result.ok = failed.length === 0;
+  const left = held.length ? `; left ${held.map((r) => r.id).join(', ')} alone: the manifest declares it` : '';
   result.message =
     records.length === 0
-      ? `Pull request #${pr} closed: it had no previews.`
-      : `Pull request #${pr} closed: removed ${result.removed.length} preview(s)${result.removed.length ? ` (${result.removed.map((r) => r.id).join(', ')})` : ''}${failed.length ? `; could not remove ${failed.join(', ')}` : ''}.`;
+      ? `Pull request #${pr} closed: it had no previews${left}.`
+      : `Pull request #${pr} closed: removed ${result.removed.length} preview(s)${result.removed.length ? ` (${result.removed.map((r) => r.id).join(', ')})` : ''}${failed.length ? `; could not remove ${failed.join(', ')}` : ''}${left}.`;
   if (records.length > 0) {
-    const sealed = encodeState({ pr, head: result.headSha, previews: [] }, request.seal);
+    // What the manifest now declares stays named: a later close (with another manifest) removes it.
+    const sealed = encodeState({ pr, head: result.headSha, previews: held }, request.seal);
     const shown = previewComment(request.manifest.file, result, ctx.clock.now(), request.redact, sealed.length);
     const body = commentWithState(request.manifest.file, shown, sealed);
     result.comment = (await deps.host.writeComment(pr, previewMarker(request.manifest.file), body))
@@ -126,7 +142,7 @@ export async function sweep(deps: PreviewDeps, request: PreviewRequest): Promise
         for (const id of byPr.get(pr) ?? []) result.kept.push({ id, why: `not a preview: ${err.message}` });
         continue;
       }
-      plans.push({ pr, info, records: await previewsOf(deps, request, pr) });
+      plans.push({ pr, info, records: (await previewsOf(deps, request, pr)).records });
     }
   } catch (err) {
     result.ok = false;

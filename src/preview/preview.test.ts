@@ -6,7 +6,15 @@ import { parseManifest } from '../manifest/manifest.js';
 import { compareChecks } from './compare.js';
 import { previewConfig } from './config.js';
 import { sealKey, sealedMarker } from '../seal.js';
-import { decodeState, encodeState as encode, previewId, previewOf } from './state.js';
+import {
+  MAX_PREVIEW_RECORDS,
+  decodeState,
+  encodeState as encode,
+  previewId,
+  previewOf,
+  registerProblem,
+  skippedWarning,
+} from './state.js';
 import type { PreviewState } from './state.js';
 
 const declared = ['claw-support-bot', 'claw-sales'];
@@ -24,21 +32,6 @@ describe('the hidden state', () => {
 
   it.each<[string, string, RegExp]>([
     ['another pull request', encodeState({ pr: 8, head: '', previews: [] }), /for pull request 8, not #7/],
-    [
-      'a Claw that is not an id',
-      encodeState({ pr: 7, head: '', previews: [{ claw: '../evil', id: 'x' }] }),
-      /no usable Claw/,
-    ],
-    [
-      'a production id as a preview',
-      encodeState({ pr: 7, head: '', previews: [{ claw: 'claw-sales', id: 'claw-support-bot' }] }),
-      /unusable preview id/,
-    ],
-    [
-      'a path as an id',
-      encodeState({ pr: 7, head: '', previews: [{ claw: 'claw-sales', id: '../claws' }] }),
-      /unusable preview id/,
-    ],
     ['not sealed', '<!-- claw-deploy preview-state: {"v":1} -->', /not sealed/],
     [
       'an unsealed state of an older version',
@@ -70,6 +63,56 @@ describe('the hidden state', () => {
     const read = decodeState(body, { pr: 7, declared }, key);
     expect(read.state).toBeUndefined();
     expect(read.problem).toMatch(problem);
+  });
+
+  // Each record alone: one that fails costs only itself (named in one warning), the others are kept.
+  it.each<[string, { claw: string; id: string }, RegExp]>([
+    [
+      'a Claw that is not an id',
+      { claw: '../evil', id: 'x' },
+      /record 2 \(Claw "\.\.\/evil", preview "x"\) names no usable Claw: skipped/,
+    ],
+    ['a path as an id', { claw: 'claw-sales', id: '../claws' }, /record 2 .* names no usable preview id: skipped/],
+    [
+      'a production id as a preview',
+      { claw: 'claw-sales', id: 'claw-support-bot' },
+      /record 2 .*: the manifest declares claw-support-bot as a Claw of its own, so it is left alone/,
+    ],
+  ])('skips %s and keeps the other records', (_, bad, line) => {
+    const good = { claw: 'claw-sales', id: 'claw-sales-pr-7' };
+    const read = decodeState(encodeState({ pr: 7, head: '', previews: [good, bad, good] }), { pr: 7, declared }, key);
+    expect(read.state?.previews).toEqual([good]);
+    expect(read.skipped).toEqual([expect.stringMatching(line), expect.stringMatching(/^record 3 .*repeats a preview/)]);
+    expect(skippedWarning(read, 7)).toMatch(
+      /^The preview comment's hidden state of #7: record 2 .*The other 1 record\(s\) are kept\.$/,
+    );
+    // A production id is held (kept in the register, never acted on); a broken record is dropped.
+    expect(read.held ?? []).toEqual(bad.id === 'claw-support-bot' ? [bad] : []);
+  });
+
+  it('writes a register only when it reads back whole: at the cap it does, past it nothing is written', () => {
+    const records = (n: number, idLength = 20) =>
+      Array.from({ length: n }, (_, i) => ({ claw: `${'c'.repeat(idLength)}${i}`, id: `${'p'.repeat(idLength)}${i}` }));
+    const at = { pr: 7, head: 'abc', previews: records(MAX_PREVIEW_RECORDS) };
+    expect(registerProblem(at)).toBeUndefined();
+    expect(decodeState(encodeState(at), { pr: 7, declared }, key).state?.previews).toHaveLength(MAX_PREVIEW_RECORDS);
+    const past = { ...at, previews: records(MAX_PREVIEW_RECORDS + 1) };
+    expect(registerProblem(past)).toMatch(/holds at most 100, and this one would hold 101/);
+    expect(() => encodeState(past)).toThrow(/the register of previews was not written/);
+    // Long ids reach the seal's payload before the count: the largest that fits reads back whole.
+    let n = 1;
+    while (!registerProblem({ ...at, previews: records(n + 1, 190) })) n++;
+    const widest = { ...at, previews: records(n, 190) };
+    expect(n).toBeLessThan(MAX_PREVIEW_RECORDS);
+    expect(decodeState(encodeState(widest), { pr: 7, declared }, key).state?.previews).toHaveLength(n);
+    expect(registerProblem({ ...at, previews: records(n + 1, 190) })).toMatch(/would pass 40,000 sealed characters/);
+    expect(() => encodeState({ ...at, previews: records(n + 1, 190) })).toThrow(/not written/);
+  });
+
+  it('reads every record of a register an older version wrote past 100 (its close can remove them all)', () => {
+    const previews = Array.from({ length: 101 }, (_, i) => ({ claw: 'claw-sales', id: `claw-sales-${i}-pr-7` }));
+    const line = sealedMarker('preview-state', { v: 1, pr: 7, head: '', previews }, key);
+    expect(decodeState(line, { pr: 7, declared }, key).state?.previews).toHaveLength(101);
   });
 
   it('keeps the record of a Claw the manifest no longer declares: the seal proves the preview is ours', () => {

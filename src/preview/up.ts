@@ -27,12 +27,13 @@ import {
   previewId,
   previewMarker,
   previewOf,
+  registerProblem,
+  skippedWarning,
 } from './state.js';
 
 export async function up(deps: PreviewDeps, request: PreviewRequest, pr: number): Promise<PreviewResult> {
-  const { ctx, host } = deps;
+  const { host } = deps;
   const { manifest } = request;
-  const options = { deadline: ctx.deadline, signal: ctx.signal };
   const declared = manifest.claws.map((c) => c.id);
   const marker = previewMarker(manifest.file);
   const result = emptyResult('up', request.event.headSha, pr);
@@ -40,8 +41,9 @@ export async function up(deps: PreviewDeps, request: PreviewRequest, pr: number)
     return { ...result, message: `Pull request #${pr} is already closed: no preview.` };
   }
   let state: PreviewState | undefined;
+  let held: PreviewRecord[];
   try {
-    state = await readState(deps, request, pr, marker, declared);
+    ({ state, held } = await readState(deps, request, pr, marker, declared));
   } catch (err) {
     // The comment is the register of this pull request's previews: without it, a new preview
     // would hide the one already there, which nothing would ever delete.
@@ -54,30 +56,32 @@ export async function up(deps: PreviewDeps, request: PreviewRequest, pr: number)
   const targets = await clawsToPreview(deps, request);
   if (targets.length === 0) {
     result.message = `Pull request #${pr} changes no Claw of ${manifest.file}: no preview.`;
-    await writeComment(deps, request, result, registerOf(result, known));
+    await writeComment(deps, request, result, registerOf(result, known), held);
     return result;
   }
 
-  // The cap: a pull request without previews gets none when the workspace is full.
-  if (known.length === 0) {
-    const claws = await ctx.client.listClaws(options);
-    const others = claws.filter((c) => (previewOf(c.id, declared)?.pr ?? pr) !== pr).length;
-    if (others + targets.length > request.maxPreviews) {
-      const why = `${others} preview Claw(s) of other pull requests are running and 'max-previews' is ${request.maxPreviews}`;
-      result.entries = targets.map((spec) => ({ ...emptyEntry(spec.id), outcome: 'capped', notes: [why] }));
-      result.message = `No preview for pull request #${pr}: ${why}. Close or merge other pull requests, or raise max-previews.`;
-      result.notices.push(result.message);
-      result.failStep = false;
-      await writeComment(deps, request, result, registerOf(result, known));
-      return result;
-    }
+  const { allowed, capped, why } = await withinCaps(deps, request, pr, targets, known, held);
+  const cappedEntries = capped.map((spec) => ({ ...emptyEntry(spec.id), outcome: 'capped', notes: [why] }));
+  if (allowed.length === 0) {
+    result.entries = cappedEntries;
+    result.message = `No preview for pull request #${pr}: ${why}. Close or merge other pull requests, or raise max-previews.`;
+    result.notices.push(result.message);
+    result.failStep = false;
+    await writeComment(deps, request, result, registerOf(result, known), held);
+    return result;
+  }
+  if (capped.length > 0) {
+    result.notices.push(
+      `No preview for ${capped.map((spec) => spec.id).join(', ')} on pull request #${pr}: ${why}. Close or merge other pull requests, or raise max-previews.`,
+    );
   }
 
-  for (const spec of targets) {
+  for (const spec of allowed) {
     // A push racing the close: look again before each Claw is created or deployed.
-    if ((await host.pullRequest(pr)).state === 'closed') return closedDuringRun(deps, request, result, known);
-    result.entries.push(await upClaw(deps, request, pr, spec, known));
+    if ((await host.pullRequest(pr)).state === 'closed') return closedDuringRun(deps, request, result, known, held);
+    result.entries.push(await upClaw(deps, request, pr, spec, known, held));
   }
+  result.entries.push(...cappedEntries);
 
   if (deps.runChecks && request.suite) {
     const live = result.entries.filter((e) => e.outcome === 'succeeded' && e.previewId);
@@ -98,10 +102,11 @@ export async function up(deps: PreviewDeps, request: PreviewRequest, pr: number)
       }
     }
   }
-  if ((await host.pullRequest(pr)).state === 'closed') return closedDuringRun(deps, request, result, known);
+  if ((await host.pullRequest(pr)).state === 'closed') return closedDuringRun(deps, request, result, known, held);
 
   result.regressions = result.entries.reduce((n, e) => n + e.regressions, 0);
-  const failed = result.entries.filter((e) => e.outcome !== 'succeeded');
+  // A cap never fails the step: it was said in a notice.
+  const failed = result.entries.filter((e) => e.outcome !== 'succeeded' && e.outcome !== 'capped');
   const checksFailed = result.entries.some((e) => e.checksPassed === false);
   result.ok =
     failed.length === 0 &&
@@ -111,7 +116,7 @@ export async function up(deps: PreviewDeps, request: PreviewRequest, pr: number)
   const previews = result.entries.map((e) => `${e.claw} → ${e.previewId ?? '(none)'} (${e.outcome})`).join(', ');
   const regressions = result.regressions ? `; ${result.regressions} regression(s) against production` : '';
   result.message = `Previews for pull request #${pr}: ${previews}${regressions}.`;
-  await writeComment(deps, request, result, registerOf(result, known));
+  await writeComment(deps, request, result, registerOf(result, known), held);
   return result;
 }
 
@@ -121,12 +126,67 @@ async function readState(
   pr: number,
   marker: string,
   declared: string[],
-): Promise<PreviewState | undefined> {
+): Promise<{ state?: PreviewState; held: PreviewRecord[] }> {
   const body = await deps.host.readComment(pr, marker);
-  if (!body) return undefined;
+  if (!body) return { held: [] };
   const read = decodeState(body, { pr, declared }, request.seal);
   if (read.problem) deps.ctx.log.warning(`The preview comment's hidden state is ignored: ${read.problem}.`);
-  return read.state;
+  const skipped = skippedWarning(read, pr);
+  if (skipped) deps.ctx.log.warning(skipped);
+  return { state: read.state, held: read.held ?? [] };
+}
+
+/**
+ * The caps, on every push: the previews running in the workspace (other pull requests' by their
+ * names, this one's by its register) plus those this push would create stay within
+ * `max-previews`, and the register within what reads back whole. Claws past a cap get no preview,
+ * in the manifest's order; `why` says which cap.
+ */
+async function withinCaps(
+  deps: PreviewDeps,
+  request: PreviewRequest,
+  pr: number,
+  targets: ClawSpec[],
+  known: PreviewRecord[],
+  held: PreviewRecord[],
+): Promise<{ allowed: ClawSpec[]; capped: ClawSpec[]; why: string }> {
+  const { ctx } = deps;
+  const declared = request.manifest.claws.map((c) => c.id);
+  const listed = new Set((await ctx.client.listClaws({ deadline: ctx.deadline, signal: ctx.signal })).map((c) => c.id));
+  const register = [...known, ...held];
+  const ours = new Set(register.map((r) => r.id));
+  const others = [...listed].filter((id) => !ours.has(id) && (previewOf(id, declared)?.pr ?? pr) !== pr).length;
+  const running = register.filter((r) => listed.has(r.id)).length;
+  const live = (spec: ClawSpec) => known.some((r) => r.claw === spec.id && listed.has(r.id));
+  const blocked = (spec: ClawSpec) => held.some((r) => r.claw === spec.id);
+  let room = request.maxPreviews - others - running;
+  // The longest id this run asks for, and a GitHub Deployment: the register of the worst case.
+  const records = [...register];
+  const allowed: ClawSpec[] = [];
+  const capped: ClawSpec[] = [];
+  let why = '';
+  for (const spec of targets) {
+    if (live(spec) || blocked(spec)) {
+      allowed.push(spec);
+      continue;
+    }
+    const next = [
+      ...records,
+      { claw: spec.id, id: `${previewId(spec.id, pr)}-3`, githubDeployment: Number.MAX_SAFE_INTEGER },
+    ];
+    const full = registerProblem({ pr, head: request.event.headSha, previews: next });
+    if (room <= 0 || full) {
+      capped.push(spec);
+      why ||= full
+        ? `${full}: no preview is created that the register could not name`
+        : `${others} preview Claw(s) of other pull requests${running ? ` and ${running} of this one` : ''} are running and 'max-previews' is ${request.maxPreviews}`;
+      continue;
+    }
+    room--;
+    records.push(next.at(-1)!);
+    allowed.push(spec);
+  }
+  return { allowed, capped, why };
 }
 
 /** The Claws whose plan against production has operations, or every Claw with `preview-claws: all`. */
@@ -157,12 +217,22 @@ async function upClaw(
   pr: number,
   spec: ClawSpec,
   known: PreviewRecord[],
+  held: PreviewRecord[],
 ): Promise<PreviewEntry> {
   const { ctx, host } = deps;
   const { manifest } = request;
   const options = { deadline: ctx.deadline, signal: ctx.signal };
   const entry = emptyEntry(spec.id);
   const record = known.find((r) => r.claw === spec.id);
+  const declaredPreview = held.find((r) => r.claw === spec.id);
+  if (!record && declaredPreview) {
+    // Its preview is a Claw the manifest now declares: never written to, and no second one made.
+    entry.notes.push(
+      `its preview ${declaredPreview.id} is declared by ${manifest.file} as a Claw of its own: not updated, and no other preview is made while it is`,
+    );
+    ctx.log.warning(`Preview of ${spec.id}: ${entry.notes[0]}.`);
+    return entry;
+  }
   try {
     let id = record && (await exists(deps, record.id)) ? record.id : undefined;
     if (id) {
@@ -177,7 +247,7 @@ async function upClaw(
       // Registered before anything else happens to it: a run cut short still leaves it in a sealed state.
       known.push({ claw: spec.id, id });
       const registering = { ...emptyResult('up', request.event.headSha, pr), message: `Creating previews…` };
-      await writeComment(deps, request, registering, known);
+      await writeComment(deps, request, registering, known, held);
       if (registering.comment !== 'written') {
         // Not in a sealed state, it would never be found again, nor deleted: take it away now.
         known.pop();
@@ -324,6 +394,7 @@ async function closedDuringRun(
   request: PreviewRequest,
   result: PreviewResult,
   known: PreviewRecord[],
+  held: PreviewRecord[],
 ): Promise<PreviewResult> {
   const created = result.entries.filter((e) => e.created && e.previewId);
   for (const entry of created) {
@@ -335,7 +406,7 @@ async function closedDuringRun(
   // The register named what this run created: it now names only what is left for the close to remove.
   if (created.length > 0) {
     const left = registerOf(result, known).filter((r) => !result.removed.some((x) => x.id === r.id));
-    await writeComment(deps, request, { ...result, mode: 'down' }, left);
+    await writeComment(deps, request, { ...result, mode: 'down' }, left, held);
   }
   const removed = result.removed.length
     ? `; removed what this run created: ${result.removed.map((r) => r.id).join(', ')}`
@@ -361,14 +432,25 @@ function registerOf(result: PreviewResult, known: PreviewRecord[]): PreviewRecor
   return records;
 }
 
-/** Writes the comment: what it shows, and the sealed register of `records`. */
+/**
+ * Writes the comment: what it shows, and the sealed register of `records` and `held`. A register
+ * that would not read back whole is not written (one warning): the caller removes what it names.
+ */
 async function writeComment(
   deps: PreviewDeps,
   request: PreviewRequest,
   result: PreviewResult,
   records: PreviewRecord[],
+  held: PreviewRecord[],
 ): Promise<void> {
-  const state: PreviewState = { pr: result.pr!, head: result.headSha, previews: records };
+  const previews = [...records, ...held.filter((h) => !records.some((r) => r.id === h.id))];
+  const state: PreviewState = { pr: result.pr!, head: result.headSha, previews };
+  const full = registerProblem(state);
+  if (full) {
+    deps.ctx.log.warning(`The preview comment of #${result.pr} was not written: ${full}.`);
+    result.comment = 'refused';
+    return;
+  }
   const sealed = encodeState(state, request.seal);
   const shown = previewComment(request.manifest.file, result, deps.ctx.clock.now(), request.redact, sealed.length);
   const body = commentWithState(request.manifest.file, shown, sealed);

@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO_KEY, type Simulator } from '../sim/server.ts';
 import { FakeJudge, verdict } from '../sim/judge.ts';
@@ -186,5 +187,70 @@ describe('claw-deploy under attack', () => {
     expect(bytes).toContain('deployment dep_0001: live (success)');
     // eslint-disable-next-line no-control-regex
     expect(bytes).not.toMatch(/\u001b|[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/);
+  });
+
+  it("--json and --output -: a reply's C1 controls, DEL, U+2028 and bidi controls reach stdout as \\uXXXX, and parse back the same", async () => {
+    const s = await start();
+    // Input controlled by: anyone who talks to the Claw. U+009B is a one-byte CSI to an xterm.
+    const hostile = 'ok\u009b2J\u009bH FORGED: all checks passed\u007f\u2028\u2029\u202e\u2066\u200f\u061c\u0085.';
+    const plain = 'café — ✅ 日本語 «quoted»';
+    s.addClaw('c1', { chat: { mode: 'sync', reply: `${hostile} ${plain}` } });
+    const cwd = mkdtempSync(join(tmpdir(), 'claw-cli-'));
+    writeFileSync(
+      join(cwd, 'checks.yml'),
+      'checks:\n  - {name: hi, send: hi, assert: [{type: contains, value: nope}]}\n',
+    );
+    const acted = /[\u007f-\u009f\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+    for (const flags of [['--json'], ['--output', '-']]) {
+      const run = await runCli(['check', '--claw-id', 'c1', '--checks', 'checks.yml', ...flags, ...base(s)], { cwd });
+      expect({ flags, code: run.code }).toEqual({ flags, code: 1 });
+      expect(run.stdout, flags[0]).not.toMatch(acted);
+      expect(run.stdout).toContain('ok\\u009b2J\\u009bH FORGED');
+      expect(run.stdout).toContain('\\u202e\\u2066\\u200f\\u061c\\u0085');
+      // The same value once parsed; what a terminal only draws (accents, emoji, CJK) stays as it is.
+      expect(JSON.stringify(JSON.parse(run.stdout))).toContain(`${hostile} ${plain}`);
+      expect(run.stdout).toContain(plain);
+    }
+  });
+
+  it('SIGINT or SIGTERM while the bundle is still loading: --json still ends with its one object and the cancel exit code', async () => {
+    // The bundle's load is held (a module hook) until the signal: the moment a slow disk gives a user.
+    const dir = mkdtempSync(join(tmpdir(), 'claw-hold-'));
+    writeFileSync(
+      join(dir, 'hooks.mjs'),
+      `import { writeSync } from 'node:fs';\nexport async function load(url, context, next) {\n  if (url.endsWith('/dist/index.js')) {\n    writeSync(2, 'holding the bundle\\n');\n    await new Promise(() => {});\n  }\n  return next(url, context);\n}\n`,
+    );
+    writeFileSync(
+      join(dir, 'hold.mjs'),
+      `import { register } from 'node:module';\nregister('./hooks.mjs', import.meta.url);\nsetInterval(() => {}, 1 << 30);\n`,
+    );
+    const env = { NODE_OPTIONS: `--import ${pathToFileURL(join(dir, 'hold.mjs')).href}` };
+    for (const [signal, code] of [
+      ['SIGINT', 130],
+      ['SIGTERM', 143],
+    ] as const) {
+      let sent = false;
+      const run = await runCli(['deploy', '--claw-id', 'c1', '--json'], {
+        env,
+        onLog: (log, kill) => {
+          if (!sent && log.includes('holding the bundle')) {
+            sent = true;
+            kill(signal);
+          }
+        },
+      });
+      expect(sent).toBe(true);
+      expect({ signal, code: run.code }).toEqual({ signal, code });
+      expect(JSON.parse(run.stdout)).toEqual({
+        outcome: 'cancelled',
+        'exit-code': code,
+        message: `Interrupted (${signal}) before the command started: nothing was done.`,
+      });
+      expect(run.stderr).toContain(`error: Interrupted (${signal}) before the command started`);
+    }
+    // A benign control: with no signal, --json ends with the command's own object.
+    const version = await runCli(['--version', '--json']);
+    expect(version.code).toBe(0);
+    expect(JSON.parse(version.stdout)).toMatchObject({ outcome: 'succeeded', 'exit-code': 0 });
   });
 });

@@ -213,4 +213,28 @@ describe('incidents: a key rotation keeps the state', () => {
     ]);
     expect(github.repo.issues).toHaveLength(2);
   });
+
+  it("two Claw ids sharing their first 50 characters: a label each, and one's sealed body pasted into the other's issue is ignored with one warning, the real incident kept open", async () => {
+    const { sim, github } = await start();
+    const shared = 'claw-support-'.padEnd(50, 'x');
+    const [one, two] = [`${shared}-one`, `${shared}-two`];
+    // A benign control: a short id keeps its whole id as its label.
+    for (const id of [one, two, 'bot-a']) sim.addClaw(id, { status: 'offline' });
+    await run(T);
+    const issueOf = (id: string) => github.repo.issues.find((i) => i.title === `${id} is down`)!;
+    const [a, b] = [issueOf(one), issueOf(two)];
+    expect(a.labels[1]).not.toBe(b.labels[1]);
+    expect(a.labels[1]).toMatch(/^claw-support-x+~[0-9a-f]{16}$/);
+    expect(a.labels[1].length).toBeLessThanOrEqual(50);
+    expect(issueOf('bot-a').labels).toEqual(['claw-incident', 'bot-a']);
+    // Input controlled by: a collaborator (may edit any issue). Before, the next run closed one of
+    // the two as "a duplicate", with no warning: the labels, cut at 50, could not tell them apart.
+    b.body = a.body;
+    const next = await run(T + HOUR);
+    expect(next.warnings).toEqual([
+      `Incidents: ignored https://github.com/octo/claws/issues/${b.number}: its state is #${a.number}'s, whose labels name its subject (a state copied from one issue into another). It is never edited.`,
+    ]);
+    expect(a.state).toBe('open');
+    expect(github.repo.issues.filter((i) => i.state === 'closed')).toEqual([]);
+  });
 });

@@ -674,3 +674,109 @@ describe('preview under attack', () => {
     expect(gh.requests).toEqual([]);
   });
 });
+
+// The register and the caps hold by construction: a register is written only when it reads back
+// whole, each record is read alone, and max-previews counts on every push what the workspace holds.
+describe('preview: the register and the cap, by construction', () => {
+  const readRegister = (gh: FakeGitHub, declared = ['claw-support-bot']) =>
+    decodeState(commentOf(gh)!.body, { pr: 7, declared }, sealKey(DEMO_KEY, 'octo/claws'));
+  const previewsIn = (sim: Simulator) => [...sim.claws.keys()].filter((id) => id.includes('-pr-7')).sort();
+  const strict = { policy: { refunds: 'strict' } };
+  const claws = (...names: [string, string][]) =>
+    `claws:\n${names.map(([id, refunds]) => `  ${id}:\n    config:\n      policy:\n        refunds: ${refunds}\n`).join('')}`;
+
+  it('at the register’s cap (100) the preview is made and read back whole; past it none is made, one notice; the close removes all 100', async () => {
+    const sim = await service({ rateLimit: { limit: 10_000, windowMs: 60_000 } });
+    sim.addClaw('claw-sales', { plan: [['live']], config: strict });
+    const gh = await gitHub();
+    // 99 previews of earlier pushes, named by the bot's own sealed register.
+    const earlier = Array.from({ length: 99 }, (_, i) => ({ claw: `claw-old-${i}`, id: `claw-old-${i}-pr-7` }));
+    for (const record of earlier) sim.addClaw(record.id, { plan: [['live']] });
+    gh.seedComments(7, [`${MARKER}\n${sealedState(7, earlier)}`], 'github-actions[bot]');
+    const wide = { 'fail-on': 'never', 'max-previews': '1000' };
+    const at = await run(sim, gh, { name: 'pull_request', action: 'opened', pr: 7 }, wide);
+    expect(at.exitCode).toBe(0);
+    expect(readRegister(gh).state?.previews).toHaveLength(100);
+    expect(sim.claws.has('claw-support-bot-pr-7')).toBe(true);
+    // Past the cap: the next push changes claw-sales too. No preview is made that no register names.
+    const both = claws(['claw-support-bot', 'generous'], ['claw-sales', 'generous']);
+    const past = await run(sim, gh, { name: 'pull_request', action: 'synchronize', pr: 7 }, wide, {}, both);
+    expect(past.exitCode).toBe(0);
+    expect(past.stdout.match(/::notice::/g)).toHaveLength(1);
+    expect(past.stdout).toMatch(
+      /::notice::No preview for claw-sales on pull request #7: a pull request's register of previews holds at most 100, and this one would hold 101/,
+    );
+    expect(sim.claws.has('claw-sales-pr-7')).toBe(false);
+    expect(readRegister(gh, ['claw-support-bot', 'claw-sales']).state?.previews).toHaveLength(100);
+    gh.pulls.get(7)!.state = 'closed';
+    const down = await run(sim, gh, { name: 'pull_request', action: 'closed', pr: 7 });
+    expect(down.exitCode).toBe(0);
+    expect(down.stdout).toContain('Pull request #7 closed: removed 100 preview(s)');
+    expect(previewsIn(sim)).toEqual([]);
+  });
+
+  it('max-previews on every push: a second push changing two more Claws past a cap of 1 makes none, one notice; the first preview is still updated', async () => {
+    const sim = await service();
+    for (const id of ['claw-sales', 'claw-billing']) sim.addClaw(id, { plan: [['live']], config: strict });
+    const gh = await gitHub();
+    const capped = { 'fail-on': 'never', 'max-previews': '1' };
+    const first = claws(['claw-support-bot', 'generous'], ['claw-sales', 'strict'], ['claw-billing', 'strict']);
+    const opened = await run(sim, gh, { name: 'pull_request', action: 'opened', pr: 7 }, capped, {}, first);
+    expect(opened.exitCode).toBe(0);
+    expect(previewsIn(sim)).toEqual(['claw-support-bot-pr-7']);
+    const more = claws(['claw-support-bot', 'generous'], ['claw-sales', 'generous'], ['claw-billing', 'generous']);
+    const push = await run(sim, gh, { name: 'pull_request', action: 'synchronize', pr: 7 }, capped, {}, more);
+    expect(push.exitCode).toBe(0);
+    expect(previewsIn(sim)).toEqual(['claw-support-bot-pr-7']);
+    expect(push.stdout.match(/::notice::.*/g)).toEqual([
+      "::notice::No preview for claw-sales, claw-billing on pull request #7: 0 preview Claw(s) of other pull requests and 1 of this one are running and 'max-previews' is 1. Close or merge other pull requests, or raise max-previews.",
+    ]);
+    const previews = JSON.parse(push.outputs.previews) as { clawId: string; outcome: string }[];
+    expect(previews.map((p) => [p.clawId, p.outcome])).toEqual([
+      ['claw-support-bot', 'succeeded'],
+      ['claw-sales', 'capped'],
+      ['claw-billing', 'capped'],
+    ]);
+    expect(sim.requests.filter((r) => r.method === 'POST' && r.path === '/v1/claws')).toHaveLength(1);
+  });
+
+  it('a push whose manifest also declares an existing preview: that record alone is left alone (one warning), no duplicate, the close removes both', async () => {
+    const sim = await service();
+    sim.addClaw('claw-sales', { plan: [['live']], config: strict });
+    const gh = await gitHub();
+    const two = claws(['claw-support-bot', 'generous'], ['claw-sales', 'generous']);
+    await run(sim, gh, { name: 'pull_request', action: 'opened', pr: 7 }, { 'fail-on': 'never' }, {}, two);
+    expect(previewsIn(sim)).toEqual(['claw-sales-pr-7', 'claw-support-bot-pr-7']);
+    // Input controlled by: the pull request's author (its manifest names an existing preview).
+    const declaring = `${two}  claw-sales-pr-7: {}\n`;
+    const writesBefore = writesTo(sim, 'claw-sales-pr-7').length;
+    const push = await run(
+      sim,
+      gh,
+      { name: 'pull_request', action: 'synchronize', pr: 7 },
+      { 'fail-on': 'never' },
+      {},
+      declaring,
+    );
+    expect(push.warnings.filter((w) => w.startsWith("The preview comment's hidden state"))).toEqual([
+      expect.stringMatching(
+        /^The preview comment's hidden state of #7: record \d \(Claw "claw-sales", preview "claw-sales-pr-7"\): the manifest declares claw-sales-pr-7 as a Claw of its own, so it is left alone \(kept in the register\)\. The other 1 record\(s\) are kept\.$/,
+      ),
+    ]);
+    expect(push.warnings.join('\n')).not.toContain('is ignored');
+    // No duplicate: the other record still names its preview, which is updated, not made again.
+    expect(sim.requests.filter((r) => r.method === 'POST' && r.path === '/v1/claws')).toHaveLength(2);
+    expect(previewsIn(sim)).toEqual(['claw-sales-pr-7', 'claw-support-bot-pr-7']);
+    // What the manifest now declares is never written to by the preview run.
+    expect(writesTo(sim, 'claw-sales-pr-7')).toHaveLength(writesBefore);
+    expect(
+      readRegister(gh, ['claw-support-bot', 'claw-sales'])
+        .state?.previews.map((r) => r.id)
+        .sort(),
+    ).toEqual(['claw-sales-pr-7', 'claw-support-bot-pr-7']);
+    gh.pulls.get(7)!.state = 'closed';
+    const down = await run(sim, gh, { name: 'pull_request', action: 'closed', pr: 7 }, {}, {}, two);
+    expect(down.exitCode).toBe(0);
+    expect(previewsIn(sim)).toEqual([]);
+  });
+});
