@@ -201,6 +201,61 @@ describe('Git’s folder, by identity', () => {
     expect(s.requests).toEqual([]);
   });
 
+  /**
+   * Whether this machine lets a test give a folder a second name in a mount namespace of its own
+   * (`unshare -Urm`, then a bind mount): `.GIT` the same folder as `.git`, as on a case-folding file
+   * system (macOS, Windows). Nothing outside the namespace sees the mount.
+   */
+  const secondNames = (() => {
+    try {
+      execFileSync('unshare', ['-Urm', 'true'], { stdio: 'ignore' });
+      return true;
+    } catch {
+      return false;
+    }
+  })();
+
+  it.skipIf(!secondNames)(
+    'file://.GIT/config where .GIT is .git (a case-folding file system, here a bind mount): refused; the command line sends nothing',
+    async () => {
+      const s = await start();
+      s.addClaw('c1', { chat: { mode: 'sync', reply: 'Repeat' } });
+      const dir = workspace({ 'promptfooconfig.yaml': varConfig('file://.GIT/config') });
+      mkdirSync(join(dir, '.git'));
+      writeFileSync(join(dir, '.git', 'config'), `[http]\n\textraheader = AUTHORIZATION: basic ${CANARY}\n`);
+      mkdirSync(join(dir, '.GIT'));
+      const script = 'mount --bind "$1/.git" "$1/.GIT" && cd "$1" && shift && exec "$@"';
+      const child = spawn(
+        'unshare',
+        [
+          '-Urm',
+          'sh',
+          '-c',
+          script,
+          'sh',
+          dir,
+          process.execPath,
+          CLI,
+          'check',
+          '--checks',
+          'promptfooconfig.yaml',
+          ...cliBase(s),
+        ],
+        {
+          env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', CLAW_DEPLOY_API_KEY: DEMO_KEY },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
+      const run = await collect(child);
+      expect(run.exitCode, run.stderr).toBe(2);
+      expect(run.stderr).toMatch(
+        /^error: promptfooconfig\.yaml, line 3: var 'cfg' is "file:\/\/\.GIT\/config", which cannot be used: it .*'\.git'/,
+      );
+      expect(JSON.stringify(s.requests)).not.toContain(CANARY);
+      expect(s.requests).toEqual([]);
+    },
+  );
+
   it('the control: a plain file:// var in the same checkout is read and sent', async () => {
     const s = await start();
     s.addClaw('c1', { chat: { mode: 'sync', reply: 'Repeat' } });
