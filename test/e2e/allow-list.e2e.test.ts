@@ -8,7 +8,7 @@ import { lstatSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSyn
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEMO_KEY, type Simulator } from '../sim/server.ts';
-import { ROOT, collect, runAction, workspaceWith } from './harness.ts';
+import { ROOT, collect, onEvent, runAction, workspaceWith } from './harness.ts';
 import { inputsFor, simulatorPerTest } from './service.ts';
 
 const start = simulatorPerTest();
@@ -24,16 +24,8 @@ function workspace(files: Record<string, string>, payload: Record<string, unknow
   );
 }
 
-const on = (dir: string, event: string, extra: Record<string, string> = {}) => ({
-  env: {
-    GITHUB_WORKSPACE: dir,
-    GITHUB_EVENT_NAME: event,
-    GITHUB_EVENT_PATH: join(dir, 'event.json'),
-    ...STEP_SECRETS,
-    ...extra,
-  },
-  cwd: dir,
-});
+const on = (dir: string, event: string, extra: Record<string, string> = {}) =>
+  onEvent(dir, event, { ...STEP_SECRETS, ...extra });
 
 const JS_CONFIG = `prompts: ['Hello {{q}}']
 tests:
