@@ -12,8 +12,9 @@ import { terminalSafeJson } from './cli/json-text.js';
 import { type ExitCode, Output, type Stream, checksTable, jsonResult, outputsTable, planText } from './cli/output.js';
 import { Terminal, columnsFor, terminalLine } from './cli/terminal.js';
 import { CancelledError, InputError, errorMessage } from './errors.js';
+import { TRUSTED_FILES } from './config/fork.js';
 import { clip } from './format.js';
-import { githubRun } from './github/run.js';
+import { forkEventOfShell, githubRun } from './github/run.js';
 import { COMMAND_SUMMARIES } from './inputs.js';
 import { type CommandResult, type InputFiles, execute, outputsOf, readInputFiles } from './run.js';
 import { type Settings, readSettings } from './settings.js';
@@ -109,10 +110,13 @@ export async function run(argv: string[] = process.argv.slice(2), io: CliIo = de
     let files: InputFiles;
     try {
       settings = readSettings(cliReader(args, env), words);
-      files = await readInputFiles(settings, io.cwd, env, words);
+      // `/dev/stdout` is standard output as `-` is: written by the program, never renamed over.
+      if (settings.checksOutput === '/dev/stdout') settings = { ...settings, checksOutput: '-' };
+      files = await readInputFiles(settings, io.cwd, env, words, forkEventOfShell(env));
       secrets.add(...files.secrets, `${settings.authScheme} ${settings.apiKey}`.trim());
     } catch (err) {
-      return refuse(errorMessage(err));
+      // A fork's event inside GitHub Actions: the opt-in is a flag here.
+      return refuse(errorMessage(err).replaceAll(TRUSTED_FILES, words.setting('trusted-files', 'true')));
     }
     // `--output -`: promptfoo's JSON is stdout's one document; --json would be a second.
     if (settings.checksOutput === '-' && json) {

@@ -218,7 +218,7 @@ export const INPUTS: readonly InputSpec[] = [
   {
     name: 'trusted-files',
     description:
-      "The checks file, promptfoo config and manifest are the repository's own though the event is one a fork controls (pull_request_target, workflow_run or pull_request from a fork, issue_comment on a pull request): true lets them run code (javascript, transform) and choose where a secret goes (judge keys, headers, env values). Only for a workflow that checks out the base, never the pull request's head.",
+      "The checks file, promptfoo config and manifest are the repository's own though the event is not one known to carry the repository's own commit (push, schedule, workflow_dispatch, release, merge_group, create, delete, a pull_request or workflow_run from this repository; any other, such as pull_request_target or check_suite, may carry a fork's): true lets them run code (javascript, transform) and choose where a secret goes (judge keys, headers, env values). Only for a workflow that checks out the base, never the pull request's head.",
     default: 'false',
   },
   {

@@ -53,9 +53,9 @@ export async function run(): Promise<void> {
   try {
     settings = readSettings((name) => core.getInput(name));
     // The command line's `--output -` is stdout; the action's stdout is the public log.
-    if (settings.checksOutput === '-')
+    if (settings.checksOutput === '-' || settings.checksOutput === '/dev/stdout')
       throw new InputError(
-        `Input 'checks-output' is "-": expected a file in the workspace, such as reports/claw-checks.json (stdout is the command line's --output -; here it is the log)`,
+        `Input 'checks-output' is ${JSON.stringify(settings.checksOutput)}: expected a file in the workspace, such as reports/claw-checks.json (stdout is the command line's --output -; here it is the log)`,
       );
     // The checks file and the manifest are input too: every mistake in them is found before any request.
     files = await readInputFiles(settings, workspace, process.env, undefined, githubRun().forkEvent);

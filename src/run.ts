@@ -43,7 +43,7 @@ export async function readInputFiles(
   workspace: string,
   env: NodeJS.ProcessEnv,
   words?: Words,
-  /** The event when the files may be a fork's (the action's github/run.ts); the command line has none. */
+  /** The event when the files may be a fork's (github/run.ts); the command line has one only inside GitHub Actions. */
   forkEventOfRun?: string,
 ): Promise<InputFiles> {
   // Under an event where the files may be a fork's (github/run.ts), nothing in them runs code or

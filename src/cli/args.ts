@@ -36,8 +36,6 @@ export const ACTION_ONLY: Record<string, string> = {
   confirm: OVER_TIME,
   recover: OVER_TIME,
   'reopen-within': OVER_TIME,
-  'trusted-files':
-    "tells the action that a fork's event (pull_request_target, …) checked out the repository's own files; the command line runs the files you have, whatever the event",
   assignees: OVER_TIME,
   mention: OVER_TIME,
   'max-new-incidents': OVER_TIME,

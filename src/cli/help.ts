@@ -49,7 +49,7 @@ const GROUPS: { title: string; commands: string[]; flags: string[] }[] = [
   {
     title: 'Conversation checks',
     commands: ['deploy', 'health', 'check', 'apply', 'preview'],
-    flags: ['checks', 'checks-junit', 'checks-output', 'judge-cache'],
+    flags: ['checks', 'checks-junit', 'checks-output', 'judge-cache', 'trusted-files'],
   },
   { title: 'Health', commands: ['health'], flags: ['probe-message', 'probe-expect', 'fail-on-unhealthy'] },
   { title: 'Previews', commands: ['preview'], flags: ['preview-claws', 'preview-ttl', 'max-previews', 'fail-on'] },

@@ -1,6 +1,6 @@
-// Under an event where the checked-out files may be a fork's (pull_request_target, a workflow_run
-// or pull_request from a fork, an issue_comment on a pull request), nothing a file says may run
-// code or choose where a secret goes. Every such refusal ends the same way: the event, and the one
+// Under an event not known to carry the repository's own commit (github/run.ts: every event but
+// push, schedule, workflow_dispatch, release, merge_group, create, delete and a pull request or
+// workflow_run from this repository), nothing a file says may run code or choose where a secret goes. Every such refusal ends the same way: the event, and the one
 // input that opts out, for a workflow that knows its checkout is the repository's own.
 
 /** The opt-in, as a refusal names it. */

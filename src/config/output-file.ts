@@ -1,12 +1,15 @@
 // A file the run writes for the user (the JUnit file, promptfoo's output, the judge cache). Its
 // path is the workflow's, but what already sits there may be a pull request's: a link placed at
 // the path, or at its folder, must not carry the write out of the workspace (over a runner's file,
-// a later step's code). So the text goes to a new file beside it, which then replaces whatever was
-// at the path (a link is replaced, never followed), in a folder that is really inside.
+// a later step's code). So a regular file goes to a new file beside it, which then replaces
+// whatever was at the path (a link is replaced, never followed), in a folder that is really inside.
+// What is not a regular file (a device such as /dev/null, a FIFO) is written through, never
+// replaced: a rename over it would turn a device into a file for every later step.
 import { randomUUID } from 'node:crypto';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { type BigIntStats, constants, fstatSync, statSync } from 'node:fs';
+import { mkdir, open, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
-import { placeProblem } from './place.js';
+import { placeProblem, realPlace } from './place.js';
 
 /** Writes `text` at `path` (relative to `workspace`); returns the absolute path. */
 export async function writeOutputFile(path: string, workspace: string, text: string): Promise<string> {
@@ -21,6 +24,8 @@ export async function writeOutputFile(path: string, workspace: string, text: str
   };
   const before = where();
   if (before) refuse(before);
+  const through = specialTarget(full, workspace);
+  if (through) return writeThrough(through, full, text);
   await mkdir(folder, { recursive: true });
   // Looked at again once made: a link swapped in meanwhile is found here.
   const after = where();
@@ -35,4 +40,74 @@ export async function writeOutputFile(path: string, workspace: string, text: str
     throw err;
   }
   return full;
+}
+
+/**
+ * The real path of what `full` holds when it is there and not a regular file or folder (a device,
+ * a FIFO, a socket, or a link to one), else undefined. A link the workspace holds is followed only
+ * where it stays inside: one leading out (a pull request's `checks.xml -> /dev/sda`) is replaced.
+ */
+function specialTarget(full: string, workspace: string): string | undefined {
+  const stats = statOf(full);
+  if (!stats || stats.isFile() || stats.isDirectory()) return undefined;
+  if (placeProblem(full, workspace)) return undefined;
+  return realPlace(full);
+}
+
+const statOf = (path: string): BigIntStats | undefined => {
+  try {
+    return statSync(path, { bigint: true, throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * Writes into an existing device or FIFO, as `>` in a shell does: opened for writing only, never
+ * created or truncated. A FIFO no one reads is refused at once rather than waited on; this
+ * process's own standard output or error (the step's log, the command line's one document) is
+ * refused: a reply written there could pass for the runner's commands or break `--json`.
+ */
+async function writeThrough(real: string, full: string, text: string): Promise<string> {
+  const stats = statOf(real);
+  if (stats?.isSocket()) throw new Error('it is a socket: expected a file, a device or a FIFO');
+  if (stats && ownStream(stats))
+    throw new Error(
+      "it is this program's standard output or error: expected a file (the command line's --output - writes to standard output)",
+    );
+  let probe;
+  try {
+    // O_NONBLOCK: a FIFO without a reader fails (ENXIO) at once instead of holding the run.
+    probe = await open(real, constants.O_WRONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENXIO')
+      throw new Error('it is a FIFO that no one reads', { cause: err });
+    throw err;
+  }
+  try {
+    // Opened again, blocking, now that a reader is there: a full pipe waits rather than fails.
+    const file = await open(real, constants.O_WRONLY | constants.O_NOCTTY);
+    try {
+      await file.writeFile(text, 'utf8');
+    } finally {
+      await file.close();
+    }
+  } finally {
+    await probe.close();
+  }
+  return full;
+}
+
+/** Whether `stats` is this process's standard output or error (by identity), other than the null device. */
+function ownStream(stats: BigIntStats): boolean {
+  const id = (s: { dev: bigint; ino: bigint }): string => `${s.dev}:${s.ino}`;
+  const target = id(stats);
+  if (target === id(statOf('/dev/null') ?? { dev: -1n, ino: -1n })) return false;
+  return [1, 2].some((fd) => {
+    try {
+      return id(fstatSync(fd, { bigint: true })) === target;
+    } catch {
+      return false;
+    }
+  });
 }

@@ -1,4 +1,6 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -47,5 +49,46 @@ describe('a path, by where it leads', () => {
     // The control: a report in a folder not made yet, really inside.
     await writeOutputFile('out/a/b/x.xml', dir, '<x/>');
     expect(readFileSync(join(dir, 'out', 'a', 'b', 'x.xml'), 'utf8')).toBe('<x/>');
+  });
+
+  it("a '.git' file's folder (gitdir: ./.bare) is Git's folder, by identity, through links too", () => {
+    const { dir } = workspace();
+    const pointed = join(dir, 'wt');
+    mkdirSync(join(pointed, '.bare'), { recursive: true });
+    writeFileSync(join(pointed, '.git'), 'gitdir: ./.bare\n');
+    writeFileSync(join(pointed, '.bare', 'config'), 'token');
+    symlinkSync('wt/.bare', join(dir, 'meta2'));
+    expect(placeProblem('wt/.bare/config', dir)).toMatch(/inside '\.git', Git's own folder/);
+    expect(placeProblem('wt/.bare/not/yet.txt', dir)).toMatch(/inside '\.git'/);
+    expect(placeProblem('meta2/config', dir)).toMatch(/links into '\.git'/);
+    // The control: the worktree's own files.
+    writeFileSync(join(pointed, 'notes.txt'), 'x');
+    expect(placeProblem('wt/notes.txt', dir)).toBeUndefined();
+  });
+});
+
+describe('an output file that is not a regular file', () => {
+  it('a link the workspace holds to a FIFO outside is replaced, never written through', async () => {
+    const { dir, outside } = workspace();
+    execFileSync('mkfifo', [join(outside, 'pipe')]);
+    symlinkSync(join(outside, 'pipe'), join(dir, 'checks.xml'));
+    await writeOutputFile('checks.xml', dir, '<x/>');
+    expect(lstatSync(join(dir, 'checks.xml')).isFile()).toBe(true);
+    expect(lstatSync(join(outside, 'pipe')).isFIFO()).toBe(true);
+  });
+
+  it('a socket is refused with one line, and stays a socket', async () => {
+    const { dir } = workspace();
+    const path = join(dir, 'report.sock');
+    const server = createServer();
+    await new Promise<void>((done) => server.listen(path, done));
+    try {
+      await expect(writeOutputFile('report.sock', dir, '<x/>')).rejects.toThrow(
+        'it is a socket: expected a file, a device or a FIFO',
+      );
+      expect(lstatSync(path).isSocket()).toBe(true);
+    } finally {
+      server.close();
+    }
   });
 });

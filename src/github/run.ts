@@ -77,29 +77,48 @@ function fromEvent(
 }
 
 /**
- * Whether the event may have checked out a fork's files, told as actions/checkout tells it
- * (src/unsafe-pr-checkout-helper.ts): the payload's `repository.id` against the head repository's.
- * pull_request_target always (its workflow has the base's secrets and may check out the head); a
- * workflow_run or a pull_request whose head is another repository; an issue_comment on a pull
- * request, whose payload has no head at all but whose workflow may check it out.
+ * Events whose checkout is the repository's own commit, whatever the payload says: each needs
+ * write access to the repository to start (SECURITY.md gives each one's reason). Every other event,
+ * known or not, may carry a fork's commit, unless the payload shows otherwise below.
+ */
+const OWN_COMMIT_EVENTS = new Set([
+  'push',
+  'schedule',
+  'workflow_dispatch',
+  'release',
+  'merge_group',
+  'create',
+  'delete',
+]);
+/** Events whose checkout is a pull request's head: the repository's own when the head repository is this one. */
+const PULL_REQUEST_EVENTS = new Set(['pull_request', 'pull_request_review', 'pull_request_review_comment']);
+
+/**
+ * When the checked-out files may be a fork's: the event as a refusal names it, or undefined when
+ * it is known to carry the repository's own commit. An allow-list: an event not named here (check_suite,
+ * status, repository_dispatch, one GitHub adds tomorrow) is a fork's. A pull request's or a
+ * workflow_run's head is this repository's only when the payload says so by id, as actions/checkout
+ * tells it (src/unsafe-pr-checkout-helper.ts); a payload that names no id, or a deleted fork (null),
+ * does not. pull_request_target always (its workflow has the base's secrets and may check out the head).
  */
 export function forkEventOf(eventName: string, event: EventPayload): string | undefined {
+  if (OWN_COMMIT_EVENTS.has(eventName)) return undefined;
   const base = event.repository?.id;
-  // A payload without the base's id cannot tell (actions/checkout lets it pass too); a head repository
-  // that is gone (a deleted fork: null) is not this one.
-  const other = (head: unknown): boolean => typeof base === 'number' && head !== base;
-  switch (eventName) {
-    case 'pull_request_target':
-      return 'pull_request_target';
-    case 'workflow_run':
-      return other(event.workflow_run?.head_repository?.id) ? 'workflow_run from a fork' : undefined;
-    case 'pull_request':
-    case 'pull_request_review':
-    case 'pull_request_review_comment':
-      return other(event.pull_request?.head?.repo?.id) ? `${eventName} from a fork` : undefined;
-    case 'issue_comment':
-      return event.issue?.pull_request ? 'issue_comment on a pull request' : undefined;
-    default:
-      return undefined;
-  }
+  const ours = (head: unknown): boolean => typeof base === 'number' && head === base;
+  if (PULL_REQUEST_EVENTS.has(eventName))
+    return ours(event.pull_request?.head?.repo?.id) ? undefined : `${eventName} from a fork`;
+  if (eventName === 'workflow_run')
+    return ours(event.workflow_run?.head_repository?.id) ? undefined : 'workflow_run from a fork';
+  if (eventName === 'issue_comment' && event.issue?.pull_request) return 'issue_comment on a pull request';
+  // The runner's name for it, shown in the refusal; anything else is not a name an event has.
+  return /^[a-z_]{1,64}$/.test(eventName) ? eventName : 'an event the runner did not name';
+}
+
+/**
+ * The event under which the command line's files may be a fork's: inside GitHub Actions (the
+ * runner's own event file), the same rule as the action's; elsewhere none (the user's own files).
+ */
+export function forkEventOfShell(env: NodeJS.ProcessEnv): string | undefined {
+  if (env.GITHUB_ACTIONS !== 'true' || !env.GITHUB_EVENT_PATH) return undefined;
+  return githubRun(env).forkEvent;
 }

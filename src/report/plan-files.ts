@@ -1,8 +1,9 @@
 // The whole plan, somewhere a reviewer can read it when the comment is capped: as Markdown (every
 // value whole, secrets masked) and as JSON (the operations with whole values, masked), written
 // under the runner's temporary folder for actions/upload-artifact.
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { basename, join } from 'node:path';
+import { writeOutputFile } from '../config/output-file.js';
 import { type Plan, planJson } from '../manifest/plan.js';
 import { type PlanView, planMarkdown } from './plan-report.js';
 
@@ -21,7 +22,8 @@ export async function writePlanFiles(
   const stem = `claw-plan-${basename(plan.manifest).replace(/[^\w.-]+/g, '_')}-${plan.id}`;
   await mkdir(dir, { recursive: true });
   const files = { markdown: join(dir, `${stem}.md`), json: join(dir, `${stem}.json`) };
-  await writeFile(files.markdown, redact(planMarkdown(plan, view)), 'utf8');
-  await writeFile(files.json, redact(`${JSON.stringify(planJson(plan), null, 2)}\n`), 'utf8');
+  // As every report: a regular file replaced whole, a device or FIFO written through, never a link followed out.
+  await writeOutputFile(files.markdown, dir, redact(planMarkdown(plan, view)));
+  await writeOutputFile(files.json, dir, redact(`${JSON.stringify(planJson(plan), null, 2)}\n`));
   return files;
 }

@@ -12,7 +12,7 @@ import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakeJudge, verdict } from '../sim/judge.ts';
 import { DEMO_KEY } from '../sim/server.ts';
-import { type ActionRun, runAction } from './harness.ts';
+import { type ActionRun, onEvent, runAction } from './harness.ts';
 import { HealthWorld } from './health-world.ts';
 import { inputsFor, simulatorPerTest } from './service.ts';
 
@@ -59,16 +59,8 @@ function workspace(files: Record<string, string>, event: Record<string, unknown>
   return dir;
 }
 
-const on = (dir: string, event: string, extra: Record<string, string> = {}) => ({
-  env: {
-    GITHUB_WORKSPACE: dir,
-    GITHUB_EVENT_NAME: event,
-    GITHUB_EVENT_PATH: join(dir, 'event.json'),
-    OPENAI_API_KEY: STEP_KEY,
-    ...extra,
-  },
-  cwd: dir,
-});
+const on = (dir: string, event: string, extra: Record<string, string> = {}) =>
+  onEvent(dir, event, { OPENAI_API_KEY: STEP_KEY, ...extra });
 
 /** Fork events in spellings the other tests do not use: a deleted fork, a review comment, no payload. */
 const FORK_EVENTS: [event: string, payload: Record<string, unknown>, named: string][] = [

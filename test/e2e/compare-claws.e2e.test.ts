@@ -274,7 +274,8 @@ describe('select-best and max-score across the Claws of a run, through dist/inde
       'event.json': JSON.stringify({
         action: 'opened',
         number: 7,
-        pull_request: { number: 7, head: { sha: 'feedc0ffee1234567890' } },
+        repository: { id: 1 },
+        pull_request: { number: 7, head: { sha: 'feedc0ffee1234567890', repo: { id: 1 } } },
       }),
     });
     const run = await runAction(

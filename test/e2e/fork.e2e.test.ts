@@ -357,9 +357,16 @@ tests:
     const j = await startJudge();
     const dir = workspace({
       'checks.yml': `judge: {url: "${j.url}", model: openai/gpt-4.1, api-key-env: GITHUB_TOKEN}\nchecks:\n  - {name: a, send: hi, assert: [{type: llm-rubric, value: polite}]}\n`,
+      // A pull request from this repository: its head repository is the repository, by id.
+      'event.json': JSON.stringify({ repository: { id: 1 }, pull_request: { number: 7, head: { repo: { id: 1 } } } }),
     });
     const run = await runAction(inputsFor(s, { command: 'check', checks: 'checks.yml' }), {
-      env: { GITHUB_WORKSPACE: dir, GITHUB_EVENT_NAME: 'pull_request', GITHUB_TOKEN: WORKFLOW_TOKEN },
+      env: {
+        GITHUB_WORKSPACE: dir,
+        GITHUB_EVENT_NAME: 'pull_request',
+        GITHUB_EVENT_PATH: join(dir, 'event.json'),
+        GITHUB_TOKEN: WORKFLOW_TOKEN,
+      },
       cwd: dir,
     });
     expect(run.exitCode, run.stdout).toBe(0);

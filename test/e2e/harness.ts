@@ -51,6 +51,14 @@ export function workspaceWith(files: Record<string, string>, prefix = 'claw-work
   return dir;
 }
 
+/** A run in the workspace `dir` under `event`, whose payload is the workspace's `event.json`, with `env` besides. */
+export function onEvent(dir: string, event: string, env: Record<string, string> = {}): RunOptions {
+  return {
+    env: { GITHUB_WORKSPACE: dir, GITHUB_EVENT_NAME: event, GITHUB_EVENT_PATH: join(dir, 'event.json'), ...env },
+    cwd: dir,
+  };
+}
+
 /** A module, loaded with --import, that moves the process's `Date` to start at `at`. */
 export function clockHook(at: number): string {
   const source = `const R=Date,o=${Math.round(at)}-R.now();class D extends R{constructor(...a){a.length?super(...a):super(R.now()+o)}static now(){return R.now()+o}}globalThis.Date=D;`;

@@ -49,7 +49,10 @@ function workspace(text = MANIFEST): { dir: string; env: Record<string, string> 
   const dir = mkdtempSync(join(tmpdir(), 'claw-manifest-'));
   writeFileSync(join(dir, 'claws.yml'), text);
   const event = join(dir, 'event.json');
-  writeFileSync(event, JSON.stringify({ number: 7, pull_request: { number: 7 } }));
+  writeFileSync(
+    event,
+    JSON.stringify({ number: 7, repository: { id: 1 }, pull_request: { number: 7, head: { repo: { id: 1 } } } }),
+  );
   return { dir, env: { GITHUB_WORKSPACE: dir, GITHUB_EVENT_NAME: 'pull_request', GITHUB_EVENT_PATH: event } };
 }
 

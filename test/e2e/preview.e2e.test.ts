@@ -102,7 +102,8 @@ function run(
     ? {
         action: event.action,
         number: event.pr,
-        pull_request: { number: event.pr, head: { sha: 'feedc0ffee1234567890' } },
+        repository: { id: 1 },
+        pull_request: { number: event.pr, head: { sha: 'feedc0ffee1234567890', repo: { id: 1 } } },
       }
     : {};
   writeFileSync(join(dir, 'event.json'), JSON.stringify(payload));

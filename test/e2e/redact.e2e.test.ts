@@ -186,7 +186,11 @@ checks:
         zendesk:
           token: { env: ZENDESK_TOKEN }
 `,
-      'event.json': JSON.stringify({ number: 7, pull_request: { number: 7 } }),
+      'event.json': JSON.stringify({
+        number: 7,
+        repository: { id: 1 },
+        pull_request: { number: 7, head: { repo: { id: 1 } } },
+      }),
     });
     const run = await runAction(
       {

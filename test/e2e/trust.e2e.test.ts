@@ -12,7 +12,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { FakeGitHub } from '../sim/github.ts';
 import { DEMO_KEY, Simulator } from '../sim/server.ts';
 import { FakeJudge, type JudgeReply, verdict } from '../sim/judge.ts';
-import { ROOT, collect, runAction } from './harness.ts';
+import { ROOT, collect, onEvent, runAction } from './harness.ts';
 import { inputsFor, simulatorPerTest } from './service.ts';
 
 const start = simulatorPerTest();
@@ -38,16 +38,8 @@ function workspace(files: Record<string, string>, event: Record<string, unknown>
 
 /** The step's environment besides the inputs: a judge's key and the runner's own token. */
 const STEP_SECRETS = { OPENAI_API_KEY: 'sk-step-openai-key-0123456789', GITHUB_TOKEN: 'ghs_step-env-token-0123456789' };
-const on = (dir: string, event: string, extra: Record<string, string> = {}) => ({
-  env: {
-    GITHUB_WORKSPACE: dir,
-    GITHUB_EVENT_NAME: event,
-    GITHUB_EVENT_PATH: join(dir, 'event.json'),
-    ...STEP_SECRETS,
-    ...extra,
-  },
-  cwd: dir,
-});
+const on = (dir: string, event: string, extra: Record<string, string> = {}) =>
+  onEvent(dir, event, { ...STEP_SECRETS, ...extra });
 
 /** Every event under which the files are a fork's, with its payload, and how the refusal names it. */
 const FORK_EVENTS: [string, Record<string, unknown>, string][] = [
