@@ -296,13 +296,13 @@ class ClawConversation {
         const detail = `${turnLabel}${answer.problem}${cut}`;
         return { kind: 'error', detail, record: { ...record, error: detail } };
       }
-      const { reply, latencyMs } = answer;
+      const { reply, latencyMs, latency } = answer;
       replyMs += latencyMs;
       conversation.push({ send: turn.send, reply });
       record.reply = reply;
       record.latencyMs = latencyMs;
       // Every assertion of the turn, scored (scoring.ts): the judge last, and only while it can matter.
-      const outcome = await scoreTurn(turn, reply, latencyMs, {
+      const outcome = await scoreTurn(turn, reply, latency, {
         grade: (assertion, text) => {
           const graded =
             text === reply.trim() ? conversation : [...conversation.slice(0, -1), { send: turn.send, reply: text }];
