@@ -280,6 +280,8 @@ class ClawConversation {
         });
       } catch (err) {
         if (err instanceof CancelledError || !(err instanceof ApiError)) throw err;
+        // Nothing answers at base-url, or not as the service: no Claw's check can be run.
+        if (err.kind === 'unreachable' || err.kind === 'address') throw err;
         // A deadline met while the chat kept failing is the chat failing; a slow reply is not.
         if (err.kind === 'deadline' && !err.failing) {
           const within = stepFirst
