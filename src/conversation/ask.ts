@@ -69,7 +69,12 @@ export async function askClaw(
   if (answer.taskId) {
     // Paced by the team's budget like every poll: a stretched wait only widens the bound, which
     // goes with the figure. The pace of a task's polls changes as it runs: told at debug level.
-    const schedule = (): number => taskPollDelay(deps.clock.now() - latency.sentAt, ask.pollIntervalMs);
+    // Due from when the last poll went out, not from its answer: the time a poll takes to come back
+    // never adds to the gap between polls, so it never widens the bound.
+    const schedule = (): number => {
+      const due = latency.askedAt + taskPollDelay(latency.askedAt - latency.sentAt, ask.pollIntervalMs);
+      return Math.max(0, due - deps.clock.now());
+    };
     const poller = pollEvery({ ...deps, log: quiet(deps.log) }, schedule, ask.deadline);
     for (;;) {
       const task = await client.getTask(answer.taskId, options);
@@ -111,15 +116,18 @@ class ReplyTime {
   readonly sentAt: number;
   private done: number;
   private notBefore: number;
+  private lastSent: number;
 
   constructor(message: ExchangeTiming) {
     this.sentAt = message.sentAt;
+    this.lastSent = message.sentAt;
     this.done = message.receivedAt;
     this.notBefore = message.receivedAt;
   }
 
   /** A task poll's exchange; `running` when it found the task still at work. */
   followed(poll: ExchangeTiming, running: boolean): void {
+    this.lastSent = poll.sentAt;
     if (running) {
       this.done = poll.receivedAt;
       this.notBefore = poll.sentAt;
@@ -130,6 +138,11 @@ class ReplyTime {
 
   get ms(): number {
     return Math.max(0, Math.round(this.done - this.sentAt));
+  }
+
+  /** When the message or the last task poll went on the wire. */
+  get askedAt(): number {
+    return this.lastSent;
   }
 
   get lowMs(): number {
