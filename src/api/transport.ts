@@ -148,8 +148,8 @@ export class Transport {
   private answered = false;
   /** The service answered as itself (a success, or an error in its envelope): a bare 404 is then about the thing asked for. */
   private heardService = false;
-  /** Why the address is wrong, once known: every later request fails with it at once. */
-  private wrongAddress?: ApiError;
+  /** Why nothing answers at the address, once known: every later request fails with it at once. */
+  private unreachableError?: ApiError;
 
   constructor(private readonly options: TransportOptions) {
     this.random = options.random ?? Math.random;
@@ -238,7 +238,7 @@ export class Transport {
     const calledAt = clock.now();
 
     for (;;) {
-      if (this.wrongAddress) throw this.wrongAddress;
+      if (this.unreachableError) throw this.unreachableError;
       if (!skipBudget) await this.waitNotBefore(request, label);
       await this.waitForBudget(request, label, skipBudget);
       skipBudget = false;
@@ -291,11 +291,11 @@ export class Transport {
           const unreachable =
             !this.answered && attempt.kind === 'no-response' ? unreachableCause(attempt.code) : undefined;
           if (unreachable && failures.count >= UNREACHABLE_TRIES) {
-            this.wrongAddress = new ApiError(
+            this.unreachableError = new ApiError(
               `Nothing answered at ${this.address} (${unreachable}): ${this.addressAdvice}.`,
               'unreachable',
             );
-            throw this.wrongAddress;
+            throw this.unreachableError;
           }
           const wait = unreachable
             ? UNREACHABLE_RETRY_MS
@@ -460,11 +460,9 @@ export class Transport {
       this.heardService = true;
       return { status, body, headers };
     }
+    // Not kept for later requests, as an unreachable address is: each costs one answer to tell.
     const wrong = this.wrongPath(request, `${request.method} ${this.prefix}${request.route}`, status, body);
-    if (wrong) {
-      this.wrongAddress = wrong;
-      throw wrong;
-    }
+    if (wrong) throw wrong;
     if (readErrorEnvelope(body) !== undefined) this.heardService = true;
     const explain = this.options.explain ?? ((e: ExplainInput) => explainErrorResponse(e, this.options.words));
     throw explain({
