@@ -73,6 +73,17 @@ describe('an address where nothing answers', () => {
     expect(clock.now() - began).toBeLessThan(1000);
   });
 
+  it('TLS that fails (https to a plain HTTP port) says so', async () => {
+    sim = new Simulator({});
+    const url = await sim.start();
+    const { client } = clientAt(url.replace('http:', 'https:'));
+    const err = await failure(client.getClaw('c1'));
+    expect(err.kind).toBe('unreachable');
+    expect(err.message).toMatch(
+      /^Nothing answered at https:\/\/127\.0\.0\.1:\d+ \(TLS failed: [A-Z_]+\): check 'base-url'\.$/,
+    );
+  });
+
   it('the address holds no user or password in the message', async () => {
     const port = await deadPort();
     const { client } = clientAt(`http://someone:hunter2@127.0.0.1:${port}/v1?token=abc`);
