@@ -1,7 +1,6 @@
 // A wrong address fails fast and says so, over real sockets on a fake clock: a port where nothing
 // listens, a name that never resolves (the .invalid TLD), a path where something other than the
 // service answers. After the first answer, a refused connection is a moment's trouble again.
-import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO_KEY, Simulator } from '../../test/sim/server.ts';
 import { FakeClock } from '../../test/support/fake-clock.ts';
@@ -9,6 +8,7 @@ import { RecordingLogger } from '../../test/support/setup.ts';
 import { AmsClient } from './client.js';
 import { ApiError } from './errors.js';
 import { Transport } from './transport.js';
+import { deadPort } from '../../test/support/dead-port.ts';
 
 let sim: Simulator | undefined;
 afterEach(async () => {
@@ -36,15 +36,6 @@ async function failure(promise: Promise<unknown>): Promise<ApiError> {
   );
   expect(err).toBeInstanceOf(ApiError);
   return err as ApiError;
-}
-
-/** A port where nothing listens: one a server had, closed again. */
-async function deadPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 describe('an address where nothing answers', () => {

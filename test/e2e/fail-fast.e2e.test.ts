@@ -2,27 +2,18 @@
 // listens ends two llm-rubric checks in seconds (not a minute each), a base-url where nothing
 // listens ends the run naming it (not two minutes of retries), and a base-url whose path is wrong
 // is an error that opens no Claw incidents (not every Claw "down").
-import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO_KEY } from '../sim/server.ts';
 import { runAction, workspaceWith } from './harness.ts';
 import { HealthWorld } from './health-world.ts';
 import { inputsFor, simulatorPerTest } from './service.ts';
+import { deadPort } from '../support/dead-port.ts';
 
 const start = simulatorPerTest();
 // Time enough for today's retries (a minute per judge check, two for the service): a run that
 // ends long before it failed fast; the guard kills one that does not.
 const LONG = '5m';
 const GUARD_MS = 45_000;
-
-/** A port where nothing listens: one a server had, closed again. */
-async function deadPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 describe('fail fast, and name the cause', () => {
   it('a judge where nothing listens: both llm-rubric checks are errors within seconds, naming its address', async () => {
