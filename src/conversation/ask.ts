@@ -77,10 +77,13 @@ export async function askClaw(
     };
     const poller = pollEvery({ ...deps, log: quiet(deps.log) }, schedule, ask.deadline);
     for (;;) {
+      const polledAt = deps.clock.now();
       const task = await client.getTask(answer.taskId, options);
       body = task.raw;
       const reading = ask.classify(task.status);
-      if (task.timing) latency.followed(task.timing, reading === 'in_progress');
+      // Without the exchange's own times, the call's: the schedule always moves on from a poll.
+      const timing = task.timing ?? { calledAt: polledAt, sentAt: polledAt, receivedAt: deps.clock.now() };
+      latency.followed(timing, reading === 'in_progress');
       if (reading === 'succeeded') {
         text = readReply(task.raw, ask.message);
         break;
