@@ -180,6 +180,7 @@ export function judgePanel(
         explain: explainJudgeError,
         final: quotaSpent,
         peer: 'the judge',
+        addressAdvice: "check the judge's url",
         // A judge that says "not before T" past a check's deadline fails that check at once.
         retryAfterPastDeadline: 'fail',
         userAgent: 'claw-deploy (judge)',

@@ -11,7 +11,9 @@ export type ApiErrorKind =
   | 'network' // no response: refused, reset, timed out
   | 'unreadable' // a response we could not make sense of
   | 'redirect'
-  | 'deadline'; // the caller's deadline came first
+  | 'deadline' // the caller's deadline came first
+  | 'unreachable' // nothing answered at the address on the first request: refused, no such name, TLS
+  | 'address'; // something answered, but not as the service does: a wrong path
 
 export class ApiError extends Error {
   override name = 'ApiError';

@@ -31,7 +31,7 @@ export interface Exchange {
 export type Attempt =
   | { kind: 'response'; status: number; headers: Headers; text: string; complete: boolean }
   | { kind: 'too-large'; status: number; headers: Headers; maxBytes: number }
-  | { kind: 'no-response'; sent: boolean; reason: string; timedOut?: true };
+  | { kind: 'no-response'; sent: boolean; reason: string; timedOut?: true; code?: string };
 
 export interface HttpOptions {
   userAgent: string;
@@ -114,7 +114,13 @@ export class HttpSession {
         if (err || !res) {
           const code = (err as NodeJS.ErrnoException | undefined)?.code ?? '';
           const reason = `network error (${code || err?.message || 'no response'})`;
-          return resolve({ kind: 'no-response', sent: !NOT_SENT.has(code), reason: this.options.redact(reason) });
+          return resolve({
+            kind: 'no-response',
+            sent: !NOT_SENT.has(code),
+            reason: this.options.redact(reason),
+            // Node's own error code (not the peer's words): the transport reads an unreachable address from it.
+            ...(/^[A-Z0-9_]{1,64}$/.test(code) ? { code } : {}),
+          });
         }
         const message = res.message;
         const status = message.statusCode ?? 0;

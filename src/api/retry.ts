@@ -104,6 +104,35 @@ export function fullJitterBackoff(failure: number, baseMs: number, capMs: number
   return random() * Math.min(capMs, baseMs * 2 ** Math.max(0, failure - 1));
 }
 
+/** TLS failures: the address answered, but not as a peer the key may be sent to. */
+const TLS_CODES: ReadonlySet<string> = new Set([
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+  'ERR_SSL_WRONG_VERSION_NUMBER',
+  'EPROTO',
+]);
+
+/**
+ * Why nothing answered at an address, when the network error says the address itself is at fault
+ * (nothing listens, the name does not resolve, TLS fails), rather than a moment's trouble.
+ */
+export function unreachableCause(code: string | undefined): string | undefined {
+  if (code === 'ECONNREFUSED') return 'connection refused';
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `the name does not resolve: ${code}`;
+  if (code && TLS_CODES.has(code)) return `TLS failed: ${code}`;
+  return undefined;
+}
+
+/** Tries at an address that has never answered and looks unreachable, before the run is told. */
+export const UNREACHABLE_TRIES = 3;
+/** The wait between them: short, so a wrong address is said in about a second. */
+export const UNREACHABLE_RETRY_MS = 300;
+
 /** Transient failures in a row; any success starts a new run. */
 export class FailureRun {
   count = 0;

@@ -10,7 +10,16 @@ import { ApiError, type ExplainInput, explainErrorResponse, readErrorEnvelope } 
 import { type Attempt, type Headers, HttpSession, MAX_BODY_BYTES } from './http.js';
 import { type RateLimitPacer, type ResetMemory, readRateLimit, serverTime } from './rate-limit.js';
 import { Redactor } from './redact.js';
-import { FailureRun, type Verdict, classify, excerpt, fullJitterBackoff } from './retry.js';
+import {
+  FailureRun,
+  UNREACHABLE_RETRY_MS,
+  UNREACHABLE_TRIES,
+  type Verdict,
+  classify,
+  excerpt,
+  fullJitterBackoff,
+  unreachableCause,
+} from './retry.js';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
@@ -112,6 +121,11 @@ export interface TransportOptions {
    * whose callers have other work to do meanwhile).
    */
   retryAfterPastDeadline?: 'wait' | 'fail';
+  /**
+   * What to check when nothing answers at the address: the service's `base-url` (the default, in
+   * the entry's words), `the judge's url`.
+   */
+  addressAdvice?: string;
 }
 
 export class Transport {
@@ -130,6 +144,12 @@ export class Transport {
   private clockOffsetMs = 0;
   /** Local time before which no request is sent: the latest Retry-After, obeyed by every caller. */
   private notBefore = 0;
+  /** Something answered at the address (any response): from then on a refused connection is a moment's trouble. */
+  private answered = false;
+  /** The service answered as itself (a success, or an error in its envelope): a bare 404 is then about the thing asked for. */
+  private heardService = false;
+  /** Why nothing answers at the address, once known: every later request fails with it at once. */
+  private unreachableError?: ApiError;
 
   constructor(private readonly options: TransportOptions) {
     this.random = options.random ?? Math.random;
@@ -218,6 +238,7 @@ export class Transport {
     const calledAt = clock.now();
 
     for (;;) {
+      if (this.unreachableError) throw this.unreachableError;
       if (!skipBudget) await this.waitNotBefore(request, label);
       await this.waitForBudget(request, label, skipBudget);
       skipBudget = false;
@@ -265,9 +286,21 @@ export class Transport {
           if (request.once) throw new ApiError(`${label} failed: ${verdict.reason}`, verdict.errorKind);
           failures.record(clock.now());
           lastFailure = verdict.reason;
-          const wait =
-            verdict.retryAfterMs ??
-            fullJitterBackoff(failures.count, this.baseBackoffMs, this.maxBackoffMs, this.random);
+          // Nothing has ever answered here, and the error says the address is at fault: a couple of
+          // quick tries, then the run is told what to check, not two minutes of retries.
+          const unreachable =
+            !this.answered && attempt.kind === 'no-response' ? unreachableCause(attempt.code) : undefined;
+          if (unreachable && failures.count >= UNREACHABLE_TRIES) {
+            this.unreachableError = new ApiError(
+              `Nothing answered at ${this.address} (${unreachable}): ${this.addressAdvice}.`,
+              'unreachable',
+            );
+            throw this.unreachableError;
+          }
+          const wait = unreachable
+            ? UNREACHABLE_RETRY_MS
+            : (verdict.retryAfterMs ??
+              fullJitterBackoff(failures.count, this.baseBackoffMs, this.maxBackoffMs, this.random));
           const body = verdict.excerpt ? ` Body: ${verdict.excerpt}` : '';
           if (failures.exhausted(clock.now())) {
             const why = `gave up after ${failures.count} failures in a row over ${formatDuration(failures.spanMs(clock.now()))}`;
@@ -309,6 +342,34 @@ export class Transport {
 
   private get peer(): string {
     return this.options.peer ?? 'the service';
+  }
+
+  /** The base address as messages show it: no user, password, query or fragment, and redacted. */
+  private get address(): string {
+    try {
+      const url = new URL(this.options.baseUrl);
+      return this.redactor.redact(`${url.protocol}//${url.host}${url.pathname.replace(/\/$/, '')}`);
+    } catch {
+      return this.options.peer ?? 'the service';
+    }
+  }
+
+  private get addressAdvice(): string {
+    return this.options.addressAdvice ?? `check ${(this.options.words ?? ACTION_WORDS).input('base-url')}`;
+  }
+
+  /**
+   * A 404 that says the address, not the thing asked for, is wrong: the service's list of Claws is
+   * never missing, and before the service has once answered as itself, a 404 without its error
+   * envelope comes from something else at that address. Only for the service (the default peer).
+   */
+  private wrongPath(request: ApiRequest, label: string, status: number, body: unknown): ApiError | undefined {
+    if (this.options.peer !== undefined || status !== 404) return undefined;
+    const list = request.method === 'GET' && request.route === '/claws' && request.url === undefined;
+    if (!list && (this.heardService || readErrorEnvelope(body) !== undefined)) return undefined;
+    const base = (this.options.words ?? ACTION_WORDS).input('base-url');
+    const why = list ? 'answered 404 for the list of Claws' : "answered 404 without the service's error body";
+    return new ApiError(`${base} ${this.address} looks wrong: ${label} ${why}.`, 'address', 404);
   }
 
   /** A "not before T" as the time it names, on the UTC clock, to the second. */
@@ -395,7 +456,14 @@ export class Transport {
 
   private finish(request: ApiRequest, done: Extract<Verdict, { kind: 'done' }>): ApiResponse {
     const { status, headers, body, text } = done;
-    if (status >= 200 && status < 300) return { status, body, headers };
+    if (status >= 200 && status < 300) {
+      this.heardService = true;
+      return { status, body, headers };
+    }
+    // Not kept for later requests, as an unreachable address is: each costs one answer to tell.
+    const wrong = this.wrongPath(request, `${request.method} ${this.prefix}${request.route}`, status, body);
+    if (wrong) throw wrong;
+    if (readErrorEnvelope(body) !== undefined) this.heardService = true;
     const explain = this.options.explain ?? ((e: ExplainInput) => explainErrorResponse(e, this.options.words));
     throw explain({
       status,
@@ -437,6 +505,7 @@ export class Transport {
       signal: request.signal,
     });
     if (attempt.kind !== 'no-response') {
+      this.answered = true;
       const localNow = clock.now();
       this.clockOffsetMs = serverTime(attempt.headers, localNow) - localNow;
       pacer?.observe(

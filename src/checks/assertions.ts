@@ -10,6 +10,7 @@ import { looksLikeRefusal } from './refusal.js';
 import type { RubricPrompt } from './rubric.js';
 import type { JudgeSpec } from './judge-spec.js';
 import type { SchemaCheck } from './schema.js';
+import type { ReplyLatency } from '../conversation/ask.js';
 
 export { looksLikeRefusal } from './refusal.js';
 
@@ -129,7 +130,7 @@ const words = (text: string): number => text.split(/\s+/).filter(Boolean).length
  * took in, whether it holds out.
  */
 const HOLDS: {
-  [T in PlainAssertion['type']]: (a: PlainAssertion & { type: T }, text: string, latencyMs: number) => boolean;
+  [T in PlainAssertion['type']]: (a: PlainAssertion & { type: T }, text: string, latency: ReplyLatency) => boolean;
 } = {
   equals: (a, text) => text === a.value,
   contains: (a, text) => text.includes(a.value),
@@ -156,20 +157,35 @@ const HOLDS: {
     return (a.min === undefined || n >= a.min) && (a.max === undefined || n <= a.max);
   },
   'is-refusal': (_a, text) => looksLikeRefusal(text),
-  latency: (a, _text, latencyMs) => latencyMs <= a.thresholdMs,
+  // Against the low end of what the polls tell: a reply seen late only because of when the task
+  // was polled never fails the threshold.
+  latency: (a, _text, latency) => latency.lowMs <= a.thresholdMs,
 };
 
-/** Whether a deterministic assertion holds for a reply that took `latencyMs`. */
-export function holds(a: PlainAssertion, reply: string, latencyMs: number): boolean {
+/** A time to reply as a bound: a plain number is exact (a reply that came with the answer). */
+function asBound(latency: number | ReplyLatency): ReplyLatency {
+  return typeof latency === 'number' ? { ms: latency, lowMs: latency } : latency;
+}
+
+/** Whether a deterministic assertion holds for a reply that took `latency`. */
+export function holds(a: PlainAssertion, reply: string, latency: number | ReplyLatency): boolean {
   const text = reply.trim();
-  const check = HOLDS[a.type] as (a: PlainAssertion, text: string, latencyMs: number) => boolean;
-  const result = check(a, text, latencyMs);
+  const check = HOLDS[a.type] as (a: PlainAssertion, text: string, latency: ReplyLatency) => boolean;
+  const result = check(a, text, asBound(latency));
   return a.negate ? !result : result;
 }
 
-/** What was measured, when that explains a failure: `(took 1200ms)`, `(distance 9)`, `(42 words)`. */
-export function measured(a: PlainAssertion, reply: string, latencyMs: number): string {
-  if (a.type === 'latency') return ` (took ${latencyMs}ms)`;
+/**
+ * What was measured, when that explains a failure: `(took 1200ms)`, with the bound the task's
+ * polls leave when there is one (`(took 1620ms, between 1410 and 1620ms: polled every 210ms)`),
+ * `(distance 9)`, `(42 words)`.
+ */
+export function measured(a: PlainAssertion, reply: string, latency: number | ReplyLatency): string {
+  if (a.type === 'latency') {
+    const { ms, lowMs } = asBound(latency);
+    if (lowMs >= ms) return ` (took ${ms}ms)`;
+    return ` (took ${ms}ms, between ${lowMs} and ${ms}ms: polled every ${ms - lowMs}ms)`;
+  }
   if (a.type === 'levenshtein') return ` (distance ${distance(reply.trim(), a.value)})`;
   if (a.type === 'word-count') return ` (${words(reply.trim())} words)`;
   return '';

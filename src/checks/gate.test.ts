@@ -151,7 +151,24 @@ checks:
     harness.sim.addClaw('c1', { chat: { mode: 'task', taskMs: 4000, reply: 'done' } });
     const result = await harness.deps.checks!(['c1']);
     expect(result.entries.map((e) => e.passed)).toEqual([false, true]);
-    expect(result.entries[0].failure).toMatch(/^latency ≤ 3000ms did not hold \(took 4\d\d\dms\)/);
+    expect(result.entries[0].failure).toMatch(
+      /^latency ≤ 3000ms did not hold \(took 4\d\d\dms, between \d+ and 4\d\d\dms: polled every \d+ms\)/,
+    );
+  });
+
+  it("a threshold inside the polls' bound is decided against its low end, never failed by the schedule", async () => {
+    // The 1.5 s reply is seen by a poll after 1.5 s; the one before it went out before 1.5 s.
+    const harness = await gated(`checks:
+  - {name: just in time, send: a, assert: [{type: latency, threshold: 1500ms}]}
+  - {name: too slow, send: b, assert: [{type: latency, threshold: 1s}]}
+`);
+    harness.sim.addClaw('c1', { chat: { mode: 'task', taskMs: 1500, reply: 'done' } });
+    const result = await harness.deps.checks!(['c1']);
+    expect(result.entries[0]).toMatchObject({ passed: true });
+    expect(result.entries[0].latencyMs).toBeGreaterThan(1500);
+    expect(result.entries[1].failure).toMatch(
+      /^latency ≤ 1000ms did not hold \(took 1\d\d\dms, between 1\d\d\d and 1\d\d\dms: polled every \d+ms\)/,
+    );
   });
 
   it("latency is the Claw's: the waits for a spent rate-limit window are not counted, a slow Claw still fails", async () => {
@@ -181,7 +198,7 @@ checks:
     expect(byClaw['c2 task'].latencyMs).toBeGreaterThanOrEqual(3000);
     expect(byClaw['c2 task'].latencyMs).toBeLessThan(5000);
     expect(byClaw['slow task'].passed).toBe(false);
-    expect(byClaw['slow task'].failure).toMatch(/^latency ≤ 5000ms did not hold \(took [67]\d\d\dms\)/);
+    expect(byClaw['slow task'].failure).toMatch(/^latency ≤ 5000ms did not hold \(took [67]\d\d\dms, between /);
   });
 
   it("compares the Claws' replies once all have answered: a select-best decided, or cancelled, for the whole run", async () => {

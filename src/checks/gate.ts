@@ -280,6 +280,8 @@ class ClawConversation {
         });
       } catch (err) {
         if (err instanceof CancelledError || !(err instanceof ApiError)) throw err;
+        // Nothing answers at base-url, or not as the service: no Claw's check can be run.
+        if (err.kind === 'unreachable' || err.kind === 'address') throw err;
         // A deadline met while the chat kept failing is the chat failing; a slow reply is not.
         if (err.kind === 'deadline' && !err.failing) {
           const within = stepFirst
@@ -296,13 +298,13 @@ class ClawConversation {
         const detail = `${turnLabel}${answer.problem}${cut}`;
         return { kind: 'error', detail, record: { ...record, error: detail } };
       }
-      const { reply, latencyMs } = answer;
+      const { reply, latencyMs, latency } = answer;
       replyMs += latencyMs;
       conversation.push({ send: turn.send, reply });
       record.reply = reply;
       record.latencyMs = latencyMs;
       // Every assertion of the turn, scored (scoring.ts): the judge last, and only while it can matter.
-      const outcome = await scoreTurn(turn, reply, latencyMs, {
+      const outcome = await scoreTurn(turn, reply, latency, {
         grade: (assertion, text) => {
           const graded =
             text === reply.trim() ? conversation : [...conversation.slice(0, -1), { send: turn.send, reply: text }];

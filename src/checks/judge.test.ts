@@ -283,6 +283,21 @@ describe('faults', () => {
     }
   });
 
+  it('a judge where nothing listens: two quick tries, then down for the run, its address named', async () => {
+    judge = new FakeJudge({});
+    const url = await judge.start();
+    await judge.stop(); // nothing listens at its port now
+    const checks = `${RUBRIC}  - name: second\n    send: hi\n    assert: [{type: llm-rubric, value: polite}]\n`;
+    const began = Date.parse('2026-11-22T12:00:00Z'); // the fake clock's start
+    const run = await graded(checks, { reuse: true });
+    for (const entry of run.result.entries) {
+      expect(entry).toMatchObject({ passed: false, errors: 1, failures: 0 });
+      expect(entry.failure).toContain(`Nothing answered at ${url} (connection refused): check the judge's url.`);
+    }
+    // Not the check's 20 s of retries: well under a second of the run's clock for both.
+    expect(run.harness.clock.now() - began).toBeLessThan(1000);
+  });
+
   it('429 insufficient_quota is not retried', async () => {
     const run = await graded(
       RUBRIC,

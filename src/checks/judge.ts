@@ -286,8 +286,9 @@ export class Judge {
    */
   private failed(err: unknown, runDeadline: number): { why: string; called: boolean } {
     if (err instanceof CancelledError || !(err instanceof ApiError)) throw err;
-    if (err.kind === 'unauthorized' || err.kind === 'forbidden' || err.code === 'insufficient_quota')
-      this.down = errorMessage(err);
+    // An address where nothing answers (refused, no such name, TLS) is down for the run too.
+    const forGood = ['unauthorized', 'forbidden', 'unreachable'].includes(err.kind);
+    if (forGood || err.code === 'insufficient_quota') this.down = errorMessage(err);
     return {
       why: err.retryAt === undefined ? errorMessage(err) : notBefore(err.retryAt, runDeadline),
       called: err.retryAt === undefined || err.status === 429,

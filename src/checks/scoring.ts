@@ -20,6 +20,7 @@ import {
 } from './assertions.js';
 import type { Script, ScriptResult, ScriptRunner } from './script.js';
 import { clip } from '../format.js';
+import type { ReplyLatency } from '../conversation/ask.js';
 
 /** What promptfoo adds to any assertion. */
 export interface Scoring {
@@ -116,7 +117,7 @@ const PASSED = 'Assertion passed';
 export async function scoreTurn(
   turn: ScoredTurn,
   reply: string,
-  latencyMs: number,
+  latency: number | ReplyLatency,
   tools: ScoreTools,
 ): Promise<TurnOutcome> {
   let output: unknown = reply.trim();
@@ -140,7 +141,7 @@ export async function scoreTurn(
       leaves.set(a, 'pending');
       continue;
     }
-    const leaf = await runLeaf(a, input, latencyMs, tools);
+    const leaf = await runLeaf(a, input, latency, tools);
     if ('error' in leaf) return { kind: 'error', detail: leaf.error };
     leaves.set(a, leaf);
   }
@@ -217,7 +218,7 @@ async function transform(
 async function runLeaf(
   a: TurnAssertion,
   input: unknown,
-  latencyMs: number,
+  latency: number | ReplyLatency,
   tools: ScoreTools,
 ): Promise<Leaf | { error: string }> {
   const written = a.written ?? describe(a);
@@ -234,8 +235,8 @@ async function runLeaf(
   } else {
     const plain = a as PlainAssertion;
     const text = asText(input);
-    const pass = holds(plain, text, latencyMs);
-    const detail = `${describeAssertion(plain)} did not hold${measured(plain, text, latencyMs)}`;
+    const pass = holds(plain, text, latency);
+    const detail = `${describeAssertion(plain)} did not hold${measured(plain, text, latency)}`;
     leaf = { pass, score: pass ? 1 : 0, reason: pass ? PASSED : detail, assertion: written, detail };
   }
   return a.weight === 0 ? { ...leaf, pass: true } : leaf;

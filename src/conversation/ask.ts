@@ -1,10 +1,13 @@
 // One turn of a conversation with a Claw: send a message, follow the task when the work is
 // long-running, and read the Claw's reply (never the echo of what was sent). The health probe and
 // the conversation checks both talk to Claws through here. The latency it reports is the Claw's:
-// from the message on the wire to the reply, following the task at the user's poll interval;
-// never the waits for the team's budget, a Retry-After or retries before sending.
+// from the message on the wire to the first poll that saw the reply, with the bound the polls
+// leave (the reply came after the poll before); never the waits for the team's budget, a
+// Retry-After or retries before sending. A task is followed on a schedule of its own, short at
+// first and backing off to the user's poll interval, so the bound stays a small part of the figure.
 import { type Json, describeBody, echoes, readReply } from '../api/shapes.js';
 import type { RunContext } from '../context.js';
+import type { Logger } from '../clock.js';
 import { pollEvery } from '../poll.js';
 import type { Classifier } from '../status.js';
 import type { ExchangeTiming } from '../api/transport.js';
@@ -19,10 +22,37 @@ export interface Ask {
 }
 
 /**
+ * The Claw's time to reply: `ms` to the first poll that saw the reply (what is reported), and
+ * `lowMs`, when the poll before it went out (the reply came no sooner). Equal for a reply that
+ * came with the answer to the message itself.
+ */
+export interface ReplyLatency {
+  ms: number;
+  lowMs: number;
+}
+
+/**
  * The reply and how long the Claw took to give it, or why there is none (the task failed or
  * outlived the deadline, only an echo came back).
  */
-export type Answer = { reply: string; latencyMs: number } | { problem: string };
+export type Answer = { reply: string; latencyMs: number; latency: ReplyLatency } | { problem: string };
+
+/** The first task poll goes out this soon after the message: most replies take a second or two. */
+export const FIRST_TASK_POLL_MS = 150;
+/**
+ * Later polls wait this share of the time the task has run so far, up to the poll interval: the
+ * reported latency is then at most about an eighth over the Claw's, at a cost that grows only with
+ * the logarithm of its time (a 1.5 s reply costs about ten polls, a minute's some forty).
+ */
+export const TASK_POLL_SHARE = 1 / 8;
+
+/**
+ * The wait before the next poll of a task that has run `elapsedMs`: FIRST_TASK_POLL_MS, growing
+ * with the elapsed time, never past the user's `pollIntervalMs`.
+ */
+export function taskPollDelay(elapsedMs: number, pollIntervalMs: number): number {
+  return Math.min(pollIntervalMs, Math.max(FIRST_TASK_POLL_MS, elapsedMs * TASK_POLL_SHARE));
+}
 
 /** Sends `message` and reads the reply; the service's errors are thrown as they come (ApiError). */
 export async function askClaw(
@@ -37,14 +67,23 @@ export async function askClaw(
   let body: Json = answer.raw;
   let text = answer.reply;
   if (answer.taskId) {
-    // At the user's interval, not spread over the team's window: every poll past the reply's
-    // moment would be counted as the Claw's. The transport still waits when the window is spent.
-    const poller = pollEvery({ ...deps, pacer: undefined }, ask.pollIntervalMs, ask.deadline);
+    // Paced by the team's budget like every poll: a stretched wait only widens the bound, which
+    // goes with the figure. The pace of a task's polls changes as it runs: told at debug level.
+    // Due from when the last poll went out, not from its answer: the time a poll takes to come back
+    // never adds to the gap between polls, so it never widens the bound.
+    const schedule = (): number => {
+      const due = latency.askedAt + taskPollDelay(latency.askedAt - latency.sentAt, ask.pollIntervalMs);
+      return Math.max(0, due - deps.clock.now());
+    };
+    const poller = pollEvery({ ...deps, log: quiet(deps.log) }, schedule, ask.deadline);
     for (;;) {
+      const polledAt = deps.clock.now();
       const task = await client.getTask(answer.taskId, options);
       body = task.raw;
       const reading = ask.classify(task.status);
-      if (task.timing) latency.followed(task.timing, reading === 'in_progress');
+      // Without the exchange's own times, the call's: the schedule always moves on from a poll.
+      const timing = task.timing ?? { calledAt: polledAt, sentAt: polledAt, receivedAt: deps.clock.now() };
+      latency.followed(timing, reading === 'in_progress');
       if (reading === 'succeeded') {
         text = readReply(task.raw, ask.message);
         break;
@@ -62,30 +101,54 @@ export async function askClaw(
       : 'no reply text found';
     return { problem: `${what} in ${describeBody(body)}` };
   }
-  return { reply: text, latencyMs: latency.ms };
+  return { reply: text, latencyMs: latency.ms, latency: { ms: latency.ms, lowMs: latency.lowMs } };
+}
+
+/** `log` with its info lines at debug level. */
+function quiet(log: Logger): Logger {
+  return { ...log, info: (message) => log.debug(message) };
 }
 
 /**
  * The Claw's time to reply, from the message on the wire. A task poll that finds it still running
- * proves every moment before it was the Claw's; the poll that reads the reply counts without the
- * waits before it went on the wire (the team's budget, a Retry-After: the action's own waiting,
- * while the reply may long have been ready).
+ * proves every moment before it went out was the Claw's (the low end); the poll that reads the
+ * reply counts without the waits before it went on the wire (the team's budget, a Retry-After: the
+ * action's own waiting, while the reply may long have been ready).
  */
 class ReplyTime {
-  private readonly sentAt: number;
+  readonly sentAt: number;
   private done: number;
+  private notBefore: number;
+  private lastSent: number;
 
   constructor(message: ExchangeTiming) {
     this.sentAt = message.sentAt;
+    this.lastSent = message.sentAt;
     this.done = message.receivedAt;
+    this.notBefore = message.receivedAt;
   }
 
   /** A task poll's exchange; `running` when it found the task still at work. */
   followed(poll: ExchangeTiming, running: boolean): void {
-    this.done = running ? poll.receivedAt : poll.receivedAt - (poll.sentAt - poll.calledAt);
+    this.lastSent = poll.sentAt;
+    if (running) {
+      this.done = poll.receivedAt;
+      this.notBefore = poll.sentAt;
+    } else {
+      this.done = poll.receivedAt - (poll.sentAt - poll.calledAt);
+    }
   }
 
   get ms(): number {
     return Math.max(0, Math.round(this.done - this.sentAt));
+  }
+
+  /** When the message or the last task poll went on the wire. */
+  get askedAt(): number {
+    return this.lastSent;
+  }
+
+  get lowMs(): number {
+    return Math.min(this.ms, Math.max(0, Math.round(this.notBefore - this.sentAt)));
   }
 }

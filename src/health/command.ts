@@ -42,7 +42,8 @@ export const health: Command = async ({ settings, deps, policy, session }) => {
     service = serviceOf(result);
   } catch (err) {
     // The list read failing, or the key refused: the service's incident, then the step fails as ever.
-    if (!overTime || !(err instanceof ApiError)) throw err;
+    // A wrong path is the run's address, not the service's state: no incident, nothing kept.
+    if (!overTime || !(err instanceof ApiError) || err.kind === 'address') throw err;
     problem = err;
     service = err.kind === 'unauthorized' || err.kind === 'forbidden' ? 'refused' : 'down';
   }

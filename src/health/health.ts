@@ -167,8 +167,9 @@ export async function checkClaw(deps: RunContext, clawId: string, check: ClawChe
     claw = await client.getClaw(clawId, { deadline, signal });
   } catch (err) {
     if (err instanceof CancelledError) throw err;
-    // A refused key or a missing scope says nothing of the Claw: the step cannot check at all.
-    if (err instanceof ApiError && (err.kind === 'unauthorized' || err.kind === 'forbidden')) throw err;
+    // A refused key, a missing scope or a wrong address says nothing of the Claw: the step cannot check at all.
+    if (err instanceof ApiError && ['unauthorized', 'forbidden', 'unreachable', 'address'].includes(err.kind))
+      throw err;
     if (err instanceof ApiError && err.kind === 'not_found') {
       return entry('unhealthy', '', errorMessage(err), { failure: { kind: 'down' } });
     }

@@ -73,7 +73,9 @@ describe("latency is the Claw's", () => {
     expect(fast).toMatchObject({ passed: true });
     expect(fast.latencyMs).toBeLessThan(1000);
     expect(slow.passed).toBe(false);
-    expect(slow.failure).toMatch(/^latency ≤ 5000ms did not hold \(took \d+ms\)/);
+    expect(slow.failure).toMatch(
+      /^latency ≤ 5000ms did not hold \(took \d+ms, between \d+ and \d+ms: polled every \d+ms\)/,
+    );
     expect(slow.latencyMs).toBeGreaterThanOrEqual(6000);
     // The health report gives the replies' latency too (the checks', with a checks file), never the read's or the waits.
     const report = JSON.parse(run.outputs.report) as { clawId: string; latencyMs: number }[];
@@ -84,4 +86,35 @@ describe("latency is the Claw's", () => {
     expect(time).not.toBeNull();
     expect(Number(time![1])).toBeLessThan(1);
   }, 90_000);
+
+  it('a task Claw answering in 1.5 s at the default poll-interval reports 1.5 s, and passes latency ≤ 3s', async () => {
+    const s = await start({});
+    s.addClaw('task', { chat: { mode: 'task', taskMs: 1500, reply: 'Thursday' } });
+    const dir = mkdtempSync(join(tmpdir(), 'claw-workspace-'));
+    mkdirSync(join(dir, '.github'));
+    writeFileSync(
+      join(dir, '.github', 'claw-checks.yml'),
+      `checks:\n  - {name: within 3s, send: Which day is it?, assert: [{type: latency, threshold: 3s}]}\n`,
+    );
+    const run = await runAction(
+      inputsFor(s, {
+        command: 'health',
+        'claw-id': 'task',
+        'probe-message': 'Reply with the word Thursday',
+        'probe-expect': 'Thursday',
+        'poll-interval': '5s', // the default
+        timeout: '60s',
+        checks: '.github/claw-checks.yml',
+      }),
+      { env: { GITHUB_WORKSPACE: dir }, killAfterMs: 60_000 },
+    );
+    const [check] = JSON.parse(run.outputs['checks-report']) as { passed: boolean; latencyMs: number }[];
+    expect(check.passed).toBe(true);
+    // The Claw's 1.5 s, seen within the polls' bound (today's 5 s poll-interval reported ~5020ms).
+    expect(check.latencyMs).toBeGreaterThanOrEqual(1500);
+    expect(check.latencyMs).toBeLessThanOrEqual(1750);
+    const [entry] = JSON.parse(run.outputs.report) as { verdict: string; latencyMs: number }[];
+    expect(entry.latencyMs).toBeGreaterThanOrEqual(1500);
+    expect(entry.latencyMs).toBeLessThanOrEqual(1750);
+  }, 60_000);
 });

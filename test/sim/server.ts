@@ -449,8 +449,11 @@ export class Simulator {
     }
 
     if (!this.rateLimit.take(now)) return sendError(429, 'rate limit exceeded for this team');
-    if (path === undefined)
-      return sendError(404, `no such path ${url.pathname}: every path begins with /v1 exactly once`);
+    if (path === undefined) {
+      // Outside /v1 the service has nothing: what answers there is whatever fronts it (a proxy's bare 404).
+      res.writeHead(404, { 'Content-Type': 'text/plain' }).end('Not Found');
+      return;
+    }
 
     const scopes = this.authenticate(req.headers.authorization);
     if (!scopes) {

@@ -1,0 +1,87 @@
+// A task Claw's latency is its own to within a small bound, whatever the poll interval: the task is
+// followed on a schedule that starts short and backs off to the interval, through the team's pacer;
+// the simulator and the client share one fake clock, so no figure depends on the machine.
+import { afterEach, describe, expect, it } from 'vitest';
+import { type Harness, setup } from '../../test/support/setup.ts';
+import { statusClassifier } from '../status.js';
+import { FIRST_TASK_POLL_MS, askClaw, taskPollDelay } from './ask.js';
+
+let h: Harness | undefined;
+afterEach(async () => {
+  await h?.sim.stop();
+  h = undefined;
+});
+
+const taskPolls = (harness: Harness) => harness.sim.requests.filter((r) => r.path.startsWith('/v1/tasks/'));
+
+async function ask(harness: Harness, pollIntervalMs: number) {
+  return askClaw(harness.deps, {
+    clawId: 'c1',
+    message: 'Which day is it?',
+    deadline: harness.clock.now() + 60_000,
+    pollIntervalMs,
+    classify: statusClassifier(),
+  });
+}
+
+describe('taskPollDelay', () => {
+  it('starts short, grows with the time the task has run, and never passes the poll interval', () => {
+    expect(taskPollDelay(0, 5000)).toBe(FIRST_TASK_POLL_MS);
+    expect(taskPollDelay(800, 5000)).toBe(FIRST_TASK_POLL_MS);
+    expect(taskPollDelay(4000, 5000)).toBe(500);
+    expect(taskPollDelay(120_000, 5000)).toBe(5000);
+    // A poll interval shorter than the first poll is the user's to ask for.
+    expect(taskPollDelay(0, 100)).toBe(100);
+  });
+});
+
+describe('askClaw following a task', () => {
+  it('a 1.5 s task at the default 5 s poll interval reports 1.5 s within a small bound, at about ten polls', async () => {
+    h = await setup({});
+    h.sim.addClaw('c1', { chat: { mode: 'task', taskMs: 1500, reply: 'Thursday' } });
+    const answer = await ask(h, 5000);
+    if ('problem' in answer) throw new Error(answer.problem);
+    expect(answer.reply).toBe('Thursday');
+    expect(answer.latencyMs).toBeGreaterThanOrEqual(1500);
+    expect(answer.latencyMs).toBeLessThanOrEqual(1750);
+    // The bound: the poll before the one that saw the reply went out no later than 1.5 s.
+    expect(answer.latency.ms).toBe(answer.latencyMs);
+    expect(answer.latency.lowMs).toBeLessThanOrEqual(1500);
+    expect(answer.latency.ms - answer.latency.lowMs).toBeLessThanOrEqual(250);
+    expect(taskPolls(h).length).toBeLessThanOrEqual(12);
+  });
+
+  it('a long task backs off to the poll interval: a minute costs tens of polls, not hundreds', async () => {
+    h = await setup({});
+    h.sim.addClaw('c1', { chat: { mode: 'task', taskMs: 50_000, reply: 'Thursday' } });
+    const answer = await ask(h, 5000);
+    if ('problem' in answer) throw new Error(answer.problem);
+    expect(answer.latencyMs).toBeGreaterThanOrEqual(50_000);
+    expect(answer.latency.lowMs).toBeLessThanOrEqual(50_000);
+    expect(answer.latency.ms - answer.latency.lowMs).toBeLessThanOrEqual(5000);
+    expect(taskPolls(h).length).toBeLessThanOrEqual(45);
+  });
+
+  it("the team's budget paces the polls: a low window stretches them, and the bound says how far", async () => {
+    // 60 a minute, most of it spent by others: the pacer spreads what is left.
+    h = await setup({ rateLimit: { limit: 60, windowMs: 60_000, resetForm: 'epoch-ms' } });
+    h.sim.rateLimit.spend(h.clock.now(), 40);
+    h.sim.addClaw('c1', { chat: { mode: 'task', taskMs: 1500, reply: 'Thursday' } });
+    const answer = await ask(h, 5000);
+    if ('problem' in answer) throw new Error(answer.problem);
+    // Fewer polls than the free schedule's ten, each further apart; the bound still holds 1.5 s.
+    expect(taskPolls(h).length).toBeLessThan(5);
+    expect(answer.latency.lowMs).toBeLessThanOrEqual(1500);
+    expect(answer.latency.ms).toBeGreaterThanOrEqual(1500);
+    expect(answer.latency.ms - answer.latency.lowMs).toBeGreaterThan(250);
+  });
+
+  it('a reply that comes with the answer to the message has no bound', async () => {
+    h = await setup({});
+    h.sim.addClaw('c1', { chat: { mode: 'sync', reply: 'Thursday' } });
+    const answer = await ask(h, 5000);
+    if ('problem' in answer) throw new Error(answer.problem);
+    expect(answer.latency.lowMs).toBe(answer.latency.ms);
+    expect(taskPolls(h)).toHaveLength(0);
+  });
+});
