@@ -118,6 +118,8 @@ export function member(base: Data, key: Data): Data {
       if (d.enumerable && 'value' in d) return asData(d.value);
     }
     if (!(name in base)) return undefined;
+  } else if (typeof base === 'string' && /^(0|[1-9]\d*)$/.test(name)) {
+    return base[Number(name)]; // a letter of a text, as `s[0]` reads it
   } else if (!(name in Object(base))) return undefined;
   throw new TemplateError(
     'refused',
@@ -219,7 +221,7 @@ export function compare(op: string, a: Data, b: Data, budget: Budget): boolean {
   const objects = (isList(a) || isMapping(a)) && (isList(b) || isMapping(b));
   const x = objects ? a : primitive(a, budget);
   const y = objects ? b : primitive(b, budget);
-  /* eslint-disable eqeqeq -- Nunjucks compiles == and != to JavaScript's loose equality */
+  // Nunjucks compiles == and != to JavaScript's loose equality.
   switch (op) {
     case '==':
       return x == y;
@@ -230,7 +232,6 @@ export function compare(op: string, a: Data, b: Data, budget: Budget): boolean {
     case '!==':
       return a !== b;
   }
-  /* eslint-enable eqeqeq */
   const p = (objects ? primitive(a, budget) : x) as number;
   const q = (objects ? primitive(b, budget) : y) as number;
   switch (op) {
