@@ -107,8 +107,9 @@ const escapeText = (s: string): string => s.replace(/[&"'<>\\]/g, (c) => ESCAPES
 
 function escapeFilter(kit: FilterKit, value: Data): string {
   const s = value === null || value === undefined ? '' : toText(value, kit.budget);
-  kit.budget.room(s.length * 6);
-  return escapeText(s);
+  const out = escapeText(s); // at most six times the text, built once
+  kit.budget.room(out.length);
+  return out;
 }
 
 /** JavaScript's `a < b` and `a > b` on plain data (lists and mappings as their text). */
@@ -120,13 +121,25 @@ function sortBy<T>(items: T[], order: (a: T, b: T) => number, kit: FilterKit): T
   return [...items].sort(order);
 }
 
+const isLetter = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+const isDigit = (c: number): boolean => c >= 48 && c <= 57;
+
+/** A line without its leading and trailing spaces (`^ +| +$` backtracks on a long run of spaces). */
+function trimSpaces(line: string): string {
+  let start = 0;
+  let end = line.length;
+  while (start < end && line[start] === ' ') start++;
+  while (end > start && line[end - 1] === ' ') end--;
+  return line.slice(start, end);
+}
+
 /** Nunjucks' striptags regexes, by hand in one pass: tags and comments out, then spaces squashed. */
 function stripTags(input: string, preserveLinebreaks: boolean): string {
   let out = '';
   let i = 0;
   let closes = true; // whether a '-->' may still follow
   let gts = true; // whether a '>' may still follow
-  while (i < input.length) {
+  while (i < input.length && (closes || gts)) {
     const lt = input.indexOf('<', i);
     if (lt === -1) break;
     out += input.slice(i, lt);
@@ -139,9 +152,9 @@ function stripTags(input: string, preserveLinebreaks: boolean): string {
     if (end === -1 && gts) {
       let j = lt + 1;
       if (input[j] === '/') j++;
-      if (/[a-z]/i.test(input[j] ?? '')) {
-        while (j < input.length && /[a-z0-9]/i.test(input[j])) j++;
-        if (j >= input.length || !/\w/.test(input[j])) {
+      if (j < input.length && isLetter(input.charCodeAt(j))) {
+        while (j < input.length && (isLetter(input.charCodeAt(j)) || isDigit(input.charCodeAt(j)))) j++;
+        if (j >= input.length || input[j] !== '_') {
           const gt = input.indexOf('>', j);
           if (gt === -1) gts = false;
           else end = gt + 1;
@@ -158,7 +171,7 @@ function stripTags(input: string, preserveLinebreaks: boolean): string {
   if (!preserveLinebreaks) return trimmed.replace(/\s+/g, ' ');
   // `^ +| +$` per line (multiline: a line ends at \n, \r, U+2028 or U+2029), then the rest.
   const lines = trimmed.split(/([\n\r\u2028\u2029])/);
-  const stripped = lines.map((part, n) => (n % 2 === 1 ? part : part.replace(/^ +/, '').replace(/ +$/, ''))).join('');
+  const stripped = lines.map((part, n) => (n % 2 === 1 ? part : trimSpaces(part))).join('');
   return stripped
     .replace(/ +/g, ' ')
     .replace(/(\r\n)/g, '\n')
@@ -333,8 +346,9 @@ def(['nl2br'], {
   run: (kit, v) => {
     if (v === null || v === undefined) return '';
     const s = textOf('nl2br', v, kit);
-    kit.budget.room(s.length * 7);
-    return s.replace(/\r\n|\n/g, '<br />\n');
+    const out = s.replace(/\r\n|\n/g, '<br />\n'); // at most seven times the text, built once
+    kit.budget.room(out.length);
+    return out;
   },
 });
 def(['rejectattr'], {

@@ -39,6 +39,17 @@ const VARS = {
     ['a', 1],
     ['b', 2],
   ],
+  tags: [
+    '<a<b>c',
+    '<!-- open <b>x</b>',
+    '<a_b>x</a_b>',
+    '</A1 x="y">z',
+    '<1>x<>',
+    'a   \n  b  \r\n\n\n\n c',
+    '<!--a--><!--b-->c<!--',
+    '<p\n>x</p\t>',
+    '  \u2028 x \u2029 ',
+  ],
 };
 
 const ours = (template: string, vars: Record<string, unknown> = VARS): string =>
@@ -95,6 +106,7 @@ const FILTER_CASES = [
   '{{ lines | indent }}|{{ lines | indent(2, true) }}|{{ lines | nl2br }}',
   '{{ url | urlencode }}&{{ obj | urlencode }}&{{ pairs | urlencode }}',
   '{{ html | striptags }}|{{ "  a  <i>b</i>\n\n\n\n c  <x" | striptags(true) }}|{{ "<!-- x --><a<b>c" | striptags }}',
+  '{% for h in tags %}[{{ h | striptags }}|{{ h | striptags(true) }}]{% endfor %}',
   '[{{ "ab" | center(7) }}][{{ "abc" | center(8) }}][{{ s | center(4) }}]',
   '{{ people | selectattr("team") | length }}{{ [{a: 1}, {a: 0}, {b: 1}] | rejectattr("a") | dump }}{{ [{a: 1}, {a: 0}] | selectattr("a") | dump }}',
   '{% for team, members in people | groupby("team") %}{{ team }}:{{ members | join(",", "name") }};{% endfor %}',
@@ -223,5 +235,32 @@ describe('a template cannot outlast its bounds', () => {
     const output = 'x'.repeat(3000);
     const err = errorOf('{% for a in output %}{% for b in output %}.{% endfor %}{% endfor %}', { output });
     expect(err?.message).toMatch(new RegExp(`takes more than ${MAX_STEPS} steps`));
+  });
+});
+
+describe('filters read a hostile reply in linear time', () => {
+  // A rubricPrompt hands the reply to filters at grading time: 1 MiB takes about four times what
+  // 256 KiB takes (a quadratic reader would take sixteen). The best of three runs, as a ratio.
+  const TEMPLATE =
+    '{{ output | striptags(true) | length }}{{ output | striptags | length }}{{ output | wordcount }}' +
+    '{{ output | replace("<a", "") | length }}{{ output | escape | length }}{{ "x" in output }}';
+  const hostile = (mib: number): string[] => {
+    const n = mib * 1024 * 1024;
+    return ['<a'.repeat(n / 2), `${' '.repeat(n)}x`, '<!--'.repeat(n / 4), '<a_'.repeat(Math.floor(n / 3))];
+  };
+  const best = (output: string): number => {
+    let fastest = Infinity;
+    for (let i = 0; i < 3; i++) {
+      const started = performance.now();
+      ours(TEMPLATE, { output });
+      fastest = Math.min(fastest, performance.now() - started);
+    }
+    return fastest;
+  };
+
+  it.each([0, 1, 2, 3])('hostile input %i', (which) => {
+    const small = best(hostile(0.25)[which]);
+    const large = best(hostile(1)[which]);
+    expect(large / Math.max(small, 1)).toBeLessThan(10);
   });
 });
