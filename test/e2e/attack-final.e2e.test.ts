@@ -435,7 +435,7 @@ describe("a fork's file never chooses the judge's address, in any spelling", () 
 });
 
 describe('templates stay data, in spellings that compute the name', () => {
-  it("a computed 'con' ~ 'structor' or '__' ~ k ~ '__' lookup, a macro, a dotted attribute: refused before any request; filters reaching a prototype yield text only", async () => {
+  it("a computed 'con' ~ 'structor' or '__' ~ k ~ '__' lookup, a macro, a dotted attribute: refused before any request; no function's text comes out", async () => {
     const s = await start();
     s.addClaw('c1', { chat: { mode: 'sync', reply: 'a' } });
     const withVar = (q: string) => `${PROMPT}tests:\n  - vars: {q: "${q}"}\n    assert: [{type: contains, value: a}]\n`;
