@@ -427,7 +427,7 @@ describe("a fork's file never chooses the judge's address, in any spelling", () 
 });
 
 describe('templates stay data, in spellings that compute the name', () => {
-  it("a computed 'con' ~ 'structor' or '__' ~ k ~ '__' lookup, a macro, a dotted attribute: refused before any request; filters reaching a prototype yield text only", async () => {
+  it("a computed 'con' ~ 'structor' or '__' ~ k ~ '__' lookup, a macro, a dotted attribute: refused before any request; no function's text comes out", async () => {
     const s = await start();
     s.addClaw('c1', { chat: { mode: 'sync', reply: 'a' } });
     const withVar = (q: string) => `${PROMPT}tests:\n  - vars: {q: "${q}"}\n    assert: [{type: contains, value: a}]\n`;
@@ -435,8 +435,9 @@ describe('templates stay data, in spellings that compute the name', () => {
       ["{{ range['con' ~ 'structor'] }}", /it prints a value that is not set/],
       ["{% set k = 'proto' %}{{ range['__' ~ k ~ '__'] }}", /it prints a value that is not set/],
       ['{% macro m() %}x{% endmacro %}{{ m() }}', /it holds a function call/],
-      ["{{ [range] | join(',', 'constructor.name') }}", /it holds 'constructor'/],
-      ["{{ [range] | groupby('constructor.constructor') }}", /it holds 'constructor'/],
+      ["{{ [q] | join(',', 'constructor') }}", /it holds 'constructor'/],
+      ["{{ [q] | groupby('constructor.constructor') }}", /it holds 'constructor'/],
+      ["{{ [range] | sum('con' ~ 'structor') }}", /the filter 'sum' reads 'constructor' of an item that is not set/],
     ];
     for (const [q, why] of refusedCases) {
       const dir = workspace({ 'c.yaml': withVar(q) });
@@ -448,8 +449,6 @@ describe('templates stay data, in spellings that compute the name', () => {
       expect(run.errors[0], q).toMatch(why);
     }
     expect(s.requests).toEqual([]);
-    // A filter's attribute may reach a prototype's function, but only ever as its text: no call
-    // is written anywhere, and nothing of the step's environment comes out.
     // Beyond the prompt: an assertion's value, a rubricPrompt, a metric name.
     const elsewhere: [string, RegExp][] = [
       [
@@ -481,13 +480,13 @@ describe('templates stay data, in spellings that compute the name', () => {
     expect(JSON.parse(described.outputs['checks-report'])).toEqual([
       expect.objectContaining({ check: "{{ range.constructor('return 1')() }}", passed: true }),
     ]);
-    for (const q of ["{{ [range] | sum('con' ~ 'structor') }}", "{% filter replace('a', range) %}a{% endfilter %}"]) {
-      const dir = workspace({ 'c.yaml': withVar(q) });
-      const run = await runAction(inputsFor(s, { command: 'check', checks: 'c.yaml' }), on(dir, 'push'));
-      expect(run.exitCode, q).toBe(0);
-    }
+    // Nunjucks' globals (range, cycler, joiner) are no values here: an unset name, never a function or its text.
+    const dir = workspace({ 'c.yaml': withVar("{% filter replace('a', range) %}a{% endfilter %}") });
+    const run = await runAction(inputsFor(s, { command: 'check', checks: 'c.yaml' }), on(dir, 'push'));
+    expect(run.exitCode).toBe(0);
     const sent = JSON.stringify(s.requests.map((r) => r.body));
-    expect(sent).toContain('function');
+    expect(sent).toContain('Say undefined');
+    expect(sent).not.toContain('function');
     expect(sent).not.toContain(STEP_KEY);
     expect(sent).not.toContain(DEMO_KEY);
   });
