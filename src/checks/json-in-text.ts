@@ -48,6 +48,24 @@ export function jsonValuesIn(text: string, { objectsOnly = false, first = false 
   return found;
 }
 
+/**
+ * What promptfoo's `text.match(/\{.+\}/g)[0]` finds (g-eval reads its answers so; `opener` is
+ * `{` or `{"steps"`), in linear time: on the first line holding `opener` with a `}` at least one
+ * character after it, from the opener to the line's last `}`. The pattern itself backtracks
+ * quadratically over a line of braces.
+ */
+export function firstBracedOnLine(text: string, opener: string): string | undefined {
+  // `.` stops at these, so a match never spans them.
+  for (const line of text.split(/[\n\r\u2028\u2029]/)) {
+    const open = line.indexOf(opener);
+    if (open < 0) continue;
+    // A later opener on the line has fewer characters after it: if the first fails, so do all.
+    const close = line.lastIndexOf('}');
+    if (close >= open + opener.length + 1) return line.slice(open, close + 1);
+  }
+  return undefined;
+}
+
 /** An answer's text after a leading `<think>…</think>` block, or the problem when it never ends. */
 export function afterThinking(answer: string): { text: string } | { problem: string } {
   const text = answer.trimStart();
