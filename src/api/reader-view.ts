@@ -412,21 +412,20 @@ const isSpace = (unit: number): boolean => unit === 0x20 || (unit >= 0x09 && uni
 const isHexSeparator = (unit: number): boolean =>
   isSpace(unit) || unit === 0x3a || unit === 0x2d || unit === 0x2c || unit === 0x3b || unit === 0x2e || unit === 0x5f;
 
-/** The hex digits of the reading, in lower case, separators and `0x` prefixes dropped. */
+/** The hex digits of the reading, in lower case, separators and `0x` prefixes dropped (`x` is no hex digit). */
 export function hexDigits(r: Reading): Derived {
   const { units: u, length: n } = r;
   const out = new DerivedBuilder(n);
+  // A digit after `0x` comes from the prefix on: a match covers it.
+  let from = -1;
   for (let i = 0; i < n; i++) {
     const unit = u[i];
-    const prefix =
-      unit === 0x30 &&
-      i + 2 < n &&
-      (u[i + 1] | 0x20) === 0x78 &&
-      hexDigit(u[i + 2]) >= 0 &&
-      (i === 0 || !isAlnum(u[i - 1]));
-    if (prefix) i++;
-    else if (hexDigit(unit) >= 0) out.push(unit >= 0x41 && unit <= 0x46 ? unit | 0x20 : unit, i);
-    else if (!isHexSeparator(unit) && (out.length === 0 || out.units[out.length - 1] !== BREAK)) out.push(BREAK, i);
+    const prefix = unit === 0x30 && i + 2 < n && (u[i + 1] | 0x20) === 0x78 && hexDigit(u[i + 2]) >= 0;
+    if (prefix) from = i++;
+    else if (hexDigit(unit) >= 0) {
+      out.push(unit >= 0x41 && unit <= 0x46 ? unit | 0x20 : unit, from >= 0 ? from : i);
+      from = -1;
+    } else if (!isHexSeparator(unit) && (out.length === 0 || out.units[out.length - 1] !== BREAK)) out.push(BREAK, i);
   }
   return out;
 }

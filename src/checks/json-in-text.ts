@@ -2,6 +2,8 @@
 // reasoning, in a code fence or after a <think> block), or every object and array (promptfoo's
 // contains-json). The scan is bounded: replies are untrusted and may hold thousands of braces.
 
+import { readJson } from '../api/json.js';
+
 /** The most text scanned, and the most candidate openings tried. */
 const MAX_SCAN_CHARS = 64 * 1024;
 const MAX_CANDIDATES = 200;
@@ -92,12 +94,9 @@ function withoutFence(text: string): string {
 export function wholeJsonObject(answer: string): { value: Record<string, unknown> } | { problem: string } {
   const read = afterThinking(answer);
   if ('problem' in read) return read;
-  try {
-    const value: unknown = JSON.parse(withoutFence(read.text).trim());
-    if (isRecord(value)) return { value };
-  } catch {
-    // not JSON as a whole
-  }
+  // Read with a depth bound: JSON.parse's time grows faster than the text on deep nesting.
+  const json = readJson(withoutFence(read.text).trim());
+  if (json.ok && isRecord(json.value)) return { value: json.value };
   return { problem: 'more or less than the one JSON object its schema asked for' };
 }
 
