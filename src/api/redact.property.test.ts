@@ -117,7 +117,8 @@ describe('the redactor against generated encodings of a generated key', () => {
           const out = new Redactor([k]).redact(`${before} ${form} ${after}`);
           expect(out.startsWith(`${before} `) && out.endsWith(` ${after}`)).toBe(true);
           // What is left of the form: at most the edge characters that also carry the bytes around the key.
-          expect(out.length - before.length - after.length - 2).toBeLessThanOrEqual(3 + 2 * 4);
+          const left = out.slice(before.length + 1, out.length - after.length - 1).replace(/[\s\u200b\u00ad]/g, '');
+          expect(left.length).toBeLessThanOrEqual(3 + 2 * 4);
           expect(out).toContain('***');
         },
       ),
