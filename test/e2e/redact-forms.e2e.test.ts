@@ -2,7 +2,7 @@
 // does it in linear time. A Claw's reply holds the API key in each form a reader still reads (a
 // non-breaking hyphen, look-alike letters, hex with separators, wrapped base64, base64 of
 // UTF-16LE, nested percent-encoding, `%u`, `\x`, `\u{}`): none shows in the log, the summary, the
-// outputs, the JUnit file or checks-output. A reply of a zero-width space and the key 20,000 times
+// outputs, the JUnit file or checks-output. A reply of one zero-width space, then the key 20,000 times
 // (0.48 MB; 115 s before) and a judge answering 250,000 `{` to g-eval (34 s before) end under
 // `timeout: 10s` with the check's own outcome. Beside them, ordinary text that only looks like the
 // key's forms is shown unchanged.
@@ -108,9 +108,9 @@ describe('the redactor reads what a reader decodes, in linear time (issue 39)', 
       expect({ sink, leaks: leaks(text, Object.values(FORMS)) }).toEqual({ sink, leaks: [] });
   });
 
-  it('a reply of a zero-width space and the key 20,000 times (0.48 MB) is redacted within timeout: 10s', async () => {
+  it('a reply of one zero-width space, then the key and a space 20,000 times (0.48 MB), is redacted within timeout: 10s', async () => {
     const s = await start();
-    s.addClaw('c1', { chat: { mode: 'sync', reply: `\u200b${KEY}`.repeat(20_000) } });
+    s.addClaw('c1', { chat: { mode: 'sync', reply: `\u200b${`${KEY} `.repeat(20_000)}` } });
     const dir = workspaceWith({ 'checks.yml': checksFile(['echo']) });
     const run = await runAction(
       inputsFor(s, {
@@ -133,14 +133,14 @@ describe('the redactor reads what a reader decodes, in linear time (issue 39)', 
       expect({ sink, leaks: leaks(text, []) }).toEqual({ sink, leaks: [] });
   }, 120_000);
 
-  it("a judge answering 250,000 `{` to g-eval's steps prompt ends the check as an error within timeout: 10s", async () => {
+  it("a judge answering 250,000 `{` to g-eval's evaluation ends the check as an error within timeout: 10s", async () => {
     const s = await start();
     s.addClaw('c1', { chat: { mode: 'sync', reply: 'I am well, thank you.' } });
     judge = new FakeJudge({
       answer: (r) =>
         judgeText(r).includes('generate 3-4 concise evaluation steps')
-          ? { content: '{'.repeat(250_000) }
-          : { content: '{"score":9,"reason":"Fine."}' },
+          ? { content: '{"steps":["Read the reply.","Judge it."]}' }
+          : { content: '{'.repeat(250_000) },
     });
     const url = await judge.start();
     const dir = workspaceWith({
@@ -161,7 +161,7 @@ tests:
     );
     expect(run.exitCode).toBe(1);
     const [entry] = JSON.parse(run.outputs['checks-report']) as { failure: string }[];
-    expect(entry.failure).toContain('its evaluation steps are not {"steps": [...]}');
+    expect(entry.failure).toContain('its evaluation is not {"score": 0 to 10');
     expect(entry.failure).not.toMatch(/timed? ?out|deadline/i);
   }, 120_000);
 });
