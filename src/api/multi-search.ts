@@ -2,15 +2,20 @@
 // compiled to a table (state × character class), so a scan costs one table read per code unit
 // whatever the text holds, and never looks at a character twice.
 
-/** Past this many table cells the patterns are not ones a run holds (each secret is capped). */
-const MAX_CELLS = 1 << 25;
+/**
+ * Past this many table cells (long secrets of many distinct characters) the automaton keeps each
+ * state's moves in a map instead: still one pass, amortised, at a few times the cost per unit.
+ */
+const MAX_CELLS = 1 << 23;
 
 export class MultiSearch {
   /** The character class of each UTF-16 code unit: 0 for one no pattern holds. */
   private readonly classOf = new Uint16Array(0x10000);
   private readonly classes: number;
-  /** next[state * classes + class]: the state after reading a unit of that class. */
+  /** next[state * classes + class]: the state after reading a unit of that class (empty when sparse). */
   private readonly next: Int32Array;
+  /** For a sparse automaton: each state's own moves, and where it falls back to. */
+  private readonly sparse?: { children: Map<number, number>[]; fallback: Int32Array };
   /** The longest pattern that ends on reaching each state (0: none). */
   private readonly longest: Int32Array;
 
@@ -40,13 +45,25 @@ export class MultiSearch {
       }
       own[state] = Math.max(own[state], pattern.length);
     }
-    if (children.length * classes > MAX_CELLS) throw new Error('the patterns are too long to search for');
-    this.next = new Int32Array(children.length * classes);
+    const dense = children.length * classes <= MAX_CELLS;
+    this.next = new Int32Array(dense ? children.length * classes : 0);
     this.longest = new Int32Array(children.length);
     // Breadth first: a state's fallback (the longest proper suffix that is a trie state) is done
     // before the state, so its row of the table and its longest match are already known.
     const fallback = new Int32Array(children.length);
     const queue: number[] = [0];
+    if (!dense) {
+      this.sparse = { children, fallback };
+      for (let head = 0; head < queue.length; head++) {
+        const state = queue[head];
+        this.longest[state] = Math.max(own[state], state === 0 ? 0 : this.longest[fallback[state]]);
+        for (const [cls, child] of children[state]) {
+          fallback[child] = state === 0 ? 0 : this.move(fallback[state], cls);
+          queue.push(child);
+        }
+      }
+      return;
+    }
     for (let head = 0; head < queue.length; head++) {
       const state = queue[head];
       const back = fallback[state];
@@ -72,9 +89,24 @@ export class MultiSearch {
   scan(units: Uint16Array, length: number, found: (last: number, length: number) => void): void {
     const { classOf, next, longest, classes } = this;
     let state = 0;
+    if (this.sparse) {
+      for (let i = 0; i < length; i++) {
+        state = this.move(state, classOf[units[i]]);
+        if (longest[state] !== 0) found(i, longest[state]);
+      }
+      return;
+    }
     for (let i = 0; i < length; i++) {
       state = next[state * classes + classOf[units[i]]];
       if (longest[state] !== 0) found(i, longest[state]);
     }
+  }
+
+  /** A sparse automaton's move: fall back until a state has one for `cls` (or the root). */
+  private move(from: number, cls: number): number {
+    const { children, fallback } = this.sparse!;
+    let state = from;
+    while (state !== 0 && !children[state].has(cls)) state = fallback[state];
+    return children[state].get(cls) ?? 0;
   }
 }
