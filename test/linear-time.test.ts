@@ -5,6 +5,7 @@
 import { parse as parseCsv } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { Redactor } from '../src/api/redact.ts';
+import { holds } from '../src/checks/assertions.ts';
 import { firstBracedOnLine, jsonValuesIn, lastJsonObject, wholeJsonObject } from '../src/checks/json-in-text.ts';
 import { selectBestIndex } from '../src/checks/promptfoo/graders.ts';
 import { compileSchema } from '../src/checks/schema.ts';
@@ -70,6 +71,7 @@ describe('every reader of untrusted text grows linearly with its text (1 MiB to 
     ['the JSON finder on `{` repeated', (t) => jsonValuesIn(t), shapes['`{` repeated']],
     ['the JSON finder on deep nesting', (t) => jsonValuesIn(t), shapes['deep nesting']],
     ["a judge's last object on `{` repeated", (t) => lastJsonObject(t), shapes['`{` repeated']],
+    ["is-json on a reply of deep nesting", (t) => holds({ type: 'is-json', negate: false }, t, 0), shapes['deep nesting']],
     ["a judge's whole object on deep nesting", (t) => wholeJsonObject(t), shapes['deep nesting']],
     ["select-best's index on a word of dots", (t) => selectBestIndex(t, 3), (n) => `1${repeated('.', n - 2)}x`],
     ["the plan diff's lines on one long line", textLines, shapes['one long line']],
