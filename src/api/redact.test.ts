@@ -184,3 +184,59 @@ describe('a key drawn backwards by a right-to-left override reads as the key', (
     expect(redact(backwards(KEY))).toBe(backwards(KEY));
   });
 });
+
+describe('the key in every form a reader decodes (issue 39)', () => {
+  const key = 'sk-live-Qx7Zr9Wv2Lp4ace0';
+  const redact = redactor([key]);
+  const bytes = Buffer.from(key);
+  const hex = (sep: string, prefix = '', upper = false) =>
+    [...bytes]
+      .map((b) => `${prefix}${b.toString(16).padStart(2, '0')}`[upper ? 'toUpperCase' : 'toLowerCase']())
+      .join(sep);
+  const b64 = bytes.toString('base64');
+  const cyrillic: Record<string, string> = {
+    a: 'а',
+    c: 'с',
+    e: 'е',
+    o: 'о',
+    p: 'р',
+    x: 'х',
+    i: 'і',
+    s: 'ѕ',
+    Z: 'Ζ',
+  };
+  it.each([
+    ...['\u2010', '\u2011', '\u2012', '\u2013', '\u2014', '\u2015', '\u2212', '\ufe58', '\ufe63', '\uff0d'].map(
+      (dash) => [`with U+${dash.charCodeAt(0).toString(16).toUpperCase()} for each hyphen`, key.replace(/-/g, dash)],
+    ),
+    ['with Cyrillic and Greek look-alikes', [...key].map((c) => cyrillic[c] ?? c).join('')],
+    ['with a Cyrillic O for the zero and l for the one', key.replace('0', 'О')],
+    ['in hex with colons', hex(':')],
+    ['in hex with spaces', hex(' ')],
+    ['in hex with dashes, upper case', hex('-', '', true)],
+    ['in hex as 0x73,0x6b', hex(',', '0x')],
+    ['in hex as 0x73, 0x6B', hex(', ', '0X', true)],
+    ['in base64 wrapped every 4 characters', b64.match(/.{1,4}/g)!.join('\n')],
+    ['in base64 with spaces between characters', [...b64].join(' ')],
+    ['in base64 wrapped with CRLF', b64.match(/.{1,7}/g)!.join('\r\n')],
+    ['in base64 of its UTF-16LE', Buffer.from(key, 'utf16le').toString('base64')],
+    ['in base64url of its UTF-16LE', Buffer.from(key, 'utf16le').toString('base64url')],
+    ['percent-encoded twice (%2573)', [...key].map((c) => `%25${c.charCodeAt(0).toString(16)}`).join('')],
+    ['percent-encoded three times (%252573)', [...key].map((c) => `%2525${c.charCodeAt(0).toString(16)}`).join('')],
+    ['as %uHHHH', [...key].map((c) => `%u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')],
+    ['as \\xHH', [...key].map((c) => `\\x${c.charCodeAt(0).toString(16)}`).join('')],
+    ['as \\u{HH}', [...key].map((c) => `\\u{${c.charCodeAt(0).toString(16)}}`).join('')],
+    ['as &#x2D; between JSON escapes', key.replace(/-/g, '&#x2D;').replace(/Q/g, '\\u0051')],
+  ])('redacts the key %s', (_name, form) => {
+    expect(redact(`id=${form} end`)).toBe('id=*** end');
+  });
+  it('leaves text that only looks like the key or its encodings alone', () => {
+    const text = [
+      'sk—live—other Cyrillic: привет мир, Greek: αβγ',
+      hex(':').slice(0, -6),
+      `${b64.slice(0, 12)}\n${b64.slice(14)}`,
+      '%2541%u0041\\x41\\u{41} 0x41,0x42 — – -',
+    ].join('\n');
+    expect(redact(text)).toBe(text);
+  });
+});

@@ -4,6 +4,7 @@
 // unless the pattern says `(?i)`. `llm-rubric` and `factuality` are graded by a judge (judge.ts);
 // here they only have a name and a description.
 import { distance } from 'fastest-levenshtein';
+import { readJson } from '../api/json.js';
 import { type ReplyPattern, compilePattern } from '../pattern.js';
 import { jsonValuesIn } from './json-in-text.js';
 import { looksLikeRefusal } from './refusal.js';
@@ -115,12 +116,12 @@ export function compileRegex(source: string): ReplyPattern {
   return compilePattern(source, { caseInsensitive: false });
 }
 
+/** Deeper than any reply's JSON a check means: JSON.parse's time grows faster than the text past it. */
+const MAX_REPLY_JSON_DEPTH = 1000;
+
 function parsesAsJson(text: string): { ok: true; value: unknown } | { ok: false } {
-  try {
-    return { ok: true, value: JSON.parse(text) };
-  } catch {
-    return { ok: false };
-  }
+  const read = readJson(text, MAX_REPLY_JSON_DEPTH);
+  return read.ok ? { ok: true, value: read.value } : { ok: false };
 }
 
 const words = (text: string): number => text.split(/\s+/).filter(Boolean).length;

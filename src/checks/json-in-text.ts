@@ -2,6 +2,8 @@
 // reasoning, in a code fence or after a <think> block), or every object and array (promptfoo's
 // contains-json). The scan is bounded: replies are untrusted and may hold thousands of braces.
 
+import { readJson } from '../api/json.js';
+
 /** The most text scanned, and the most candidate openings tried. */
 const MAX_SCAN_CHARS = 64 * 1024;
 const MAX_CANDIDATES = 200;
@@ -48,6 +50,24 @@ export function jsonValuesIn(text: string, { objectsOnly = false, first = false 
   return found;
 }
 
+/**
+ * What promptfoo's `text.match(/\{.+\}/g)[0]` finds (g-eval reads its answers so; `opener` is
+ * `{` or `{"steps"`), in linear time: on the first line holding `opener` with a `}` at least one
+ * character after it, from the opener to the line's last `}`. The pattern itself backtracks
+ * quadratically over a line of braces.
+ */
+export function firstBracedOnLine(text: string, opener: string): string | undefined {
+  // `.` stops at these, so a match never spans them.
+  for (const line of text.split(/[\n\r\u2028\u2029]/)) {
+    const open = line.indexOf(opener);
+    if (open < 0) continue;
+    // A later opener on the line has fewer characters after it: if the first fails, so do all.
+    const close = line.lastIndexOf('}');
+    if (close >= open + opener.length + 1) return line.slice(open, close + 1);
+  }
+  return undefined;
+}
+
 /** An answer's text after a leading `<think>…</think>` block, or the problem when it never ends. */
 export function afterThinking(answer: string): { text: string } | { problem: string } {
   const text = answer.trimStart();
@@ -74,12 +94,9 @@ function withoutFence(text: string): string {
 export function wholeJsonObject(answer: string): { value: Record<string, unknown> } | { problem: string } {
   const read = afterThinking(answer);
   if ('problem' in read) return read;
-  try {
-    const value: unknown = JSON.parse(withoutFence(read.text).trim());
-    if (isRecord(value)) return { value };
-  } catch {
-    // not JSON as a whole
-  }
+  // Read with a depth bound: JSON.parse's time grows faster than the text on deep nesting.
+  const json = readJson(withoutFence(read.text).trim());
+  if (json.ok && isRecord(json.value)) return { value: json.value };
   return { problem: 'more or less than the one JSON object its schema asked for' };
 }
 

@@ -8,6 +8,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
+import { readJson } from '../api/json.js';
 import { isObject } from '../api/shapes.js';
 import { writeOutputFile } from '../config/output-file.js';
 import { placeProblem } from '../config/place.js';
@@ -79,7 +80,10 @@ export class VerdictCache {
       return cache;
     }
     try {
-      const data = JSON.parse(text) as unknown;
+      // Depth-bounded: a cache file is a few levels deep, and JSON.parse slows on deep nesting.
+      const read = readJson(text);
+      if (!read.ok) throw new Error(read.reason);
+      const data = read.value;
       const verdicts = isObject(data) && data.version === VERSION && isObject(data.verdicts) ? data.verdicts : {};
       for (const [key, value] of Object.entries(verdicts)) {
         if (!/^[0-9a-f]{64}$/.test(key) || !isObject(value) || !isObject(value.answer)) continue;

@@ -5,6 +5,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import {
   type Document,
+  Lexer,
   LineCounter,
   type Node,
   type Pair,
@@ -15,6 +16,7 @@ import {
   isMap,
   isScalar,
   isSeq,
+  parse,
   parseDocument,
 } from 'yaml';
 import { InputError } from '../errors.js';
@@ -24,6 +26,40 @@ import { ACTION_WORDS, type Words } from '../words.js';
 
 /** The most bytes a file of the user's may hold: far more than any checks file or manifest needs. */
 export const MAX_FILE_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Flow collections (`[…]`, `{…}`) nested deeper than this are refused before the file is parsed:
+ * the parser's time grows faster than the text with their depth (2 MiB of `[` took minutes).
+ */
+export const MAX_FLOW_DEPTH = 256;
+
+/** The lexer's tokens that stand for no text of the file (document, scalar and flow-end marks). */
+const MARK_TOKENS = new Set(['\u0002', '\u0018', '\u001f']);
+
+/**
+ * The offset where `text`'s flow collections nest deeper than MAX_FLOW_DEPTH, or -1. Read by the
+ * `yaml` package's own lexer (one pass, stopped there), so a bracket in a quoted value or a
+ * comment counts as it does for the parser.
+ */
+export function flowTooDeepAt(text: string): number {
+  let depth = 0;
+  let offset = 0;
+  for (const token of new Lexer().lex(text)) {
+    if (token === '[' || token === '{') {
+      if (++depth > MAX_FLOW_DEPTH) return offset;
+    } else if (token === ']' || token === '}') depth = Math.max(0, depth - 1);
+    if (!MARK_TOKENS.has(token)) offset += token.length;
+  }
+  return -1;
+}
+
+const tooDeep = `nested [ ] or { } deeper than ${MAX_FLOW_DEPTH} levels`;
+
+/** A YAML value read from text (a file a config names), refused when nested too deep to parse. */
+export function parseYamlValue(text: string): unknown {
+  if (flowTooDeepAt(text) >= 0) throw new Error(`it is ${tooDeep}`);
+  return parse(text) as unknown;
+}
 
 /** The most values a plain value (a schema) may expand to through its aliases. */
 const MAX_PLAIN_VALUES = 10_000;
@@ -89,6 +125,11 @@ export class YamlFile {
   }
 
   static parse(name: string, text: string, what: string, words: Words = ACTION_WORDS): YamlFile {
+    const deep = flowTooDeepAt(text);
+    if (deep >= 0) {
+      const line = text.slice(0, deep).split('\n').length;
+      throw new FileError(`${name}, line ${line}: the ${what} is ${tooDeep}: expected at most ${MAX_FLOW_DEPTH}.`);
+    }
     const lines = new LineCounter();
     const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
     const file = new YamlFile(name, doc, lines, words);

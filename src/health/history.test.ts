@@ -8,7 +8,7 @@ import { connectGitHub } from '../github/connection.js';
 import { githubHealthHost } from '../github/health-host.js';
 import { githubRun } from '../github/run.js';
 import { sealKey } from '../seal.js';
-import { HealthHistory, MAX_FILE_BYTES } from './history.js';
+import { HealthHistory, MAX_FILE_BYTES, MAX_READ_BYTES, MAX_READ_FILES } from './history.js';
 import type { HistoryBranch } from './host.js';
 import { type ClawRecord, type DailyRecord, type RunRecord, recordLine } from './records.js';
 import { sealLine } from './sealed-line.js';
@@ -251,6 +251,53 @@ describe('HealthHistory', () => {
     fake.repo.gitWriteStatus = 403;
     await expect(history(branch, clock, log).save(T0, [record(T0)], none, 'health')).rejects.toMatchObject({
       status: 403,
+    });
+  });
+  describe('one budget for the whole read (issue 39)', () => {
+    const blobs = (fake: FakeGitHub) => fake.requests.filter((r) => r.path.includes('/git/blobs/')).length;
+    const padding = (bytes: number): string => `${'x'.repeat(99)}\n`.repeat(Math.ceil(bytes / 100));
+
+    it('240 padded parts without a sealed line, raw and daily, do not make 480 blob fetches; the newest records still count', async () => {
+      const { fake, branch, clock, log } = await start();
+      const files: Record<string, string> = {};
+      for (let part = 2; part <= 241; part++) {
+        files[`history/2026-10.${part}.ndjson`] = padding(20_000);
+        files[`history/daily/2026-10.${part}.ndjson`] = padding(20_000);
+      }
+      // The newest part holds this month's real records: a Claw down twice.
+      files['history/2026-11.ndjson'] = [
+        record(T0 - 2 * HOUR, 'bot-a', 'unhealthy'),
+        record(T0 - HOUR, 'bot-a', 'unhealthy'),
+      ]
+        .map(sealed)
+        .join('\n');
+      fake.repo.push(BRANCH, files);
+      fake.requests.length = 0;
+      const store = history(branch, clock, log);
+      const view = await store.load(T0);
+      expect(blobs(fake)).toBeLessThanOrEqual(MAX_READ_FILES);
+      expect(view.recent).toEqual([
+        record(T0 - 2 * HOUR, 'bot-a', 'unhealthy'),
+        record(T0 - HOUR, 'bot-a', 'unhealthy'),
+      ]);
+      const warnings = log.lines.filter((l) => l.level === 'warning').map((l) => l.message);
+      const budget = warnings.filter((w) => w.includes('the most one run reads'));
+      expect(budget).toHaveLength(1);
+      expect(budget[0]).toMatch(/left \d+ unread: history\/daily\/2026-10\.\d+\.ndjson/);
+      // The run still writes its record after what it read.
+      await store.save(T0, [record(T0, 'bot-a', 'unhealthy')], none, 'health');
+      expect(fake.repo.file(BRANCH, 'history/2026-11.ndjson')!.trim().split('\n')).toHaveLength(3);
+    });
+
+    it('parts of 1 MiB stop at the byte budget, sealed lines or not', async () => {
+      const { fake, branch, clock, log } = await start();
+      const files: Record<string, string> = {};
+      for (let part = 2; part <= 20; part++) files[`history/2026-11.${part}.ndjson`] = padding(MAX_FILE_BYTES - 200);
+      fake.repo.push(BRANCH, files);
+      fake.requests.length = 0;
+      await history(branch, clock, log).load(T0);
+      expect(blobs(fake)).toBeLessThanOrEqual(Math.floor(MAX_READ_BYTES / (MAX_FILE_BYTES - 100)));
+      expect(blobs(fake)).toBeGreaterThan(0);
     });
   });
 });

@@ -29,8 +29,13 @@ import { resealOlder, sealLine, unsealLine } from './sealed-line.js';
 export const MAX_FILE_BYTES = 1024 * 1024;
 /** Raw records are kept this long (whole months), daily lines for good. */
 export const RAW_DAYS = 90;
-/** The most a run reads of raw files: past it, older days wait for another run. */
+/**
+ * The most one run's read of the branch takes, whatever the files hold (sealed lines or not, raw
+ * or daily parts): bytes, and files (each one GitHub call). Past it, older days wait for another
+ * run; daily parts take at most half, so the newest raw records (the incidents' streaks) are read.
+ */
 export const MAX_READ_BYTES = 8 * MAX_FILE_BYTES;
+export const MAX_READ_FILES = 24;
 const DAY_MS = 24 * 3600_000;
 /** Commits that find the branch moved are tried again this many times. */
 const ATTEMPTS = 5;
@@ -54,6 +59,23 @@ interface Ignored {
   unusable: number;
   /** Sealed lines read before in this read: a copy of the action's own line is one run, not two. */
   repeated: number;
+}
+
+/** What one read of the branch has taken, and what it left unread for want of room. */
+class ReadBudget {
+  bytes = 0;
+  files = 0;
+  readonly skipped: string[] = [];
+  /** Whether `file` fits (within `share` of the budget when given); one that does not is named. */
+  take(file: BranchFile, share = 1): boolean {
+    if (this.files + 1 > MAX_READ_FILES * share || this.bytes + file.size > MAX_READ_BYTES * share) {
+      this.skipped.push(file.path);
+      return false;
+    }
+    this.files += 1;
+    this.bytes += file.size;
+    return true;
+  }
 }
 
 /** Why `read` refused a record dated after the run. */
@@ -92,8 +114,10 @@ export interface HistoryView {
 
 interface Loaded extends HistoryView {
   snapshot?: BranchSnapshot;
-  /** Texts of the files read, by path. */
+  /** Texts of the last part of each month read (what a line is appended to), by path. */
   texts: Map<string, string>;
+  /** Every part read whole. */
+  read: Set<string>;
   rawParts: Part[];
   dailyParts: Part[];
   /** Complete days found in raw and not yet folded, with their records. */
@@ -103,7 +127,7 @@ interface Loaded extends HistoryView {
 }
 
 export class HealthHistory {
-  /** Texts by blob sha: a retry after a conflict reads only what changed. */
+  /** Texts of months' last parts by blob sha: a retry after a conflict reads only what changed. */
   private readonly cache = new Map<string, string>();
   private warned = new Set<string>();
   /** What `load` read: the first commit goes on it, so a run reads the branch once unless it moved. */
@@ -160,12 +184,13 @@ export class HealthHistory {
     }
   }
 
-  private async text(file: BranchFile): Promise<string> {
+  /** A file's text; kept for a retry only when the run may append to it (`keep`). */
+  private async text(file: BranchFile, keep: boolean): Promise<string> {
     const cached = this.cache.get(file.sha);
     if (cached !== undefined) return cached;
     if (this.deps.signal?.aborted) throw new CancelledError();
     const text = await this.branch.read(file);
-    this.cache.set(file.sha, text);
+    if (keep) this.cache.set(file.sha, text);
     return text;
   }
 
@@ -217,8 +242,11 @@ export class HealthHistory {
     );
   }
 
-  /** The file's text, or undefined (with one warning naming it) when it is too large to read. */
-  private async readable(file: BranchFile): Promise<string | undefined> {
+  /**
+   * The file's text, or undefined when it is too large to read (one warning names it) or past the
+   * read's budget (named in the budget's one warning). Only a month's last part is kept.
+   */
+  private async readable(file: BranchFile, budget: ReadBudget, last: boolean, share = 1): Promise<string | undefined> {
     if (file.size > MAX_READABLE_BYTES) {
       this.warnOnce(
         `large:${file.path}@${file.sha}`,
@@ -226,7 +254,8 @@ export class HealthHistory {
       );
       return undefined;
     }
-    return this.text(file);
+    if (!budget.take(file, share)) return undefined;
+    return this.text(file, last);
   }
 
   private async read(now: number): Promise<Loaded> {
@@ -245,15 +274,24 @@ export class HealthHistory {
       return typeof r !== 'string' && r.at > now + MAX_AHEAD_MS ? AHEAD : r;
     };
 
-    // Daily lines of the window's months.
+    const budget = new ReadBudget();
+    const read = new Set<string>();
+    /** A part the run may append to: its month's last; only its text is kept past parsing. */
+    const lastOfMonth = (parts: Part[]) =>
+      new Set(parts.filter((p, i) => parts[i + 1]?.month !== p.month).map((p) => p.file.path));
+
+    // Daily lines of the window's months, newest first, in half the budget at most.
     const dailyParts = partsOf(files, DAILY);
+    const lastDaily = lastOfMonth(dailyParts);
     const daily: DailyRecord[] = [];
-    for (const part of dailyParts.filter((p) => p.month >= monthOf(windowStart))) {
-      const text = await this.readable(part.file);
+    for (const part of dailyParts.filter((p) => p.month >= monthOf(windowStart)).reverse()) {
+      const text = await this.readable(part.file, budget, lastDaily.has(part.file.path), 0.5);
       if (text === undefined) continue;
-      texts.set(part.file.path, text);
-      daily.push(...this.lines(text, readDaily));
+      read.add(part.file.path);
+      if (lastDaily.has(part.file.path)) texts.set(part.file.path, text);
+      for (const d of this.lines(text, readDaily)) daily.push(d);
     }
+    daily.sort((a, b) => a.day.localeCompare(b.day));
     const folded = new Set(daily.map((d) => d.day));
     const lastFolded = [...folded].sort().at(-1);
 
@@ -264,32 +302,38 @@ export class HealthHistory {
       Math.min(now - DAY_MS, lastFolded ? dayStart(lastFolded) + DAY_MS : windowStart),
     );
     const rawParts = partsOf(files, RAW);
+    const lastRaw = lastOfMonth(rawParts);
     const recent: RunRecord[] = [];
-    let bytes = 0;
     let reachedStart = true;
     for (let i = rawParts.length - 1; i >= 0; i--) {
       const part = rawParts[i];
-      // One too large to be a run's is skipped before it counts against what a run reads.
-      const tooLarge = part.file.size > MAX_READABLE_BYTES;
-      if (!tooLarge && bytes + part.file.size > MAX_READ_BYTES && recent.length > 0) {
-        reachedStart = false;
-        break;
+      const skippedBefore = budget.skipped.length;
+      const text = await this.readable(part.file, budget, lastRaw.has(part.file.path));
+      if (text === undefined) {
+        // Past the budget: the rest is older still, and left for a later run.
+        if (budget.skipped.length > skippedBefore) {
+          for (const older of rawParts.slice(0, i)) budget.skipped.push(older.file.path);
+          reachedStart = false;
+          break;
+        }
+        continue;
       }
-      const text = await this.readable(part.file);
-      if (text === undefined) continue;
-      texts.set(part.file.path, text);
-      bytes += part.file.size;
-      const records = this.lines(text, readRun);
-      recent.push(...records);
-      const oldest = Math.min(...records.map((r) => r.at));
+      read.add(part.file.path);
+      if (lastRaw.has(part.file.path)) texts.set(part.file.path, text);
+      let oldest = Infinity;
+      for (const r of this.lines(text, readRun)) {
+        recent.push(r);
+        oldest = Math.min(oldest, r.at);
+      }
       if (oldest < wanted) break;
     }
     recent.sort((a, b) => a.at - b.at);
     const readFrom = recent.length && reachedStart ? recent[0].at : Infinity;
-    if (!reachedStart) {
+    if (budget.skipped.length > 0) {
+      const named = budget.skipped.slice(0, 5).join(', ');
       this.warnOnce(
         'budget',
-        `History: read the newest ${MAX_READ_BYTES / MAX_FILE_BYTES} MiB of '${this.deps.name}' only; older days are folded by a later run.`,
+        `History: read ${budget.files} file(s), ${(budget.bytes / 1048576).toFixed(1)} MiB of '${this.deps.name}', the most one run reads (${MAX_READ_FILES} files, ${MAX_READ_BYTES / 1048576} MiB); left ${budget.skipped.length} unread: ${named}${budget.skipped.length > 5 ? ', …' : ''}. Incidents and the page use what was read; older days are folded by a later run.`,
       );
     }
 
@@ -297,7 +341,7 @@ export class HealthHistory {
 
     // Finished days whose records were read whole (a part before them was reached) and not folded.
     const today = dayOf(now);
-    const readAllParts = rawParts.every((p) => texts.has(p.file.path));
+    const readAllParts = rawParts.every((p) => read.has(p.file.path));
     const toFold = new Map<string, ClawRecord[]>();
     for (const record of recent) {
       if (!isClawRecord(record)) continue;
@@ -311,7 +355,18 @@ export class HealthHistory {
       const end = Date.parse(`${nextMonth(p.month)}-01T00:00:00Z`);
       return end <= windowStart && lastFolded !== undefined && dayStart(lastFolded) + DAY_MS >= end;
     });
-    return { snapshot, texts, rawParts, dailyParts, recent, daily, paths: files.map((f) => f.path), toFold, expired };
+    return {
+      snapshot,
+      texts,
+      read,
+      rawParts,
+      dailyParts,
+      recent,
+      daily,
+      paths: files.map((f) => f.path),
+      toFold,
+      expired,
+    };
   }
 
   /** A record's line, sealed. */

@@ -16,12 +16,34 @@ export function isLongText(value: unknown): value is string {
   return typeof value === 'string' && (value.includes('\n') || value.length > LONG_TEXT_CHARS);
 }
 
+/**
+ * The line cut after each run of `.`, `!` or `?` that whitespace follows (the whitespace stays with
+ * its sentence), by hand in one pass: a pattern for it backtracks quadratically over a long word.
+ */
+function sentences(line: string): string[] {
+  const out: string[] = [];
+  let from = 0;
+  let i = 0;
+  while (i < line.length) {
+    if (!'.!?'.includes(line[i])) {
+      i++;
+      continue;
+    }
+    while (i < line.length && '.!?'.includes(line[i])) i++;
+    if (i < line.length && !/\s/.test(line[i])) continue;
+    while (i < line.length && /\s/.test(line[i])) i++;
+    out.push(line.slice(from, i));
+    from = i;
+  }
+  if (from < line.length) out.push(line.slice(from));
+  return out;
+}
+
 /** Splits one line longer than WRAP_CHARS at sentence ends, then at spaces (or hard, with none). */
 function wrapLine(line: string): string[] {
   if (line.length <= WRAP_CHARS) return [line];
-  const sentences = line.match(/[^.!?]*(?:[.!?]+(?:\s+|$)|$)/g)?.filter(Boolean) ?? [line];
   const out: string[] = [];
-  for (const sentence of sentences) {
+  for (const sentence of sentences(line)) {
     let rest = sentence;
     while (rest.length > WRAP_CHARS) {
       const space = rest.lastIndexOf(' ', WRAP_CHARS);

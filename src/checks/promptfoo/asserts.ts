@@ -2,7 +2,7 @@
 // llm-rubric, factuality) plus javascript, assert-set, weight, metric, threshold and transform.
 // Values are rendered with the test's vars now, when the file is read; what this project does not
 // run is refused by name, with what to write instead.
-import { parse as parseYaml } from 'yaml';
+import { parseYamlValue } from '../../config/yaml-file.js';
 import { PATTERN_EXPECTED, patternProblem } from '../../pattern.js';
 import {
   type Assertion,
@@ -281,7 +281,7 @@ function loadValueFile(a: Obj, ref: string, what: string, ctx: AssertContext): u
     return ctx.places.fail(a, 'value', `${what} is ${show(ref)}, which cannot be read: ${read.problem}`);
   if (/\.(json|ya?ml)$/.test(file.path)) {
     try {
-      return parseYaml(read.text) as unknown;
+      return parseYamlValue(read.text) as unknown;
     } catch (err) {
       return ctx.places.fail(
         a,
@@ -355,7 +355,7 @@ function schemaOf(a: Obj, value: unknown, ctx: AssertContext) {
   let schema = value;
   if (typeof value === 'string') {
     try {
-      schema = parseYaml(value) as unknown;
+      schema = parseYamlValue(value) as unknown;
     } catch {
       ctx.places.fail(a, 'value', "'value' is not a JSON Schema: expected a mapping, or its JSON or YAML text");
     }

@@ -7,7 +7,7 @@
 // error, never a verdict: the Claw is not failed for its grader's mistake.
 import type { RubricPrompt } from '../rubric.js';
 import { type RubricMessage, rubricMessages, stringified, tryParse } from './rubric.js';
-import { afterThinking } from '../json-in-text.js';
+import { afterThinking, firstBracedOnLine } from '../json-in-text.js';
 
 /** What a recipe reads of its assertion (assertions.ts's RecipeAssertion, which the judge holds). */
 export interface RecipeAssertion {
@@ -194,10 +194,10 @@ async function gEval(a: RecipeAssertion, m: RecipeMaterial, tools: GraderTools):
     const which = criteria.length > 1 ? `criterion ${index + 1}/${criteria.length}: ` : '';
     const stepsAnswer = await tools.ask(render(a.gEvalPrompts?.steps ?? GEVAL_PROMPT_STEPS, { criteria: criterion }));
     if ('problem' in stepsAnswer) return error(`${which}${stepsAnswer.problem}`);
-    const stepsMatch = stepsAnswer.text.match(/\{"steps".+\}/g);
+    const stepsMatch = firstBracedOnLine(stepsAnswer.text, '{"steps"');
     let steps: unknown;
     try {
-      steps = stepsMatch ? (JSON.parse(stepsMatch[0]) as { steps?: unknown }).steps : undefined;
+      steps = stepsMatch ? (JSON.parse(stepsMatch) as { steps?: unknown }).steps : undefined;
     } catch {
       steps = undefined;
     }
@@ -217,8 +217,8 @@ async function gEval(a: RecipeAssertion, m: RecipeMaterial, tools: GraderTools):
     if ('problem' in evaluation) return error(`${which}${evaluation.problem}`);
     let result: { score?: unknown; reason?: unknown } = {};
     try {
-      const found = evaluation.text.match(/\{.+\}/g);
-      result = found ? (JSON.parse(found[0]) as typeof result) : {};
+      const found = firstBracedOnLine(evaluation.text, '{');
+      result = found ? (JSON.parse(found) as typeof result) : {};
     } catch {
       result = {};
     }
@@ -340,6 +340,13 @@ Output the index of the text that best fits the criteria. You must output a sing
  * is dull; 1 is best" reply 0; here each is a problem, never a choice: every number-like word of
  * the answer must be the same plain index ("1", "1.", "index 1", "<Text index=\"1\">").
  */
+/** The word without the dots it ends with (by hand: `/\.+$/` is quadratic over a long run of dots). */
+function withoutTrailingDots(word: string): string {
+  let end = word.length;
+  while (end > 0 && word[end - 1] === '.') end--;
+  return word.slice(0, end);
+}
+
 export function selectBestIndex(answer: string, count: number): { index: number } | { problem: string } {
   const problem = {
     problem: `its select-best answer names no reply (expected an index from 0 to ${count - 1}): ${JSON.stringify(answer.trim().slice(0, 200))}`,
@@ -351,7 +358,7 @@ export function selectBestIndex(answer: string, count: number): { index: number 
   const words = thought.text
     .split(/[^\p{L}\p{N}_.+-]+/u)
     .filter((w) => /\p{N}/u.test(w))
-    .map((w) => w.replace(/\.+$/, ''));
+    .map(withoutTrailingDots);
   if (words.length === 0 || words.some((w) => !/^[0-9]+$/.test(w))) return problem;
   const index = Number.parseInt(words[0], 10);
   if (words.some((w) => Number.parseInt(w, 10) !== index) || index >= count) return problem;

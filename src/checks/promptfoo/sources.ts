@@ -4,9 +4,8 @@
 // `__config:__expectedN:threshold`), and text prompt files (prompts separated by `---` lines).
 // Each value is placed at its file and line (a CSV row at the line it starts on).
 import { parse as parseCsv } from 'csv-parse/sync';
-import { parse as parseYaml } from 'yaml';
 import { ASSERTION_TYPES } from '../assertions.js';
-import { YamlFile } from '../../config/yaml-file.js';
+import { YamlFile, parseYamlValue } from '../../config/yaml-file.js';
 import { ConfigFiles, type FileRef } from './files.js';
 import { type Obj, type Places, isObj, show } from './located.js';
 import type { PromptfooPrompt } from './case.js';
@@ -320,7 +319,7 @@ export function readPrompts(value: unknown, holder: Obj, src: Sources, ignored: 
     if (kind === 'json' || kind === 'yaml') {
       let contents = text;
       try {
-        contents = JSON.stringify(kind === 'json' ? JSON.parse(text) : parseYaml(text));
+        contents = JSON.stringify(kind === 'json' ? JSON.parse(text) : parseYamlValue(text));
       } catch {
         // As promptfoo: a file that does not parse is sent as its text.
       }
