@@ -25,6 +25,8 @@ export interface Evidence {
   band: number;
   /** Set when no verdict but `inconclusive` can be given, saying why. */
   blocked?: string;
+  /** No outcome varies (no attempt unjudged on either side): the exact test cannot reject at any level. */
+  cannotReject?: boolean;
 }
 
 /** The attempts of one check on both sides, a cached verdict counted once per question and side. */
@@ -142,7 +144,9 @@ export function unjudgedShare(pairs: readonly Paired[], level: number, margin: n
   const count = (xs: Attempt[]) => xs.filter((a) => a.outcome === 'unjudged').length;
   const test = pooledDifference(count(b), b.length, count(c), c.length, level);
   const figure = (xs: Attempt[]): Figure => ({ value: xs.length ? count(xs) / xs.length : null, n: xs.length });
-  return binaryEvidence('*', 'unjudged', figure(b), figure(c), test, 1, margin, band);
+  const events = count(b) + count(c);
+  const cannotReject = events === 0 || events === b.length + c.length;
+  return { ...binaryEvidence('*', 'unjudged', figure(b), figure(c), test, 1, margin, band), cannotReject };
 }
 
 function binaryEvidence(
@@ -210,7 +214,9 @@ function missingValues(
 
 /**
  * A continuous figure's median (p50): Mann–Whitney against the tolerance (the candidate moved by
- * the margin first) and the Hodges–Lehmann shift with its bounds.
+ * the margin first) and the Hodges–Lehmann shift with its bounds. `multiplicative` (latency):
+ * both on the logarithms, so a slower release is a ratio and the tolerance a share of the
+ * baseline; the shift and bounds are then given in ms at the baseline's median.
  */
 export function medianShift(
   check: string,
@@ -219,9 +225,11 @@ export function medianShift(
   attempts: [number, number],
   options: {
     level: number;
+    /** The tolerance as a share of the baseline's median (multiplicative), or in the values' units. */
     relativeMargin?: number;
     margin?: number;
     band?: number;
+    multiplicative?: boolean;
     worse: 1 | -1;
     maxMissing: number;
     what: string;
@@ -231,16 +239,22 @@ export function medianShift(
   const figure = (xs: number[]): Figure => ({ value: xs.length ? quantile(xs, 0.5) : null, n: xs.length });
   const base = { check, metric, baseline: figure(b), candidate: figure(c), worse: options.worse };
   const blocked = missingValues(options.what, b, c, attempts, options.maxMissing);
-  const margin = options.margin ?? (options.relativeMargin ?? 0) * (base.baseline.value ?? 0);
+  const median = base.baseline.value ?? 0;
+  const margin = options.margin ?? (options.relativeMargin ?? 0) * median;
   const band = Math.max(margin, options.band ?? 0);
   if (blocked) return { ...base, change: null, low: null, high: null, pWorse: 1, pBetter: 1, margin, band, blocked };
-  const shift = hodgesLehmann(c, b, options.level);
-  const moved = (by: number) => c.map((x) => x + by);
+  const log = (xs: number[]) => xs.map((x) => Math.log(Math.max(x, 1)));
+  const [tb, tc] = options.multiplicative ? [log(b), log(c)] : [b, c];
+  const tested = options.multiplicative ? Math.log(1 + (options.relativeMargin ?? 0)) : margin;
+  const shift = hodgesLehmann(tc, tb, options.level);
+  const moved = (by: number) => tc.map((x) => x + by);
   // Worse is higher (latency): H0 "shift ≤ margin"; worse is lower (scores): H0 "shift ≥ −margin".
-  const up = mannWhitney(moved(-margin * options.worse), b);
-  const down = mannWhitney(moved(margin * options.worse), b);
+  const up = mannWhitney(moved(-tested * options.worse), tb);
+  const down = mannWhitney(moved(tested * options.worse), tb);
   const [pWorse, pBetter] = options.worse > 0 ? [up.pGreater, down.pLess] : [up.pLess, down.pGreater];
-  return { ...base, change: shift.estimate, low: shift.low, high: shift.high, pWorse, pBetter, margin, band };
+  const inUnits = (x: number) => (options.multiplicative ? median * (Math.exp(x) - 1) : x);
+  const [change, low, high] = [shift.estimate, shift.low, shift.high].map(inUnits);
+  return { ...base, change, low, high, pWorse, pBetter, margin, band };
 }
 
 /**

@@ -96,6 +96,15 @@ export const SCENARIOS: Scenario[] = [
     ],
     figures: (c) => ({ 'p50 regressed': p50(c)?.verdict === 'regressed', ...behaviourShares(c) }),
   },
+  {
+    name: 'latency +50% on p50, narrower spread (sigma 0.35 in log, not 0.5)',
+    goal: 'p50 regressed ≥ 80%',
+    sides: (i) => {
+      const narrow = (ms: number) => ({ ...referenceBehaviour(0, ms), latencySigma: 0.35 });
+      return [suite('a', narrow(800), 10, 3, 2 * i + 1), suite('b', narrow(1200), 10, 3, 2 * i + 2)];
+    },
+    figures: (c) => ({ 'p50 regressed': p50(c)?.verdict === 'regressed', ...behaviourShares(c) }),
+  },
 ];
 
 export function measureComparisons(runs: number): string[] {
