@@ -151,6 +151,20 @@ describe('the watch after a deployment', () => {
     );
   });
 
+  it('does not call a deployment unchanged when it turned many answers into errors', () => {
+    const runs = [
+      ...repeated(DEPLOYED - 7 * DAY, 28, 27, 3),
+      ...Array.from({ length: 28 }, (_, k) => fixed(DEPLOYED + HOUR + k * 6 * HOUR, 18, 2, 10)),
+    ];
+    const r = watchDeployment({ runs, deployedAt: DEPLOYED, now: DEPLOYED + 7 * DAY });
+    expect(r.verdict).toBe('inconclusive');
+    expect(r.reason).toBe('too many attempts unjudged since the deployment');
+    expect(r.after).toEqual({ passRate: 0.9, n: 560, unjudged: 280, runs: 28 });
+    expect(watchDeployment({ runs, deployedAt: DEPLOYED, now: DEPLOYED + 7 * DAY, maxMissing: 0.5 }).verdict).toBe(
+      'unchanged',
+    );
+  });
+
   it('weighs one run against one run without a verdict it cannot hold', () => {
     const runs = [fixed(DEPLOYED - DAY, 27, 3), fixed(DEPLOYED + HOUR, 24, 6)];
     const r = watchDeployment({ runs, deployedAt: DEPLOYED, now: DEPLOYED + 8 * DAY });

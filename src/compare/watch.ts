@@ -15,7 +15,7 @@
 // asymptotic (Waudby-Smith, Arbour, Sinha, Kennedy and Ramdas 2024, "Time-uniform central limit
 // theory and asymptotic confidence sequences"); the A/A simulation in watch.test.ts checks it at
 // this size. Pass rates count judged attempts only; unjudged ones are reported, never a pass.
-import { NO_CHANGE_BAND } from './engine.js';
+import { DEFAULT_MAX_MISSING, NO_CHANGE_BAND } from './engine.js';
 import { phi } from './distributions.js';
 import type { Verdict } from './types.js';
 
@@ -41,6 +41,8 @@ export interface WatchInput {
   level?: number;
   /** How far the pass rate may drop (absolute points, 0.05 = 5 points) before it counts (default 0). */
   tolerance?: number;
+  /** The largest unjudged share since the deployment before `unchanged` becomes `inconclusive` (default 0.2, as the engine). */
+  maxMissing?: number;
   /** The number of runs after the deployment the boundary is tightest at (default 3). */
   tightestAfterRuns?: number;
 }
@@ -185,6 +187,9 @@ export function watchDeployment(input: WatchInput): WatchResult {
   }
   const last = { ...summary, ...look, looks: afterRuns.length, windowEndsAt };
   if (!over) return { verdict: 'watching', ...last };
+  // A deployment that turns answers into errors leaves the judged ones looking the same: not `unchanged`.
+  if (after.unjudged / (after.unjudged + after.n) > (input.maxMissing ?? DEFAULT_MAX_MISSING))
+    return { verdict: 'inconclusive', reason: 'too many attempts unjudged since the deployment', ...last };
   const band = Math.max(tolerance, NO_CHANGE_BAND);
   if (look.low >= -band && look.high <= band) return { verdict: 'unchanged', ...last };
   return { verdict: 'inconclusive', reason: 'the interval is too wide to tell at the end of the window', ...last };
