@@ -109,7 +109,7 @@ describe('compareSides', () => {
     const c = compareSides(side('a', before), side('b', after));
     expect(metric(c.metrics, '*', 'pass-rate')).toMatchObject({
       verdict: 'inconclusive',
-      reason: expect.stringMatching(/25% of the candidate's attempts could not be judged/),
+      reason: expect.stringMatching(/25% of the candidate's attempts could not be judged or were not made/),
     });
     expect(metric(c.metrics, '*', 'unjudged')).toMatchObject({
       candidate: { value: 38 / 150, n: 150 },
@@ -134,6 +134,30 @@ describe('compareSides', () => {
     );
     const same = compareSides(side('a', graded('judge-1', 'abc', 1)), side('b', graded('judge-1', 'abc', 1)));
     expect(metric(same.metrics, '*', 'score').verdict).toBe('unchanged');
+  });
+
+  it('reads a baseline cut short (a cancel) as missing, never as the questions it did not reach', () => {
+    const after = run('c', 11, {});
+    const cut = { ...after, attempts: after.attempts.slice(0, 90) };
+    const c = compareSides(side('a', cut), side('b', after));
+    expect(metric(c.metrics, '*', 'pass-rate')).toMatchObject({
+      verdict: 'inconclusive',
+      reason: "40% of the baseline's attempts could not be judged or were not made (more than 20%)",
+    });
+    expect(metric(c.metrics, 'c', 'pass-rate').verdict).toBe('inconclusive');
+  });
+
+  it('names a judge in a reason on one line, cut short, whatever the endpoint called itself', () => {
+    const graded = (model: string) => run('c', 1, { rate: () => 1, extra: { judge: { model, promptHash: 'abc' } } });
+    const c = compareSides(
+      side('a', graded('judge-1')),
+      side('b', graded(`judge-2\n::error::forged ${'x'.repeat(200)}`)),
+    );
+    const reason = metric(c.metrics, 'c', 'pass-rate').reason!;
+    expect(reason).not.toMatch(/\n/);
+    expect(reason).toMatch(
+      /^the judge of check c changed from judge-1 to judge-2 ::error::forged x+… \(\d+ more characters\)$/,
+    );
   });
 
   it('counts a cached verdict once per question and side, never as n attempts', () => {

@@ -53,19 +53,23 @@ export function pair(baseline: readonly CheckRun[], candidate: readonly CheckRun
   return names.map((check) => ({ check, baseline: of(baseline, check), candidate: of(candidate, check) }));
 }
 
-const shareOf = (attempts: readonly Attempt[], outcome: Attempt['outcome']) =>
-  attempts.length ? attempts.filter((a) => a.outcome === outcome).length / attempts.length : 0;
-
-/** Why a pass rate cannot be read: too many attempts unjudged on a side (missing is never a pass). */
+/**
+ * Why a pass rate cannot be read: too many attempts missing on a side (missing is never a pass).
+ * Missing: could not be judged, or never made where the other side made it (a run cut short).
+ */
 export function tooMuchMissing(pairs: readonly Paired[], maxMissing: number): string | undefined {
-  const sides = [
-    ['baseline', pairs.flatMap((p) => p.baseline)],
-    ['candidate', pairs.flatMap((p) => p.candidate)],
-  ] as const;
-  for (const [side, attempts] of sides) {
-    const share = shareOf(attempts, 'unjudged');
+  for (const side of ['baseline', 'candidate'] as const) {
+    let missing = 0;
+    let expected = 0;
+    for (const p of pairs) {
+      const made = p[side].length;
+      const due = Math.max(p.baseline.length, p.candidate.length);
+      missing += p[side].filter((a) => a.outcome === 'unjudged').length + (due - made);
+      expected += due;
+    }
+    const share = expected ? missing / expected : 0;
     if (share > maxMissing)
-      return `${Math.round(share * 100)}% of the ${side}'s attempts could not be judged (more than ${Math.round(maxMissing * 100)}%)`;
+      return `${Math.round(share * 100)}% of the ${side}'s attempts could not be judged or were not made (more than ${Math.round(maxMissing * 100)}%)`;
   }
   return undefined;
 }
