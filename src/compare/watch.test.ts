@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { phi, seededUniform } from './distributions.js';
-import { mixtureBoundary, tightestRho, type WatchRun, watchDeployment } from './watch.js';
+import { dispersion, mixtureBoundary, tightestRho, type WatchRun, watchDeployment } from './watch.js';
 
 const HOUR = 3600_000;
 const DAY = 24 * HOUR;
@@ -8,15 +8,19 @@ const DEPLOYED = Date.parse('2026-03-08T00:00:00Z');
 /** The benchmark's reference Claw: 80% of questions near-certain, 20% flaky (0.90 overall). */
 const REFERENCE = [0.99, 0.99, 0.99, 0.99, 0.54];
 
+/** Per-question pass rates, or 'swinging': every run's rate drawn between 0.70 and 0.95 (runs vary more than binomial). */
+type Rates = number[] | 'swinging';
+
 /** One health run: 10 questions × 3 repeats drawn from per-question pass rates (× (1 − drop)). */
-function drawRun(uniform: () => number, at: number, rates: number[], drop = 0): WatchRun {
+function drawRun(uniform: () => number, at: number, rates: Rates, drop = 0): WatchRun {
+  const runRate = rates === 'swinging' ? [0.7 + 0.25 * uniform()] : rates;
   let passed = 0;
-  for (let i = 0; i < 30; i++) if (uniform() < rates[Math.floor(i / 3) % rates.length] * (1 - drop)) passed++;
+  for (let i = 0; i < 30; i++) if (uniform() < runRate[Math.floor(i / 3) % runRate.length] * (1 - drop)) passed++;
   return { at, passed, failed: 30 - passed, unjudged: 0 };
 }
 
 /** A week of runs at 4 a day before the deployment, and `after` runs at 4 a day since. */
-function week(uniform: () => number, rates: number[], after: number, drop = 0): WatchRun[] {
+function week(uniform: () => number, rates: Rates, after: number, drop = 0): WatchRun[] {
   const runs: WatchRun[] = [];
   for (let k = 28; k >= 1; k--) runs.push(drawRun(uniform, DEPLOYED - k * 6 * HOUR, rates));
   for (let k = 0; k < after; k++) runs.push(drawRun(uniform, DEPLOYED + k * 6 * HOUR + HOUR, rates, drop));
@@ -55,13 +59,38 @@ describe('the mixture boundary', () => {
   });
 });
 
+describe('the dispersion of the baseline', () => {
+  it('is near 1 for independent attempts, above it when runs swing, below it for a fixed set of questions', () => {
+    const uniform = seededUniform(11);
+    const of = (rates: Rates) => dispersion(week(uniform, rates, 0));
+    expect(of([0.9])).toBeGreaterThan(0.6);
+    expect(of([0.9])).toBeLessThan(1.5);
+    expect(of('swinging')).toBeGreaterThan(1.5);
+    expect(of(REFERENCE)).toBeLessThan(1);
+  });
+
+  it('is taken as binomial with fewer than 10 runs, and never below one half', () => {
+    expect(
+      dispersion(
+        repeated(DEPLOYED - 7 * DAY, 9, 0, 30).map((r, k) => ({
+          ...r,
+          passed: k % 2 ? 30 : 0,
+          failed: k % 2 ? 0 : 30,
+        })),
+      ),
+    ).toBe(1);
+    expect(dispersion(repeated(DEPLOYED - 7 * DAY, 28, 27, 3))).toBe(0.5);
+  });
+});
+
 describe('the watch after a deployment', () => {
   it('keeps false alarms under 5% over a 7-day watch looked at 4 times a day (2,000 A/A watches, fixed seed)', () => {
     const N = 2000;
     let regressed = 0;
     let improved = 0;
+    const claws: Rates[] = [REFERENCE, [0.7], 'swinging'];
     for (let i = 0; i < N; i++) {
-      const rates = i % 2 === 0 ? REFERENCE : [0.7];
+      const rates = claws[i % 3];
       const r = watchDeployment({
         runs: week(seededUniform(7000 + i), rates, 28),
         deployedAt: DEPLOYED,

@@ -1,4 +1,4 @@
-// The watch after a deployment (docs/watch.md says it in words): the health runs since a
+// The watch after a deployment (docs/comparing.md, "The watch after a deployment", says it in words): the health runs since a
 // deployment against the runs of the window before it, looked at after every run, with a rule
 // whose false alarms stay at or under the level over the whole watch however many runs look.
 //
@@ -110,11 +110,35 @@ export function tightestRho(information: number, level: number): number {
   return information * Math.exp((a + b) / 2);
 }
 
-/** A pass rate's variance, the share shrunk by one pass and one fail (Agresti–Caffo) so 0/n and n/n are not certain. */
-const variance = (passed: number, n: number) => {
+/** A pass rate's binomial variance, the share shrunk by one pass and one fail (Agresti–Caffo) so 0/n and n/n are not certain. */
+const binomialVariance = (passed: number, n: number) => {
   const p = (passed + 1) / (n + 2);
   return (p * (1 - p)) / n;
 };
+
+/** Runs before the deployment needed to estimate how much runs really vary; below it, binomial. */
+export const MIN_RUNS_FOR_DISPERSION = 10;
+/** The smallest dispersion believed: a Claw that barely varies in the baseline is not taken as certain. */
+const MIN_DISPERSION = 0.5;
+
+/**
+ * How much the baseline's runs vary against what independent attempts would give (the quasi-binomial
+ * dispersion: Pearson's χ² over its degrees of freedom). Attempts of one run share the model's and
+ * the judge's state of the moment, so runs can vary more than binomial (and a fixed set of questions
+ * of differing difficulty, less): the variances are scaled by it, as a design effect.
+ */
+export function dispersion(runs: readonly WatchRun[]): number {
+  const judged = runs.filter((r) => r.passed + r.failed > 0);
+  const passed = judged.reduce((s, r) => s + r.passed, 0);
+  const n = judged.reduce((s, r) => s + r.passed + r.failed, 0);
+  const rate = passed / n;
+  if (judged.length < MIN_RUNS_FOR_DISPERSION || rate <= 0 || rate >= 1) return 1;
+  const pearson = judged.reduce((s, r) => {
+    const size = r.passed + r.failed;
+    return s + (r.passed - size * rate) ** 2 / (size * rate * (1 - rate));
+  }, 0);
+  return Math.max(MIN_DISPERSION, pearson / (judged.length - 1));
+}
 
 function side(runs: readonly WatchRun[]): WatchSide & { passed: number } {
   const passed = runs.reduce((s, r) => s + r.passed, 0);
@@ -164,10 +188,11 @@ export function watchDeployment(input: WatchInput): WatchResult {
     };
 
   // ρ is fixed by the baseline alone (its pass rate's variance and its runs' size), before any look.
-  const perAttempt = variance(before.passed, before.n) * before.n;
-  const runSize = before.n / before.runs;
+  const scale = dispersion(beforeRuns);
+  const variance = (passed: number, n: number) => scale * binomialVariance(passed, n);
   const beforeVariance = variance(before.passed, before.n);
-  const target = 1 / (beforeVariance + perAttempt / (runSize * (input.tightestAfterRuns ?? 3)));
+  const runSize = before.n / before.runs;
+  const target = 1 / (beforeVariance + (beforeVariance * before.n) / (runSize * (input.tightestAfterRuns ?? 3)));
   const rho = tightestRho(target, level);
 
   let look = { low: 0, high: 0, change: 0 };
@@ -178,7 +203,9 @@ export function watchDeployment(input: WatchInput): WatchResult {
     n += run.passed + run.failed;
     if (n === 0) continue;
     const change = passed / n - before.passed / before.n;
-    const information = 1 / (beforeVariance + variance(passed, n));
+    // Never narrower than the baseline's spread at this n: a few lucky runs near 100% are no certainty.
+    const afterVariance = Math.max(variance(passed, n), (beforeVariance * before.n) / n);
+    const information = 1 / (beforeVariance + afterVariance);
     const half = mixtureBoundary(information, rho, level) / information;
     look = { change, low: change - half, high: change + half };
     const decided = { ...summary, ...look, looks: afterRuns.length, decidedAt: run.at, windowEndsAt };
