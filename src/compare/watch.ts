@@ -1,6 +1,7 @@
-// The watch after a deployment (docs/comparing.md, "The watch after a deployment", says it in words): the health runs since a
-// deployment against the runs of the window before it, looked at after every run, with a rule
-// whose false alarms stay at or under the level over the whole watch however many runs look.
+// The watch after a deployment (docs/comparing.md, "The watch after a deployment", says it in
+// words): the health runs since a deployment against the runs of the window before it, looked at
+// after every run, with a rule whose false alarms stay at or under the level over the whole watch
+// however many runs look.
 //
 // Why a normal-mixture confidence sequence and not an alpha-spending boundary: the number of
 // looks is not known in advance (schedules change, runs fail, a human re-runs health), and a
