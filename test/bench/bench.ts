@@ -13,6 +13,7 @@ import { latencyTable, measureGateLatency } from './gate-latency.ts';
 import { measureTaskLatency, taskLatencyTable } from './task-latency.ts';
 import { measureHealthOverTime, measureIncidentsAtScale } from './health-history.ts';
 import { measureComparisons } from './compare.ts';
+import { measureWatch } from './watch.ts';
 
 // Time scaled 20×: a 60 s window lasts 3 s; a 3-minute deployment 9 s; a 5 s poll 250 ms.
 const SPEED = 20;
@@ -351,6 +352,11 @@ if (args.only === 'compare') {
   console.log(measureComparisons(Number(args.runs)).join('\n'));
   process.exit(0);
 }
+// `--only watch --runs N`: N simulated watches per scenario (the full run uses 2,000).
+if (args.only === 'watch') {
+  console.log(measureWatch(Number(args.runs)).join('\n'));
+  process.exit(0);
+}
 
 const historyRuns: HistoryFigures[] = [];
 for (const fleet of args.only === 'load' ? [] : [false, true]) {
@@ -428,6 +434,8 @@ process.stderr.write("a 1.5 s task Claw's latency at the default poll-interval�
 const taskLatency = taskLatencyTable(await measureTaskLatency());
 const healthTable = await measureHealthOverTime();
 const incidentsTable = await measureIncidentsAtScale();
+process.stderr.write('the watch after a deployment: 2,000 simulated watches a scenario…\n');
+const watchTable = measureWatch(2000);
 process.stderr.write('start-up…\n');
 const start = await startUp(9);
 const cliStart = await cliStartUp(9);
@@ -483,6 +491,8 @@ const report = [
   'Incidents at scale: `health` with `incidents` (confirm 1) and `status-page` on 1,000 Claws, all down, against the fake GitHub API. The first run opens the 1,000 issues; the steady runs find every one again (every page of the open `claw-incident` issues, 100 a page) and open none. Goal: one open issue per Claw, whatever their number.',
   '',
   ...incidentsTable,
+  '',
+  ...watchTable,
   '',
   ...otherTable,
   '',

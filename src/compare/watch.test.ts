@@ -1,0 +1,222 @@
+import { describe, expect, it } from 'vitest';
+import { phi, seededUniform } from './distributions.js';
+import { dispersion, mixtureBoundary, tightestRho, type WatchRun, watchDeployment } from './watch.js';
+
+const HOUR = 3600_000;
+const DAY = 24 * HOUR;
+const DEPLOYED = Date.parse('2026-03-08T00:00:00Z');
+/** The benchmark's reference Claw: 80% of questions near-certain, 20% flaky (0.90 overall). */
+const REFERENCE = [0.99, 0.99, 0.99, 0.99, 0.54];
+
+/** Per-question pass rates, or 'swinging': every run's rate drawn between 0.70 and 0.95 (runs vary more than binomial). */
+type Rates = number[] | 'swinging';
+
+/** One health run: 10 questions × 3 repeats drawn from per-question pass rates (× (1 − drop)). */
+function drawRun(uniform: () => number, at: number, rates: Rates, drop = 0): WatchRun {
+  const runRate = rates === 'swinging' ? [0.7 + 0.25 * uniform()] : rates;
+  let passed = 0;
+  for (let i = 0; i < 30; i++) if (uniform() < runRate[Math.floor(i / 3) % runRate.length] * (1 - drop)) passed++;
+  return { at, passed, failed: 30 - passed, unjudged: 0 };
+}
+
+/** A week of runs at 4 a day before the deployment, and `after` runs at 4 a day since. */
+function week(uniform: () => number, rates: Rates, after: number, drop = 0): WatchRun[] {
+  const runs: WatchRun[] = [];
+  for (let k = 28; k >= 1; k--) runs.push(drawRun(uniform, DEPLOYED - k * 6 * HOUR, rates));
+  for (let k = 0; k < after; k++) runs.push(drawRun(uniform, DEPLOYED + k * 6 * HOUR + HOUR, rates, drop));
+  return runs;
+}
+
+const fixed = (at: number, passed: number, failed: number, unjudged = 0): WatchRun => ({
+  at,
+  passed,
+  failed,
+  unjudged,
+});
+/** `count` identical runs 6 hours apart, the first at `from`. */
+const repeated = (from: number, count: number, passed: number, failed: number) =>
+  Array.from({ length: count }, (_, k) => fixed(from + k * 6 * HOUR, passed, failed));
+
+describe('the mixture boundary', () => {
+  it('is where the half-normal mixture martingale reaches 1/α', () => {
+    for (const [information, rho] of [
+      [10, 3],
+      [400, 50],
+      [2000, 2000],
+    ]) {
+      const s = mixtureBoundary(information, rho, 0.05);
+      const scale = information + rho;
+      const mixture = 2 * Math.sqrt(rho / scale) * Math.exp((s * s) / (2 * scale)) * phi(s / Math.sqrt(scale));
+      expect(mixture).toBeCloseTo(20, 8);
+    }
+  });
+
+  it('is narrowest, as a bound on the difference, at the information ρ was chosen for', () => {
+    const rho = tightestRho(400, 0.05);
+    const width = (r: number) => mixtureBoundary(400, r, 0.05) / 400;
+    expect(width(rho)).toBeLessThan(width(rho * 2));
+    expect(width(rho)).toBeLessThan(width(rho / 2));
+  });
+});
+
+describe('the dispersion of the baseline', () => {
+  it('is near 1 for independent attempts, above it when runs swing, below it for a fixed set of questions', () => {
+    const uniform = seededUniform(11);
+    const of = (rates: Rates) => dispersion(week(uniform, rates, 0));
+    expect(of([0.9])).toBeGreaterThan(0.6);
+    expect(of([0.9])).toBeLessThan(1.5);
+    expect(of('swinging')).toBeGreaterThan(1.5);
+    expect(of(REFERENCE)).toBeLessThan(1);
+  });
+
+  it('is taken as binomial with fewer than 10 runs, and never below one half', () => {
+    expect(
+      dispersion(
+        repeated(DEPLOYED - 7 * DAY, 9, 0, 30).map((r, k) => ({
+          ...r,
+          passed: k % 2 ? 30 : 0,
+          failed: k % 2 ? 0 : 30,
+        })),
+      ),
+    ).toBe(1);
+    expect(dispersion(repeated(DEPLOYED - 7 * DAY, 28, 27, 3))).toBe(0.5);
+  });
+});
+
+describe('the watch after a deployment', () => {
+  it('keeps false alarms under 5% over a 7-day watch looked at 4 times a day (2,000 A/A watches, fixed seed)', () => {
+    const N = 2000;
+    let regressed = 0;
+    let improved = 0;
+    const claws: Rates[] = [REFERENCE, [0.7], 'swinging'];
+    for (let i = 0; i < N; i++) {
+      const rates = claws[i % 3];
+      const r = watchDeployment({
+        runs: week(seededUniform(7000 + i), rates, 28),
+        deployedAt: DEPLOYED,
+        now: DEPLOYED + 8 * DAY,
+      });
+      if (r.verdict === 'regressed') regressed++;
+      if (r.verdict === 'improved') improved++;
+    }
+    // 5% plus three Monte Carlo standard errors at 5% (0.5 points each).
+    expect(regressed / N).toBeLessThanOrEqual(0.065);
+    expect(improved / N).toBeLessThanOrEqual(0.065);
+  });
+
+  it('finds a clear 20% drop within 3 runs (90% of attempts passing, then 70%)', () => {
+    const runs = [...repeated(DEPLOYED - 7 * DAY, 28, 27, 3), ...repeated(DEPLOYED + HOUR, 3, 21, 9)];
+    const r = watchDeployment({ runs, deployedAt: DEPLOYED, now: DEPLOYED + 1 * DAY });
+    expect(r.verdict).toBe('regressed');
+    expect(r.decidedAt).toBeLessThanOrEqual(DEPLOYED + HOUR + 12 * HOUR);
+    expect(r.before).toEqual({ passRate: 0.9, n: 840, unjudged: 0, runs: 28 });
+    expect(r.change).toBeCloseTo(-0.2, 10);
+    expect(r.low!).toBeLessThan(-0.2);
+    expect(r.high!).toBeLessThan(0);
+  });
+
+  it('finds most simulated 20% drops within 3 runs', () => {
+    let found = 0;
+    for (let i = 0; i < 200; i++) {
+      const r = watchDeployment({
+        runs: week(seededUniform(9000 + i), REFERENCE, 3, 0.2),
+        deployedAt: DEPLOYED,
+        now: DEPLOYED + DAY,
+      });
+      if (r.verdict === 'regressed') found++;
+    }
+    expect(found / 200).toBeGreaterThanOrEqual(0.8);
+  });
+
+  it('calls a rise improved, mirrored', () => {
+    const runs = [...repeated(DEPLOYED - 7 * DAY, 28, 21, 9), ...repeated(DEPLOYED + HOUR, 4, 29, 1)];
+    expect(watchDeployment({ runs, deployedAt: DEPLOYED, now: DEPLOYED + DAY }).verdict).toBe('improved');
+  });
+
+  it('watches inside the window, and calls it unchanged at its end when the interval is tight', () => {
+    const runs = [...repeated(DEPLOYED - 7 * DAY, 28, 27, 3), ...repeated(DEPLOYED + HOUR, 28, 27, 3)];
+    const inside = watchDeployment({ runs, deployedAt: DEPLOYED, now: DEPLOYED + 3 * DAY });
+    expect(inside.verdict).toBe('watching');
+    expect(inside.after.runs).toBe(12);
+    const end = watchDeployment({ runs, deployedAt: DEPLOYED, now: DEPLOYED + 7 * DAY });
+    expect(end.verdict).toBe('unchanged');
+    expect(end.change).toBe(0);
+    expect(end.high! - end.low!).toBeLessThan(0.2);
+  });
+
+  it('does not call a small drop in a tolerance regressed', () => {
+    const runs = [...repeated(DEPLOYED - 7 * DAY, 28, 27, 3), ...repeated(DEPLOYED + HOUR, 28, 24, 6)];
+    const strict = watchDeployment({ runs, deployedAt: DEPLOYED, now: DEPLOYED + 7 * DAY });
+    const tolerant = watchDeployment({ runs, deployedAt: DEPLOYED, now: DEPLOYED + 7 * DAY, tolerance: 0.1 });
+    expect(strict.verdict).toBe('regressed');
+    expect(tolerant.verdict).not.toBe('regressed');
+  });
+
+  it('is inconclusive with no run before the deployment', () => {
+    const r = watchDeployment({
+      runs: repeated(DEPLOYED + HOUR, 5, 10, 20),
+      deployedAt: DEPLOYED,
+      now: DEPLOYED + DAY,
+    });
+    expect(r.verdict).toBe('inconclusive');
+    expect(r.reason).toBe('no health run in the window before the deployment');
+    expect(r.after.passRate).toBeCloseTo(1 / 3, 10);
+  });
+
+  it('never counts unjudged attempts as passes: all unjudged is no evidence', () => {
+    const runs = [
+      ...repeated(DEPLOYED - 7 * DAY, 28, 27, 3),
+      fixed(DEPLOYED + HOUR, 0, 0, 30),
+      fixed(DEPLOYED + 7 * HOUR, 0, 0, 30),
+    ];
+    const inside = watchDeployment({ runs, deployedAt: DEPLOYED, now: DEPLOYED + DAY });
+    expect(inside.verdict).toBe('watching');
+    expect(inside.reason).toBe('nothing judged since the deployment');
+    expect(inside.after).toEqual({ passRate: null, n: 0, unjudged: 60, runs: 2 });
+    expect(watchDeployment({ runs, deployedAt: DEPLOYED, now: DEPLOYED + 8 * DAY }).verdict).toBe('inconclusive');
+    const before = [fixed(DEPLOYED - DAY, 0, 0, 30), fixed(DEPLOYED + HOUR, 20, 10)];
+    expect(watchDeployment({ runs: before, deployedAt: DEPLOYED, now: DEPLOYED + DAY }).reason).toBe(
+      'nothing judged before the deployment',
+    );
+  });
+
+  it('does not call a deployment unchanged when it turned many answers into errors', () => {
+    const runs = [
+      ...repeated(DEPLOYED - 7 * DAY, 28, 27, 3),
+      ...Array.from({ length: 28 }, (_, k) => fixed(DEPLOYED + HOUR + k * 6 * HOUR, 18, 2, 10)),
+    ];
+    const r = watchDeployment({ runs, deployedAt: DEPLOYED, now: DEPLOYED + 7 * DAY });
+    expect(r.verdict).toBe('inconclusive');
+    expect(r.reason).toBe('too many attempts unjudged since the deployment');
+    expect(r.after).toEqual({ passRate: 0.9, n: 560, unjudged: 280, runs: 28 });
+    expect(watchDeployment({ runs, deployedAt: DEPLOYED, now: DEPLOYED + 7 * DAY, maxMissing: 0.5 }).verdict).toBe(
+      'unchanged',
+    );
+  });
+
+  it('weighs one run against one run without a verdict it cannot hold', () => {
+    const runs = [fixed(DEPLOYED - DAY, 27, 3), fixed(DEPLOYED + HOUR, 24, 6)];
+    const r = watchDeployment({ runs, deployedAt: DEPLOYED, now: DEPLOYED + 8 * DAY });
+    expect(r.verdict).toBe('inconclusive');
+    expect(r.change).toBeCloseTo(-0.1, 10);
+    expect(r.low!).toBeLessThan(-0.1);
+    expect(r.high!).toBeGreaterThan(0);
+  });
+
+  it('counts only the window before, the window after, and runs up to now, in any order', () => {
+    const runs = [
+      fixed(DEPLOYED - 9 * DAY, 0, 30), // before the window: not counted
+      ...repeated(DEPLOYED - 7 * DAY, 28, 27, 3),
+      fixed(DEPLOYED + 8 * DAY, 0, 30), // after the window
+      fixed(DEPLOYED + 2 * DAY, 0, 30), // after now
+      fixed(DEPLOYED + HOUR, 27, 3),
+    ];
+    const r = watchDeployment({ runs: [...runs].reverse(), deployedAt: DEPLOYED, now: DEPLOYED + DAY });
+    expect(r.before.runs).toBe(28);
+    expect(r.after.runs).toBe(1);
+    expect(r.verdict).toBe('watching');
+    expect(r.windowEndsAt).toBe(DEPLOYED + 7 * DAY);
+    const short = watchDeployment({ runs, deployedAt: DEPLOYED, now: DEPLOYED + DAY, windowDays: 1 });
+    expect(short.before.runs).toBe(4);
+  });
+});
