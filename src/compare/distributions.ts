@@ -2,6 +2,7 @@
 // distribution code), and a seeded generator (pure-rand's Mersenne Twister: stdlib's pulls 300 kB
 // into the bundle) so the same data always give the same figures.
 import hypergeometricCdf from '@stdlib/stats-base-dists-hypergeometric-cdf';
+import hypergeometricPmf from '@stdlib/stats-base-dists-hypergeometric-pmf';
 import normalCdf from '@stdlib/stats-base-dists-normal-cdf';
 import normalQuantile from '@stdlib/stats-base-dists-normal-quantile';
 import { uniformFloat64 } from 'pure-rand/distribution/uniformFloat64';
@@ -16,6 +17,10 @@ export const zQuantile = (p: number): number => normalQuantile(p, 0, 1);
 /** P(X ≤ x) for X hypergeometric: `draws` taken from `population`, of which `marked` are marked. */
 export const hypergeometricAtMost = (x: number, population: number, marked: number, draws: number): number =>
   hypergeometricCdf(x, population, marked, draws);
+
+/** P(X = x) for X hypergeometric, as `hypergeometricAtMost`. */
+export const hypergeometricExactly = (x: number, population: number, marked: number, draws: number): number =>
+  hypergeometricPmf(x, population, marked, draws);
 
 /** A uniform [0, 1) generator (Mersenne Twister) from a seed. */
 export function seededUniform(seed: number): () => number {

@@ -9,7 +9,9 @@ Run from the repository's root:  python3 test/compare/reference.py > test/compar
   passes, fails]], alternative 'less' and 'greater'.
 - Wilson intervals: scipy.stats.binomtest(k, n).proportion_ci(method='wilson'), at 90% two-sided
   (each end a one-sided 95% bound); Newcombe's hybrid score interval combines them (his method 10).
-- Cochran-Mantel-Haenszel: scipy has no CMH, so it is computed here by its formula (the signed
+- Cochran-Mantel-Haenszel: its exact conditional mid-p values, the convolution over questions of
+  scipy.stats.hypergeom's pmf (the candidate's passes given each question's margins); the
+  asymptotic statistic (`pLowerNormal`) is computed here by its formula (the signed
   statistic sum(a - E[a]) / sqrt(sum Var[a]), hypergeometric moments), checked against scipy on one
   stratum (z^2 equals chi2_contingency(correction=False) times (N-1)/N). The
   Mantel-Haenszel risk difference and Sato's variance are computed by their formulas as well.
@@ -77,13 +79,22 @@ def stratified(strata):
     rd = num / w
     sd = math.sqrt(max(0.0, (rd * sp + sq) / (w * w)))
     z = om / math.sqrt(var)
-    return {'strata': strata, 'difference': rd, 'pLower': float(stats.norm.cdf(z)),
-            'pHigher': float(stats.norm.sf(z)), 'low': rd - Z * sd, 'high': rd + Z * sd}
+    dist = np.array([1.0])
+    observed = 0
+    for a0, n0, a1, n1 in strata:
+        m = a0 + a1
+        lo, hi = max(0, m - n0), min(m, n1)
+        observed += a1 - lo
+        dist = np.convolve(dist, stats.hypergeom.pmf(np.arange(lo, hi + 1), n0 + n1, m, n1))
+    below, at = float(dist[:observed].sum()), float(dist[observed])
+    return {'strata': strata, 'difference': rd, 'pLower': below + at / 2,
+            'pHigher': max(0.0, 1 - below - at) + at / 2, 'pLowerNormal': float(stats.norm.cdf(z)),
+            'low': rd - Z * sd, 'high': rd + Z * sd}
 
 
 def one_stratum_check(a0, n0, a1, n1):
     """The CMH formula against scipy's chi-square on one stratum: z^2 = chi2 (N - 1) / N."""
-    z2 = stats.norm.ppf(stratified([[a0, n0, a1, n1]])['pLower']) ** 2
+    z2 = stats.norm.ppf(stratified([[a0, n0, a1, n1]])['pLowerNormal']) ** 2
     chi2 = stats.chi2_contingency([[a1, n1 - a1], [a0, n0 - a0]], correction=False).statistic
     t = n0 + n1
     assert abs(z2 - chi2 * (t - 1) / t) < 1e-6, (z2, chi2)
