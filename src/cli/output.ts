@@ -6,6 +6,7 @@
 import { type ChecksResult, verdictOf } from '../checks/result.js';
 import type { ManifestResult } from '../manifest/result.js';
 import { planBlocks, planCounts } from '../report/plan-report.js';
+import type { ExitCode } from './exit-codes.js';
 import { columnsOf, table, terminalLine, wrapColumns } from './terminal.js';
 
 /** The streams the command line writes to (process.stdout, process.stderr, or a test's). */
@@ -62,8 +63,7 @@ const BOOLEAN_OUTPUTS = new Set(['rolled-back', 'healthy', 'checks-passed']);
 const NUMBER_OUTPUTS = new Set(['duration', 'changes', 'regressions']);
 const JSON_OUTPUTS = new Set(['checks-report', 'report', 'plan', 'previews']);
 
-/** The exit codes the command line ends with. */
-export type ExitCode = 0 | 1 | 2 | 3 | 129 | 130 | 143;
+export type { ExitCode };
 
 /**
  * The one JSON object of --json: the outcome, the exit code, the message, and the outputs the
