@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { resolve } from 'node:path';
 import { Redactor } from './api/redact.js';
 import { KEY_VARIABLES, checkCommand, cliReader, cliWords, parseCli, wantsHelp, wantsJson } from './cli/args.js';
+import { cancelNotice } from './cli/cancel.js';
 import { EXIT } from './cli/exit-codes.js';
 import { commandHelp, toolHelp } from './cli/help.js';
 import { type ExitCode, Output, type Stream, checksTable, jsonResult, outputsTable, planText } from './cli/output.js';
@@ -172,6 +173,8 @@ async function runCommand(settings: Settings, files: InputFiles, r: Reporting): 
   // Ctrl-C: stop waiting, report what is known, roll back per --rollback-on; a second one ends it at once.
   const cancel = new AbortController();
   let interrupted: StopSignal | undefined;
+  /** The deployments this run triggered or follows, for what Ctrl-C says happens next. */
+  const deployments = new Set<string>();
   const onSignal = (signal: StopSignal): void => {
     if (interrupted) {
       terminal.stopLive();
@@ -179,7 +182,7 @@ async function runCommand(settings: Settings, files: InputFiles, r: Reporting): 
       process.exit(end(EXIT[signal], 'cancelled', `Interrupted twice (${signal}): stopped at once.`));
     }
     interrupted = signal;
-    terminal.warning(`Received ${signal}: stopping, and rolling back if --auto-rollback covers cancelled.`);
+    terminal.warning(cancelNotice(signal, settings, [...deployments]));
     cancel.abort();
   };
   for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
@@ -195,6 +198,12 @@ async function runCommand(settings: Settings, files: InputFiles, r: Reporting): 
       words: r.words,
       stdout: settings.checksOutput === '-' ? (text) => r.stdout.write(text) : undefined,
       health: r.historyFolder ? { host: folderHealthHost(r.historyFolder) } : undefined,
+      onProgress: ({ deploymentId, final }) =>
+        void (final ? deployments.delete(deploymentId) : deployments.add(deploymentId)),
+      onFleetProgress: (inFlight) => {
+        deployments.clear();
+        inFlight.forEach((id) => deployments.add(id));
+      },
     });
     const result = await terminal.whileWaiting(
       `${settings.command} ${settings.clawId || settings.targets.ids.join(',')}`,

@@ -11,7 +11,7 @@ import { CONCURRENCY, mapWithConcurrency } from '../concurrency.js';
 import type { RunContext } from '../context.js';
 import { askClaw } from '../conversation/ask.js';
 import { CancelledError, errorMessage } from '../errors.js';
-import { clip, formatDuration } from '../format.js';
+import { clip, counted, formatDuration } from '../format.js';
 import type { Classifier } from '../status.js';
 import type { GradedAssertion, RecipeAssertion } from './assertions.js';
 import type { Exchange, Judge } from './judge.js';
@@ -102,7 +102,7 @@ function checkLine(e: CheckEntry): string {
   const verdict = verdictOf(e);
   const icon = { passed: '✅', failed: '❌', error: '⚠️' }[verdict];
   const latency = e.latencyMs === undefined ? '' : `, median ${formatDuration(e.latencyMs)}`;
-  const counts = `${e.passes} of ${e.attempts} attempt(s) passed, ${e.minPass} of ${e.repeat} needed${latency}`;
+  const counts = `${e.passes} of ${counted(e.attempts, 'attempt')} passed, ${e.minPass} of ${e.repeat} needed${latency}`;
   return `${icon} ${e.clawId} · ${e.check}: ${verdict} (${counts})${e.failure ? `: ${e.failure}` : ''}`;
 }
 
