@@ -144,7 +144,14 @@ export function parseCli(argv: string[]): CliArgs {
     } else if (value === undefined) {
       const next = argv[i + 1];
       if (BOOLEAN_INPUTS.has(name)) {
-        // A bare switch is true; `--auto-rollback false` reads the word after it.
+        // A bare switch is true; `--auto-rollback false` reads the word after it. Any other word
+        // there, when it cannot be the command, was meant as the value (`--wait no`).
+        const command = positionals.length === 0 && next !== undefined && next in COMMAND_SUMMARIES;
+        if (next !== undefined && next !== 'true' && next !== 'false' && !next.startsWith('-') && !command) {
+          throw new InputError(
+            `--${name} is ${JSON.stringify(next)}: expected true or false (--${name} alone is true; --${name} false, or --${name}=false).`,
+          );
+        }
         value = next === 'true' || next === 'false' ? (i++, next) : 'true';
       } else if (next === undefined || next.startsWith('--')) {
         throw new InputError(`--${name} needs a value: --${name} VALUE, or --${name}=VALUE.`);

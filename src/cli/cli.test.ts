@@ -112,6 +112,12 @@ describe('flags', () => {
     );
     expect(() => parseCli(['deploy', '-x'])).toThrow(/^Unknown flag -x/);
     expect(() => parseCli(['deploy', 'wait'])).toThrow(/Unexpected argument "wait"/);
+    // A word after a true/false flag was meant as its value: say which values it takes.
+    expect(() => parseCli(['deploy', '--wait', 'no'])).toThrow(
+      /^--wait is "no": expected true or false \(--wait alone is true; --wait false, or --wait=false\)\.$/,
+    );
+    expect(() => parseCli(['--auto-rollback', 'yes', 'deploy'])).toThrow(/^--auto-rollback is "yes": expected true/);
+    expect(parseCli(['--auto-rollback', 'deploy']).command).toBe('deploy');
     expect(() => checkCommand('helth')).toThrow(/^Unknown command "helth"; did you mean health\?$/);
   });
 
