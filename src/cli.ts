@@ -11,7 +11,16 @@ import { KEY_VARIABLES, checkCommand, cliReader, cliWords, parseCli, wantsHelp, 
 import { cancelNotice } from './cli/cancel.js';
 import { EXIT } from './cli/exit-codes.js';
 import { commandHelp, toolHelp } from './cli/help.js';
-import { type ExitCode, Output, type Stream, checksTable, jsonResult, outputsTable, planText } from './cli/output.js';
+import {
+  type ExitCode,
+  Output,
+  type Stream,
+  checksTable,
+  jsonResult,
+  outputsTable,
+  planText,
+  unhealthyText,
+} from './cli/output.js';
 import { Terminal, columnsFor, terminalLine } from './cli/terminal.js';
 import { CancelledError, InputError, errorMessage } from './errors.js';
 import { clip } from './format.js';
@@ -250,5 +259,8 @@ function summary(result: CommandResult, outputs: Record<string, string>, r: Repo
   const table = outputsTable(outputs);
   if (table) parts.push('', table);
   if (result.checks) parts.push('', checksTable(result.checks, width, r.color));
+  // health: the reply that failed a probe, as a failed check's is shown.
+  const unhealthy = outputs.healthy === 'false' && outputs.report && unhealthyText(outputs.report, width, r.color);
+  if (unhealthy) parts.push('', unhealthy);
   return parts.join('\n');
 }

@@ -41,6 +41,43 @@ describe('the command line, first contact', () => {
     expect(run.stderr).not.toMatch(/roll/i);
   });
 
+  it('rollback of a deployment already rolled back says so and posts nothing', async () => {
+    const s = await start();
+    s.addClaw('c1');
+    const done = s.addDeployment('c1', [['rolled_back']]);
+    for (const target of [
+      ['--deployment-id', done.id],
+      ['--claw-id', 'c1'],
+    ]) {
+      const run = await runCli(['rollback', ...target, ...base(s)]);
+      expect(run.code, target.join(' ')).toBe(0);
+      expect(run.stdout.split('\n')[0]).toBe(
+        `✔ Deployment ${done.id} is already rolled back (status "rolled_back"): no rollback was sent.`,
+      );
+    }
+    expect(s.requests.filter((r) => r.method === 'POST')).toHaveLength(0);
+  });
+
+  it('health shows the reply that failed the probe, as a failed check shows its reply', async () => {
+    const s = await start();
+    s.addClaw('c1', { chat: { mode: 'sync', reply: 'I am a teapot.\nShort and stout.' } });
+    s.addDeployment('c1', [['live']]);
+    const run = await runCli([
+      'health',
+      '--claw-id',
+      'c1',
+      '--probe-message',
+      'ping',
+      '--probe-expect',
+      'pong',
+      ...base(s),
+    ]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(
+      /Not healthy:\n {2}✘ c1: unhealthy\n {6}[^\n]*probe[\s\S]*?\n {6}reply:\n {6}│ I am a teapot\.\n {6}│ Short and stout\./,
+    );
+  });
+
   it('a mistyped assertion type in the native format: did you mean, exit 2, nothing sent', async () => {
     const s = await start();
     const cwd = mkdtempSync(join(tmpdir(), 'claw-cli-'));
