@@ -261,7 +261,8 @@ describe('the live line', () => {
     expect(lines.length).toBeGreaterThan(500);
     for (const line of lines.slice(0, -1)) expect(columnsOf(line)).toBeLessThanOrEqual(39);
     expect(columnsOf(lines.at(-1)!)).toBeLessThanOrEqual(24);
-    expect(lines.at(-2)).toMatch(/^[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] 1m00s · \[1s\] deployment dep_0001: bu…$/);
+    // One clock: the wait so far, never the log line's own "[1s]" beside it.
+    expect(lines.at(-2)).toMatch(/^[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] 1m00s · deployment dep_0001: buildin…$/);
     expect(columnsOf(lines.at(-2)!)).toBe(39);
     // Erased whole at the end: from its start to the end of the screen.
     expect(t.writes.at(-1)).toBe('\r\u001b[J');
