@@ -139,7 +139,7 @@ describe('conversation checks, end to end', () => {
     [
       'an unknown assertion type',
       'checks:\n  - name: a\n    send: b\n    assert:\n      - type: contians\n        value: x\n',
-      /^\.github\/claw-checks\.yml, line 5: 'type' is "contians": expected one of equals, /,
+      /^\.github\/claw-checks\.yml, line 5: 'type' is "contians": expected one of the \d+ types; did you mean 'contains'\?$/,
     ],
   ])('refuses %s before any request, with outcome error and one ::error::', async (_, text, message) => {
     const s = await start();
