@@ -5,24 +5,35 @@
 // interrupted. Every byte written passes through the run's redactor; a closed stdout or stderr
 // stops the writes, never the run.
 import { tmpdir } from 'node:os';
+import { resolve } from 'node:path';
 import { Redactor } from './api/redact.js';
 import { KEY_VARIABLES, checkCommand, cliReader, cliWords, parseCli, wantsHelp, wantsJson } from './cli/args.js';
+import { cancelNotice } from './cli/cancel.js';
+import { EXIT } from './cli/exit-codes.js';
 import { commandHelp, toolHelp } from './cli/help.js';
 import { terminalSafeJson } from './cli/json-text.js';
-import { type ExitCode, Output, type Stream, checksTable, jsonResult, outputsTable, planText } from './cli/output.js';
+import {
+  type ExitCode,
+  Output,
+  type Stream,
+  checksTable,
+  jsonResult,
+  outputsTable,
+  planText,
+  unhealthyText,
+} from './cli/output.js';
 import { Terminal, columnsFor, terminalLine } from './cli/terminal.js';
 import { CancelledError, InputError, errorMessage } from './errors.js';
 import { TRUSTED_FILES } from './config/fork.js';
 import { clip } from './format.js';
 import { forkEventOfShell, githubRun } from './github/run.js';
+import { folderHealthHost, usableFolder } from './health/folder-host.js';
 import { COMMAND_SUMMARIES } from './inputs.js';
 import { type CommandResult, type InputFiles, execute, outputsOf, readInputFiles } from './run.js';
 import { type Settings, readSettings } from './settings.js';
 import { VERSION } from './version.js';
 import { describeFailure } from './wiring.js';
 import type { Words } from './words.js';
-
-export const EXIT = { ok: 0, failed: 1, badInput: 2, error: 3, SIGHUP: 129, SIGINT: 130, SIGTERM: 143 } as const;
 
 /** What stops a run the way Ctrl-C does: a closed terminal (SIGHUP) too, so a rollback still happens. */
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
@@ -118,6 +129,12 @@ export async function run(argv: string[] = process.argv.slice(2), io: CliIo = de
       // A fork's event inside GitHub Actions: the opt-in is a flag here.
       return refuse(errorMessage(err).replaceAll(TRUSTED_FILES, words.setting('trusted-files', 'true')));
     }
+    // health's history (and page) in a local folder: the action's branch, previewed on disk.
+    if (args.historyDir !== undefined) {
+      const refusal = await historyFolderRefusal(settings, args.historyDir, io.cwd);
+      if (refusal) return refuse(refusal);
+      settings = { ...settings, history: args.historyDir, statusPage: args.statusPage };
+    }
     // `--output -`: promptfoo's JSON is stdout's one document; --json would be a second.
     if (settings.checksOutput === '-' && json) {
       return refuse(
@@ -145,6 +162,7 @@ export async function run(argv: string[] = process.argv.slice(2), io: CliIo = de
       secrets,
       words,
       end,
+      historyFolder: args.historyDir === undefined ? undefined : resolve(io.cwd, args.historyDir),
     });
   } catch (err) {
     // A fault of this program: still one line, still one JSON object.
@@ -167,6 +185,17 @@ interface Reporting {
   secrets: Redactor;
   words: Words;
   end: (exitCode: ExitCode, outcome: string, message: string, outputs?: Record<string, string>) => ExitCode;
+  /** health: the folder its history and page are kept in (--history-dir). */
+  historyFolder?: string;
+}
+
+/** Why --history-dir cannot be used as given, or undefined. */
+async function historyFolderRefusal(settings: Settings, dir: string, cwd: string): Promise<string | undefined> {
+  if (settings.command !== 'health')
+    return `--history-dir is for health (it keeps health's history and status page): expected claw-deploy health … --history-dir ${dir}.`;
+  if (!(await usableFolder(resolve(cwd, dir))))
+    return `--history-dir is ${JSON.stringify(dir)}, which is not a folder: expected a folder (created when missing) to keep the history in.`;
+  return undefined;
 }
 
 /** Runs the command with Ctrl-C handling, then reports: a summary for a person, or the JSON object. */
@@ -175,6 +204,8 @@ async function runCommand(settings: Settings, files: InputFiles, r: Reporting): 
   // Ctrl-C: stop waiting, report what is known, roll back per --rollback-on; a second one ends it at once.
   const cancel = new AbortController();
   let interrupted: StopSignal | undefined;
+  /** The deployments this run triggered or follows, for what Ctrl-C says happens next. */
+  const deployments = new Set<string>();
   const onSignal = (signal: StopSignal): void => {
     if (interrupted) {
       terminal.stopLive();
@@ -182,7 +213,7 @@ async function runCommand(settings: Settings, files: InputFiles, r: Reporting): 
       process.exit(end(EXIT[signal], 'cancelled', `Interrupted twice (${signal}): stopped at once.`));
     }
     interrupted = signal;
-    terminal.warning(`Received ${signal}: stopping, and rolling back if --auto-rollback covers cancelled.`);
+    terminal.warning(cancelNotice(signal, settings, [...deployments]));
     cancel.abort();
   };
   for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
@@ -197,6 +228,13 @@ async function runCommand(settings: Settings, files: InputFiles, r: Reporting): 
       redact: r.secrets,
       words: r.words,
       stdout: settings.checksOutput === '-' ? (text) => r.jsonStdout.write(text) : undefined,
+      health: r.historyFolder ? { host: folderHealthHost(r.historyFolder) } : undefined,
+      onProgress: ({ deploymentId, final }) =>
+        void (final ? deployments.delete(deploymentId) : deployments.add(deploymentId)),
+      onFleetProgress: (inFlight) => {
+        deployments.clear();
+        inFlight.forEach((id) => deployments.add(id));
+      },
     });
     const result = await terminal.whileWaiting(
       `${settings.command} ${settings.clawId || settings.targets.ids.join(',')}`,
@@ -243,5 +281,8 @@ function summary(result: CommandResult, outputs: Record<string, string>, r: Repo
   const table = outputsTable(outputs);
   if (table) parts.push('', table);
   if (result.checks) parts.push('', checksTable(result.checks, width, r.color));
+  // health: the reply that failed a probe, as a failed check's is shown.
+  const unhealthy = outputs.healthy === 'false' && outputs.report && unhealthyText(outputs.report, width, r.color);
+  if (unhealthy) parts.push('', unhealthy);
   return parts.join('\n');
 }

@@ -50,3 +50,18 @@ const NOT_IN_MARKUP =
 export function markupChars(text: string): string {
   return text.replace(NOT_IN_MARKUP, '\ufffd');
 }
+
+/** A count and its noun, singular for one: "1 day", "3 days" (`many` when the plural is not +s). */
+export function counted(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/** An assertion type's name with its article, as it is read aloud: "a 'contains'", "an 'llm-rubric'". */
+export function aType(type: string): string {
+  return `${/^(?:[aeiou]|llm)/i.test(type) ? 'an' : 'a'} '${type}'`;
+}
+
+/** A message as a sentence: its full stop added, unless it ends a question or a sentence already. */
+export function sentence(text: string): string {
+  return /[.?!]$/.test(text) ? text : `${text}.`;
+}

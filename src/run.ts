@@ -6,6 +6,7 @@ import { resolve } from 'node:path';
 import { systemClock, type Logger } from './clock.js';
 import { DeploymentHistory } from './deploy/history.js';
 import { runChecks } from './checks/gate.js';
+import { clawWithoutChecks, noCheckFor } from './checks/claws-filter.js';
 import { firstCompare, oneClawRefusal } from './checks/compare-claws.js';
 import { planWaves } from './deploy/fleet.js';
 import { VerdictCache } from './checks/judge-cache.js';
@@ -61,6 +62,13 @@ export async function readInputFiles(
   if (sending?.kind === 'endpoint') {
     throw new InputError(
       `The checks file ${JSON.stringify(settings.checks)}: its judge ${describeJudge(sending)} would be sent the service's API key (${sending.apiKey === key || sending.apiKey.includes(key) ? `read from ${sending.apiKeyEnv ?? 'the file'}` : 'in a header'}): expected the judge's own key; the service's key is never sent to a judge.`,
+    );
+  }
+  // A Claw the file's `claws:` filters leave without a check: known now, so refused before any request.
+  const unchecked = suite && !settings.targets.all && clawWithoutChecks(suite, settings.targets.ids);
+  if (suite && unchecked) {
+    throw new InputError(
+      `${noCheckFor(suite, unchecked)}: expected a check without 'claws', or one whose 'claws' names ${unchecked}.`,
     );
   }
   const compared = suite && firstCompare(suite);

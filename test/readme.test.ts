@@ -120,6 +120,24 @@ describe('README and docs/', () => {
     }
   });
 
+  it('every workflow example uses the action in the form that works before the release: a commit SHA', () => {
+    // Every step that uses the action, in a whole workflow or a snippet of one.
+    const uses = docs.flatMap((page) =>
+      [...page.text.matchAll(/```yaml\n([\s\S]*?)```/g)].flatMap((block) =>
+        [...block[1].matchAll(/uses: (claw-deploy\/\S+)/g)].map((m) => `${page.path}: ${m[1]}`),
+      ),
+    );
+    expect(uses).toHaveLength(18);
+    for (const use of uses) expect(use).toMatch(/: claw-deploy\/claw-deploy@<sha>$/);
+    // The README says where the SHA comes from, before its first example, and that nothing is released.
+    const readme = read('README.md');
+    const quickStart = readme.indexOf('## Quick start');
+    expect(readme.indexOf('**Nothing is released yet**')).toBeLessThan(quickStart);
+    expect(readme.indexOf('git ls-remote https://github.com/claw-deploy/claw-deploy refs/heads/main')).toBeLessThan(
+      quickStart,
+    );
+  });
+
   it('promises only the version package.json holds, which the release workflow publishes as its tag', () => {
     const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
     const release = readFileSync(join(ROOT, '.github', 'workflows', 'release.yml'), 'utf8');

@@ -63,7 +63,7 @@ describe('the log', () => {
       },
     });
     await run(['c1']);
-    expect(seenWhenSecondSent).toMatch(/✅ c1 · first: passed \(1 of 1 attempt\(s\) passed, 1 of 1 needed/);
+    expect(seenWhenSecondSent).toMatch(/✅ c1 · first: passed \(1 of 1 attempt passed, 1 of 1 needed/);
     expect(harness.log.text('info')).toMatch(/✅ c1 · second: passed/);
   });
 });

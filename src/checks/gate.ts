@@ -11,7 +11,8 @@ import { CONCURRENCY, mapWithConcurrency } from '../concurrency.js';
 import type { RunContext } from '../context.js';
 import { askClaw } from '../conversation/ask.js';
 import { CancelledError, errorMessage } from '../errors.js';
-import { clip, formatDuration } from '../format.js';
+import { noCheckFor } from './claws-filter.js';
+import { clip, counted, formatDuration } from '../format.js';
 import type { Classifier } from '../status.js';
 import type { GradedAssertion, RecipeAssertion } from './assertions.js';
 import type { Exchange, Judge } from './judge.js';
@@ -102,7 +103,7 @@ function checkLine(e: CheckEntry): string {
   const verdict = verdictOf(e);
   const icon = { passed: '✅', failed: '❌', error: '⚠️' }[verdict];
   const latency = e.latencyMs === undefined ? '' : `, median ${formatDuration(e.latencyMs)}`;
-  const counts = `${e.passes} of ${e.attempts} attempt(s) passed, ${e.minPass} of ${e.repeat} needed${latency}`;
+  const counts = `${e.passes} of ${counted(e.attempts, 'attempt')} passed, ${e.minPass} of ${e.repeat} needed${latency}`;
   return `${icon} ${e.clawId} · ${e.check}: ${verdict} (${counts})${e.failure ? `: ${e.failure}` : ''}`;
 }
 
@@ -128,15 +129,10 @@ function notRun(check: Check, clawId: string, why: string): CheckEntry {
 
 /** A Claw the file's filters leave without a check: never "its 0 check(s) passed". */
 function noChecks(suite: CheckSuite, clawId: string): CheckEntry {
-  const filters = suite.checks
-    .filter((c) => c.claws)
-    .map((c) => `'claws' of ${JSON.stringify(c.name)} names ${c.claws!.join(', ')} only`);
-  const shown = filters.slice(0, 3).join('; ');
-  const more = filters.length > 3 ? `; and ${filters.length - 3} more check(s) for other Claws` : '';
   return {
     ...blankEntry({ name: '(no check applies)', repeat: 0, minPass: 0 }, clawId),
     errors: 1,
-    failure: `error: no check of ${suite.file} applies to Claw ${clawId}: ${shown}${more}`,
+    failure: `error: ${noCheckFor(suite, clawId)}`,
   };
 }
 

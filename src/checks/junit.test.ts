@@ -109,7 +109,7 @@ describe('toJUnit', () => {
     expect(failure.name).toBe('failure');
     expect(failed.attributes.name).toContain('ends a CDATA ]]> opens <testcase name="x"> & &amp; "quotes"');
     expect(failure.attributes.message).toContain('\ufffd');
-    expect(failure.text).toContain('0 of 2 attempt(s) passed; 2 of 3 needed');
+    expect(failure.text).toContain('0 of 2 attempts passed; 2 of 3 needed');
     // eslint-disable-next-line no-control-regex
     expect(failure.text).not.toMatch(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ud800-\udfff\uffff]/);
     // A check that only errored is an <error>.

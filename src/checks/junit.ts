@@ -3,7 +3,7 @@
 // an <error>. Replies are untrusted: every text is escaped, and characters XML 1.0 forbids
 // (controls, lone surrogates, U+FFFE/U+FFFF) are replaced, so the file stays well formed.
 import { writeOutputFile } from '../config/output-file.js';
-import { markupChars } from '../format.js';
+import { counted, markupChars } from '../format.js';
 import type { CheckEntry, ChecksResult } from './result.js';
 
 /** Text safe in XML content and in a double-quoted attribute. */
@@ -38,7 +38,7 @@ function testcase(e: CheckEntry, suite: string): string {
   const properties = judgeProperties(e);
   if (e.passed) return properties.length ? [`${open}>`, ...properties, '    </testcase>'].join('\n') : `${open}/>`;
   const tag = e.failures > 0 ? 'failure' : 'error';
-  const summary = `${e.passes} of ${e.attempts} attempt(s) passed; ${e.minPass} of ${e.repeat} needed`;
+  const summary = `${e.passes} of ${counted(e.attempts, 'attempt')} passed; ${e.minPass} of ${e.repeat} needed`;
   const detail = `${summary}\n${e.failure ?? ''}`;
   return [
     `${open}>`,

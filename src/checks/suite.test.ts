@@ -159,7 +159,12 @@ checks:
     [
       'an unknown assertion type',
       'checks:\n  - name: a\n    send: hi\n    assert:\n      - type: contians\n        value: x\n',
-      /^c\.yml, line 5: 'type' is "contians": expected one of equals, contains, icontains, .*not-factuality\.$/,
+      /^c\.yml, line 5: 'type' is "contians": expected one of the \d+ types; did you mean 'contains'\?$/,
+    ],
+    [
+      'an assertion type near none',
+      'checks:\n  - name: a\n    send: hi\n    assert:\n      - type: sentiment-analysis\n        value: x\n',
+      /^c\.yml, line 5: 'type' is "sentiment-analysis": expected one of equals, contains, icontains, .*not-factuality\.$/,
     ],
     [
       'not-latency',
@@ -219,7 +224,7 @@ checks:
     [
       'an llm-rubric without a judge',
       'checks:\n  - name: a\n    send: hi\n    assert:\n      - {type: llm-rubric, value: polite}\n',
-      /^c\.yml, line 5: a 'llm-rubric' assertion needs a judge: expected a 'judge:' block at the top of the file or in the check/,
+      /^c\.yml, line 5: an 'llm-rubric' assertion needs a judge: expected a 'judge:' block at the top of the file or in the check/,
     ],
     [
       'a judge whose key variable is not set',

@@ -2,6 +2,8 @@
 // request; every mistake is one error naming the file, the line, the key and what was expected.
 import { type Node, isMap, isPair, isScalar, visit } from 'yaml';
 import { type Entry, YamlFile } from '../config/yaml-file.js';
+import { aType } from '../format.js';
+import { nearest } from '../nearest.js';
 import { ID_EXPECTED, isValidId } from '../identifiers.js';
 import { PATTERN_EXPECTED, patternProblem } from '../pattern.js';
 import {
@@ -195,7 +197,14 @@ function readAssert(context: Context, node: Node): Assertion {
   const typeEntry = entries.get('type');
   if (!typeEntry) file.fail(node, `an assertion has no 'type': expected one of ${TYPE_NAMES.join(', ')}`);
   const written = file.text(typeEntry, `one of ${TYPE_NAMES.join(', ')}`);
-  if (!TYPE_NAMES.includes(written)) file.failValue(typeEntry, `one of ${TYPE_NAMES.join(', ')}`);
+  if (!TYPE_NAMES.includes(written)) {
+    // A typo is named with the type it nearly is, as the promptfoo reader does, not the whole list.
+    const near = nearest(written, TYPE_NAMES);
+    file.failValue(
+      typeEntry,
+      near ? `one of the ${TYPE_NAMES.length} types; did you mean '${near}'?` : `one of ${TYPE_NAMES.join(', ')}`,
+    );
+  }
   const negate = written.startsWith('not-');
   const type = (negate ? written.slice(4) : written) as AssertionType;
   const value = entries.get('value');
@@ -210,9 +219,9 @@ function readAssert(context: Context, node: Node): Assertion {
   }
   if (categories && type !== 'factuality')
     file.fail(categories.pair, `'categories' belongs to a factuality assertion, not '${written}'`);
-  if (value && VALUE[type] === 'none') file.fail(value.pair, `a '${written}' assertion takes no 'value'`);
+  if (value && VALUE[type] === 'none') file.fail(value.pair, `${aType(written)} assertion takes no 'value'`);
   if (!value && VALUE[type] === 'required')
-    file.fail(node, `a '${written}' assertion has no 'value': expected ${expectedValue(type)}`);
+    file.fail(node, `${aType(written)} assertion has no 'value': expected ${expectedValue(type)}`);
   const text = (): string => file.text(value!, expectedValue(type));
 
   switch (type) {
@@ -287,7 +296,7 @@ function judgeOf(context: Context, node: Node, written: string): JudgeSpec {
   if (!context.judge) {
     context.file.fail(
       node,
-      `a '${written}' assertion needs a judge: expected a 'judge:' block at the top of the file or in the check (${JUDGE_EXPECTED})`,
+      `${aType(written)} assertion needs a judge: expected a 'judge:' block at the top of the file or in the check (${JUDGE_EXPECTED})`,
     );
   }
   return context.judge;

@@ -31,8 +31,9 @@ export const ACTION_ONLY: Record<string, string> = {
   'github-token':
     'is the token for what only the action does on GitHub (Deployments, the plan comment, previews, health over time)',
   incidents: OVER_TIME,
-  history: OVER_TIME,
-  'status-page': OVER_TIME,
+  history: `${OVER_TIME}; --history-dir DIR keeps the history in a local folder instead`,
+  'status-page':
+    'renders the status page into the history branch on GitHub: run health as the action for that, or add --history-dir DIR to render it into a local folder',
   confirm: OVER_TIME,
   recover: OVER_TIME,
   'reopen-within': OVER_TIME,
@@ -47,6 +48,8 @@ export const ACTION_ONLY: Record<string, string> = {
 const BOOLEAN_INPUTS = new Set(INPUTS.filter((i) => i.default === 'true' || i.default === 'false').map((i) => i.name));
 /** The tool's own switches, which take no value. */
 const SWITCHES = ['json', 'no-progress', 'verbose', 'help', 'version'] as const;
+/** The tool's own flags that take a value: health's history in a local folder. */
+const TOOL_VALUES = ['history-dir'] as const;
 /** Short names for inputs, as other eval and test tools spell them: the same flag, given once. */
 export const ALIASES: Record<string, string> = { junit: 'checks-junit', output: 'checks-output' };
 /** Every long flag there is, for the nearest-name hint. */
@@ -54,6 +57,7 @@ const FLAGS = [
   ...INPUTS.map((i) => i.name).filter((n) => !NOT_FLAGS.has(n) && !(n in ACTION_ONLY)),
   ...Object.keys(ALIASES),
   ...SWITCHES,
+  ...TOOL_VALUES,
 ];
 
 export interface CliArgs {
@@ -67,6 +71,9 @@ export interface CliArgs {
   verbose: boolean;
   help: boolean;
   version: boolean;
+  /** health: the folder to keep the history in (and the status page, with `statusPage`). */
+  historyDir?: string;
+  statusPage: boolean;
 }
 
 export { nearest };
@@ -83,6 +90,8 @@ export const wantsHelp = (argv: string[]): boolean =>
 
 export function parseCli(argv: string[]): CliArgs {
   const given = new Map<string, string>();
+  // --status-page beside --history-dir: the tool's switch, never the action's input (a branch).
+  let pageSwitch = false;
   const positionals: string[] = [];
   const hint = (typed: string): string => {
     const near = nearest(typed, FLAGS);
@@ -111,6 +120,15 @@ export function parseCli(argv: string[]): CliArgs {
         `The API key is read only from the environment (${KEY_VARIABLES.join(', or ')}), never from a flag: a flag would land in the shell's history and in ps.`,
       );
     }
+    // The page renders into a folder with --history-dir: then --status-page is a switch of the tool.
+    const pageInFolder =
+      name === 'status-page' && argv.some((a) => a === '--history-dir' || a.startsWith('--history-dir='));
+    if (pageInFolder) {
+      if (value !== undefined) throw new InputError(`--status-page takes no value (given ${JSON.stringify(value)}).`);
+      if (pageSwitch) throw new InputError('--status-page is given twice: give each flag once.');
+      pageSwitch = true;
+      continue;
+    }
     if (name in ACTION_ONLY) throw new InputError(`--${name} is not for the command line: it ${ACTION_ONLY[name]}.`);
     if (!FLAGS.includes(name)) throw new InputError(`Unknown flag --${name}${hint(name)}`);
     if (given.has(name)) {
@@ -124,7 +142,14 @@ export function parseCli(argv: string[]): CliArgs {
     } else if (value === undefined) {
       const next = argv[i + 1];
       if (BOOLEAN_INPUTS.has(name)) {
-        // A bare switch is true; `--auto-rollback false` reads the word after it.
+        // A bare switch is true; `--auto-rollback false` reads the word after it. Any other word
+        // there, when it cannot be the command, was meant as the value (`--wait no`).
+        const command = positionals.length === 0 && next !== undefined && next in COMMAND_SUMMARIES;
+        if (next !== undefined && next !== 'true' && next !== 'false' && !next.startsWith('-') && !command) {
+          throw new InputError(
+            `--${name} is ${JSON.stringify(next)}: expected true or false (--${name} alone is true; --${name} false, or --${name}=false).`,
+          );
+        }
         value = next === 'true' || next === 'false' ? (i++, next) : 'true';
       } else if (next === undefined || next.startsWith('--')) {
         throw new InputError(`--${name} needs a value: --${name} VALUE, or --${name}=VALUE.`);
@@ -170,6 +195,8 @@ export function parseCli(argv: string[]): CliArgs {
     verbose: given.has('verbose'),
     help: given.has('help'),
     version: given.has('version'),
+    historyDir: given.get('history-dir'),
+    statusPage: pageSwitch,
   };
 }
 

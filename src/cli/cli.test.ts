@@ -112,6 +112,12 @@ describe('flags', () => {
     );
     expect(() => parseCli(['deploy', '-x'])).toThrow(/^Unknown flag -x/);
     expect(() => parseCli(['deploy', 'wait'])).toThrow(/Unexpected argument "wait"/);
+    // A word after a true/false flag was meant as its value: say which values it takes.
+    expect(() => parseCli(['deploy', '--wait', 'no'])).toThrow(
+      /^--wait is "no": expected true or false \(--wait alone is true; --wait false, or --wait=false\)\.$/,
+    );
+    expect(() => parseCli(['--auto-rollback', 'yes', 'deploy'])).toThrow(/^--auto-rollback is "yes": expected true/);
+    expect(parseCli(['--auto-rollback', 'deploy']).command).toBe('deploy');
     expect(() => checkCommand('helth')).toThrow(/^Unknown command "helth"; did you mean health\?$/);
   });
 
@@ -255,7 +261,8 @@ describe('the live line', () => {
     expect(lines.length).toBeGreaterThan(500);
     for (const line of lines.slice(0, -1)) expect(columnsOf(line)).toBeLessThanOrEqual(39);
     expect(columnsOf(lines.at(-1)!)).toBeLessThanOrEqual(24);
-    expect(lines.at(-2)).toMatch(/^[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] 1m00s · \[1s\] deployment dep_0001: bu…$/);
+    // One clock: the wait so far, never the log line's own "[1s]" beside it.
+    expect(lines.at(-2)).toMatch(/^[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] 1m00s · deployment dep_0001: buildin…$/);
     expect(columnsOf(lines.at(-2)!)).toBe(39);
     // Erased whole at the end: from its start to the end of the screen.
     expect(t.writes.at(-1)).toBe('\r\u001b[J');

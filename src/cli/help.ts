@@ -4,23 +4,17 @@
 // listed under "Other flags", so a new input is never missing from the help.
 import { COMMAND_SUMMARIES, INPUTS, type InputSpec } from '../inputs.js';
 import { ACTION_ONLY, BASE_URL_VARIABLE, KEY_VARIABLES } from './args.js';
+import { EXIT_TABLE } from './exit-codes.js';
 import { wrapColumns } from './terminal.js';
-
-export const EXIT_CODES: [number | string, string][] = [
-  [0, 'succeeded (for health with --fail-on-unhealthy=false: whatever the verdict)'],
-  [1, 'the outcome failed: failed, timed-out, paused, cancelled, checks that did not pass, or drift'],
-  [2, 'bad input: a flag, the checks file or the manifest (nothing was sent)'],
-  [
-    3,
-    'could not act (outcome error): a refused key, a missing scope, an unknown Claw, an unusable answer, a Node.js too old',
-  ],
-  ['130/143', 'interrupted by SIGINT/SIGTERM, after rolling back when --auto-rollback covers cancelled'],
-];
 
 const TOOL_FLAGS: [string, string][] = [
   ['--json', 'print one JSON object with the outcome and the outputs, whatever the exit (the log goes to stderr)'],
   ['--junit FILE', "write the checks' results as JUnit XML (the same as --checks-junit)"],
   ['--output FILE', "write the checks' results in promptfoo's format (the same as --checks-output)"],
+  [
+    '--history-dir DIR',
+    'health: keep the history in a local folder, and with --status-page render the status page there (index.html, status.json, badges), as the action does on its branch',
+  ],
   ['--no-progress', 'no live line while waiting (there is none when stderr is not a terminal, or with NO_COLOR)'],
   ['--verbose', 'debug lines too'],
   ['-h, --help', 'this help; after a command, its flags'],
@@ -102,7 +96,8 @@ function footer(width: number): string[] {
     '',
     'Exit codes:',
     ...rows(
-      EXIT_CODES.map(([c, t]) => [String(c), t]),
+      // The table docs/cli.md publishes, its Markdown backticks left out.
+      EXIT_TABLE.map(([codes, meaning]) => [codes.replaceAll(' ', ''), meaning.replaceAll('`', '')]),
       width,
     ),
     '',

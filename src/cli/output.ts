@@ -6,6 +6,7 @@
 import { type ChecksResult, verdictOf } from '../checks/result.js';
 import type { ManifestResult } from '../manifest/result.js';
 import { planBlocks, planCounts } from '../report/plan-report.js';
+import type { ExitCode } from './exit-codes.js';
 import { columnsOf, table, terminalLine, wrapColumns } from './terminal.js';
 
 /** The streams the command line writes to (process.stdout, process.stderr, or a test's). */
@@ -62,8 +63,7 @@ const BOOLEAN_OUTPUTS = new Set(['rolled-back', 'healthy', 'checks-passed']);
 const NUMBER_OUTPUTS = new Set(['duration', 'changes', 'regressions']);
 const JSON_OUTPUTS = new Set(['checks-report', 'report', 'plan', 'previews']);
 
-/** The exit codes the command line ends with. */
-export type ExitCode = 0 | 1 | 2 | 3 | 129 | 130 | 143;
+export type { ExitCode };
 
 /**
  * The one JSON object of --json: the outcome, the exit code, the message, and the outputs the
@@ -128,18 +128,52 @@ export function checksTable(result: ChecksResult, width: number, color: boolean)
     if (e.failure)
       lines.push(...wrapColumns(terminalLine(e.failure, 600), width - indent.length - 1).map((l) => `${indent}${l}`));
     const reply = e.replies.at(-1);
-    if (reply === undefined) continue;
-    // The reply as it reads: its own lines, each wrapped, the first few of them.
-    const wrapped = reply
-      .split(/\r?\n/)
-      .flatMap((line) => wrapColumns(terminalLine(line, 2000), width - indent.length - 3));
-    const shown = wrapped.slice(0, REPLY_LINES);
-    lines.push(`${indent}reply:`, ...shown.map((l) => `${indent}${paint(color, '2', '│')} ${l}`));
-    if (wrapped.length > shown.length) {
-      lines.push(`${indent}${paint(color, '2', `… ${wrapped.length - shown.length} more line(s)`)}`);
-    }
+    if (reply !== undefined) lines.push(...replyLines(reply, indent, width, color));
   }
   return lines.join('\n');
+}
+
+/** A reply as it reads, under what it failed: its own lines, each wrapped, the first few of them. */
+function replyLines(reply: string, indent: string, width: number, color: boolean): string[] {
+  const wrapped = reply
+    .split(/\r?\n/)
+    .flatMap((line) => wrapColumns(terminalLine(line, 2000), width - indent.length - 3));
+  const shown = wrapped.slice(0, REPLY_LINES);
+  const lines = [`${indent}reply:`, ...shown.map((l) => `${indent}${paint(color, '2', '│')} ${l}`)];
+  if (wrapped.length > shown.length) {
+    lines.push(`${indent}${paint(color, '2', `… ${wrapped.length - shown.length} more line(s)`)}`);
+  }
+  return lines;
+}
+
+/**
+ * health's Claws that are not healthy (from its `report` output), each with why and the reply that
+ * failed the probe, as the checks show theirs; undefined when every Claw is healthy.
+ */
+export function unhealthyText(report: string, width: number, color: boolean): string | undefined {
+  let entries: unknown;
+  try {
+    entries = JSON.parse(report);
+  } catch {
+    return undefined;
+  }
+  if (!Array.isArray(entries)) return undefined;
+  const lines: string[] = [];
+  for (const e of entries as {
+    clawId?: unknown;
+    healthy?: unknown;
+    verdict?: unknown;
+    detail?: unknown;
+    reply?: unknown;
+  }[]) {
+    if (e.healthy !== false || typeof e.clawId !== 'string') continue;
+    lines.push(`  ${paint(color, '31', '✘')} ${terminalLine(e.clawId, 80)}: ${terminalLine(String(e.verdict), 20)}`);
+    const indent = '      ';
+    if (typeof e.detail === 'string')
+      lines.push(...wrapColumns(terminalLine(e.detail, 600), width - indent.length - 1).map((l) => `${indent}${l}`));
+    if (typeof e.reply === 'string') lines.push(...replyLines(e.reply, indent, width, color));
+  }
+  return lines.length ? `Not healthy:\n${lines.join('\n')}` : undefined;
 }
 
 /** A plan (plan, drift, apply) as terraform shows one: counts, then the diff per Claw, coloured on a TTY. */

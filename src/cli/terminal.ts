@@ -220,7 +220,8 @@ export class Terminal implements Logger {
     this.clearLive();
     this.write(`${text}\n`);
     // The last event is what the live line says it is waiting on (never with colour codes cut).
-    if (this.live && plain !== undefined) this.live.text = plain;
+    // The line's own "[12s]" is the time the wait began at: the live line shows the one clock.
+    if (this.live && plain !== undefined) this.live.text = plain.replace(/^\[\d[\dhms.]*\] /, '');
     this.drawLive();
   }
 

@@ -20,6 +20,7 @@ import {
   parseDocument,
 } from 'yaml';
 import { InputError } from '../errors.js';
+import { sentence } from '../format.js';
 import { placeProblem } from './place.js';
 import { ParseError, parseDuration } from '../parse.js';
 import { ACTION_WORDS, type Words } from '../words.js';
@@ -150,7 +151,7 @@ export class YamlFile {
 
   /** The one error for a value at fault: `file, line N: 'key' is "x": expected …`. */
   fail(at: Node | Pair | null | undefined, message: string): never {
-    throw new FileError(`${this.name}, line ${this.line(at)}: ${message}.`);
+    throw new FileError(sentence(`${this.name}, line ${this.line(at)}: ${message}`));
   }
 
   /** `'key' is "value": expected …`, at the value's line; `shown` replaces a value that must not be echoed. */

@@ -352,6 +352,17 @@ export async function rollbackCommand(
   deps.onProgress?.({ deploymentId, final: true });
   const timeline: TimelineEntry[] = [];
   const base = { command: 'rollback' as const, clawId: target.clawId || undefined, deploymentId, timeline };
+  // A second rollback of a rolled-back deployment would undo nothing the first did not: say so, send nothing.
+  if (statusBefore !== undefined && policy.classify(statusBefore) === 'rolled_back') {
+    return {
+      ...base,
+      status: statusBefore,
+      outcome: 'succeeded',
+      durationMs: clock.now() - startedAt,
+      ok: true,
+      message: `Deployment ${deploymentId} is already rolled back (status "${statusBefore}"): no rollback was sent.`,
+    };
+  }
   try {
     const rollback = await rollBack(deps, {
       deploymentId,

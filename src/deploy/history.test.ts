@@ -160,8 +160,10 @@ describe('polling from history, against the simulator', () => {
     async (_, options, durations, why) => {
       const harness = await withHistory(durations, options);
       await deploy(harness);
-      expect(harness.log.text('info')).toContain(`No deployment history for c1 (`);
-      expect(harness.log.text('info')).toContain(why);
+      // A note on the schedule, not a warning: at debug level only (--verbose).
+      expect(harness.log.text('debug')).toContain(`No deployment history for c1 (`);
+      expect(harness.log.text('debug')).toContain(why);
+      expect(harness.log.text('info')).not.toContain('No deployment history');
       // 36 polls in all, as the plain schedule: the first of them the list.
       expect(harness.sim.routeCounts()['GET /v1/deployments']).toBe(1);
       expect(polls(harness)).toBe(35);
@@ -173,7 +175,7 @@ describe('polling from history, against the simulator', () => {
     harness.sim.fault({ kind: 'error', status: 403, method: 'GET', path: /^\/deployments$/, times: 5 });
     const result = await deploy(harness);
     expect(result.outcome).toBe('succeeded');
-    expect(harness.log.text('info')).toMatch(/No deployment history for c1 \(the list could not be read \(.*403/);
+    expect(harness.log.text('debug')).toMatch(/No deployment history for c1 \(the list could not be read \(.*403/);
     expect(harness.sim.requests.filter((r) => r.path === '/v1/deployments' && r.method === 'GET')).toHaveLength(1);
     expect(polls(harness)).toBe(36);
   });

@@ -142,7 +142,7 @@ export class DeploymentHistory {
           'why' in page
             ? page.why
             : `${durations.length} recent successful deployment(s) with start and end times, fewer than ${MIN_HISTORY}`;
-        this.log.info(`No deployment history for ${clawId} (${why}): ${every}.`);
+        this.log.debug(`No deployment history for ${clawId} (${why}): ${every}.`);
       }
     }
     return expectation;

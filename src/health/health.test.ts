@@ -66,7 +66,7 @@ describe('checkHealth', () => {
     expect(result.entries[3].detail).toBe('no status could be read from the Claw');
     expect(result.entries[4].detail).toContain('Claw "ghost" was not found');
     expect(result.message).toBe(
-      '4 of 5 Claw(s) are not healthy: down (unhealthy), crashed (unhealthy), blank (unknown), ghost (unhealthy).',
+      '4 of 5 Claws are not healthy: down (unhealthy), crashed (unhealthy), blank (unknown), ghost (unhealthy).',
     );
   });
 
@@ -76,7 +76,7 @@ describe('checkHealth', () => {
     const result = await checkHealth(h.deps, request({ targets: { all: true, ids: [] } }));
     expect(result.healthy).toBe(true);
     expect(result.entries.map((e) => e.clawId)).toEqual(['c1', 'c2', 'c3', 'c4', 'c5']);
-    expect(result.message).toBe('All 5 Claw(s) are healthy.');
+    expect(result.message).toBe('All 5 Claws are healthy.');
   });
 
   it('probes by chat: a synchronous reply that matches', async () => {

@@ -109,8 +109,10 @@ export async function checkHealth(deps: RunContext, request: HealthRequest): Pro
     (entries.length === 0
       ? 'No Claws to check: the workspace lists none.'
       : healthy
-        ? `All ${entries.length} Claw(s) are healthy.`
-        : `${unhealthy.length} of ${entries.length} Claw(s) are not healthy: ${unhealthy.map((e) => `${e.clawId} (${e.verdict})`).join(', ')}.`);
+        ? entries.length === 1
+          ? 'The Claw is healthy.'
+          : `All ${entries.length} Claws are healthy.`
+        : `${entries.length === 1 ? 'The Claw is' : `${unhealthy.length} of ${entries.length} Claws ${unhealthy.length === 1 ? 'is' : 'are'}`} not healthy: ${unhealthy.map((e) => `${e.clawId} (${e.verdict})`).join(', ')}.`);
   return { healthy, entries, checks, message };
 }
 

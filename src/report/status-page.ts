@@ -3,7 +3,7 @@
 // equivalent for every chart. Every value from the service or a Claw (ids, deployment ids) and
 // from GitHub (the repository, links) is escaped for HTML; links only to http(s) URLs.
 import { type ClawStatus, type DayStat, type StatusModel, STRIP_DAYS, dayClass, percent } from '../health/uptime.js';
-import { markupChars } from '../format.js';
+import { counted, markupChars } from '../format.js';
 import { httpUrl } from '../identifiers.js';
 
 /** GitHub Pages serves it whole; the page stays well under the branch's 1 MiB per file. */
@@ -31,7 +31,9 @@ a{color:var(--link)}
 h1{font-size:1.5rem;margin:0 0 .25rem}
 h2{font-size:1.15rem;margin:0;overflow-wrap:anywhere}
 .muted{color:var(--muted)}
-.banner{padding:.75rem 1rem;border-radius:.5rem;border:1px solid var(--line);background:var(--card);font-weight:600}
+.banner{padding:.75rem 1rem;border-radius:.5rem;border:1px solid var(--line);border-left:.5rem solid var(--none);background:var(--card);font-weight:600}
+.banner.up{border-color:var(--up)}.banner.down{border-color:var(--major)}.banner.unknown{border-color:var(--minor)}
+p.empty{display:flex;align-items:center;justify-content:center;height:8rem;margin:0;border:1px dashed var(--line);border-radius:.375rem;color:var(--muted)}
 section.claw{border:1px solid var(--line);border-radius:.5rem;padding:1rem;margin:1rem 0}
 .head{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:baseline;justify-content:space-between}
 .state::before{content:"";display:inline-block;width:.7em;height:.7em;border-radius:50%;margin-right:.35em;background:var(--none)}
@@ -89,7 +91,7 @@ function stripText(claw: ClawStatus): { caption: string; table: string } {
     )
     .join('');
   const table = bad.length
-    ? `<details><summary>Days with failures (${bad.length})</summary><table><thead><tr><th scope="col">Day</th><th scope="col">Bar</th><th scope="col">Uptime</th><th scope="col">Failing runs</th></tr></thead><tbody>${rows}</tbody></table></details>`
+    ? `<details><summary>Days with failures (${counted(bad.length, 'day')})</summary><table><thead><tr><th scope="col">Day</th><th scope="col">Bar</th><th scope="col">Uptime</th><th scope="col">Failing runs</th></tr></thead><tbody>${rows}</tbody></table></details>`
     : '';
   return { caption, table };
 }
@@ -99,11 +101,19 @@ function chartScale(claw: ClawStatus): number {
   return niceCeiling(Math.max(1, ...claw.days.map((d) => d.latencyP95 ?? d.latencyP50 ?? 0)));
 }
 
+/** Days of replies before the latency chart draws lines. */
+const MIN_CHART_DAYS = 2;
+
 /**
  * p50 and p95 per day as two lines, each deployment a dashed mark on its day. The chart stretches
  * to the width it is given (strokes keep their width); its scale is written beside it, in HTML.
  */
 function latencyChart(claw: ClawStatus, labelId: string): string {
+  // One day is a dot in an empty box: say so instead, until there is a line to draw.
+  const drawn = claw.days.filter((d) => d.latencyP50 !== undefined).length;
+  if (drawn < MIN_CHART_DAYS) {
+    return `<p class="empty" role="img" aria-labelledby="${labelId}">Not enough data yet: the chart starts at ${MIN_CHART_DAYS} days of replies (${counted(drawn, 'day')} so far).</p>`;
+  }
   const width = STRIP_DAYS * 10;
   const height = 120;
   const top = 6;
@@ -165,7 +175,7 @@ function latencyText(claw: ClawStatus): { caption: string; table: string } {
     )
     .join('');
   const table = days.length
-    ? `<details><summary>Latency, checks and deployments per day (${days.length} days)</summary><table><thead><tr><th scope="col">Day</th><th scope="col">p50</th><th scope="col">p95</th><th scope="col">Checks passed</th><th scope="col">New deployment</th></tr></thead><tbody>${rows}</tbody></table></details>`
+    ? `<details><summary>Latency, checks and deployments per day (${counted(days.length, 'day')})</summary><table><thead><tr><th scope="col">Day</th><th scope="col">p50</th><th scope="col">p95</th><th scope="col">Checks passed</th><th scope="col">New deployment</th></tr></thead><tbody>${rows}</tbody></table></details>`
     : '';
   return { caption: escapeHtml(caption), table };
 }
@@ -226,23 +236,26 @@ function banner(model: StatusModel): string {
   const down = model.claws.filter((c) => c.current === 'unhealthy').map((c) => c.claw);
   const unknown = model.claws.filter((c) => c.current !== 'unhealthy' && c.current !== 'healthy').map((c) => c.claw);
   const service = model.serviceIncident
-    ? `<p class="banner">${escapeHtml(model.serviceIncident.title)} · ${incidentLink(model.serviceIncident, 'Incident')}</p>`
+    ? `<p class="banner down">${escapeHtml(model.serviceIncident.title)} · ${incidentLink(model.serviceIncident, 'Incident')}</p>`
     : '';
   const n = model.claws.length;
   const some = (ids: string[]): string =>
     ids.length > 5 ? `${ids.slice(0, 5).join(', ')} and ${ids.length - 5} more` : ids.join(', ');
+  const state = down.length ? 'down' : unknown.length || n === 0 ? 'unknown' : 'up';
   const text =
     n === 0
       ? 'No Claw has been checked yet.'
       : down.length === 0 && unknown.length === 0
-        ? `All ${n} Claw(s) are up.`
+        ? n === 1
+          ? 'The Claw is up.'
+          : `All ${n} Claws are up.`
         : [
             down.length ? `Down: ${some(down)} (${down.length} of ${n}).` : 'No Claw is down.',
             unknown.length ? `Not known (the last run could not tell): ${some(unknown)}.` : '',
           ]
             .filter(Boolean)
             .join(' ');
-  return `${service}<p class="banner">${escapeHtml(text)}</p>`;
+  return `${service}<p class="banner ${state}">${escapeHtml(text)}</p>`;
 }
 
 /** The most incidents the list at the top shows: the page has a size to keep. */
@@ -307,10 +320,10 @@ export function statusPage(model: StatusModel): string {
   const kib = Math.round(MAX_PAGE_BYTES / 1024);
   const notes = [
     short
-      ? `The charts of the last ${short} Claw(s) are left out to keep this page under ${kib} KiB; status.json has their figures.`
+      ? `The charts of the last ${counted(short, 'Claw')} are left out to keep this page under ${kib} KiB; status.json has their figures.`
       : '',
     omitted
-      ? `${omitted} more Claw(s) of the history are left out altogether, to keep this page under ${kib} KiB.`
+      ? `${counted(omitted, 'more Claw', 'more Claws')} of the history are left out altogether, to keep this page under ${kib} KiB.`
       : '',
   ].filter(Boolean);
   const note = notes.length ? `<p class="muted">${notes.join(' ')}</p>` : '';

@@ -3,71 +3,18 @@
 // the log on stderr, --json on every exit checked against the schema docs/cli.md publishes, its
 // own words, help per command, refused flags, Ctrl-C with a rollback, a closed pipe, the plan in
 // the terminal, no ANSI when not a terminal, and a hostile status shown as text.
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
-import { DEMO_KEY, type Simulator } from '../sim/server.ts';
-import { ROOT, collect, readActionYml } from './harness.ts';
+import { DEMO_KEY } from '../sim/server.ts';
+import { type CliRun, base, oneJsonObject, runCli } from './cli-run.ts';
+import { ROOT, readActionYml } from './harness.ts';
 import { simulatorPerTest } from './service.ts';
 
 const start = simulatorPerTest({ rollbackForm: 'new-deployment' });
-const CLI = join(ROOT, 'bin', 'claw-deploy.cjs');
-
-interface CliRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-async function runCli(
-  args: string[],
-  options: {
-    env?: Record<string, string>;
-    cwd?: string;
-    onLine?: (line: string, child: ChildProcess) => void;
-    onLog?: (line: string, child: ChildProcess) => void;
-  } = {},
-): Promise<CliRun> {
-  const child = spawn(process.execPath, [CLI, ...args], {
-    cwd: options.cwd ?? mkdtempSync(join(tmpdir(), 'claw-cli-')),
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', CLAW_DEPLOY_API_KEY: DEMO_KEY, ...options.env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  // The log is on stderr: `onLog` sees it line by line.
-  let pending = '';
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-    pending += chunk;
-    const lines = pending.split('\n');
-    pending = lines.pop() ?? '';
-    for (const line of lines) options.onLog?.(line, child);
-  });
-  const ended = await collect(child, options);
-  return { code: ended.exitCode, stdout: ended.stdout, stderr: ended.stderr };
-}
-
-const base = (sim: Simulator) => ['--base-url', `${sim.url}/v1`, '--poll-interval', '100ms', '--timeout', '20s'];
 // eslint-disable-next-line no-control-regex
 const ANSI = /\u001b\[/;
-
-/** The JSON Schema of --json, as docs/cli.md publishes it. */
-function jsonSchema(): object {
-  const doc = readFileSync(join(ROOT, 'docs', 'cli.md'), 'utf8');
-  const section = doc.slice(doc.indexOf('### `--json`'));
-  return JSON.parse(/```json\n([\s\S]*?)```/.exec(section)![1]) as object;
-}
-const validate = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true }).compile(jsonSchema());
-
-/** stdout of a --json run: exactly one JSON object, valid against the schema, with the exit code it says. */
-function oneJsonObject(run: CliRun): Record<string, unknown> {
-  expect(run.stdout.endsWith('\n') && run.stdout.trim().split('\n')).toHaveLength(1);
-  const value = JSON.parse(run.stdout) as Record<string, unknown>;
-  expect(validate(value), JSON.stringify(validate.errors)).toBe(true);
-  expect(value['exit-code']).toBe(run.code);
-  return value;
-}
 
 describe('claw-deploy, the command line', () => {
   it('a deploy that succeeds: exit 0, the log on stderr, the result on stdout, no ANSI off a terminal', async () => {

@@ -162,7 +162,7 @@ describe('incidents: one odd Claw never blinds the rest', () => {
     sim.addClaw('team/odd-name');
     const done = await run(T);
     expect(done.exitCode).toBe(1);
-    expect(done.errors).toEqual(['1 of 2 Claw(s) are not healthy: bot-down (unhealthy).']);
+    expect(done.errors).toEqual(['1 of 2 Claws is not healthy: bot-down (unhealthy).']);
     expect(done.warnings).toEqual([
       expect.stringMatching(
         /^Skipped 1 Claw\(s\) the service listed with an id this action cannot use: "team\/odd-name"/,

@@ -49,7 +49,7 @@ describe('health through dist/index.js', () => {
     const run = await runAction(inputs(s, { 'claw-id': 'bot-a, bot-c' }));
     expect(run.exitCode).toBe(1);
     expect(run.outputs.healthy).toBe('false');
-    expect(run.errors).toEqual(['1 of 2 Claw(s) are not healthy: bot-c (unhealthy).']);
+    expect(run.errors).toEqual(['1 of 2 Claws is not healthy: bot-c (unhealthy).']);
     expect(run.summary).toMatch(/\| ❌ \| `bot-c` \| unhealthy \|/);
   });
 
@@ -59,7 +59,7 @@ describe('health through dist/index.js', () => {
     const run = await runAction(inputs(s, { 'claw-id': 'bot-c', 'fail-on-unhealthy': 'false' }));
     expect(run.exitCode).toBe(0);
     expect(run.outputs.healthy).toBe('false');
-    expect(run.warnings).toContain('1 of 1 Claw(s) are not healthy: bot-c (unhealthy).');
+    expect(run.warnings).toContain('The Claw is not healthy: bot-c (unhealthy).');
   });
 
   it('fails a probe whose reply does not match', async () => {

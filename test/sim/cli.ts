@@ -1,5 +1,6 @@
-// Runs the simulator on its own: `npm run sim -- [--port N] [--shape NAME] [--speed N]`.
-// Prints its URL and demo key, then serves until stopped. Used by the CI job that runs the
+// Runs the simulator on its own: `npm run sim -- [--port N] [--shape NAME] [--speed N] [--week DIR]`.
+// Prints its URL and demo key, then serves until stopped; with --week, first writes a week of
+// health history and the status page into DIR (see week.ts). Used by the CI job that runs the
 // action with `uses: ./`. Behaviour mode (comparing deployments): `claw-behaviour` answers each
 // question `PASS` or `FAIL` by chance — `--pass-rate P` overall (80% of questions near-certain,
 // 20% flaky), replies of `--latency MS` median — and its next deployment brings
@@ -8,6 +9,7 @@ import { parseArgs } from 'node:util';
 import { referenceBehaviour } from './behaviour.ts';
 import { DEMO_KEY, Simulator } from './server.ts';
 import { SHAPES } from './shapes.ts';
+import { seedWeek } from './week.ts';
 
 const { values } = parseArgs({
   options: {
@@ -18,6 +20,7 @@ const { values } = parseArgs({
     latency: { type: 'string', default: '800' },
     'after-pass-rate': { type: 'string' },
     'after-latency': { type: 'string' },
+    week: { type: 'string' },
   },
 });
 if (!(values.shape in SHAPES)) throw new Error(`--shape must be one of ${Object.keys(SHAPES).join(', ')}`);
@@ -52,6 +55,12 @@ sim.addClaw('claw-behaviour', {
 });
 sim.addDeployment('claw-behaviour', [['live']]);
 const url = await sim.start(Number(values.port));
+if (values.week) {
+  await seedWeek(sim, values.week, (line) => console.log(line));
+  console.log(
+    `a week of history is in ${values.week}; add this run and open ${values.week}/index.html:\n  CLAW_DEPLOY_API_KEY=${DEMO_KEY} node bin/claw-deploy.cjs health --claw-id claw-demo,claw-health --probe-message ping --base-url ${url}/v1 --history-dir ${values.week} --status-page`,
+  );
+}
 console.log(`simulator listening on ${url}/v1 (key: ${DEMO_KEY})`);
 const stop = (): void => void sim.stop().then(() => process.exit(0));
 process.on('SIGINT', stop);

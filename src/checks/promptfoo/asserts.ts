@@ -21,6 +21,7 @@ import { type Script, assertionBody, transformBody } from '../script.js';
 import { forkRefusal } from '../../config/fork.js';
 import { ConfigFiles } from './files.js';
 import { type GraderKind, readGrader } from './grader.js';
+import { aType } from '../../format.js';
 import { type Obj, isObj, show } from './located.js';
 import { RenderError, render } from './render.js';
 import { type AssertContext, SCRIPT_EXTENSIONS } from './assert-context.js';
@@ -136,13 +137,17 @@ export function readAssertion(raw: unknown, ctx: AssertContext): TurnAssertion {
   return { ...assertion, ...scoring } as TurnAssertion;
 }
 
+/** What an assertion's 'value' was, for its error: "'value' is missing" when it was not given. */
+export const valueShown = (value: unknown): string =>
+  value === undefined || value === null ? "'value' is missing" : `'value' is ${show(value)}`;
+
 function build(type: string, negate: boolean, value: unknown, a: Obj, ctx: AssertContext): TurnAssertion {
   const fail: (key: string | undefined, message: string) => never = (key, message) => ctx.places.fail(a, key, message);
   const threshold = a.threshold as number | undefined;
   const text = (expected: string): string => {
     if (typeof value === 'string' && value !== '') return value;
     if (typeof value === 'number') return String(value);
-    return fail('value', `a '${a.type as string}' assertion's 'value' is ${show(value ?? null)}: expected ${expected}`);
+    return fail('value', `${aType(a.type as string)} assertion's ${valueShown(value)}: expected ${expected}`);
   };
   switch (type) {
     case 'equals':
@@ -163,10 +168,7 @@ function build(type: string, negate: boolean, value: unknown, a: Obj, ctx: Asser
     case 'icontains-all': {
       const values = Array.isArray(value) ? value : typeof value === 'string' ? splitList(value) : undefined;
       if (!values || values.length === 0 || values.some((v) => typeof v !== 'string' && typeof v !== 'number'))
-        return fail(
-          'value',
-          `'value' is ${show(value ?? null)}: expected a list of strings (or one string, comma-separated)`,
-        );
+        return fail('value', `${valueShown(value)}: expected a list of strings (or one string, comma-separated)`);
       return { type, negate, values: values.map(String) } as Assertion;
     }
     case 'regex':
@@ -206,7 +208,7 @@ function build(type: string, negate: boolean, value: unknown, a: Obj, ctx: Asser
       if (values.length === 0 || values.some((v) => typeof v !== 'string' || v === ''))
         fail(
           'value',
-          `a '${a.type as string}' assertion's 'value' is ${show(value ?? null)}: expected ${type === 'g-eval' ? 'the criteria' : 'the expected text'}, or a list of them`,
+          `${aType(a.type as string)} assertion's ${valueShown(value)}: expected ${type === 'g-eval' ? 'the criteria' : 'the expected text'}, or a list of them`,
         );
       return recipe(type, negate, Array.isArray(value) ? (value as string[]) : (value as string), a, ctx);
     }
@@ -390,7 +392,7 @@ function wordCount(a: Obj, value: unknown, ctx: AssertContext): { min?: number; 
   return ctx.places.fail(
     a,
     'value',
-    `'value' is ${show(value ?? null)}: expected a number of words, or {min, max} with min at most max`,
+    `${valueShown(value)}: expected a number of words, or {min, max} with min at most max`,
   );
 }
 

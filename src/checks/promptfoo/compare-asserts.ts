@@ -3,8 +3,9 @@
 // score one reply.
 import type { CompareAssertion } from '../check.js';
 import { type AssertContext } from './assert-context.js';
-import { judgeOf, renderValue, resolveRef, writtenForm } from './asserts.js';
+import { judgeOf, renderValue, resolveRef, valueShown, writtenForm } from './asserts.js';
 import { rubricSource } from './grading-prompts.js';
+import { aType } from '../../format.js';
 import { type Obj, isObj, show } from './located.js';
 import { rubricMessages, stringified } from './rubric.js';
 
@@ -38,7 +39,7 @@ export function readCompare(raw: unknown, ctx: AssertContext): CompareAssertion 
     }
     fail(
       key,
-      `unknown key '${key}' in a '${type}' assertion: expected ${COMPARE_KEYS[type].map((k) => `'${k}'`).join(', ')}`,
+      `unknown key '${key}' in ${aType(type)} assertion: expected ${COMPARE_KEYS[type].map((k) => `'${k}'`).join(', ')}`,
     );
   }
   const at = ctx.places.where(a);
@@ -47,10 +48,7 @@ export function readCompare(raw: unknown, ctx: AssertContext): CompareAssertion 
   const form = writtenForm(a, value);
   if (type === 'select-best') {
     if (typeof value !== 'string' || !value.trim())
-      fail(
-        'value',
-        `a 'select-best' assertion's 'value' is ${show(value ?? null)}: expected the criterion the best reply meets`,
-      );
+      fail('value', `a 'select-best' assertion's ${valueShown(value)}: expected the criterion the best reply meets`);
     const judge = judgeOf(a, ctx);
     const rubricPrompt = rubricSource(a, ctx);
     if (rubricPrompt !== undefined) {

@@ -88,7 +88,8 @@ scenarios:
       ['Translate to Spanish: Hello world', expect.objectContaining({ value: 'Hola' })],
       ['Translate to French: Hello world', expect.objectContaining({ value: 'Bonjour' })],
     ]);
-    expect(suite.checks.map((c) => c.name)).toEqual(['Hello', 'Hello (2)']);
+    // The second expansion is told apart by its vars, not by a number.
+    expect(suite.checks.map((c) => c.name)).toEqual(['Hello', 'Hello (language=French, expectedHello=Bonjour)']);
   });
 
   it('tests from file:// YAML and CSV (special columns and the __expected shorthand), relative to the config', () => {
@@ -198,7 +199,7 @@ tests:
     [
       'a misspelt type',
       `prompts: ['{{q}}']\ntests:\n  - vars: {q: hi}\n    assert: [{type: contians, value: x}]\n`,
-      /^promptfooconfig\.yaml, line 4: 'type' is "contians": did you mean 'contains'\?\.$/,
+      /^promptfooconfig\.yaml, line 4: 'type' is "contians": did you mean 'contains'\?$/,
     ],
     [
       'a regex RE2 refuses',
@@ -537,7 +538,7 @@ tests:
     });
     expect(moderation).toMatchObject({ negate: true, judge: { moderationModel: 'omni-moderation-latest' } });
     expect(refused(`prompts: ['{{q}}']\ntests:\n  - vars: {q: hi}\n    assert: [{type: llm-rubric}]\n`)).toMatch(
-      /'value' is "null": expected the rubric \(or a 'rubricPrompt' that carries it\)/,
+      /an 'llm-rubric' assertion's 'value' is missing: expected the rubric \(or a 'rubricPrompt' that carries it\)/,
     );
     expect(
       refused(
@@ -614,7 +615,7 @@ tests:
       /line 5: 'not-select-best' has no not- form: expected 'select-best'/,
     );
     expect(refused(test(`      - {type: select-best}\n`))).toMatch(
-      /line 5: a 'select-best' assertion's 'value' is "null": expected the criterion the best reply meets/,
+      /line 5: a 'select-best' assertion's 'value' is missing: expected the criterion the best reply meets/,
     );
     expect(refused(test(`      - {type: select-best, value: x, rubricPrompt: '{{nothing}}'}\n`))).toMatch(
       /line 5: 'rubricPrompt' cannot be rendered/,

@@ -188,7 +188,8 @@ function readConfig(file: YamlFile, context: PromptfooContext): CheckSuite {
 
   const judges = new Map<string, JudgeSpec>();
   const checks: Check[] = [];
-  const names = new Set<string>();
+  /** Names taken, each with the vars of the test that took it. */
+  const names = new Map<string, Obj>();
   let testIdx = 0;
   for (const { test, at } of all) {
     if (!isObj(test)) places.fail(at, undefined, `a test is ${show(test)}: expected a mapping with vars and assert`);
@@ -223,7 +224,7 @@ function readConfig(file: YamlFile, context: PromptfooContext): CheckSuite {
         const sends = renderPrompt(prompt, merged, loaded, test as Obj, places);
         const last = sends.length - 1;
         const origin: CaseOrigin = { testIdx, promptIdx, vars: loaded, testCase };
-        const name = unique(names, nameOf(merged, vars, prompts.length > 1 ? prompt : undefined));
+        const name = unique(names, nameOf(merged, vars, prompts.length > 1 ? prompt : undefined), vars);
         checks.push({
           name,
           // A chat prompt's earlier user messages are turns that only need a reply; the test grades the last.
@@ -599,10 +600,24 @@ function nameOf(test: Obj, vars: Obj, prompt: PromptfooPrompt | undefined): stri
   return prompt ? `${short(base, 100)} [${short(prompt.label, 40)}]` : short(base, 140);
 }
 
-function unique(names: Set<string>, name: string): string {
-  let candidate = name;
+/**
+ * A name no check has yet: a test expanded over vars (scenarios, defaultTest) is told apart by the
+ * vars that differ from the first of its name, "Hello (language=French)"; a number only when none do.
+ */
+function unique(names: Map<string, Obj>, name: string, vars: Obj): string {
+  const first = names.get(name);
+  if (first === undefined) {
+    names.set(name, vars);
+    return name;
+  }
+  const shown = (v: unknown): string => (typeof v === 'string' ? v : JSON.stringify(v));
+  const differ = Object.entries(vars)
+    .filter(([k, v]) => shown(first[k]) !== shown(v))
+    .map(([k, v]) => `${k}=${shown(v)}`)
+    .join(', ');
+  let candidate = differ ? `${name} (${differ.length > 100 ? `${differ.slice(0, 100)}…` : differ})` : name;
   for (let n = 2; names.has(candidate); n++) candidate = `${name} (${n})`;
-  names.add(candidate);
+  names.set(candidate, vars);
   return candidate;
 }
 

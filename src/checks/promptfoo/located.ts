@@ -5,6 +5,7 @@
 // within a bound on the nodes visited.
 import { type Document, type Node, isAlias, isMap, isPair, isScalar, isSeq } from 'yaml';
 import { FileError, type YamlFile } from '../../config/yaml-file.js';
+import { sentence } from '../../format.js';
 
 export type Value = unknown;
 export type Obj = Record<string, unknown>;
@@ -52,7 +53,7 @@ export class Places {
   /** The one error for a mistake at `value` (a key of it, when named); `fallback` when it has no place. */
   fail(value: unknown, key: string | undefined, message: string, fallback?: { file: string; line: number }): never {
     const at = this.where(value, key) ?? fallback;
-    throw new FileError(at ? `${at.file}, line ${at.line}: ${message}.` : `${message}.`);
+    throw new FileError(sentence(at ? `${at.file}, line ${at.line}: ${message}` : message));
   }
 
   /** A YAML document's contents as values, each object placed. */

@@ -1,0 +1,90 @@
+// Health's history and page kept in a local folder instead of a branch (the command line's
+// `--history-dir`): the same HistoryBranch calls, so the same history, sealing and page code
+// write it, and a user sees the status page before wiring GitHub. A commit writes every changed
+// file, and finds a conflict when the folder changed since it was read (another run writing).
+// Incidents stay GitHub's: the command line refuses them, so no issue call is ever made here.
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import type { BranchFile, BranchSnapshot, FileChange, HealthHost, IssueHost } from './host.js';
+
+/** The most files a folder's listing takes: far past any history's (a file per month and Claw badge). */
+const MAX_FILES = 10_000;
+
+export function folderHealthHost(folder: string): HealthHost {
+  const root = resolve(folder);
+  /** A path the history code named, inside the folder, or an error: never a write outside it. */
+  const inside = (path: string): string => {
+    const full = resolve(root, path);
+    if (!full.startsWith(root + sep) || path.includes('\\')) throw new Error(`${path} is outside the history folder`);
+    return full;
+  };
+  const list = async (): Promise<BranchSnapshot | undefined> => {
+    const files: BranchFile[] = [];
+    const walk = async (dir: string): Promise<void> => {
+      let entries;
+      try {
+        entries = await readdir(dir, { withFileTypes: true });
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+        throw err;
+      }
+      for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+        const full = join(dir, entry.name);
+        if (entry.isDirectory()) await walk(full);
+        else if (entry.isFile() && files.length < MAX_FILES) {
+          const content = await readFile(full);
+          const path = relative(root, full).split(sep).join('/');
+          files.push({ path, sha: createHash('sha256').update(content).digest('hex'), size: content.length });
+        }
+      }
+    };
+    await walk(root);
+    if (files.length === 0) return undefined;
+    // The folder's state in one hash: what a commit compares with to find another writer.
+    const commit = createHash('sha256')
+      .update(files.map((f) => `${f.path} ${f.sha}`).join('\n'))
+      .digest('hex');
+    return { commit, tree: commit, files };
+  };
+  return {
+    runId: '',
+    runUrl: () => undefined,
+    branch: {
+      snapshot: list,
+      read: (file) => readFile(inside(file.path), 'utf8'),
+      async commit(parent, changes: FileChange[]) {
+        const now = await list();
+        if (now?.commit !== parent?.commit) return 'conflict';
+        for (const change of changes) {
+          const path = inside(change.path);
+          if (change.content === null) {
+            await rm(path, { force: true });
+            continue;
+          }
+          await mkdir(dirname(path), { recursive: true });
+          // Whole or not at all: a reader never meets half a file.
+          const temporary = `${path}.${process.pid}.tmp`;
+          await writeFile(temporary, change.content);
+          await rename(temporary, path);
+        }
+        return 'written';
+      },
+    },
+    issues: noIssues,
+  };
+}
+
+const refuse = (): never => {
+  throw new Error('incidents are GitHub issues: run health as the action for them');
+};
+const noIssues: IssueHost = { list: refuse, create: refuse, update: refuse, comment: refuse };
+
+/** Whether `folder` may hold a history: absent, or a folder (never a file written over). */
+export async function usableFolder(folder: string): Promise<boolean> {
+  try {
+    return (await stat(folder)).isDirectory();
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ENOENT';
+  }
+}
