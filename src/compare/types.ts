@@ -1,0 +1,118 @@
+// What the comparison engine reads and returns: the same checks run on a baseline and a candidate
+// (every attempt, per question), and per metric the figures, the change with its interval and a
+// verdict. Plain values only: the engine sits below every user (deploy, previews, health, the
+// command line) and imports nothing of theirs.
+
+/** A metric's verdict; `behaviour` is the worst of them, in this order of precedence. */
+export type Verdict = 'regressed' | 'improved' | 'unchanged' | 'inconclusive';
+
+/** Worst first: regressed > inconclusive > improved > unchanged. */
+export const VERDICT_PRECEDENCE: readonly Verdict[] = ['regressed', 'inconclusive', 'improved', 'unchanged'];
+
+export type MetricName = 'pass-rate' | 'latency-p50' | 'latency-p95' | 'unjudged' | 'score';
+
+/** Which judge gave a verdict: its model as the endpoint named it, and a hash of the grading prompt. */
+export interface JudgeIdentity {
+  model: string;
+  promptHash: string;
+}
+
+/** One attempt of one question: every repeat of every question is made on both sides. */
+export interface Attempt {
+  /** The question's identity within its check (the same string on both sides). */
+  question: string;
+  /** `unjudged`: an error, a timeout or a judge outage. Never counted as a pass. */
+  outcome: 'pass' | 'fail' | 'unjudged';
+  /** The reply's time, when the Claw replied. */
+  latencyMs?: number;
+  /** The judge's score (0 to 1), when a judge graded the attempt. */
+  score?: number;
+  /** Present when a judge graded the attempt. */
+  judge?: JudgeIdentity;
+  /** The verdict came from a cache: counted once per question and side, never as n attempts. */
+  cached?: boolean;
+}
+
+/**
+ * How far a metric may move before it counts, on either side. Pass rates and the unjudged share
+ * in absolute points of share (0.05 = 5 points); latency relative to the baseline's median
+ * (0.1 = 10%); scores in absolute points of the 0–1 scale.
+ */
+export interface Tolerances {
+  passRate?: number;
+  latency?: number;
+  unjudged?: number;
+  score?: number;
+}
+
+/** One check's attempts on one side; `tolerance` comes from the checks file. */
+export interface CheckRun {
+  check: string;
+  tolerance?: Tolerances;
+  attempts: Attempt[];
+}
+
+export interface Side {
+  /** What the tables call this side: `before`, `production`, a Claw's id, a file. */
+  label: string;
+  checks: CheckRun[];
+}
+
+/** A side's figure: the value (null when nothing was measured) and how many attempts it rests on. */
+export interface Figure {
+  value: number | null;
+  n: number;
+}
+
+export interface MetricResult {
+  /** The check's name, or `*` for the whole suite. */
+  check: string;
+  metric: MetricName;
+  /** Primary metrics decide `behaviour` directly; secondary ones only when still `regressed` after the FDR correction. */
+  primary: boolean;
+  baseline: Figure;
+  candidate: Figure;
+  /** Candidate minus baseline (pass rates and shares as fractions, latency in ms). */
+  change: number | null;
+  /** The change relative to the baseline's value. */
+  relative: number | null;
+  /** The interval of the change: each end a one-sided 95% confidence bound (see docs/comparing.md). */
+  low: number | null;
+  high: number | null;
+  /** The one-sided p-value in the direction of the change, before any correction. */
+  p: number | null;
+  verdict: Verdict;
+  /** Why the verdict is what it is when the figures alone do not say (missing data, a judge change). */
+  reason?: string;
+}
+
+export interface Comparison {
+  /** The worst verdict over the primary metrics and the secondary ones still `regressed`; '' when nothing was compared. */
+  behaviour: Verdict | '';
+  metrics: MetricResult[];
+}
+
+export interface CompareOptions {
+  /** The one-sided level of each test (default 0.05). */
+  level?: number;
+  /** The largest unjudged share on either side before a pass-rate metric is inconclusive (default 0.2). */
+  maxMissing?: number;
+  /** The suite-wide tolerances; a check's own `tolerance` overrides them for that check. */
+  tolerance?: Tolerances;
+  /** The bootstrap's seed (p95): the same data give the same figures. */
+  seed?: number;
+}
+
+/** What a suite of this size can find, stated before the first request. */
+export interface Detectable {
+  questions: number;
+  repeats: number;
+  /** The relative drop in pass rate asked about (0.1 = 10%). */
+  drop: number;
+  /** The chance (0–1) that a drop of that size is called `regressed`. */
+  power: number;
+  /** "50 questions × 3 repeats: a 10% drop in pass rate is found 8 times in 10". */
+  line: string;
+  /** Present when a 20% drop is found less than 8 times in 10: names what to add. */
+  warning?: string;
+}
