@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { Redactor } from './api/redact.js';
 import { KEY_VARIABLES, checkCommand, cliReader, cliWords, parseCli, wantsHelp, wantsJson } from './cli/args.js';
 import { commandHelp, toolHelp } from './cli/help.js';
+import { comparisonText } from './cli/comparison-text.js';
 import { type ExitCode, Output, type Stream, checksTable, jsonResult, outputsTable, planText } from './cli/output.js';
 import { Terminal, columnsFor, terminalLine } from './cli/terminal.js';
 import { CancelledError, InputError, errorMessage } from './errors.js';
@@ -221,5 +222,6 @@ function summary(result: CommandResult, outputs: Record<string, string>, r: Repo
   const table = outputsTable(outputs);
   if (table) parts.push('', table);
   if (result.checks) parts.push('', checksTable(result.checks, width, r.color));
+  if (result.comparisons?.length) parts.push('', comparisonText(result.comparisons, r.color));
   return parts.join('\n');
 }

@@ -391,12 +391,12 @@ class ClawConversation {
       use.model ??= verdict.use.model;
       use.fingerprint ??= verdict.use.fingerprint;
     }
+    if (verdict.kind === 'error') return { kind: 'error', reason: verdict.reason };
     if (judged) {
       judged.promptHash = gradingPromptHash(assertion);
       judged.model = verdict.use.model ?? judged.model;
       if (typeof verdict.score === 'number') judged.score = verdict.score;
     }
-    if (verdict.kind === 'error') return { kind: 'error', reason: verdict.reason };
     if (use && typeof verdict.score === 'number' && (use.scores?.length ?? 0) < 20)
       (use.scores ??= []).push(verdict.score);
     const score = verdict.score === undefined ? '' : `score ${verdict.score}`;

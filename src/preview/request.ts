@@ -9,8 +9,9 @@ import type { Manifest } from '../manifest/manifest.js';
 import type { SealKey } from '../seal.js';
 import type { PreviewHost } from './host.js';
 
-export type FailOn = 'regression' | 'failure' | 'never';
-export const FAIL_ON: readonly FailOn[] = ['regression', 'failure', 'never'];
+/** `inconclusive`: a regressed or an inconclusive comparison fails (deploy with a baseline, compare). */
+export type FailOn = 'regression' | 'failure' | 'inconclusive' | 'never';
+export const FAIL_ON: readonly FailOn[] = ['regression', 'failure', 'inconclusive', 'never'];
 export const PREVIEW_CLAWS = ['changed', 'all'] as const;
 
 /** What started the workflow, as far as a preview cares. */
