@@ -1,0 +1,112 @@
+// Tests and intervals for pass/fail data (never a rank test on 0/1): the Cochran–Mantel–Haenszel
+// test across questions with the Mantel–Haenszel risk difference and Sato's variance for the
+// suite, and for one check (or any pooled share) Fisher's exact test with Newcombe's interval.
+import { hypergeometricAtMost, phi, zQuantile } from './distributions.js';
+
+/** One question's 2×2 table: events and trials on each side. */
+export interface Stratum {
+  baselineEvents: number;
+  baselineTrials: number;
+  candidateEvents: number;
+  candidateTrials: number;
+}
+
+/** A difference (candidate minus baseline) with its one-sided p-values and one-sided bounds. */
+export interface BinaryTest {
+  difference: number;
+  /** P-value of "the candidate's rate is lower" (H0: not lower) and of "higher". */
+  pLower: number;
+  pHigher: number;
+  /** One-sided (1 − level) bounds on the difference. */
+  low: number;
+  high: number;
+}
+
+const clampShare = (x: number): number => Math.max(-1, Math.min(1, x));
+
+/**
+ * Cochran–Mantel–Haenszel across strata (one-sided, no continuity correction), with the
+ * Mantel–Haenszel weighted risk difference and Sato's (1989) variance for its bounds. Strata
+ * with one side empty add nothing. Null when no stratum has both sides.
+ */
+export function stratifiedDifference(strata: readonly Stratum[], level: number): BinaryTest | null {
+  let observedMinusExpected = 0;
+  let cmhVariance = 0;
+  let numerator = 0;
+  let weight = 0;
+  let satoP = 0;
+  let satoQ = 0;
+  let used = 0;
+  for (const s of strata) {
+    const n1 = s.candidateTrials;
+    const n0 = s.baselineTrials;
+    const total = n1 + n0;
+    if (n1 === 0 || n0 === 0) continue;
+    used++;
+    const a1 = s.candidateEvents;
+    const a0 = s.baselineEvents;
+    const events = a1 + a0;
+    observedMinusExpected += a1 - (n1 * events) / total;
+    if (total > 1) cmhVariance += (n1 * n0 * events * (total - events)) / (total * total * (total - 1));
+    numerator += (a1 * n0 - a0 * n1) / total;
+    weight += (n1 * n0) / total;
+    satoP += (n1 * n1 * a0 - n0 * n0 * a1 + (n1 * n0 * (n0 - n1)) / 2) / (total * total);
+    satoQ += (a1 * (n0 - a0) + a0 * (n1 - a1)) / (2 * total);
+  }
+  if (used === 0) return null;
+  const difference = numerator / weight;
+  const variance = Math.max(0, (difference * satoP + satoQ) / (weight * weight));
+  const z = zQuantile(1 - level);
+  const half = z * Math.sqrt(variance);
+  // No variation anywhere (every attempt alike on both sides): no evidence either way.
+  const statistic = cmhVariance > 0 ? observedMinusExpected / Math.sqrt(cmhVariance) : 0;
+  return {
+    difference,
+    pLower: cmhVariance > 0 ? phi(statistic) : 1,
+    pHigher: cmhVariance > 0 ? 1 - phi(statistic) : 1,
+    low: clampShare(difference - half),
+    high: clampShare(difference + half),
+  };
+}
+
+/** Wilson's score interval for one share, at one-sided `level` on each end. */
+function wilson(events: number, trials: number, z: number): [number, number] {
+  const p = events / trials;
+  const denominator = 1 + (z * z) / trials;
+  const centre = p + (z * z) / (2 * trials);
+  const spread = z * Math.sqrt((p * (1 - p)) / trials + (z * z) / (4 * trials * trials));
+  return [(centre - spread) / denominator, (centre + spread) / denominator];
+}
+
+/**
+ * Two pooled shares: Fisher's exact test (one-sided each way, conditioning on the margins) and
+ * Newcombe's hybrid score interval (his method 10) for the difference. Null when a side is empty.
+ */
+export function pooledDifference(
+  baselineEvents: number,
+  baselineTrials: number,
+  candidateEvents: number,
+  candidateTrials: number,
+  level: number,
+): BinaryTest | null {
+  if (baselineTrials === 0 || candidateTrials === 0) return null;
+  const total = baselineTrials + candidateTrials;
+  const events = baselineEvents + candidateEvents;
+  // The candidate's events among all events, drawn as candidateTrials from the pooled attempts.
+  const pLower = hypergeometricAtMost(candidateEvents, total, events, candidateTrials);
+  const pHigher =
+    candidateEvents === 0 ? 1 : 1 - hypergeometricAtMost(candidateEvents - 1, total, events, candidateTrials);
+  const p1 = candidateEvents / candidateTrials;
+  const p0 = baselineEvents / baselineTrials;
+  const z = zQuantile(1 - level);
+  const [l1, u1] = wilson(candidateEvents, candidateTrials, z);
+  const [l0, u0] = wilson(baselineEvents, baselineTrials, z);
+  const difference = p1 - p0;
+  return {
+    difference,
+    pLower: Math.min(1, pLower),
+    pHigher: Math.min(1, Math.max(0, pHigher)),
+    low: clampShare(difference - Math.sqrt((p1 - l1) ** 2 + (u0 - p0) ** 2)),
+    high: clampShare(difference + Math.sqrt((u1 - p1) ** 2 + (p0 - l0) ** 2)),
+  };
+}

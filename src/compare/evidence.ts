@@ -1,0 +1,285 @@
+// Each metric's evidence from the two sides: the figures, the change with its one-sided bounds,
+// the p-values each way against the tolerance, and what blocks a verdict (missing data, a judge
+// change). The verdicts and the corrections for many metrics are decided in engine.ts.
+import { clip, flattenControls } from '../format.js';
+import { type Stratum, pooledDifference, stratifiedDifference } from './binary.js';
+import { seededUniform } from './distributions.js';
+import { hodgesLehmann, mannWhitney, quantile } from './rank.js';
+import type { Attempt, CheckRun, Figure, MetricName } from './types.js';
+
+export interface Evidence {
+  check: string;
+  metric: MetricName;
+  baseline: Figure;
+  candidate: Figure;
+  change: number | null;
+  low: number | null;
+  high: number | null;
+  /** One-sided p-values: the candidate is worse by more than the tolerance, or better by more. */
+  pWorse: number;
+  pBetter: number;
+  /** +1 when a higher value is worse (latency, the unjudged share), −1 when lower is (pass rates, scores). */
+  worse: 1 | -1;
+  /** The tolerance in the change's units, and the band inside which the change counts as none. */
+  margin: number;
+  band: number;
+  /** Set when no verdict but `inconclusive` can be given, saying why. */
+  blocked?: string;
+}
+
+/** The attempts of one check on both sides, a cached verdict counted once per question and side. */
+export interface Paired {
+  check: string;
+  baseline: Attempt[];
+  candidate: Attempt[];
+}
+
+export function countedOnce(attempts: readonly Attempt[]): Attempt[] {
+  const cachedSeen = new Set<string>();
+  return attempts.filter((a) => {
+    if (!a.cached) return true;
+    if (cachedSeen.has(a.question)) return false;
+    cachedSeen.add(a.question);
+    return true;
+  });
+}
+
+export function pair(baseline: readonly CheckRun[], candidate: readonly CheckRun[]): Paired[] {
+  const names = [...new Set([...baseline, ...candidate].map((c) => c.check))];
+  const of = (runs: readonly CheckRun[], name: string) =>
+    countedOnce(runs.filter((r) => r.check === name).flatMap((r) => r.attempts));
+  return names.map((check) => ({ check, baseline: of(baseline, check), candidate: of(candidate, check) }));
+}
+
+const shareOf = (attempts: readonly Attempt[], outcome: Attempt['outcome']) =>
+  attempts.length ? attempts.filter((a) => a.outcome === outcome).length / attempts.length : 0;
+
+/** Why a pass rate cannot be read: too many attempts unjudged on a side (missing is never a pass). */
+export function tooMuchMissing(pairs: readonly Paired[], maxMissing: number): string | undefined {
+  const sides = [
+    ['baseline', pairs.flatMap((p) => p.baseline)],
+    ['candidate', pairs.flatMap((p) => p.candidate)],
+  ] as const;
+  for (const [side, attempts] of sides) {
+    const share = shareOf(attempts, 'unjudged');
+    if (share > maxMissing)
+      return `${Math.round(share * 100)}% of the ${side}'s attempts could not be judged (more than ${Math.round(maxMissing * 100)}%)`;
+  }
+  return undefined;
+}
+
+const identity = (a: Attempt) => (a.judge ? `${a.judge.model}\u0000${a.judge.promptHash}` : '');
+const shown = (text: string) => clip(flattenControls(text), 60);
+
+/** A change of judge between the sides (model or grading prompt), named; undefined when none. */
+export function judgeChange(pair: Paired): string | undefined {
+  const before = [...new Set(pair.baseline.filter((a) => a.judge).map(identity))].sort();
+  const after = [...new Set(pair.candidate.filter((a) => a.judge).map(identity))].sort();
+  if (before.length === 0 && after.length === 0) return undefined;
+  if (before.join('\n') === after.join('\n')) return undefined;
+  const name = `check ${shown(pair.check)}`;
+  if (before.length === 0 || after.length === 0)
+    return `${name} was graded by a judge on the ${before.length ? 'baseline' : 'candidate'} side only`;
+  const models = (ids: string[]) => [...new Set(ids.map((i) => i.split('\u0000')[0]))].sort().join(', ');
+  if (models(before) !== models(after))
+    return `the judge of ${name} changed from ${shown(models(before))} to ${shown(models(after))}`;
+  const hashes = (ids: string[]) => ids.map((i) => i.split('\u0000')[1].slice(0, 12)).join(', ');
+  return `the grading prompt of ${name} changed (${hashes(before)} → ${hashes(after)})`;
+}
+
+const judged = (attempts: readonly Attempt[]) => attempts.filter((a) => a.outcome !== 'unjudged');
+const passes = (attempts: readonly Attempt[]) => attempts.filter((a) => a.outcome === 'pass').length;
+const rate = (attempts: readonly Attempt[]): Figure => {
+  const n = judged(attempts).length;
+  return { value: n ? passes(attempts) / n : null, n };
+};
+
+/** The suite's pass rate, stratified by question (CMH and the Mantel–Haenszel difference). */
+export function suitePassRate(pairs: readonly Paired[], level: number, margin: number, band: number): Evidence {
+  const strata = new Map<string, Stratum>();
+  const stratum = (key: string) => {
+    const s = strata.get(key) ?? { baselineEvents: 0, baselineTrials: 0, candidateEvents: 0, candidateTrials: 0 };
+    strata.set(key, s);
+    return s;
+  };
+  for (const p of pairs) {
+    for (const a of judged(p.baseline)) {
+      const s = stratum(`${p.check}\u0000${a.question}`);
+      s.baselineTrials++;
+      if (a.outcome === 'pass') s.baselineEvents++;
+    }
+    for (const a of judged(p.candidate)) {
+      const s = stratum(`${p.check}\u0000${a.question}`);
+      s.candidateTrials++;
+      if (a.outcome === 'pass') s.candidateEvents++;
+    }
+  }
+  const test = stratifiedDifference([...strata.values()], level);
+  return binaryEvidence(
+    '*',
+    'pass-rate',
+    rate(pairs.flatMap((p) => p.baseline)),
+    rate(pairs.flatMap((p) => p.candidate)),
+    test,
+    -1,
+    margin,
+    band,
+  );
+}
+
+/** One check's pass rate: Fisher's exact test and Newcombe's interval on its pooled attempts. */
+export function checkPassRate(pair: Paired, level: number, margin: number, band: number): Evidence {
+  const b = rate(pair.baseline);
+  const c = rate(pair.candidate);
+  const test = pooledDifference(passes(pair.baseline), b.n, passes(pair.candidate), c.n, level);
+  return binaryEvidence(pair.check, 'pass-rate', b, c, test, -1, margin, band);
+}
+
+/** The share of attempts that could not be judged: Fisher's exact test, Newcombe's interval. */
+export function unjudgedShare(pairs: readonly Paired[], level: number, margin: number, band: number): Evidence {
+  const b = pairs.flatMap((p) => p.baseline);
+  const c = pairs.flatMap((p) => p.candidate);
+  const count = (xs: Attempt[]) => xs.filter((a) => a.outcome === 'unjudged').length;
+  const test = pooledDifference(count(b), b.length, count(c), c.length, level);
+  const figure = (xs: Attempt[]): Figure => ({ value: xs.length ? count(xs) / xs.length : null, n: xs.length });
+  return binaryEvidence('*', 'unjudged', figure(b), figure(c), test, 1, margin, band);
+}
+
+function binaryEvidence(
+  check: string,
+  metric: MetricName,
+  baseline: Figure,
+  candidate: Figure,
+  test: ReturnType<typeof pooledDifference>,
+  worse: 1 | -1,
+  margin: number,
+  band: number,
+): Evidence {
+  if (!test)
+    return {
+      check,
+      metric,
+      baseline,
+      candidate,
+      change: null,
+      low: null,
+      high: null,
+      pWorse: 1,
+      pBetter: 1,
+      worse,
+      margin,
+      band,
+      blocked: `nothing was judged on the ${baseline.n ? 'candidate' : 'baseline'} side`,
+    };
+  const [pWorse, pBetter] = worse < 0 ? [test.pLower, test.pHigher] : [test.pHigher, test.pLower];
+  return {
+    check,
+    metric,
+    baseline,
+    candidate,
+    change: test.difference,
+    low: test.low,
+    high: test.high,
+    pWorse,
+    pBetter,
+    worse,
+    margin,
+    band,
+  };
+}
+
+/** Where a continuous figure cannot be read: too few values on a side. */
+function missingValues(
+  name: string,
+  baseline: readonly number[],
+  candidate: readonly number[],
+  of: [number, number],
+  maxMissing: number,
+): string | undefined {
+  for (const [side, values, total] of [
+    ['baseline', baseline, of[0]],
+    ['candidate', candidate, of[1]],
+  ] as const) {
+    if (values.length === 0) return `no ${name} on the ${side} side`;
+    const missing = 1 - values.length / total;
+    if (missing > maxMissing)
+      return `${Math.round(missing * 100)}% of the ${side}'s attempts have no ${name} (errors or timeouts; more than ${Math.round(maxMissing * 100)}%)`;
+  }
+  return undefined;
+}
+
+/**
+ * A continuous figure's median (p50): Mann–Whitney against the tolerance (the candidate moved by
+ * the margin first) and the Hodges–Lehmann shift with its bounds.
+ */
+export function medianShift(
+  check: string,
+  metric: MetricName,
+  values: [number[], number[]],
+  attempts: [number, number],
+  options: {
+    level: number;
+    relativeMargin?: number;
+    margin?: number;
+    band?: number;
+    worse: 1 | -1;
+    maxMissing: number;
+    what: string;
+  },
+): Evidence {
+  const [b, c] = values;
+  const figure = (xs: number[]): Figure => ({ value: xs.length ? quantile(xs, 0.5) : null, n: xs.length });
+  const base = { check, metric, baseline: figure(b), candidate: figure(c), worse: options.worse };
+  const blocked = missingValues(options.what, b, c, attempts, options.maxMissing);
+  const margin = options.margin ?? (options.relativeMargin ?? 0) * (base.baseline.value ?? 0);
+  const band = Math.max(margin, options.band ?? 0);
+  if (blocked) return { ...base, change: null, low: null, high: null, pWorse: 1, pBetter: 1, margin, band, blocked };
+  const shift = hodgesLehmann(c, b, options.level);
+  const moved = (by: number) => c.map((x) => x + by);
+  // Worse is higher (latency): H0 "shift ≤ margin"; worse is lower (scores): H0 "shift ≥ −margin".
+  const up = mannWhitney(moved(-margin * options.worse), b);
+  const down = mannWhitney(moved(margin * options.worse), b);
+  const [pWorse, pBetter] = options.worse > 0 ? [up.pGreater, down.pLess] : [up.pLess, down.pGreater];
+  return { ...base, change: shift.estimate, low: shift.low, high: shift.high, pWorse, pBetter, margin, band };
+}
+
+/**
+ * The 95th percentile: the difference of the two sides' p95, with a percentile bootstrap (each
+ * side resampled on its own, a fixed seed) for its bounds and its p-values against the tolerance.
+ */
+export function p95Shift(
+  values: [number[], number[]],
+  attempts: [number, number],
+  options: { level: number; relativeMargin: number; maxMissing: number; seed: number; resamples?: number },
+): Evidence {
+  const [b, c] = values;
+  const figure = (xs: number[]): Figure => ({ value: xs.length ? quantile(xs, 0.95) : null, n: xs.length });
+  const base = {
+    check: '*',
+    metric: 'latency-p95' as const,
+    baseline: figure(b),
+    candidate: figure(c),
+    worse: 1 as const,
+  };
+  const margin = options.relativeMargin * (base.baseline.value ?? 0);
+  const blocked = missingValues('reply time', b, c, attempts, options.maxMissing);
+  if (blocked)
+    return { ...base, change: null, low: null, high: null, pWorse: 1, pBetter: 1, margin, band: margin, blocked };
+  const uniform = seededUniform(options.seed);
+  const resample = (xs: number[]) => xs.map(() => xs[Math.floor(uniform() * xs.length)]);
+  const resamples = options.resamples ?? 1000;
+  const differences: number[] = [];
+  for (let i = 0; i < resamples; i++) differences.push(quantile(resample(c), 0.95) - quantile(resample(b), 0.95));
+  const atMost = differences.filter((d) => d <= margin).length;
+  const atLeast = differences.filter((d) => d >= -margin).length;
+  return {
+    ...base,
+    change: base.candidate.value! - base.baseline.value!,
+    low: quantile(differences, options.level),
+    high: quantile(differences, 1 - options.level),
+    pWorse: (atMost + 1) / (resamples + 1),
+    pBetter: (atLeast + 1) / (resamples + 1),
+    margin,
+    band: margin,
+  };
+}

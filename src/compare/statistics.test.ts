@@ -1,0 +1,136 @@
+// The engine's tests and intervals against figures recorded with scipy and numpy on fixed cases
+// (test/compare/reference.py made test/compare/reference.json; the file says how).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { pooledDifference, stratifiedDifference } from './binary.js';
+import { benjaminiHochberg, holm } from './corrections.js';
+import { phi, seededUniform, zQuantile } from './distributions.js';
+import { hodgesLehmann, mannWhitney, quantile } from './rank.js';
+
+interface Reference {
+  level: number;
+  mannWhitney: { candidate: number[]; baseline: number[]; u: number; pGreater: number; pLess: number }[];
+  hodgesLehmann: { candidate: number[]; baseline: number[]; estimate: number; low: number; high: number }[];
+  pooled: {
+    baseline: [number, number];
+    candidate: [number, number];
+    difference: number;
+    pLower: number;
+    pHigher: number;
+    low: number;
+    high: number;
+  }[];
+  stratified: {
+    strata: [number, number, number, number][];
+    difference: number;
+    pLower: number;
+    pHigher: number;
+    low: number;
+    high: number;
+  }[];
+  quantiles: { values: number[]; p50: number; p95: number };
+  normal: { cdf: [number, number][]; quantile: [number, number][] };
+}
+const reference = JSON.parse(
+  readFileSync(join(import.meta.dirname, '..', '..', 'test', 'compare', 'reference.json'), 'utf8'),
+) as Reference;
+const level = reference.level;
+
+describe('the statistics, against scipy', () => {
+  it('reads the normal distribution as scipy does', () => {
+    for (const [z, p] of reference.normal.cdf) expect(phi(z)).toBeCloseTo(p, 12);
+    for (const [p, z] of reference.normal.quantile) expect(zQuantile(p)).toBeCloseTo(z, 10);
+  });
+
+  it("gives Mann–Whitney's U and one-sided p-values as scipy's asymptotic method (ties and continuity corrected)", () => {
+    for (const c of reference.mannWhitney) {
+      const mw = mannWhitney(c.candidate, c.baseline);
+      expect(mw.u).toBe(c.u);
+      expect(mw.pGreater).toBeCloseTo(c.pGreater, 10);
+      expect(mw.pLess).toBeCloseTo(c.pLess, 10);
+    }
+  });
+
+  it('gives the Hodges–Lehmann shift and its bounds from the ordered pairwise differences', () => {
+    for (const c of reference.hodgesLehmann) {
+      const shift = hodgesLehmann(c.candidate, c.baseline, level);
+      expect(shift.estimate).toBeCloseTo(c.estimate, 9);
+      expect(shift.low).toBeCloseTo(c.low, 9);
+      expect(shift.high).toBeCloseTo(c.high, 9);
+      expect(shift.low).toBeLessThanOrEqual(shift.estimate);
+      expect(shift.high).toBeGreaterThanOrEqual(shift.estimate);
+    }
+  });
+
+  it("gives Fisher's exact p-values and Newcombe's interval (from scipy's Wilson intervals)", () => {
+    for (const c of reference.pooled) {
+      const test = pooledDifference(c.baseline[0], c.baseline[1], c.candidate[0], c.candidate[1], level)!;
+      expect(test.difference).toBeCloseTo(c.difference, 12);
+      expect(test.pLower).toBeCloseTo(c.pLower, 10);
+      expect(test.pHigher).toBeCloseTo(c.pHigher, 10);
+      expect(test.low).toBeCloseTo(c.low, 9);
+      expect(test.high).toBeCloseTo(c.high, 9);
+    }
+  });
+
+  it('gives the CMH p-values and the Mantel–Haenszel difference with Sato’s bounds', () => {
+    for (const c of reference.stratified) {
+      const strata = c.strata.map(([baselineEvents, baselineTrials, candidateEvents, candidateTrials]) => ({
+        baselineEvents,
+        baselineTrials,
+        candidateEvents,
+        candidateTrials,
+      }));
+      const test = stratifiedDifference(strata, level)!;
+      expect(test.difference).toBeCloseTo(c.difference, 12);
+      expect(test.pLower).toBeCloseTo(c.pLower, 10);
+      expect(test.pHigher).toBeCloseTo(c.pHigher, 10);
+      expect(test.low).toBeCloseTo(c.low, 9);
+      expect(test.high).toBeCloseTo(c.high, 9);
+    }
+  });
+
+  it('reads quantiles as numpy does (linear interpolation)', () => {
+    expect(quantile(reference.quantiles.values, 0.5)).toBeCloseTo(reference.quantiles.p50, 9);
+    expect(quantile(reference.quantiles.values, 0.95)).toBeCloseTo(reference.quantiles.p95, 9);
+  });
+});
+
+describe('the edges', () => {
+  it('finds no evidence where every attempt is alike on both sides, and none where a side is empty', () => {
+    const alike = stratifiedDifference(
+      [{ baselineEvents: 3, baselineTrials: 3, candidateEvents: 3, candidateTrials: 3 }],
+      level,
+    )!;
+    expect(alike).toEqual({ difference: 0, pLower: 1, pHigher: 1, low: 0, high: 0 });
+    expect(
+      stratifiedDifference([{ baselineEvents: 3, baselineTrials: 3, candidateEvents: 0, candidateTrials: 0 }], level),
+    ).toBeNull();
+    expect(pooledDifference(0, 0, 3, 3, level)).toBeNull();
+  });
+
+  it('gives the same uniform draws for the same seed, and others for another', () => {
+    const a = seededUniform(1);
+    const b = seededUniform(1);
+    const c = seededUniform(2);
+    const draws = [a(), a(), a()];
+    expect([b(), b(), b()]).toEqual(draws);
+    expect(c()).not.toBe(draws[0]);
+    expect(draws.every((x) => x >= 0 && x < 1)).toBe(true);
+  });
+});
+
+describe('the corrections', () => {
+  it("applies Holm's step-down: each p against level/(m − rank), stopping at the first that fails", () => {
+    expect(holm([0.01, 0.04, 0.03], 0.05)).toEqual([true, false, false]);
+    expect(holm([0.01, 0.02, 0.04], 0.05)).toEqual([true, true, true]);
+    expect(holm([0.02, 0.02, 0.02], 0.05)).toEqual([false, false, false]);
+  });
+
+  it('applies Benjamini–Hochberg: every p up to the largest rank k with p ≤ k·level/m', () => {
+    expect(benjaminiHochberg([0.01, 0.04, 0.03, 0.2], 0.05)).toEqual([true, false, false, false]);
+    expect(benjaminiHochberg([0.012, 0.024, 0.036, 0.6], 0.05)).toEqual([true, true, true, false]);
+    expect(benjaminiHochberg([0.3, 0.04], 0.05)).toEqual([false, false]);
+  });
+});

@@ -1,0 +1,117 @@
+"""Reference figures for the comparison engine's tests, recorded with scipy and numpy.
+
+Run from the repository's root:  python3 test/compare/reference.py > test/compare/reference.json
+(recorded with Python 3, scipy 1.17 and numpy; the JSON holds the versions used).
+
+- Mann-Whitney: scipy.stats.mannwhitneyu(candidate, baseline, method='asymptotic',
+  use_continuity=True), one-sided each way: U of the candidate and the two p-values.
+- Fisher's exact test: scipy.stats.fisher_exact on [[candidate passes, fails], [baseline
+  passes, fails]], alternative 'less' and 'greater'.
+- Wilson intervals: scipy.stats.binomtest(k, n).proportion_ci(method='wilson'), at 90% two-sided
+  (each end a one-sided 95% bound); Newcombe's hybrid score interval combines them (his method 10).
+- Cochran-Mantel-Haenszel: scipy has no CMH, so it is computed here by its formula (the signed
+  statistic sum(a - E[a]) / sqrt(sum Var[a]), hypergeometric moments), checked against scipy on one
+  stratum (z^2 equals chi2_contingency(correction=False) times (N-1)/N). The
+  Mantel-Haenszel risk difference and Sato's variance are computed by their formulas as well.
+- Hodges-Lehmann: numpy's median of all pairwise differences; the bounds are the c-th smallest and
+  c-th largest differences, c = floor(n1 n2 / 2 - z_0.95 sqrt(n1 n2 (n1 + n2 + 1) / 12)).
+"""
+import json
+import math
+import sys
+
+import numpy as np
+import scipy
+from scipy import stats
+
+LEVEL = 0.05
+Z = stats.norm.ppf(1 - LEVEL)
+
+
+def mann_whitney(candidate, baseline):
+    greater = stats.mannwhitneyu(candidate, baseline, alternative='greater', method='asymptotic', use_continuity=True)
+    less = stats.mannwhitneyu(candidate, baseline, alternative='less', method='asymptotic', use_continuity=True)
+    return {'candidate': candidate, 'baseline': baseline, 'u': float(greater.statistic),
+            'pGreater': float(greater.pvalue), 'pLess': float(less.pvalue)}
+
+
+def hodges_lehmann(candidate, baseline):
+    d = np.sort(np.subtract.outer(np.array(candidate), np.array(baseline)).ravel())
+    n1, n2 = len(candidate), len(baseline)
+    c = max(1, math.floor(n1 * n2 / 2 - Z * math.sqrt(n1 * n2 * (n1 + n2 + 1) / 12)))
+    return {'candidate': candidate, 'baseline': baseline, 'estimate': float(np.median(d)),
+            'low': float(d[c - 1]), 'high': float(d[len(d) - c])}
+
+
+def newcombe(b_events, b_trials, c_events, c_trials):
+    p1, p0 = c_events / c_trials, b_events / b_trials
+    ci1 = stats.binomtest(c_events, c_trials).proportion_ci(confidence_level=1 - 2 * LEVEL, method='wilson')
+    ci0 = stats.binomtest(b_events, b_trials).proportion_ci(confidence_level=1 - 2 * LEVEL, method='wilson')
+    d = p1 - p0
+    low = d - math.sqrt((p1 - ci1.low) ** 2 + (ci0.high - p0) ** 2)
+    high = d + math.sqrt((ci1.high - p1) ** 2 + (p0 - ci0.low) ** 2)
+    return d, max(-1, low), min(1, high)
+
+
+def pooled(b_events, b_trials, c_events, c_trials):
+    table = [[c_events, c_trials - c_events], [b_events, b_trials - b_events]]
+    less = stats.fisher_exact(table, alternative='less').pvalue
+    greater = stats.fisher_exact(table, alternative='greater').pvalue
+    d, low, high = newcombe(b_events, b_trials, c_events, c_trials)
+    return {'baseline': [b_events, b_trials], 'candidate': [c_events, c_trials], 'difference': d,
+            'pLower': float(less), 'pHigher': float(greater), 'low': low, 'high': high}
+
+
+def stratified(strata):
+    """strata: [baselineEvents, baselineTrials, candidateEvents, candidateTrials] per question."""
+    om = var = num = w = sp = sq = 0.0
+    for a0, n0, a1, n1 in strata:
+        t = n0 + n1
+        m = a0 + a1
+        om += a1 - n1 * m / t
+        var += n1 * n0 * m * (t - m) / (t * t * (t - 1))
+        num += (a1 * n0 - a0 * n1) / t
+        w += n1 * n0 / t
+        sp += (n1 * n1 * a0 - n0 * n0 * a1 + n1 * n0 * (n0 - n1) / 2) / (t * t)
+        sq += (a1 * (n0 - a0) + a0 * (n1 - a1)) / (2 * t)
+    rd = num / w
+    sd = math.sqrt(max(0.0, (rd * sp + sq) / (w * w)))
+    z = om / math.sqrt(var)
+    return {'strata': strata, 'difference': rd, 'pLower': float(stats.norm.cdf(z)),
+            'pHigher': float(stats.norm.sf(z)), 'low': rd - Z * sd, 'high': rd + Z * sd}
+
+
+def one_stratum_check(a0, n0, a1, n1):
+    """The CMH formula against scipy's chi-square on one stratum: z^2 = chi2 (N - 1) / N."""
+    z2 = stats.norm.ppf(stratified([[a0, n0, a1, n1]])['pLower']) ** 2
+    chi2 = stats.chi2_contingency([[a1, n1 - a1], [a0, n0 - a0]], correction=False).statistic
+    t = n0 + n1
+    assert abs(z2 - chi2 * (t - 1) / t) < 1e-6, (z2, chi2)
+
+
+rng = np.random.default_rng(20260101)
+latency_b = [round(float(x), 1) for x in rng.lognormal(math.log(800), 0.35, 30)]
+latency_c = [round(float(x), 1) for x in rng.lognormal(math.log(1000), 0.35, 30)]
+scores_b = [0.9, 0.8, 0.8, 1.0, 0.7, 0.9, 0.9, 0.6, 1.0, 0.8]
+scores_c = [0.7, 0.8, 0.6, 0.9, 0.7, 0.5, 0.8, 0.6, 0.9, 0.7]
+
+one_stratum_check(9, 10, 4, 10)
+one_stratum_check(30, 40, 25, 40)
+
+strata_rows = [[3, 3, 3, 3]] * 30 + [[2, 3, 1, 3], [3, 3, 2, 3], [1, 3, 1, 3], [2, 3, 0, 3], [3, 3, 3, 3],
+                                     [2, 3, 2, 3], [1, 3, 0, 3], [3, 3, 1, 3], [0, 3, 1, 3], [2, 3, 2, 3]]
+
+json.dump({
+    'made': 'python3 test/compare/reference.py (scipy %s, numpy %s)' % (scipy.__version__, np.__version__),
+    'level': LEVEL,
+    'mannWhitney': [mann_whitney(latency_c, latency_b), mann_whitney(scores_c, scores_b),
+                    mann_whitney([1, 2, 3, 4, 5], [3, 4, 5, 6, 7, 8])],
+    'hodgesLehmann': [hodges_lehmann(latency_c, latency_b), hodges_lehmann(scores_c, scores_b)],
+    'pooled': [pooled(27, 30, 20, 30), pooled(3, 3, 0, 3), pooled(140, 150, 138, 150), pooled(0, 150, 9, 150)],
+    'stratified': [stratified(strata_rows), stratified([[9, 10, 4, 10], [30, 40, 25, 40]])],
+    'quantiles': {'values': latency_b, 'p50': float(np.percentile(latency_b, 50)),
+                  'p95': float(np.percentile(latency_b, 95))},
+    'normal': {'cdf': [[-1.5, float(stats.norm.cdf(-1.5))], [0.92, float(stats.norm.cdf(0.92))]],
+               'quantile': [[0.95, float(stats.norm.ppf(0.95))], [0.975, float(stats.norm.ppf(0.975))]]},
+}, sys.stdout, indent=1)
+sys.stdout.write('\n')
