@@ -560,16 +560,18 @@ function readBaseline(
   if (baselineFile && command !== 'compare')
     fail('baseline-file', baselineFile, 'to be set only with the compare command');
   if (command === 'compare') {
+    // The input's default, `none`, names no Claw.
+    const claw = value === 'none' ? '' : value;
     if (!checks)
       fail('checks', '', 'the YAML file of conversation checks both sides run, such as .github/claw-checks.yml');
     if (read('claw-id').trim() === '') fail('claw-id', '', 'the candidate Claw, checked now');
-    if (value && baselineFile) fail('baseline', value, `a Claw id or ${w.input('baseline-file')}, not both`);
-    if (!value && !baselineFile)
+    if (claw && baselineFile) fail('baseline', value, `a Claw id or ${w.input('baseline-file')}, not both`);
+    if (!claw && !baselineFile)
       fail('baseline', '', `the baseline Claw's id, or ${w.input('baseline-file')}: a checks output saved earlier`);
-    if (value && !isValidId(value)) fail('baseline', value, `the baseline Claw's id: ${ID_EXPECTED}`);
-    if (value && value === read('claw-id').trim())
+    if (claw && !isValidId(claw)) fail('baseline', value, `the baseline Claw's id: ${ID_EXPECTED}`);
+    if (claw && claw === read('claw-id').trim())
       fail('baseline', value, `another Claw than ${w.input('claw-id')}, the candidate`);
-    return { baseline: value, baselineFile };
+    return { baseline: claw, baselineFile };
   }
   const baseline = parseEnumOr(read, 'baseline', value, ['none', 'before'] as const);
   if (baseline === 'before' && command !== 'deploy')
