@@ -118,6 +118,19 @@ describe('the engine fed from the checks', () => {
     });
   });
 
+  it('two identical flaky Claws side by side: no regressed metric, where the old rule counted several', () => {
+    // Each of 30 questions passes 4 times in 5 on both sides (a fixed, seeded draw).
+    let seed = 11;
+    const draw = () => (seed = (seed * 16807) % 2147483647) / 2147483647 < 0.8;
+    const production = runOf(() => draw());
+    const preview = runOf(() => draw());
+    // Today's rule: a check passing (all its repeats) on one side and not the other is a regression.
+    const oldRule = production.filter((p, i) => p.passed && !preview[i].passed).length;
+    expect(oldRule).toBeGreaterThan(0);
+    const compared = compareRuns({ label: 'production', entries: production }, { label: 'preview', entries: preview });
+    expect(compared.metrics.filter((m) => m.verdict === 'regressed')).toEqual([]);
+  });
+
   it('a cancelled side compares nothing, and says why', () => {
     const cut = compareRuns(
       { label: 'before', entries: runOf(() => true), cancelled: true },
