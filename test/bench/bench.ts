@@ -9,6 +9,7 @@ import { ROOT, runAction } from '../e2e/harness.ts';
 import { DEMO_KEY, Simulator } from '../sim/server.ts';
 import { fixedIntervalDeploy } from './baseline.ts';
 import { gateTable, measureChecksGate } from './checks-gate.ts';
+import { baselineTable, measureBaselineGate } from './baseline-gate.ts';
 import { latencyTable, measureGateLatency } from './gate-latency.ts';
 import { measureHealthOverTime, measureIncidentsAtScale } from './health-history.ts';
 
@@ -315,7 +316,7 @@ function dirSize(dir: string): number {
 // --- run ------------------------------------------------------------------------------------
 
 // `--runs K` repeats the N = 20 measurement K times (the busy case varies most from run to run);
-// `--only history`, `--only load`, `--only checks`, `--only latency`, `--only health` or `--only incidents` runs
+// `--only history`, `--only load`, `--only checks`, `--only latency`, `--only baseline`, `--only health` or `--only incidents` runs
 // that table alone (and
 // writes nothing down).
 const { values: args } = parseArgs({
@@ -333,6 +334,10 @@ if (args.only === 'latency') {
 }
 if (args.only === 'health') {
   console.log((await measureHealthOverTime()).join('\n'));
+  process.exit(0);
+}
+if (args.only === 'baseline') {
+  console.log(baselineTable(await measureBaselineGate()).join('\n'));
   process.exit(0);
 }
 if (args.only === 'incidents') {
