@@ -25,11 +25,11 @@ export function seeded(seed: number): () => number {
   };
 }
 
-/** Whether the Claw's live release is a deployment triggered through the API (not rolled back). */
+/** Whether the Claw's live release is a deployment triggered through the API, finished and not rolled back. */
 export function deployed(sim: Simulator, clawId: string): boolean {
   const id = sim.claws.get(clawId)?.currentDeploymentId;
   const current = sim.triggered(clawId).find((d) => d.id === id);
-  return current !== undefined && !current.fields.rolledBackAt && sim.statusOf(current) === 'succeeded';
+  return current !== undefined && !current.fields.rolledBackAt && !sim.inProgress(current);
 }
 
 /** The chat of a Claw that behaves as `behaviour` says, read at each message. */
