@@ -3,7 +3,7 @@
 // one that behaves as before succeeds, though its checks are the same; the wave says its verdict.
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Harness, policy, setup } from '../../test/support/setup.ts';
-import { behavingChat, questionsFile } from '../../test/sim/behaviour.ts';
+import { behavingChat, questionsFile } from '../../test/sim/behaving-claw.ts';
 import { compareRuns } from '../checks/comparison.js';
 import { runChecks } from '../checks/gate.js';
 import { parseChecks } from '../checks/load.js';

@@ -3,7 +3,7 @@
 // without the baseline run. The Claw passes every question, so the plain gate makes every attempt
 // too: the figures compare like with like. Measures; never passes or fails.
 import { runAction, workspaceWith } from '../e2e/harness.ts';
-import { behavingChat, questionsFile } from '../sim/behaviour.ts';
+import { behavingChat, questionsFile } from '../sim/behaving-claw.ts';
 import { DEMO_KEY, Simulator } from '../sim/server.ts';
 
 const LIMIT = 40;

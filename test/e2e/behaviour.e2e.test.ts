@@ -3,7 +3,7 @@
 // that passes fewer questions is `regressed` and rolled back; an identical one is `unchanged`, even
 // when its checks are flaky enough to fail the absolute gate. The outputs parse as the contract says.
 import { describe, expect, it } from 'vitest';
-import { behavingChat, questionsFile } from '../sim/behaviour.ts';
+import { behavingChat, questionsFile } from '../sim/behaving-claw.ts';
 import { runAction, workspaceWith } from './harness.ts';
 import { inputsFor, simulatorPerTest } from './service.ts';
 

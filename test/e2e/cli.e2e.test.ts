@@ -431,7 +431,7 @@ describe('claw-deploy compare', () => {
    */
   async function twoClaws(): Promise<{ sim: Simulator; cwd: string }> {
     const sim = await start({ holdMs: 30 });
-    const { behavingChat, questionsFile } = await import('../sim/behaviour.ts');
+    const { behavingChat, questionsFile } = await import('../sim/behaving-claw.ts');
     sim.addClaw('prod', { chat: behavingChat(sim, 'prod', { before: () => 1 }) });
     sim.addClaw('next', { chat: behavingChat(sim, 'next', { before: (q) => (Number(q.slice(1)) <= 8 ? 0 : 1) }) });
     const cwd = mkdtempSync(join(tmpdir(), 'claw-cli-'));

@@ -1,4 +1,4 @@
-// The simulator's behaviour mode, the smallest switch a comparison's tests need: a Claw whose reply
+// A small switch for the comparison's users' tests: the simulator's behaviour mode, the smallest
 // to each question passes with a set probability, and a deployment of it that changes those
 // probabilities. Before its first triggered deployment succeeds (and again once that is rolled
 // back) the Claw answers as `before`; after, as `after`. A reply that passes is `yes`, one that
