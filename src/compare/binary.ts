@@ -26,8 +26,10 @@ const clampShare = (x: number): number => Math.max(-1, Math.min(1, x));
 
 /**
  * Cochran–Mantel–Haenszel across strata (one-sided, no continuity correction), with the
- * Mantel–Haenszel weighted risk difference and Sato's (1989) variance for its bounds. Strata
- * with one side empty add nothing. Null when no stratum has both sides.
+ * Mantel–Haenszel weighted risk difference and Sato's (1989) variance for its bounds. Where that
+ * variance is nil (every question all-pass or all-fail on each side: 2/2 against 2/2 would read as
+ * certain), the bounds are Newcombe's on the pooled attempts instead. Strata with one side empty
+ * add nothing. Null when no stratum has both sides.
  */
 export function stratifiedDifference(strata: readonly Stratum[], level: number): BinaryTest | null {
   let observedMinusExpected = 0;
@@ -37,12 +39,17 @@ export function stratifiedDifference(strata: readonly Stratum[], level: number):
   let satoP = 0;
   let satoQ = 0;
   let used = 0;
+  const pooled = [0, 0, 0, 0];
   for (const s of strata) {
     const n1 = s.candidateTrials;
     const n0 = s.baselineTrials;
     const total = n1 + n0;
     if (n1 === 0 || n0 === 0) continue;
     used++;
+    pooled[0] += s.baselineEvents;
+    pooled[1] += n0;
+    pooled[2] += s.candidateEvents;
+    pooled[3] += n1;
     const a1 = s.candidateEvents;
     const a0 = s.baselineEvents;
     const events = a1 + a0;
@@ -58,14 +65,16 @@ export function stratifiedDifference(strata: readonly Stratum[], level: number):
   const variance = Math.max(0, (difference * satoP + satoQ) / (weight * weight));
   const z = zQuantile(1 - level);
   const half = z * Math.sqrt(variance);
+  const [low, high] =
+    variance > 0 ? [difference - half, difference + half] : newcombe(pooled[0], pooled[1], pooled[2], pooled[3], z);
   // No variation anywhere (every attempt alike on both sides): no evidence either way.
   const statistic = cmhVariance > 0 ? observedMinusExpected / Math.sqrt(cmhVariance) : 0;
   return {
     difference,
     pLower: cmhVariance > 0 ? phi(statistic) : 1,
     pHigher: cmhVariance > 0 ? 1 - phi(statistic) : 1,
-    low: clampShare(difference - half),
-    high: clampShare(difference + half),
+    low: clampShare(low),
+    high: clampShare(high),
   };
 }
 
@@ -96,17 +105,31 @@ export function pooledDifference(
   const pLower = hypergeometricAtMost(candidateEvents, total, events, candidateTrials);
   const pHigher =
     candidateEvents === 0 ? 1 : 1 - hypergeometricAtMost(candidateEvents - 1, total, events, candidateTrials);
+  const [low, high] = newcombe(baselineEvents, baselineTrials, candidateEvents, candidateTrials, zQuantile(1 - level));
+  return {
+    difference: candidateEvents / candidateTrials - baselineEvents / baselineTrials,
+    pLower: Math.min(1, pLower),
+    pHigher: Math.min(1, Math.max(0, pHigher)),
+    low: clampShare(low),
+    high: clampShare(high),
+  };
+}
+
+/** Newcombe's hybrid score bounds (his method 10) on a difference of two shares, from Wilson's. */
+function newcombe(
+  baselineEvents: number,
+  baselineTrials: number,
+  candidateEvents: number,
+  candidateTrials: number,
+  z: number,
+): [number, number] {
   const p1 = candidateEvents / candidateTrials;
   const p0 = baselineEvents / baselineTrials;
-  const z = zQuantile(1 - level);
   const [l1, u1] = wilson(candidateEvents, candidateTrials, z);
   const [l0, u0] = wilson(baselineEvents, baselineTrials, z);
   const difference = p1 - p0;
-  return {
-    difference,
-    pLower: Math.min(1, pLower),
-    pHigher: Math.min(1, Math.max(0, pHigher)),
-    low: clampShare(difference - Math.sqrt((p1 - l1) ** 2 + (u0 - p0) ** 2)),
-    high: clampShare(difference + Math.sqrt((u1 - p1) ** 2 + (p0 - l0) ** 2)),
-  };
+  return [
+    difference - Math.sqrt((p1 - l1) ** 2 + (u0 - p0) ** 2),
+    difference + Math.sqrt((u1 - p1) ** 2 + (p0 - l0) ** 2),
+  ];
 }

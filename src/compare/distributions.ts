@@ -1,9 +1,11 @@
 // The distributions the tests read, from stdlib's per-function packages (no hand-written
-// distribution code), and a seeded generator so the same data always give the same figures.
+// distribution code), and a seeded generator (pure-rand's Mersenne Twister: stdlib's pulls 300 kB
+// into the bundle) so the same data always give the same figures.
 import hypergeometricCdf from '@stdlib/stats-base-dists-hypergeometric-cdf';
 import normalCdf from '@stdlib/stats-base-dists-normal-cdf';
 import normalQuantile from '@stdlib/stats-base-dists-normal-quantile';
-import mt19937 from '@stdlib/random-base-mt19937';
+import { uniformFloat64 } from 'pure-rand/distribution/uniformFloat64';
+import { mersenne } from 'pure-rand/generator/mersenne';
 
 /** P(Z ≤ z) for a standard normal Z. */
 export const phi = (z: number): number => normalCdf(z, 0, 1);
@@ -17,7 +19,6 @@ export const hypergeometricAtMost = (x: number, population: number, marked: numb
 
 /** A uniform [0, 1) generator (Mersenne Twister) from a seed. */
 export function seededUniform(seed: number): () => number {
-  const generator = mt19937.factory({ seed: seed >>> 0 || 1 });
-  const span = generator.MAX + 1;
-  return () => generator() / span;
+  const generator = mersenne(seed | 0);
+  return () => uniformFloat64(generator);
 }

@@ -95,19 +95,27 @@ export function compareSides(baseline: Side, candidate: Side, options: CompareOp
   const others: Evidence[] = [];
   if (latency[0].length || latency[1].length) {
     const what = { level, maxMissing, relativeMargin: tolerance.latency };
-    others.push(medianShift('*', 'latency-p50', latency, counts, { ...what, worse: 1, what: 'reply time' }));
+    others.push(
+      medianShift('*', 'latency-p50', latency, counts, { ...what, multiplicative: true, worse: 1, what: 'reply time' }),
+    );
     others.push(p95Shift(latency, counts, { ...what, seed: options.seed ?? DEFAULT_SEED }));
   }
   others.push(unjudgedShare(pairs, level, tolerance.unjudged, Math.max(tolerance.unjudged, NO_CHANGE_BAND)));
+  // Tarone's refinement for discrete tests: a metric whose test cannot reject (nothing unjudged on
+  // either side) is left out of the family, so it does not spend the others' level.
+  const family = others.filter((e) => !e.blocked && !e.cannotReject);
   const worseHolm = holm(
-    others.map((e) => (e.blocked ? 1 : e.pWorse)),
+    family.map((e) => e.pWorse),
     level,
   );
   const betterHolm = holm(
-    others.map((e) => (e.blocked ? 1 : e.pBetter)),
+    family.map((e) => e.pBetter),
     level,
   );
-  others.forEach((e, i) => primaries.push(result(e, true, worseHolm[i], betterHolm[i])));
+  for (const e of others) {
+    const i = family.indexOf(e);
+    primaries.push(result(e, true, i >= 0 && worseHolm[i], i >= 0 && betterHolm[i]));
+  }
 
   // 3. The secondaries under Benjamini–Hochberg, on each metric's two-sided p-value.
   const secondaries: Evidence[] = [];

@@ -25,6 +25,8 @@ export interface Evidence {
   band: number;
   /** Set when no verdict but `inconclusive` can be given, saying why. */
   blocked?: string;
+  /** No outcome varies (no attempt unjudged on either side): the exact test cannot reject at any level. */
+  cannotReject?: boolean;
 }
 
 /** The attempts of one check on both sides, a cached verdict counted once per question and side. */
@@ -51,19 +53,23 @@ export function pair(baseline: readonly CheckRun[], candidate: readonly CheckRun
   return names.map((check) => ({ check, baseline: of(baseline, check), candidate: of(candidate, check) }));
 }
 
-const shareOf = (attempts: readonly Attempt[], outcome: Attempt['outcome']) =>
-  attempts.length ? attempts.filter((a) => a.outcome === outcome).length / attempts.length : 0;
-
-/** Why a pass rate cannot be read: too many attempts unjudged on a side (missing is never a pass). */
+/**
+ * Why a pass rate cannot be read: too many attempts missing on a side (missing is never a pass).
+ * Missing: could not be judged, or never made where the other side made it (a run cut short).
+ */
 export function tooMuchMissing(pairs: readonly Paired[], maxMissing: number): string | undefined {
-  const sides = [
-    ['baseline', pairs.flatMap((p) => p.baseline)],
-    ['candidate', pairs.flatMap((p) => p.candidate)],
-  ] as const;
-  for (const [side, attempts] of sides) {
-    const share = shareOf(attempts, 'unjudged');
+  for (const side of ['baseline', 'candidate'] as const) {
+    let missing = 0;
+    let expected = 0;
+    for (const p of pairs) {
+      const made = p[side].length;
+      const due = Math.max(p.baseline.length, p.candidate.length);
+      missing += p[side].filter((a) => a.outcome === 'unjudged').length + (due - made);
+      expected += due;
+    }
+    const share = expected ? missing / expected : 0;
     if (share > maxMissing)
-      return `${Math.round(share * 100)}% of the ${side}'s attempts could not be judged (more than ${Math.round(maxMissing * 100)}%)`;
+      return `${Math.round(share * 100)}% of the ${side}'s attempts could not be judged or were not made (more than ${Math.round(maxMissing * 100)}%)`;
   }
   return undefined;
 }
@@ -142,7 +148,9 @@ export function unjudgedShare(pairs: readonly Paired[], level: number, margin: n
   const count = (xs: Attempt[]) => xs.filter((a) => a.outcome === 'unjudged').length;
   const test = pooledDifference(count(b), b.length, count(c), c.length, level);
   const figure = (xs: Attempt[]): Figure => ({ value: xs.length ? count(xs) / xs.length : null, n: xs.length });
-  return binaryEvidence('*', 'unjudged', figure(b), figure(c), test, 1, margin, band);
+  const events = count(b) + count(c);
+  const cannotReject = events === 0 || events === b.length + c.length;
+  return { ...binaryEvidence('*', 'unjudged', figure(b), figure(c), test, 1, margin, band), cannotReject };
 }
 
 function binaryEvidence(
@@ -210,7 +218,9 @@ function missingValues(
 
 /**
  * A continuous figure's median (p50): Mann–Whitney against the tolerance (the candidate moved by
- * the margin first) and the Hodges–Lehmann shift with its bounds.
+ * the margin first) and the Hodges–Lehmann shift with its bounds. `multiplicative` (latency):
+ * both on the logarithms, so a slower release is a ratio and the tolerance a share of the
+ * baseline; the shift and bounds are then given in ms at the baseline's median.
  */
 export function medianShift(
   check: string,
@@ -219,9 +229,11 @@ export function medianShift(
   attempts: [number, number],
   options: {
     level: number;
+    /** The tolerance as a share of the baseline's median (multiplicative), or in the values' units. */
     relativeMargin?: number;
     margin?: number;
     band?: number;
+    multiplicative?: boolean;
     worse: 1 | -1;
     maxMissing: number;
     what: string;
@@ -231,16 +243,22 @@ export function medianShift(
   const figure = (xs: number[]): Figure => ({ value: xs.length ? quantile(xs, 0.5) : null, n: xs.length });
   const base = { check, metric, baseline: figure(b), candidate: figure(c), worse: options.worse };
   const blocked = missingValues(options.what, b, c, attempts, options.maxMissing);
-  const margin = options.margin ?? (options.relativeMargin ?? 0) * (base.baseline.value ?? 0);
+  const median = base.baseline.value ?? 0;
+  const margin = options.margin ?? (options.relativeMargin ?? 0) * median;
   const band = Math.max(margin, options.band ?? 0);
   if (blocked) return { ...base, change: null, low: null, high: null, pWorse: 1, pBetter: 1, margin, band, blocked };
-  const shift = hodgesLehmann(c, b, options.level);
-  const moved = (by: number) => c.map((x) => x + by);
+  const log = (xs: number[]) => xs.map((x) => Math.log(Math.max(x, 1)));
+  const [tb, tc] = options.multiplicative ? [log(b), log(c)] : [b, c];
+  const tested = options.multiplicative ? Math.log(1 + (options.relativeMargin ?? 0)) : margin;
+  const shift = hodgesLehmann(tc, tb, options.level);
+  const moved = (by: number) => tc.map((x) => x + by);
   // Worse is higher (latency): H0 "shift ≤ margin"; worse is lower (scores): H0 "shift ≥ −margin".
-  const up = mannWhitney(moved(-margin * options.worse), b);
-  const down = mannWhitney(moved(margin * options.worse), b);
+  const up = mannWhitney(moved(-tested * options.worse), tb);
+  const down = mannWhitney(moved(tested * options.worse), tb);
   const [pWorse, pBetter] = options.worse > 0 ? [up.pGreater, down.pLess] : [up.pLess, down.pGreater];
-  return { ...base, change: shift.estimate, low: shift.low, high: shift.high, pWorse, pBetter, margin, band };
+  const inUnits = (x: number) => (options.multiplicative ? median * (Math.exp(x) - 1) : x);
+  const [change, low, high] = [shift.estimate, shift.low, shift.high].map(inUnits);
+  return { ...base, change, low, high, pWorse, pBetter, margin, band };
 }
 
 /**
@@ -266,10 +284,20 @@ export function p95Shift(
   if (blocked)
     return { ...base, change: null, low: null, high: null, pWorse: 1, pBetter: 1, margin, band: margin, blocked };
   const uniform = seededUniform(options.seed);
-  const resample = (xs: number[]) => xs.map(() => xs[Math.floor(uniform() * xs.length)]);
+  // A resample's quantile from sorted draws of indices into the sorted values: no sort of numbers.
+  const resampledP95 = (sorted: Float64Array, indices: Uint32Array) => {
+    for (let i = 0; i < indices.length; i++) indices[i] = Math.floor(uniform() * sorted.length);
+    indices.sort();
+    const position = (indices.length - 1) * 0.95;
+    const below = Math.floor(position);
+    const above = Math.min(indices.length - 1, below + 1);
+    return sorted[indices[below]] + (sorted[indices[above]] - sorted[indices[below]]) * (position - below);
+  };
+  const [sortedB, sortedC] = [Float64Array.from(b).sort(), Float64Array.from(c).sort()];
+  const [drawsB, drawsC] = [new Uint32Array(b.length), new Uint32Array(c.length)];
   const resamples = options.resamples ?? 1000;
   const differences: number[] = [];
-  for (let i = 0; i < resamples; i++) differences.push(quantile(resample(c), 0.95) - quantile(resample(b), 0.95));
+  for (let i = 0; i < resamples; i++) differences.push(resampledP95(sortedC, drawsC) - resampledP95(sortedB, drawsB));
   const atMost = differences.filter((d) => d <= margin).length;
   const atLeast = differences.filter((d) => d >= -margin).length;
   return {

@@ -1,5 +1,12 @@
 // The comparison engine's one door: users import from here.
 export type * from './types.js';
 export { VERDICT_PRECEDENCE } from './types.js';
-export { compareSides, worstVerdict } from './engine.js';
-export { detectableDrop } from './power.js';
+export {
+  compareSides,
+  worstVerdict,
+  DEFAULT_LEVEL,
+  DEFAULT_MAX_MISSING,
+  DEFAULT_TOLERANCE,
+  NO_CHANGE_BAND,
+} from './engine.js';
+export { detectableDrop, passRatePower } from './power.js';

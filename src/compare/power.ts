@@ -48,7 +48,7 @@ export function passRatePower(questions: number, repeats: number, options: Power
 const percent = (x: number) => `${Math.round(x * 100)}%`;
 const timesInTen = (power: number) => {
   const times = Math.floor(power * 10 + 1e-9);
-  return times === 1 ? 'once in 10' : `${times} times in 10`;
+  return times === 0 ? 'less than once in 10' : times === 1 ? 'once in 10' : `${times} times in 10`;
 };
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 const sizeOf = (questions: number, repeats: number) =>

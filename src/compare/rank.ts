@@ -73,7 +73,11 @@ export function hodgesLehmann(candidate: readonly number[], baseline: readonly n
 
 /** The q-quantile of the values by linear interpolation (numpy's default, type 7). */
 export function quantile(values: readonly number[], q: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
+  return quantileOfSorted(Float64Array.from(values).sort(), q);
+}
+
+/** The same, of values already in ascending order. */
+export function quantileOfSorted(sorted: ArrayLike<number>, q: number): number {
   const position = (sorted.length - 1) * q;
   const below = Math.floor(position);
   const above = Math.min(sorted.length - 1, below + 1);

@@ -12,6 +12,7 @@ import { gateTable, measureChecksGate } from './checks-gate.ts';
 import { baselineTable, measureBaselineGate } from './baseline-gate.ts';
 import { latencyTable, measureGateLatency } from './gate-latency.ts';
 import { measureHealthOverTime, measureIncidentsAtScale } from './health-history.ts';
+import { measureComparisons } from './compare.ts';
 
 // Time scaled 20×: a 60 s window lasts 3 s; a 3-minute deployment 9 s; a 5 s poll 250 ms.
 const SPEED = 20;
@@ -316,7 +317,7 @@ function dirSize(dir: string): number {
 // --- run ------------------------------------------------------------------------------------
 
 // `--runs K` repeats the N = 20 measurement K times (the busy case varies most from run to run);
-// `--only history`, `--only load`, `--only checks`, `--only latency`, `--only baseline`, `--only health` or `--only incidents` runs
+// `--only history`, `--only load`, `--only checks`, `--only latency`, `--only baseline`, `--only health`, `--only incidents` or `--only compare` (`--runs` comparisons per scenario) runs
 // that table alone (and
 // writes nothing down).
 const { values: args } = parseArgs({
@@ -342,6 +343,10 @@ if (args.only === 'baseline') {
 }
 if (args.only === 'incidents') {
   console.log((await measureIncidentsAtScale()).join('\n'));
+  process.exit(0);
+}
+if (args.only === 'compare') {
+  console.log(measureComparisons(Number(args.runs)).join('\n'));
   process.exit(0);
 }
 

@@ -1,4 +1,4 @@
-// A small switch for the comparison's users' tests: the simulator's behaviour mode, the smallest
+// The smallest switch the comparison's users' tests need (beside the simulator's own behaviour mode): a Claw whose reply
 // to each question passes with a set probability, and a deployment of it that changes those
 // probabilities. Before its first triggered deployment succeeds (and again once that is rolled
 // back) the Claw answers as `before`; after, as `after`. A reply that passes is `yes`, one that

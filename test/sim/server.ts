@@ -4,6 +4,7 @@
 // variants and faults. Erasable TypeScript only, so plain `node` runs it (demo, CI job).
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { type BehaviourProfile, behaving } from './behaviour.ts';
 import { type RateLimitOptions, TeamRateLimit } from './rate-limit.ts';
 import { type Fields, type Shape, SHAPES, dressList, dressObject, envelope } from './shapes.ts';
 
@@ -56,7 +57,14 @@ export interface SimClaw {
     respond?: (message: string, n: number) => string;
     /** Tasks end `failed` instead of finishing. */
     taskFails?: boolean;
+    /**
+     * Behaviour mode: each message is a question that passes with its chance (the reply says
+     * `PASS` or `FAIL`), answered through a task whose time is drawn from the profile (seeded).
+     */
+    behaviour?: BehaviourProfile & { seed?: number };
   };
+  /** The behaviour the Claw's next deployment brings (its chances and reply times change then). */
+  nextBehaviour?: BehaviourProfile & { seed?: number };
   skills: Fields[];
   /** Configuration fields returned with the Claw (identity, personality, connections, …). */
   config: Fields;
@@ -177,6 +185,8 @@ export class Simulator {
   readonly tasks = new Map<string, SimTask>();
   readonly members = new Map<string, Fields>();
   readonly messages = new Map<string, Fields[]>();
+  /** Behaviour mode's seeded draws, per Claw (anew when a deployment brings a new profile). */
+  private readonly behaving = new Map<string, ReturnType<typeof behaving>>();
   readonly requests: RequestRecord[] = [];
   readonly faults: Fault[] = [];
   /** Requests being answered right now, and the most there ever were at once. */
@@ -686,6 +696,11 @@ export class Simulator {
     };
     this.deployments.set(deployment.id, deployment);
     claw.currentDeploymentId = deployment.id;
+    if (claw.nextBehaviour) {
+      claw.chat = { ...claw.chat, behaviour: claw.nextBehaviour };
+      claw.nextBehaviour = undefined;
+      this.behaving.delete(claw.id);
+    }
     return [201, envelope(this.shape, 'deployment', this.deploymentObject(deployment, now))];
   }
 
@@ -716,10 +731,11 @@ export class Simulator {
     const text = String(input.message ?? '');
     const history = this.messages.get(claw.id) ?? [];
     const n = history.filter((m) => m.role === 'user').length + 1;
-    const reply = claw.chat.respond?.(text, n) ?? claw.chat.reply ?? `echo: ${text}`;
+    const drawn = this.drawBehaviour(claw, text);
+    const reply = drawn?.reply ?? claw.chat.respond?.(text, n) ?? claw.chat.reply ?? `echo: ${text}`;
     history.push({ role: 'user', content: text }, { role: 'claw', content: reply });
     this.messages.set(claw.id, history);
-    if (claw.chat.mode === 'sync') {
+    if (claw.chat.mode === 'sync' && !drawn) {
       const answer =
         claw.chat.echo === 'object'
           ? { message: { role: 'user', content: text }, reply: { role: 'assistant', content: reply }, clawId: claw.id }
@@ -731,13 +747,25 @@ export class Simulator {
     const task: SimTask = {
       id: this.newId('task'),
       createdAt: now,
-      ms: claw.chat.taskMs ?? 1000,
+      ms: drawn?.ms ?? claw.chat.taskMs ?? 1000,
       reply,
       never: claw.chat.mode === 'never',
-      fails: claw.chat.taskFails ?? false,
+      fails: drawn?.fails ?? claw.chat.taskFails ?? false,
     };
     this.tasks.set(task.id, task);
     return [202, { taskId: task.id }];
+  }
+
+  /** Behaviour mode's draw for one message: the same question (text) always has the same chance. */
+  private drawBehaviour(claw: SimClaw, text: string): { reply: string; ms: number; fails: boolean } | undefined {
+    const profile = claw.chat.behaviour;
+    if (!profile) return undefined;
+    let draws = this.behaving.get(claw.id);
+    if (!draws) this.behaving.set(claw.id, (draws = behaving(profile, profile.seed ?? 1)));
+    let hash = 0x811c9dc5;
+    for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193) >>> 0;
+    const ms = Math.round(draws.latencyMs());
+    return { reply: draws.passes(hash) ? `PASS: ${text}` : `FAIL: ${text}`, ms, fails: draws.unjudged() };
   }
 
   private page(plural: string, items: unknown[], query: URLSearchParams): unknown {

@@ -33,6 +33,8 @@ describe('the structure of src/', () => {
     expect(LAYERS[layerOf('src/api/client.ts')].name).toBe('api');
     expect(LAYERS[layerOf('src/api/transport.ts')].name).toBe('transport');
     expect(LAYERS[layerOf('src/format.ts')].name).toBe('shared');
+    // The comparison engine sits below its users (checks, deploy, previews, health, the CLI).
+    expect(layerOf('src/compare/engine.ts')).toBeGreaterThan(layerOf('src/checks/gate.ts'));
   });
 
   it('leaves the runner to the entries and HTTP to the transport', () => {

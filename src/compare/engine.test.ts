@@ -1,0 +1,204 @@
+// The engine's verdicts on made-up sides: what each verdict needs, missing data, a judge change,
+// cached verdicts, tolerances from the checks file and the order of precedence.
+import { describe, expect, it } from 'vitest';
+import { seededUniform } from './distributions.js';
+import { compareSides, worstVerdict } from './engine.js';
+import type { Attempt, CheckRun, MetricResult, Side } from './types.js';
+
+/** `questions` questions × `repeats`, question i passing with rate(i) (seeded), replies of `latency` ms (× e^±0.7, sd 0.35 in log). */
+function run(
+  check: string,
+  seed: number,
+  o: {
+    questions?: number;
+    repeats?: number;
+    rate?: (q: number) => number;
+    latency?: number;
+    spread?: number;
+    extra?: Partial<Attempt>;
+  },
+): CheckRun {
+  const uniform = seededUniform(seed);
+  const attempts: Attempt[] = [];
+  for (let q = 0; q < (o.questions ?? 50); q++)
+    for (let r = 0; r < (o.repeats ?? 3); r++)
+      attempts.push({
+        question: `q${q}`,
+        outcome: uniform() < (o.rate ?? (() => 0.9))(q) ? 'pass' : 'fail',
+        latencyMs: (o.latency ?? 800) * Math.exp((o.spread ?? 0.35) * (uniform() + uniform() + uniform() - 1.5) * 2),
+        ...o.extra,
+      });
+  return { check, attempts };
+}
+const side = (label: string, ...checks: CheckRun[]): Side => ({ label, checks });
+const metric = (m: MetricResult[], check: string, name: MetricResult['metric']) =>
+  m.find((x) => x.check === check && x.metric === name)!;
+const profile = (drop: number) => (q: number) => (q % 5 ? 0.99 : 0.54) * (1 - drop);
+
+describe('compareSides', () => {
+  it('says nothing when nothing was compared', () => {
+    expect(compareSides(side('a'), side('b'))).toEqual({ behaviour: '', metrics: [] });
+  });
+
+  it('calls identical sides unchanged, primary metrics first, every figure with its n', () => {
+    const same = run('greets', 1, { rate: () => 1, spread: 0.02 });
+    const { behaviour, metrics } = compareSides(side('a', same), side('b', same));
+    expect(metrics.map((m) => `${m.check} ${m.metric} ${m.primary}`)).toEqual([
+      '* pass-rate true',
+      '* latency-p50 true',
+      '* latency-p95 true',
+      '* unjudged true',
+      'greets pass-rate false',
+    ]);
+    expect(metric(metrics, '*', 'pass-rate')).toMatchObject({
+      baseline: { value: 1, n: 150 },
+      change: 0,
+      verdict: 'unchanged',
+    });
+    expect(metric(metrics, '*', 'latency-p50')).toMatchObject({ change: 0, verdict: 'unchanged' });
+    expect(behaviour).toBe('unchanged');
+  });
+
+  it('leaves the 95th percentile inconclusive when its interval reaches past the tolerance, saying so', () => {
+    const { metrics } = compareSides(side('a', run('c', 1, {})), side('b', run('c', 2, {})));
+    expect(metric(metrics, '*', 'latency-p95')).toMatchObject({
+      verdict: 'inconclusive',
+      reason: 'the interval is too wide to tell (more questions or repeats narrow it)',
+    });
+  });
+
+  it('calls a 20% drop over 50 questions × 3 regressed, with the whole interval below zero', () => {
+    const c = compareSides(
+      side('a', run('c', 1, { rate: profile(0) })),
+      side('b', run('c', 2, { rate: profile(0.3) })),
+    );
+    const suite = metric(c.metrics, '*', 'pass-rate');
+    expect(suite.verdict).toBe('regressed');
+    expect(suite.high!).toBeLessThan(0);
+    expect(suite.change!).toBeLessThan(0);
+    expect(c.behaviour).toBe('regressed');
+  });
+
+  it('calls a rise improved, and latency 50% slower regressed past its 10% tolerance', () => {
+    const c = compareSides(
+      side('a', run('c', 3, { rate: profile(0.3), latency: 800 })),
+      side('b', run('c', 4, { rate: profile(0), latency: 1200 })),
+    );
+    expect(metric(c.metrics, '*', 'pass-rate').verdict).toBe('improved');
+    const p50 = metric(c.metrics, '*', 'latency-p50');
+    expect(p50.verdict).toBe('regressed');
+    expect(p50.low!).toBeGreaterThan(0.1 * p50.baseline.value!);
+    expect(c.behaviour).toBe('regressed');
+  });
+
+  it('leaves a small sample inconclusive rather than unchanged', () => {
+    const c = compareSides(
+      side('a', run('c', 5, { questions: 2, repeats: 1 })),
+      side('b', run('c', 6, { questions: 2, repeats: 1 })),
+    );
+    expect(metric(c.metrics, '*', 'pass-rate').verdict).toBe('inconclusive');
+    expect(c.behaviour).toBe('inconclusive');
+  });
+
+  it('never counts a missing verdict as a pass: over 20% unjudged makes pass rates inconclusive, saying why', () => {
+    const before = run('c', 7, { rate: () => 1 });
+    const after = run('c', 7, { rate: () => 1 });
+    after.attempts.forEach((a, i) => {
+      if (i % 4 === 0) Object.assign(a, { outcome: 'unjudged', latencyMs: undefined });
+    });
+    const c = compareSides(side('a', before), side('b', after));
+    expect(metric(c.metrics, '*', 'pass-rate')).toMatchObject({
+      verdict: 'inconclusive',
+      reason: expect.stringMatching(/25% of the candidate's attempts could not be judged or were not made/),
+    });
+    expect(metric(c.metrics, '*', 'unjudged')).toMatchObject({
+      candidate: { value: 38 / 150, n: 150 },
+      verdict: 'regressed',
+    });
+    expect(metric(c.metrics, '*', 'latency-p50').reason).toMatch(/have no reply time/);
+    expect(c.behaviour).toBe('regressed');
+  });
+
+  it('makes judge-graded metrics inconclusive across a change of judge, naming it', () => {
+    const graded = (model: string, promptHash: string, seed: number) =>
+      run('polite', seed, { rate: () => 1, extra: { judge: { model, promptHash }, score: 0.9 } });
+    const model = compareSides(side('a', graded('judge-1', 'abc', 1)), side('b', graded('judge-2', 'abc', 1)));
+    expect(metric(model.metrics, 'polite', 'pass-rate').reason).toBe(
+      'the judge of check polite changed from judge-1 to judge-2',
+    );
+    expect(metric(model.metrics, '*', 'pass-rate').verdict).toBe('inconclusive');
+    expect(metric(model.metrics, '*', 'score').verdict).toBe('inconclusive');
+    const prompt = compareSides(side('a', graded('judge-1', 'abc', 1)), side('b', graded('judge-1', 'def', 1)));
+    expect(metric(prompt.metrics, 'polite', 'pass-rate').reason).toBe(
+      'the grading prompt of check polite changed (abc → def)',
+    );
+    const same = compareSides(side('a', graded('judge-1', 'abc', 1)), side('b', graded('judge-1', 'abc', 1)));
+    expect(metric(same.metrics, '*', 'score').verdict).toBe('unchanged');
+  });
+
+  it('reads a baseline cut short (a cancel) as missing, never as the questions it did not reach', () => {
+    const after = run('c', 11, {});
+    const cut = { ...after, attempts: after.attempts.slice(0, 90) };
+    const c = compareSides(side('a', cut), side('b', after));
+    expect(metric(c.metrics, '*', 'pass-rate')).toMatchObject({
+      verdict: 'inconclusive',
+      reason: "40% of the baseline's attempts could not be judged or were not made (more than 20%)",
+    });
+    expect(metric(c.metrics, 'c', 'pass-rate').verdict).toBe('inconclusive');
+  });
+
+  it('names a judge in a reason on one line, cut short, whatever the endpoint called itself', () => {
+    const graded = (model: string) => run('c', 1, { rate: () => 1, extra: { judge: { model, promptHash: 'abc' } } });
+    const c = compareSides(
+      side('a', graded('judge-1')),
+      side('b', graded(`judge-2\n::error::forged ${'x'.repeat(200)}`)),
+    );
+    const reason = metric(c.metrics, 'c', 'pass-rate').reason!;
+    expect(reason).not.toMatch(/\n/);
+    expect(reason).toMatch(
+      /^the judge of check c changed from judge-1 to judge-2 ::error::forged x+… \(\d+ more characters\)$/,
+    );
+  });
+
+  it('counts a cached verdict once per question and side, never as n attempts', () => {
+    const cached = run('c', 8, { rate: () => 1, extra: { cached: true } });
+    const c = compareSides(side('a', cached), side('b', cached));
+    expect(metric(c.metrics, '*', 'pass-rate').baseline.n).toBe(50);
+  });
+
+  it("takes a check's tolerance from the checks file: a drop inside it is not a regression", () => {
+    const before = run('c', 9, { questions: 100, repeats: 5, rate: () => 0.95 });
+    const after = run('c', 10, { questions: 100, repeats: 5, rate: () => 0.85 });
+    const strict = compareSides(side('a', before), side('b', after));
+    expect(metric(strict.metrics, 'c', 'pass-rate').verdict).toBe('regressed');
+    const tolerant = compareSides(side('a', before), side('b', { ...after, tolerance: { passRate: 0.3 } }));
+    expect(metric(tolerant.metrics, 'c', 'pass-rate').verdict).toBe('unchanged');
+  });
+
+  it('counts a secondary regression in behaviour only when it survives the false-discovery correction', () => {
+    const checks = (drop: number, seed: number) =>
+      Array.from({ length: 20 }, (_, i) =>
+        run(`check-${i}`, seed + i, { questions: 1, repeats: 10, rate: () => (i === 0 ? 1 - drop : 0.9) }),
+      );
+    const c = compareSides(side('a', ...checks(0, 100)), side('b', ...checks(1, 200)));
+    expect(metric(c.metrics, 'check-0', 'pass-rate').verdict).toBe('regressed');
+    expect(c.metrics.filter((m) => !m.primary && m.verdict === 'regressed')).toHaveLength(1);
+  });
+
+  it('marks a check that ran on one side only inconclusive', () => {
+    const c = compareSides(side('a', run('old', 1, {}), run('kept', 2, {})), side('b', run('kept', 3, {})));
+    expect(metric(c.metrics, 'old', 'pass-rate')).toMatchObject({
+      verdict: 'inconclusive',
+      reason: 'the check ran on the baseline side only',
+    });
+  });
+});
+
+describe('worstVerdict', () => {
+  it('orders regressed > inconclusive > improved > unchanged, and is empty for nothing', () => {
+    expect(worstVerdict(['unchanged', 'improved'])).toBe('improved');
+    expect(worstVerdict(['improved', 'inconclusive', 'unchanged'])).toBe('inconclusive');
+    expect(worstVerdict(['inconclusive', 'regressed'])).toBe('regressed');
+    expect(worstVerdict([])).toBe('');
+  });
+});
