@@ -11,6 +11,7 @@ import { KEY_VARIABLES, checkCommand, cliReader, cliWords, parseCli, wantsHelp, 
 import { cancelNotice } from './cli/cancel.js';
 import { EXIT } from './cli/exit-codes.js';
 import { commandHelp, toolHelp } from './cli/help.js';
+import { comparisonText } from './cli/comparison-text.js';
 import { terminalSafeJson } from './cli/json-text.js';
 import {
   type ExitCode,
@@ -284,5 +285,6 @@ function summary(result: CommandResult, outputs: Record<string, string>, r: Repo
   // health: the reply that failed a probe, as a failed check's is shown.
   const unhealthy = outputs.healthy === 'false' && outputs.report && unhealthyText(outputs.report, width, r.color);
   if (unhealthy) parts.push('', unhealthy);
+  if (result.comparisons?.length) parts.push('', comparisonText(result.comparisons, r.color));
   return parts.join('\n');
 }

@@ -2,7 +2,7 @@
 // entries know how to report. Each command's module exports its own; run.ts looks it up in a table.
 import type { Words } from './words.js';
 import type { Redactor } from './api/redact.js';
-import type { ChecksResult } from './checks/result.js';
+import type { ChecksResult, RunMode } from './checks/result.js';
 import type { CheckSuite } from './checks/check.js';
 import type { Logger } from './clock.js';
 import type { CommandDeps, Policy, Progress } from './deploy/deploy.js';
@@ -14,6 +14,7 @@ import type { PreviewEvent } from './preview/request.js';
 import type { PreviewHost } from './preview/host.js';
 import type { HealthHost } from './health/host.js';
 import type { PlanView } from './report/plan-report.js';
+import type { ClawComparison } from './report/comparison-report.js';
 import type { Settings } from './settings.js';
 
 /** The user's files, read and checked before any request: the checks and the manifest. */
@@ -62,9 +63,10 @@ export interface CommandContext {
   policy: Policy;
   /**
    * Runs a checks suite on some Claws through the gate, with the run's judges; `groups` are the
-   * Claws that compare for select-best and max-score (default: all of them).
+   * Claws that compare for select-best and max-score (default: all of them); `mode.comparing`: every
+   * attempt made and kept, for a comparison.
    */
-  checksFor: (suite: CheckSuite, clawIds: string[], groups?: string[][]) => Promise<ChecksResult>;
+  checksFor: (suite: CheckSuite, clawIds: string[], groups?: string[][], mode?: RunMode) => Promise<ChecksResult>;
 }
 
 /** What every command gives back, whatever it did: each entry turns it into outputs and a report. */
@@ -86,6 +88,8 @@ export interface CommandResult {
   plan?: { result: ManifestResult; view: PlanView };
   /** The conversation checks that ran, when there is a checks file. */
   checks?: ChecksResult;
+  /** A comparison of two runs of the checks, per Claw (deploy with a baseline, compare, preview). */
+  comparisons?: ClawComparison[];
   /** A summary that may be larger than most (a plan's whole values), and where it is whole. */
   summaryCap?: { bytes: number; whereWhole: string };
 }

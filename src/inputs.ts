@@ -206,8 +206,20 @@ export const INPUTS: readonly InputSpec[] = [
   {
     name: 'fail-on',
     description:
-      'preview: what fails the step: regression (a check passes in production and not in the preview), failure (any check fails on the preview), or never.',
+      'preview, and deploy with a baseline: what fails the step: regression (preview without a comparison: a check passes in production and not in the preview; with one: a metric is regressed), failure (any check fails), inconclusive (a metric is regressed or inconclusive), or never.',
     default: 'regression',
+  },
+  {
+    name: 'baseline',
+    description:
+      "deploy: none (the checks' absolute gate) or before (the checks run on the live Claw before the trigger and on the deployment after it, and are compared; fail-on decides). compare: the baseline Claw's id.",
+    default: 'none',
+  },
+  {
+    name: 'baseline-file',
+    description:
+      'compare: a checks output saved earlier (checks-output of a compare or check run), the baseline instead of a Claw.',
+    default: '',
   },
   {
     name: 'auto-approve',
@@ -297,6 +309,8 @@ export const COMMAND_SUMMARIES: Record<string, string> = {
   apply: 'apply a manifest (refusing another plan than --plan-id), then deploy the Claws that changed',
   drift: 'fail when the service differs from a manifest',
   preview: 'GitHub only: a preview Claw per changed Claw on a pull request, checked beside production',
+  compare:
+    'run the checks on a baseline (--baseline CLAW or --baseline-file) and a candidate (--claw-id), and compare them',
 };
 
 /** The default an input takes when it is not given (the runner's rule, and the command line's). */

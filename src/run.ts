@@ -13,7 +13,8 @@ import { VerdictCache } from './checks/judge-cache.js';
 import { describeJudge, judgeSecrets } from './checks/judge-spec.js';
 import { writeJUnit } from './checks/junit.js';
 import { promptfooOutputText, writePromptfooOutput } from './checks/promptfoo/output.js';
-import type { ChecksResult } from './checks/result.js';
+import type { ChecksResult, RunMode } from './checks/result.js';
+import { type BehaviourGate, compareRuns } from './checks/comparison.js';
 import type { CheckSuite } from './checks/check.js';
 import { loadChecks } from './checks/load.js';
 import { InputError, errorMessage } from './errors.js';
@@ -22,10 +23,11 @@ import { refuseSecretsFromFork } from './preview/config.js';
 import { loadManifest, secretValues } from './manifest/manifest.js';
 import { checksOutputs } from './report/checks-report.js';
 import { checkOutputs } from './report/outputs.js';
+import { comparisonOutputs } from './report/comparison-report.js';
 import { sealKey } from './seal.js';
 import type { Command as CommandName, Settings } from './settings.js';
 import type { Command, CommandContext, CommandResult, InputFiles, Session } from './command.js';
-import { check } from './checks/command.js';
+import { check, compare } from './checks/command.js';
 import { deploy, rollback, wait } from './deploy/command.js';
 import { health } from './health/command.js';
 import { apply, drift, plan } from './manifest/command.js';
@@ -36,7 +38,18 @@ import type { Words } from './words.js';
 export type { CommandResult, InputFiles, Session } from './command.js';
 
 /** Every command, by the name the `command` input and the command line's first word use. */
-const COMMANDS: Record<CommandName, Command> = { deploy, wait, rollback, health, check, plan, apply, drift, preview };
+const COMMANDS: Record<CommandName, Command> = {
+  deploy,
+  wait,
+  rollback,
+  health,
+  check,
+  plan,
+  apply,
+  drift,
+  preview,
+  compare,
+};
 
 /** Reads the checks file and the manifest; every mistake in them is an InputError, before any request. */
 export async function readInputFiles(
@@ -131,6 +144,7 @@ export async function execute(settings: Settings, files: InputFiles, session: Se
       clawIds: string[],
       until?: number,
       groups?: string[][],
+      mode?: RunMode,
     ): Promise<ChecksResult> => {
       warnGraderUnderTest(log, checked, clawIds);
       const deps = until === undefined ? context.deps : { ...context.deps, deadline: Math.min(until, deadline) };
@@ -139,14 +153,20 @@ export async function execute(settings: Settings, files: InputFiles, session: Se
         classify: run.policy.classify,
         judgeFor: run.judgeFor,
         ...(groups ? { groups } : {}),
+        ...(mode?.comparing ? { comparing: true } : {}),
       });
     };
+    // deploy with `baseline: before`: both runs compared with the suite's tolerances.
+    const behaviour: BehaviourGate | undefined =
+      suite && settings.command === 'deploy' && settings.baseline === 'before'
+        ? { failOn: settings.failOn, compare: (before, after) => compareRuns(before, after, suite) }
+        : undefined;
     const context: CommandContext = {
       settings,
       session,
       files,
       policy: run.policy,
-      checksFor: (checked, clawIds, groups) => checksFor(checked, clawIds, undefined, groups),
+      checksFor: (checked, clawIds, groups, mode) => checksFor(checked, clawIds, undefined, groups, mode),
       deps: {
         client: run.client,
         pacer: run.pacer,
@@ -157,7 +177,8 @@ export async function execute(settings: Settings, files: InputFiles, session: Se
         deadline,
         // Read only when a wait first needs it: a run that never polls a deployment spends nothing on it.
         history: new DeploymentHistory(run.client, log, { deadline, signal }),
-        checks: suite && ((clawIds, until) => checksFor(suite, clawIds, until)),
+        checks: suite && ((clawIds, until, mode) => checksFor(suite, clawIds, until, undefined, mode)),
+        ...(behaviour ? { behaviour } : {}),
         onProgress: session.onProgress,
         onFleetProgress: session.onFleetProgress,
         words: session.words,
@@ -248,6 +269,11 @@ export function outputsOf(
   files: InputFiles,
 ): { values: Record<string, string>; warnings: string[] } {
   const checks = checksOutputs(result.checks);
-  const { values, refused } = checkOutputs({ ...result.outputs, ...(files.suite ? checks.outputs : {}) });
-  return { values, warnings: [...result.notes, ...checks.notes, ...refused] };
+  const compared = comparisonOutputs(result.comparisons);
+  const { values, refused } = checkOutputs({
+    ...result.outputs,
+    ...(files.suite ? checks.outputs : {}),
+    ...(files.suite ? compared.outputs : {}),
+  });
+  return { values, warnings: [...result.notes, ...checks.notes, ...compared.notes, ...refused] };
 }

@@ -13,7 +13,18 @@ import { readSecureUrl, withoutUserinfo } from './url.js';
 import { FAIL_ON, type FailOn, PREVIEW_CLAWS } from './preview/request.js';
 import { ACTION_WORDS, type Words } from './words.js';
 
-export const COMMANDS = ['deploy', 'wait', 'rollback', 'health', 'check', 'plan', 'apply', 'drift', 'preview'] as const;
+export const COMMANDS = [
+  'deploy',
+  'wait',
+  'rollback',
+  'health',
+  'check',
+  'plan',
+  'apply',
+  'drift',
+  'preview',
+  'compare',
+] as const;
 /** The commands that read a manifest (Claws as code). */
 export const MANIFEST_COMMANDS: readonly Command[] = ['plan', 'apply', 'drift', 'preview'];
 export type Command = (typeof COMMANDS)[number];
@@ -87,8 +98,15 @@ export interface Settings {
   previewTtlMs: number;
   /** preview: at most this many preview Claws in the workspace; over it a pull request gets none. */
   maxPreviews: number;
-  /** preview: what fails the step. */
+  /** preview, compare, and deploy with a baseline: what fails the step. */
   failOn: FailOn;
+  /**
+   * deploy: `none` (today's gate) or `before` (the checks on the live Claw before the trigger,
+   * compared with those after it); compare: the baseline Claw's id, or '' with `baselineFile`.
+   */
+  baseline: string;
+  /** compare: a checks output saved earlier (`checks-output`), the baseline instead of a Claw. */
+  baselineFile: string;
   /** apply: an empty `plan-id` applies unreviewed only when this says so. */
   autoApprove: boolean;
   /** The files are the repository's own whatever the event (`trusted-files`): a fork's event refuses nothing. */
@@ -356,6 +374,7 @@ function readAll(read: InputReader, w: Words): Settings {
       `true when ${w.input('checks')} is set: the checks run once the deployment has succeeded`,
     );
   }
+  const baselineSettings = readBaseline(read, command, checks, w);
   const manifest = filePath(read, 'manifest', `a YAML manifest of Claws in ${w.folder}, such as claws.yml`);
   const manifestCommand = MANIFEST_COMMANDS.includes(command);
   if (manifestCommand && !manifest) fail('manifest', '', `the YAML manifest to ${command}, such as claws.yml`);
@@ -466,6 +485,7 @@ function readAll(read: InputReader, w: Words): Settings {
     previewTtlMs: parsed(read, 'preview-ttl', (v) => parseDuration(v || '7d')),
     maxPreviews: parsed(read, 'max-previews', (v) => parseCount(v || '10')),
     failOn: parsed(read, 'fail-on', (v) => parseEnum(v || 'regression', FAIL_ON)),
+    ...baselineSettings,
     autoApprove,
     trustedFiles,
     checksOutput,
@@ -524,6 +544,47 @@ function readHealthOverTime(
     history,
     statusPage,
   };
+}
+
+/** deploy's `baseline` (none or before), or compare's (a Claw, or a saved checks output). */
+function readBaseline(
+  read: InputReader,
+  command: Command,
+  checks: string,
+  w: Words,
+): Pick<Settings, 'baseline' | 'baselineFile'> {
+  const value = read('baseline').trim();
+  const baselineFile = filePath(
+    read,
+    'baseline-file',
+    'a checks output saved earlier, such as reports/claw-checks.json',
+  );
+  if (baselineFile && command !== 'compare')
+    fail('baseline-file', baselineFile, 'to be set only with the compare command');
+  if (command === 'compare') {
+    // The input's default, `none`, names no Claw.
+    const claw = value === 'none' ? '' : value;
+    if (!checks)
+      fail('checks', '', 'the YAML file of conversation checks both sides run, such as .github/claw-checks.yml');
+    if (read('claw-id').trim() === '') fail('claw-id', '', 'the candidate Claw, checked now');
+    if (claw && baselineFile) fail('baseline', value, `a Claw id or ${w.input('baseline-file')}, not both`);
+    if (!claw && !baselineFile)
+      fail('baseline', '', `the baseline Claw's id, or ${w.input('baseline-file')}: a checks output saved earlier`);
+    if (claw && !isValidId(claw)) fail('baseline', value, `the baseline Claw's id: ${ID_EXPECTED}`);
+    if (claw && claw === read('claw-id').trim())
+      fail('baseline', value, `another Claw than ${w.input('claw-id')}, the candidate`);
+    return { baseline: claw, baselineFile };
+  }
+  const baseline = parseEnumOr(read, 'baseline', value, ['none', 'before'] as const);
+  if (baseline === 'before' && command !== 'deploy')
+    fail('baseline', value, 'none, or before only with the deploy command');
+  if (baseline === 'before' && !checks)
+    fail('baseline', value, `none when ${w.input('checks')} is empty (before compares the checks' results)`);
+  return { baseline, baselineFile: '' };
+}
+
+function parseEnumOr<T extends string>(read: InputReader, input: string, value: string, allowed: readonly T[]): T {
+  return parsed(read, input, () => parseEnum(value || allowed[0], allowed));
 }
 
 /** A path in the workspace: one line of visible text, or empty. */

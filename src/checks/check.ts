@@ -4,6 +4,7 @@ import type { CaseOrigin, PromptfooSuite } from './promptfoo/case.js';
 import type { JudgeSpec } from './judge-spec.js';
 import type { TurnAssertion } from './scoring.js';
 import type { Script } from './script.js';
+import type { Tolerances } from '../compare/index.js';
 
 export interface Turn {
   send: string;
@@ -30,6 +31,8 @@ export interface Check {
   origin?: CaseOrigin;
   /** promptfoo's select-best and max-score: decided across the Claws that answered (compare-claws.ts). */
   compare?: CompareAssertion[];
+  /** How far this check's metrics may move before a comparison counts it (the file's `tolerance`). */
+  tolerance?: Tolerances;
 }
 
 /**
@@ -69,6 +72,8 @@ export interface CheckSuite {
   promptfoo?: PromptfooSuite;
   /** What the file's reader wants said once (a promptfoo config's ignored keys). */
   notices?: string[];
+  /** The suite's tolerances for a comparison (`defaults: tolerance:`); a check's own override them. */
+  tolerance?: Tolerances;
 }
 
 export const DEFAULT_CHECK_TIMEOUT_MS = 60_000;

@@ -2,6 +2,16 @@
 import type { Command } from '../command.js';
 import { CONCURRENCY, mapWithConcurrency } from '../concurrency.js';
 import { describeFailedChecks } from './result.js';
+import { readBaselineFile } from './baseline-file.js';
+import {
+  type ClawComparison,
+  compareRuns,
+  describeComparison,
+  entriesOf,
+  gateFails,
+  suitePower,
+} from './comparison.js';
+import { comparisonSummary } from '../report/comparison-report.js';
 
 export const check: Command = async ({ settings, deps }) => {
   if (!deps.checks) throw new Error('the check command needs a checks file');
@@ -29,5 +39,51 @@ export const check: Command = async ({ settings, deps }) => {
     notes: [],
     failStep: true,
     checks: result,
+  };
+};
+
+/**
+ * The compare command: the checks on a baseline (a Claw, or a checks output saved earlier) and on
+ * the candidate Claw, every attempt on both sides, compared. Two Claws are checked at once.
+ */
+export const compare: Command = async ({ settings, deps, session, files, checksFor }) => {
+  const suite = files.suite;
+  if (!suite) throw new Error('the compare command needs a checks file');
+  const candidate = settings.clawId;
+  const saved = settings.baselineFile
+    ? await readBaselineFile(settings.baselineFile, session.workspace, settings.clawId, session.words)
+    : undefined;
+  const baselineId = saved ? undefined : settings.baseline;
+  const power = suitePower(suite, candidate);
+  deps.log.info(`Comparing: ${power.line}.`);
+  if (power.warning) deps.log.warning(power.warning);
+  const claws = baselineId && baselineId !== candidate ? [baselineId, candidate] : [candidate];
+  const result = await checksFor(suite, claws, undefined, { comparing: true });
+  const label = saved ? `${settings.baselineFile} (${saved.clawId})` : baselineId!;
+  const baselineEntries = saved ? saved.entries : entriesOf(result, baselineId!);
+  const compared = compareRuns(
+    { label, entries: baselineEntries },
+    { label: candidate, entries: entriesOf(result, candidate), cancelled: result.cancelled },
+    suite,
+  );
+  const comparisons: ClawComparison[] = [{ clawId: candidate, compared }];
+  const fails = gateFails(
+    settings.failOn,
+    entriesOf(result, candidate).every((e) => e.passed),
+    compared,
+  );
+  const outcome = result.cancelled ? 'cancelled' : fails ? 'failed' : 'succeeded';
+  const against = saved ? `the run saved in ${settings.baselineFile} (Claw ${saved.clawId})` : `Claw ${baselineId}`;
+  return {
+    ok: outcome === 'succeeded',
+    message: result.cancelled
+      ? `Cancelled during the checks: nothing compared.`
+      : `Claw ${candidate} compared with ${against}: ${describeComparison(compared)}.`,
+    outputs: { outcome },
+    summary: comparisonSummary(comparisons, `Claw ${candidate} compared with ${against}`),
+    notes: [],
+    failStep: true,
+    checks: result,
+    comparisons,
   };
 };

@@ -22,6 +22,7 @@ import { type Grading, scoreTurn, usesJudge } from './scoring.js';
 import { type ScriptRunner, runScript } from './script.js';
 import type { Check, CheckSuite } from './check.js';
 import { compareClaws } from './compare-claws.js';
+import { gradingPromptHash, padSamples, sampleOf } from './samples.js';
 
 /** A check still running after this long says how far it is, and again as often. */
 export const PROGRESS_EVERY_MS = 10_000;
@@ -35,7 +36,14 @@ type Attempt = (
   | { kind: 'pass'; latencyMs: number; reply: string }
   | { kind: 'failure'; latencyMs: number; detail: string; reply: string }
   | { kind: 'error'; detail: string; reply?: string; chatFailing?: boolean }
-) & { record?: AttemptRecord };
+) & { record?: AttemptRecord; judged?: Judged };
+
+/** What the judge said during one attempt, for a comparison's sample. */
+interface Judged {
+  score?: number;
+  model?: string;
+  promptHash?: string;
+}
 
 export interface GateOptions {
   pollIntervalMs: number;
@@ -46,6 +54,11 @@ export interface GateOptions {
   runScript?: ScriptRunner;
   /** Which Claws compare for select-best and max-score (default: all of them, as one group). */
   groups?: string[][];
+  /**
+   * A comparison's run: every repeat of every check is made (no stop once the verdict is certain),
+   * each kept as a sample, and the judge asked afresh (a cached verdict would count one answer n times).
+   */
+  comparing?: boolean;
 }
 
 /**
@@ -159,6 +172,7 @@ class ClawConversation {
     const entry: CheckEntry = {
       ...blankEntry(check, this.clawId),
       judge: check.turns.some((t) => usesJudge(t.assert)) ? { calls: 0, cacheHits: 0, tokens: 0 } : undefined,
+      ...(this.options.comparing ? { samples: [] } : {}),
     };
     const latencies: number[] = [];
     // A long check (repeat: 30 against a slow Claw) says where it is while it runs.
@@ -172,6 +186,7 @@ class ClawConversation {
       return await this.attempts(check, entry, latencies);
     } finally {
       stopTicks?.();
+      if (this.options.comparing) padSamples(entry);
     }
   }
 
@@ -184,9 +199,13 @@ class ClawConversation {
       entry.failure ??= `error: ${why}`;
     };
     for (;;) {
-      // Stop as soon as the verdict is certain, either way.
-      if (entry.passes >= check.minPass) break;
-      if (entry.passes + (check.repeat - entry.attempts) < check.minPass) break;
+      // Stop as soon as the verdict is certain, either way; a comparison makes every attempt.
+      if (this.options.comparing) {
+        if (entry.attempts >= check.repeat) break;
+      } else {
+        if (entry.passes >= check.minPass) break;
+        if (entry.passes + (check.repeat - entry.attempts) < check.minPass) break;
+      }
       const label = `${check.name}, attempt ${entry.attempts + 1} of ${check.repeat}`;
       if (this.chatFailing) {
         entry.attempts += 1;
@@ -223,6 +242,9 @@ class ClawConversation {
       }
       entry.attempts += 1;
       entry.last = attempt.record;
+      entry.samples?.push(
+        sampleOf(attempt.kind, 'latencyMs' in attempt ? attempt.latencyMs : undefined, attempt.judged ?? {}),
+      );
       if (attempt.reply !== undefined) entry.replies.push(clip(attempt.reply.trim(), REPLY_KEPT_CHARS));
       if (attempt.kind === 'pass') {
         entry.passes += 1;
@@ -262,6 +284,7 @@ class ClawConversation {
     let replyMs = 0;
     // What the output file keeps of the attempt: the messages, the last reply and its grading.
     const record: AttemptRecord = { sent: [] };
+    const judged: Judged = {};
     for (const [index, turn] of check.turns.entries()) {
       record.sent.push(turn.send);
       const turnLabel = check.turns.length > 1 ? `turn ${index + 1}: ` : '';
@@ -304,7 +327,7 @@ class ClawConversation {
         grade: (assertion, text) => {
           const graded =
             text === reply.trim() ? conversation : [...conversation.slice(0, -1), { send: turn.send, reply: text }];
-          return this.grade(assertion, graded, deadline, judgeUse, check.origin?.vars);
+          return this.grade(assertion, graded, deadline, judgeUse, check.origin?.vars, judged);
         },
         runScript: this.options.runScript ?? runScript,
         remainingMs: () => deadline - clock.now(),
@@ -313,15 +336,15 @@ class ClawConversation {
       record.grading = outcome.grading as Grading | undefined;
       if (outcome.kind === 'error') {
         const detail = `${turnLabel}${outcome.detail}`;
-        return { kind: 'error', detail, reply, record: { ...record, error: detail } };
+        return { kind: 'error', detail, reply, record: { ...record, error: detail }, judged };
       }
       if (outcome.kind === 'failure') {
         const detail = `${turnLabel}${outcome.detail}; reply: ${JSON.stringify(clip(reply.trim(), REPLY_EXCERPT_CHARS))}`;
-        return { kind: 'failure', latencyMs: replyMs, detail, reply, record };
+        return { kind: 'failure', latencyMs: replyMs, detail, reply, record, judged };
       }
     }
     const reply = conversation.at(-1)?.reply ?? '';
-    return { kind: 'pass', latencyMs: replyMs, reply, record };
+    return { kind: 'pass', latencyMs: replyMs, reply, record, judged };
   }
 
   /** A script's `context`, as promptfoo builds it: the prompt, the vars, the test, the provider and its response. */
@@ -342,6 +365,7 @@ class ClawConversation {
     deadline: number,
     use: JudgeUse | undefined,
     vars?: Record<string, unknown>,
+    judged?: Judged,
   ): Promise<
     | { kind: 'error'; reason: string }
     | { kind: 'verdict'; passed: boolean; reason: string; figures: string; score?: number }
@@ -349,7 +373,12 @@ class ClawConversation {
     const judge = this.options.judgeFor?.(assertion.judge);
     if (!judge) return { kind: 'error', reason: 'judge unavailable: no judge was set up for this run' };
     const verdict = await judge.grade(
-      { assertion, conversation: [...conversation], ...(vars ? { vars } : {}) },
+      {
+        assertion,
+        conversation: [...conversation],
+        ...(vars ? { vars } : {}),
+        ...(this.options.comparing ? { fresh: true } : {}),
+      },
       deadline,
       this.deps.deadline,
     );
@@ -361,6 +390,11 @@ class ClawConversation {
       use.fingerprint ??= verdict.use.fingerprint;
     }
     if (verdict.kind === 'error') return { kind: 'error', reason: verdict.reason };
+    if (judged) {
+      judged.promptHash = gradingPromptHash(assertion);
+      judged.model = verdict.use.model ?? judged.model;
+      if (typeof verdict.score === 'number') judged.score = verdict.score;
+    }
     if (use && typeof verdict.score === 'number' && (use.scores?.length ?? 0) < 20)
       (use.scores ??= []).push(verdict.score);
     const score = verdict.score === undefined ? '' : `score ${verdict.score}`;

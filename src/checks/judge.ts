@@ -35,6 +35,8 @@ export interface GradeTask {
   conversation: Exchange[];
   /** The test's vars (a promptfoo config's), for promptfoo's grading templates. */
   vars?: Record<string, unknown>;
+  /** A comparison's attempt: asked afresh, so n identical replies are n verdicts, not one cached n times. */
+  fresh?: boolean;
 }
 
 /** What one grading cost: whether a call was made or the cache answered, and what the judge reported. */
@@ -245,7 +247,7 @@ export class Judge {
       return unavailable(`its grading prompt: ${errorMessage(err)}`, { called: false, cached: false, tokens: 0 });
     }
     const key = this.keyOf(messages);
-    const cached = this.cache?.get(key);
+    const cached = task.fresh ? undefined : this.cache?.get(key);
     if (cached) {
       const verdict = interpretAnswer(task.assertion, cached.answer);
       // A cached answer this version cannot read is asked again, never trusted.
@@ -310,7 +312,7 @@ export class Judge {
     } catch (err) {
       return unavailable(`its grading prompt: ${errorMessage(err)}`, use);
     }
-    const cached = this.cache?.get(key)?.answer;
+    const cached = task.fresh ? undefined : this.cache?.get(key)?.answer;
     if (cached && (cached.kind === 'pass' || cached.kind === 'fail') && typeof cached.score === 'number') {
       return {
         kind: cached.kind,

@@ -40,6 +40,22 @@ export interface CheckEntry {
   judge?: JudgeUse;
   /** The last attempt as it went: what the promptfoo output file shows. */
   last?: AttemptRecord;
+  /** A comparison's run: every one of the `repeat` attempts, as the comparison counts them. */
+  samples?: AttemptSample[];
+}
+
+/**
+ * One attempt as a comparison counts it: passed, failed an assertion, or could not be judged (an
+ * error, a timeout, a judge outage, an attempt never made); never a pass by default.
+ */
+export interface AttemptSample {
+  outcome: 'pass' | 'fail' | 'unjudged';
+  /** The Claw's time to reply over the turns, when it replied. */
+  latencyMs?: number;
+  /** The judge's score (0 to 1) for the attempt's last graded assertion, when it gave one. */
+  score?: number;
+  /** Which judge gave the verdict: its model as the endpoint named it, and a hash of the grading prompt. */
+  judge?: { model?: string; promptHash: string };
 }
 
 /** One attempt of a check: the messages sent, the last reply, and how it was scored (or why not). */
@@ -63,7 +79,12 @@ export interface ChecksResult {
  * What runs the checks for some Claws: built once by the entry from the checks file. `deadline`:
  * an earlier end than the run's (health keeps the rest for GitHub).
  */
-export type ChecksRunner = (clawIds: string[], deadline?: number) => Promise<ChecksResult>;
+export type ChecksRunner = (clawIds: string[], deadline?: number, mode?: RunMode) => Promise<ChecksResult>;
+
+/** `comparing`: every repeat of every check is made (no early stop) and each is kept as a sample; the judge is asked afresh. */
+export interface RunMode {
+  comparing?: boolean;
+}
 
 /** Whether a check that did not pass failed an assertion (the Claw's fault) or could not be judged. */
 export function verdictOf(e: CheckEntry): 'passed' | 'failed' | 'error' {

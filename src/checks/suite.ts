@@ -26,10 +26,23 @@ import {
   type Turn,
 } from './check.js';
 import { type SchemaCheck, SchemaPatternError, compileSchema } from './schema.js';
+import { readTolerance } from './tolerance.js';
+import type { Tolerances } from '../compare/index.js';
 
 const TOP_KEYS = ['defaults', 'judge', 'checks'] as const;
-const DEFAULT_KEYS = ['timeout', 'repeat', 'min-pass'] as const;
-const CHECK_KEYS = ['name', 'claws', 'send', 'assert', 'turns', 'timeout', 'repeat', 'min-pass', 'judge'] as const;
+const DEFAULT_KEYS = ['timeout', 'repeat', 'min-pass', 'tolerance'] as const;
+const CHECK_KEYS = [
+  'name',
+  'claws',
+  'send',
+  'assert',
+  'turns',
+  'timeout',
+  'repeat',
+  'min-pass',
+  'judge',
+  'tolerance',
+] as const;
 const TURN_KEYS = ['send', 'assert'] as const;
 const ASSERT_KEYS = ['type', 'value', 'threshold', 'categories'] as const;
 const TYPE_NAMES = [...ASSERTION_TYPES, ...ASSERTION_TYPES.filter((t) => t !== 'latency').map((t) => `not-${t}`)];
@@ -49,13 +62,19 @@ export function readChecks(file: YamlFile, env: NodeJS.ProcessEnv, forkEvent?: s
   const top = new Map(file.entries(file.doc.contents, 'the checks file', TOP_KEYS).map((e) => [e.key, e]));
   const judgeEntry = top.get('judge');
   const context: Context = { file, env, forkEvent, judge: judgeEntry && readJudge(file, judgeEntry, env, forkEvent) };
-  const defaults = { timeoutMs: DEFAULT_CHECK_TIMEOUT_MS, repeat: 1, minPass: undefined as number | undefined };
+  const defaults = {
+    timeoutMs: DEFAULT_CHECK_TIMEOUT_MS,
+    repeat: 1,
+    minPass: undefined as number | undefined,
+    tolerance: undefined as Tolerances | undefined,
+  };
   const defaultsEntry = top.get('defaults');
   if (defaultsEntry) {
     for (const entry of file.entries(defaultsEntry.value, "'defaults'", DEFAULT_KEYS)) {
       if (entry.key === 'timeout') defaults.timeoutMs = file.duration(entry);
       if (entry.key === 'repeat') defaults.repeat = file.count(entry, 1, MAX_REPEAT);
       if (entry.key === 'min-pass') defaults.minPass = file.count(entry, 1, MAX_REPEAT);
+      if (entry.key === 'tolerance') defaults.tolerance = readTolerance(file, entry);
     }
     if (defaults.minPass !== undefined && defaults.minPass > defaults.repeat) {
       file.fail(
@@ -88,7 +107,12 @@ export function readChecks(file: YamlFile, env: NodeJS.ProcessEnv, forkEvent?: s
       if (a.type === 'llm-rubric' || a.type === 'factuality') judges.set(judgeIdentity(a.judge), a.judge);
     }
   }
-  return { file: file.name, checks, judges: [...judges.values()] };
+  return {
+    file: file.name,
+    checks,
+    judges: [...judges.values()],
+    ...(defaults.tolerance ? { tolerance: defaults.tolerance } : {}),
+  };
 }
 
 function readCheck(
@@ -153,6 +177,7 @@ function readCheck(
     );
   }
   const timeoutEntry = entries.get('timeout');
+  const toleranceEntry = entries.get('tolerance');
   return {
     name,
     claws,
@@ -160,6 +185,7 @@ function readCheck(
     repeat,
     minPass,
     timeoutMs: timeoutEntry ? file.duration(timeoutEntry) : defaults.timeoutMs,
+    ...(toleranceEntry ? { tolerance: readTolerance(file, toleranceEntry) } : {}),
   };
 }
 

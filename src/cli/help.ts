@@ -22,11 +22,11 @@ const TOOL_FLAGS: [string, string][] = [
 ];
 
 type Command = keyof typeof COMMAND_SUMMARIES;
-const RUNS = ['deploy', 'wait', 'rollback', 'health', 'check', 'plan', 'apply', 'drift'];
+const RUNS = ['deploy', 'wait', 'rollback', 'health', 'check', 'plan', 'apply', 'drift', 'compare'];
 
 /** Which flags each command reads, in groups a person looks for. */
 const GROUPS: { title: string; commands: string[]; flags: string[] }[] = [
-  { title: 'Which Claw', commands: ['deploy', 'rollback', 'health', 'check'], flags: ['claw-id'] },
+  { title: 'Which Claw', commands: ['deploy', 'rollback', 'health', 'check', 'compare'], flags: ['claw-id'] },
   { title: 'Which deployment', commands: ['wait', 'rollback'], flags: ['deployment-id'] },
   { title: 'Claws as code', commands: ['plan', 'apply', 'drift', 'preview'], flags: ['manifest'] },
   { title: 'Applying', commands: ['apply'], flags: ['plan-id', 'auto-approve', 'deploy-changed', 'rewrite-secrets'] },
@@ -35,15 +35,20 @@ const GROUPS: { title: string; commands: string[]; flags: string[] }[] = [
   { title: 'Waiting', commands: ['deploy'], flags: ['wait'] },
   {
     title: 'Waiting',
-    commands: ['deploy', 'wait', 'rollback', 'health', 'check', 'apply', 'preview'],
+    commands: ['deploy', 'wait', 'rollback', 'health', 'check', 'apply', 'preview', 'compare'],
     flags: ['timeout', 'poll-interval', 'success-statuses', 'failure-statuses'],
   },
   { title: 'Rolling back', commands: ['deploy', 'wait', 'apply', 'preview'], flags: ['auto-rollback', 'rollback-on'] },
   { title: 'A fleet (several Claws)', commands: ['deploy', 'apply'], flags: ['waves', 'bake', 'max-failures'] },
   {
     title: 'Conversation checks',
-    commands: ['deploy', 'health', 'check', 'apply', 'preview'],
+    commands: ['deploy', 'health', 'check', 'apply', 'preview', 'compare'],
     flags: ['checks', 'checks-junit', 'checks-output', 'judge-cache', 'trusted-files'],
+  },
+  {
+    title: 'Comparing (before and after)',
+    commands: ['deploy', 'compare'],
+    flags: ['baseline', 'baseline-file', 'fail-on'],
   },
   { title: 'Health', commands: ['health'], flags: ['probe-message', 'probe-expect', 'fail-on-unhealthy'] },
   { title: 'Previews', commands: ['preview'], flags: ['preview-claws', 'preview-ttl', 'max-previews', 'fail-on'] },

@@ -7,6 +7,10 @@ import { deployOutputs, deploySummary } from '../report/deploy-report.js';
 import { fleetOutputs, fleetSummary } from '../report/fleet-report.js';
 import { type DeployResult, deployClaw, rollbackCommand, waitOnDeployment } from './deploy.js';
 import { rolloutFleet, tally } from './fleet.js';
+import { suitePower } from '../checks/comparison.js';
+import type { CheckSuite } from '../checks/check.js';
+import type { Logger } from '../clock.js';
+import { type ClawComparison, comparisonSummary } from '../report/comparison-report.js';
 
 /** GitHub's reading of an outcome: failed or paused is a failure, timed-out or cancelled an error. */
 export function githubState(outcome: string): DeploymentState | undefined {
@@ -20,14 +24,18 @@ export function githubState(outcome: string): DeploymentState | undefined {
 function fromDeploy(result: DeployResult, github: GitHubRun): CommandResult {
   const state = githubState(result.outcome ?? '');
   const rolledBack = result.rollback?.succeeded ? `, rolled back (${result.rollback.id})` : '';
+  const comparisons: ClawComparison[] | undefined =
+    result.comparison && result.clawId ? [{ clawId: result.clawId, compared: result.comparison }] : undefined;
+  const summary = deploySummary(result, { runUrl: runUrl(github), sha: github.sha, commitUrl: commitUrl(github) });
   return {
     ok: result.ok,
     message: result.message,
     outputs: deployOutputs(result),
-    summary: deploySummary(result, { runUrl: runUrl(github), sha: github.sha, commitUrl: commitUrl(github) }),
+    summary: [summary, comparisonSummary(comparisons, 'Behaviour before and after')].filter(Boolean).join('\n'),
     notes: [],
     failStep: true,
     checks: result.checks,
+    ...(comparisons ? { comparisons } : {}),
     github: state && {
       state,
       description: `Claw ${result.clawId}: ${result.outcome} (deployment ${result.deploymentId})${rolledBack}`,
@@ -36,7 +44,18 @@ function fromDeploy(result: DeployResult, github: GitHubRun): CommandResult {
   };
 }
 
-export const deploy: Command = async ({ settings, deps, session, policy }) => {
+/**
+ * `baseline: before`: before the first request, what this suite can find (the engine's power
+ * line), with a warning when a 20% drop would likely pass unseen.
+ */
+function sayPower(log: Logger, suite: CheckSuite): void {
+  const power = suitePower(suite);
+  log.info(`Comparing before and after: ${power.line}.`);
+  if (power.warning) log.warning(power.warning);
+}
+
+export const deploy: Command = async ({ settings, deps, session, policy, files }) => {
+  if (deps.behaviour && files.suite) sayPower(deps.log, files.suite);
   if (!settings.fleet) {
     const { clawId, strategy, payload, wait } = settings;
     return fromDeploy(await deployClaw(deps, { clawId, strategy, payload, wait }, policy), session.github);
@@ -45,14 +64,18 @@ export const deploy: Command = async ({ settings, deps, session, policy }) => {
   const { outputs, notes } = fleetOutputs(result);
   const t = tally(result.entries);
   const state = githubState(result.outcome);
+  const comparisons = result.comparisons;
   return {
     ok: result.ok,
     message: result.message,
     outputs,
-    summary: fleetSummary(result),
+    summary: [fleetSummary(result), comparisonSummary(comparisons, 'Behaviour before and after')]
+      .filter(Boolean)
+      .join('\n'),
     notes,
     failStep: true,
     checks: result.checks,
+    ...(comparisons?.length ? { comparisons } : {}),
     github: state && {
       state,
       description: `Rollout of ${result.entries.length} Claw(s): ${result.outcome}; ${t.deployed} deployed, ${t.rolledBack} rolled back`,

@@ -10,6 +10,7 @@ import { type Classifier, type RollbackTrigger, describeClass } from '../status.
 import type { RunContext } from '../context.js';
 import type { DeploymentHistory } from './history.js';
 import { type ChecksResult, type ChecksRunner, describeFailedChecks } from '../checks/result.js';
+import { type BehaviourGate, type Compared, describeComparison, gateFails } from '../checks/comparison.js';
 import { type OnConflict, type Waited, triggerPastConflicts } from './conflict.js';
 import { type TimelineEntry, type WaitOutcome, waitForFinalStatus } from './wait.js';
 import { finalDuration } from './history.js';
@@ -35,6 +36,8 @@ export interface DeployResult {
   rollback?: RollbackResult;
   /** The conversation checks run after the deployment succeeded, when there is a checks file. */
   checks?: ChecksResult;
+  /** `baseline: before`: the checks on the live Claw before the trigger, compared with `checks`. */
+  comparison?: Compared;
   /** Whether the step succeeds. */
   ok: boolean;
   /** One line: what happened, and for a failure, why. */
@@ -62,6 +65,8 @@ export interface CommandDeps extends RunContext {
   history?: DeploymentHistory;
   /** The conversation checks from the `checks` file, when there is one: the behaviour gate. */
   checks?: ChecksRunner;
+  /** `baseline: before`: the checks also run before the trigger, and the two runs are compared. */
+  behaviour?: BehaviourGate;
   onProgress?: (progress: Progress) => void;
   /** A fleet's deployments not yet final, each time that changes: what the post step rolls back. */
   onFleetProgress?: (inFlight: string[]) => void;
@@ -84,6 +89,20 @@ export async function deployClaw(
     startedAt: deps.startedAt,
     timeline,
   };
+  // `baseline: before`: the live Claw's checks, every attempt, before anything changes it.
+  let baseline: ChecksResult | undefined;
+  if (deps.behaviour && deps.checks && input.wait) {
+    log.startGroup?.(`Baseline: the checks on Claw ${input.clawId} before the deployment`);
+    try {
+      baseline = await deps.checks([input.clawId], undefined, { comparing: true });
+    } finally {
+      log.endGroup?.();
+    }
+    if (baseline.cancelled) {
+      const message = `Cancelled during the baseline checks of Claw ${input.clawId}, before its deployment was triggered.`;
+      return { ...base, outcome: 'cancelled', ok: false, message, checks: baseline };
+    }
+  }
   let triggered;
   log.startGroup?.(`Trigger: a deployment of Claw ${input.clawId}`);
   try {
@@ -117,6 +136,7 @@ export async function deployClaw(
     status: deployment.status,
     url: deployment.url,
     waited,
+    baseline,
   };
   // From here a deployment is live or on its way: whatever breaks takes the failure path.
   try {
@@ -161,6 +181,8 @@ type Started = Pick<DeployResult, 'command' | 'clawId' | 'strategy' | 'status' |
   deploymentId: string;
   /** Another deployment of the Claw it waited for before the trigger went through. */
   waited?: Waited;
+  /** `baseline: before`: the checks run on the live Claw before the trigger. */
+  baseline?: ChecksResult;
 };
 
 /** What broke after the trigger, said in one line (the service's errors already say what was being done). */
@@ -232,17 +254,26 @@ async function settle(
 
   // The behaviour gate: a deployment that succeeded must still prove the Claw answers as it should.
   let checks: ChecksResult | undefined;
+  let comparison: Compared | undefined;
   try {
     deps.onProgress?.({ deploymentId, final: reachedFinal });
     if (outcome === 'succeeded' && deps.checks && started.clawId) {
+      const { baseline } = started;
       deps.log.startGroup?.(`Checks: Claw ${started.clawId}`);
       try {
-        checks = await deps.checks([started.clawId]);
+        checks = await deps.checks([started.clawId], undefined, baseline ? { comparing: true } : undefined);
       } finally {
         deps.log.endGroup?.();
       }
       if (checks.cancelled) outcome = 'cancelled';
-      else if (!checks.passed) outcome = 'failed';
+      else if (baseline && deps.behaviour) {
+        comparison = deps.behaviour.compare(
+          { label: 'before', entries: baseline.entries },
+          { label: 'after', entries: checks.entries },
+        );
+        deps.log.info(`Compared with the checks before the deployment: ${describeComparison(comparison)}.`);
+        if (gateFails(deps.behaviour.failOn, checks.passed, comparison)) outcome = 'failed';
+      } else if (!checks.passed) outcome = 'failed';
     }
   } catch (err) {
     breaks(err);
@@ -282,11 +313,13 @@ async function settle(
       ? 'a time the service does not tell (it had finished before this wait began)'
       : formatDuration(durationMs);
   let message = {
-    succeeded: `${what} succeeded with status${quoted} after ${after}${checks ? `, and its ${checks.entries.length} check(s) passed` : ''}.`,
+    succeeded: `${what} succeeded with status${quoted} after ${after}${comparison ? `; compared with before it: ${describeComparison(comparison)}` : checks ? `, and its ${checks.entries.length} check(s) passed` : ''}.`,
     failed:
-      checks && !checks.passed
-        ? `${what} succeeded with status${quoted} after ${after}, but its checks did not pass: ${describeFailedChecks(checks)}.`
-        : `${what} failed with status${quoted} after ${after}.`,
+      comparison && deps.behaviour?.failOn !== 'failure'
+        ? `${what} succeeded with status${quoted} after ${after}, but it behaves worse than before it (${wordsOf(deps).input('fail-on')} ${deps.behaviour?.failOn}): ${describeComparison(comparison)}.`
+        : checks && !checks.passed
+          ? `${what} succeeded with status${quoted} after ${after}, but its checks did not pass: ${describeFailedChecks(checks)}.`
+          : `${what} failed with status${quoted} after ${after}.`,
     paused: `${what} is paused with status${quoted} after ${after}: it needs a human.`,
     'timed-out': `${what} timed out: ${(note ?? 'no final status in time').replace(/\.$/, '')}${status ? `; last status "${status}"` : ''}.`,
     cancelled: checks?.cancelled
@@ -308,7 +341,20 @@ async function settle(
   } else if (outcome === 'error' && policy.autoRollback) {
     message += " It was not rolled back: 'rollback-on' does not hold failed.";
   }
-  return { ...started, status, url, outcome, durationMs, rollback, checks, ok: outcome === 'succeeded', message };
+  // The baseline's own checks stay out of the result: `comparison` carries what they showed.
+  const shown: Omit<Started, 'baseline'> & { baseline?: undefined } = { ...started, baseline: undefined };
+  return {
+    ...shown,
+    status,
+    url,
+    outcome,
+    durationMs,
+    rollback,
+    checks,
+    ...(comparison ? { comparison } : {}),
+    ok: outcome === 'succeeded',
+    message,
+  };
 }
 
 /** The rollback command: rolls back `deploymentId`, or the Claw's current deployment. */

@@ -15,6 +15,7 @@ import type { ReplyPattern } from '../pattern.js';
 import type { Json } from '../api/shapes.js';
 import { pollEvery } from '../poll.js';
 import { type CheckEntry, type ChecksResult, describeFailedChecks } from '../checks/result.js';
+import { type ClawComparison, describeComparison, entriesOf, gateFails, worstBehaviour } from '../checks/comparison.js';
 import { triggerPastConflicts } from './conflict.js';
 import { type Expectation, nextPollDelay } from './history.js';
 import { CANCEL_ROLLBACK_MS, type CommandDeps, type Outcome, type Policy, rollsBack } from './deploy.js';
@@ -43,6 +44,8 @@ export interface FleetResult {
   entries: FleetEntry[];
   /** The conversation checks of every wave, when there is a checks file. */
   checks?: ChecksResult;
+  /** `baseline: before`: each checked Claw's comparison of its checks before and after its deployment. */
+  comparisons?: ClawComparison[];
   waves: number;
   outcome: Exclude<Outcome, 'triggered'>;
   ok: boolean;
@@ -137,6 +140,9 @@ class FleetRollout {
   private readonly expectations = new Map<string, Expectation | undefined>();
   /** Every wave's check results, for the report. */
   private readonly checks: CheckEntry[] = [];
+  /** `baseline: before`: the wave's checks before its trigger, then each Claw's comparison. */
+  private baseline?: ChecksResult;
+  private readonly comparisons: ClawComparison[] = [];
   /** How many Claws may fail before the rollout halts. */
   private readonly budget: number;
   private readonly log: Logger;
@@ -197,6 +203,7 @@ class FleetRollout {
     return {
       entries,
       checks: this.deps.checks ? { passed: this.checks.every((c) => c.passed), entries: this.checks } : undefined,
+      ...(this.deps.behaviour ? { comparisons: this.comparisons } : {}),
       waves: plan.length,
       outcome,
       ok: outcome === 'succeeded',
@@ -209,6 +216,15 @@ class FleetRollout {
   private async runWave(number: number, wave: FleetEntry[]): Promise<void> {
     this.log.startGroup?.(`Wave ${number} of ${this.plan.length}: ${wave.map((e) => e.clawId).join(', ')}`);
     try {
+      // `baseline: before`: the wave's live Claws checked, every attempt, before any of them changes.
+      if (this.deps.behaviour && this.deps.checks) {
+        this.baseline = await this.deps.checks(
+          wave.map((e) => e.clawId),
+          undefined,
+          { comparing: true },
+        );
+        if (this.baseline.cancelled) throw new CancelledError();
+      }
       for (const entry of wave) {
         if (this.halt || this.deps.clock.now() >= this.deps.deadline) break;
         await this.trigger(entry);
@@ -381,20 +397,44 @@ class FleetRollout {
     const run = this.deps.checks;
     const deployed = wave.filter((e): e is Live => e.outcome === 'succeeded' && e.deploymentId !== undefined);
     if (!run || deployed.length === 0) return;
-    const result = await run(deployed.map((e) => e.clawId));
+    const { behaviour } = this.deps;
+    const baseline = behaviour ? this.baseline : undefined;
+    const result = await run(
+      deployed.map((e) => e.clawId),
+      undefined,
+      baseline ? { comparing: true } : undefined,
+    );
     this.checks.push(...result.entries);
     // A cancel during the checks: what they found is kept, and the rollout ends as cancelled.
     if (result.cancelled) throw new CancelledError();
     const { policy } = this;
     const rollBackNow = policy.autoRollback && (policy.rollbackOn as string[]).includes('failed');
+    const waveComparisons: ClawComparison[] = [];
     for (const entry of deployed) {
-      const own = { passed: true, entries: result.entries.filter((c) => c.clawId === entry.clawId) };
+      const own = { passed: true, entries: entriesOf(result, entry.clawId) };
       own.passed = own.entries.every((c) => c.passed);
-      if (own.passed) continue;
+      let fails = !own.passed;
+      let why = () => `its checks did not pass: ${describeFailedChecks(own)}`;
+      if (behaviour && baseline) {
+        const compared = behaviour.compare(
+          { label: 'before', entries: entriesOf(baseline, entry.clawId) },
+          { label: 'after', entries: own.entries },
+        );
+        waveComparisons.push({ clawId: entry.clawId, compared });
+        fails = gateFails(behaviour.failOn, own.passed, compared);
+        if (behaviour.failOn !== 'failure') why = () => `it behaves worse than before: ${describeComparison(compared)}`;
+      }
+      if (!fails) continue;
       entry.outcome = 'failed';
-      entry.detail = `its checks did not pass: ${describeFailedChecks(own)}`;
+      entry.detail = why();
       this.log.warning(`Claw ${entry.clawId}: ${entry.detail}`);
       if (rollBackNow) await this.rollBackOne(entry, false);
+    }
+    if (waveComparisons.length) {
+      this.comparisons.push(...waveComparisons);
+      // The wave's verdict: the worst of its Claws'.
+      const worst = worstBehaviour(waveComparisons.map((c) => c.compared.behaviour));
+      this.log.info(`The wave's behaviour compared with before it: ${worst || 'nothing compared'}.`);
     }
     this.checkHalt();
   }

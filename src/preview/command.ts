@@ -8,6 +8,7 @@ import { InputError } from '../errors.js';
 import { previewOutputs, previewSummary } from '../report/preview-report.js';
 import { stateSealKey } from '../seal.js';
 import { type PreviewResult, emptyResult } from './result.js';
+import type { ClawComparison } from '../checks/comparison.js';
 import type { PreviewDeps, PreviewRequest } from './request.js';
 import { cleanUp, sweep } from './cleanup.js';
 import { up } from './up.js';
@@ -70,5 +71,14 @@ export const preview: Command = async ({ settings, deps, session, files, policy,
     notices: result.notices,
     failStep: result.failStep,
     checks: result.checks,
+    ...comparisonsOf(result),
   };
 };
+
+/** Each preview's comparison with its production Claw, for `behaviour` and `comparison`. */
+function comparisonsOf(result: PreviewResult): { comparisons?: ClawComparison[] } {
+  const comparisons = result.entries.flatMap((e) =>
+    e.comparison && e.previewId ? [{ clawId: e.previewId, compared: e.comparison }] : [],
+  );
+  return comparisons.length ? { comparisons } : {};
+}

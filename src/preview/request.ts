@@ -3,14 +3,15 @@
 // cleanup), which all use it.
 import type { Json } from '../api/shapes.js';
 import type { CheckSuite } from '../checks/check.js';
-import type { ChecksResult } from '../checks/result.js';
+import type { ChecksResult, RunMode } from '../checks/result.js';
 import type { CommandDeps, Policy } from '../deploy/deploy.js';
 import type { Manifest } from '../manifest/manifest.js';
 import type { SealKey } from '../seal.js';
 import type { PreviewHost } from './host.js';
 
-export type FailOn = 'regression' | 'failure' | 'never';
-export const FAIL_ON: readonly FailOn[] = ['regression', 'failure', 'never'];
+/** `inconclusive`: a regressed or an inconclusive comparison fails (deploy with a baseline, compare). */
+export type FailOn = 'regression' | 'failure' | 'inconclusive' | 'never';
+export const FAIL_ON: readonly FailOn[] = ['regression', 'failure', 'inconclusive', 'never'];
 export const PREVIEW_CLAWS = ['changed', 'all'] as const;
 
 /** What started the workflow, as far as a preview cares. */
@@ -48,7 +49,7 @@ export interface PreviewDeps {
    * Runs checks on some Claws (the gate, with its judges); absent without a checks file. `groups`:
    * the Claws that compare for select-best and max-score (each production Claw with its preview).
    */
-  runChecks?: (suite: CheckSuite, clawIds: string[], groups?: string[][]) => Promise<ChecksResult>;
+  runChecks?: (suite: CheckSuite, clawIds: string[], groups?: string[][], mode?: RunMode) => Promise<ChecksResult>;
 }
 
 /** The id a write may use: never a production Claw the manifest declares. */

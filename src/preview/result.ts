@@ -1,6 +1,7 @@
 // What a preview run gives back, as plain data: the command builds it, the report renders it.
 import type { ChecksResult } from '../checks/result.js';
 import type { CheckRow } from './compare.js';
+import type { Compared } from '../checks/comparison.js';
 
 /** One production Claw and its preview. */
 export interface PreviewEntry {
@@ -11,8 +12,11 @@ export interface PreviewEntry {
   /** The preview's deployment outcome, or why there is none (`capped`, `closed`, `error`). */
   outcome: string;
   checksPassed?: boolean;
+  /** The metrics the comparison with production calls `regressed`. */
   regressions: number;
   rows: CheckRow[];
+  /** Production's checks and the preview's, every attempt on both sides, compared. */
+  comparison?: Compared;
   /** What a reviewer should know: secrets left out, an error. */
   notes: string[];
   created: boolean;

@@ -14,6 +14,7 @@ import type { ClawSpec, Manifest } from '../manifest/manifest.js';
 import { makePlan } from '../manifest/plan.js';
 import { previewComment } from '../report/preview-report.js';
 import { compareChecks } from './compare.js';
+import { compareRuns, comparisonFails, entriesOf, worstBehaviour } from '../checks/comparison.js';
 import { type PreviewDeps, type PreviewRequest, guardedId } from './request.js';
 import { removePreview } from './cleanup.js';
 import { previewConfig } from './config.js';
@@ -91,13 +92,22 @@ export async function up(deps: PreviewDeps, request: PreviewRequest, pr: number)
         live.flatMap((e) => [e.claw, e.previewId!]),
         // select-best and max-score compare a production Claw with its own preview only.
         live.map((e) => [e.claw, e.previewId!]),
+        // Every attempt on both sides, at the same time: the comparison's evidence.
+        { comparing: true },
       );
       // A cancel during the checks: nothing is compared or commented on half a run.
       if (checks.cancelled) throw new CancelledError();
       result.checks = checks;
       for (const entry of live) {
         entry.rows = compareChecks(checks, entry.claw, entry.previewId!);
-        entry.regressions = entry.rows.filter((r) => r.verdict === 'regression').length;
+        // A flaky check that behaves the same on both sides is no regression: only a metric the
+        // comparison calls `regressed` counts, never one check passing on one side and not the other.
+        entry.comparison = compareRuns(
+          { label: 'production', entries: entriesOf(checks, entry.claw) },
+          { label: 'preview', entries: entriesOf(checks, entry.previewId!) },
+          request.suite,
+        );
+        entry.regressions = entry.comparison.metrics.filter((m) => m.verdict === 'regressed').length;
         entry.checksPassed = entry.rows.every((r) => r.preview?.passed === true);
       }
     }
@@ -112,9 +122,11 @@ export async function up(deps: PreviewDeps, request: PreviewRequest, pr: number)
     failed.length === 0 &&
     (request.failOn === 'never' ||
       (request.failOn === 'regression' && result.regressions === 0) ||
+      (request.failOn === 'inconclusive' &&
+        !comparisonFails(worstBehaviour(result.entries.map((e) => e.comparison?.behaviour ?? '')), 'inconclusive')) ||
       (request.failOn === 'failure' && !checksFailed));
   const previews = result.entries.map((e) => `${e.claw} → ${e.previewId ?? '(none)'} (${e.outcome})`).join(', ');
-  const regressions = result.regressions ? `; ${result.regressions} regression(s) against production` : '';
+  const regressions = result.regressions ? `; ${result.regressions} metric(s) regressed against production` : '';
   result.message = `Previews for pull request #${pr}: ${previews}${regressions}.`;
   await writeComment(deps, request, result, registerOf(result, known), held);
   return result;

@@ -6,7 +6,7 @@ import { ID_EXPECTED, httpUrl, isValidId } from '../identifiers.js';
 
 const ID_OUTPUTS = new Set(['deployment-id', 'rollback-id', 'github-deployment-id']);
 /** JSON outputs: their own encoding escapes control characters. */
-const JSON_OUTPUTS = new Set(['report', 'checks-report', 'plan']);
+const JSON_OUTPUTS = new Set(['report', 'checks-report', 'plan', 'comparison']);
 
 export interface CheckedOutputs {
   values: Record<string, string>;

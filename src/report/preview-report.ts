@@ -7,6 +7,7 @@ import type { CheckEntry } from '../checks/result.js';
 import type { RowVerdict } from '../preview/compare.js';
 import type { PreviewResult } from '../preview/result.js';
 import { MAX_REPORT_BYTES, reportOutput } from './health-report.js';
+import { comparisonSummary } from './comparison-report.js';
 import { code, escapeText, link, table } from './markdown.js';
 
 /** The longest stretch of one reply shown in the comment. */
@@ -60,6 +61,10 @@ export function previewComment(
       const deployment = entry.deploymentId ? `deployment ${code(entry.deploymentId)}: ` : '';
       parts.push(`${deployment}**${escapeText(entry.outcome)}**`);
       for (const note of entry.notes) parts.push('', `> ${escapeText(redact(note))}`);
+      if (entry.comparison && entry.previewId) {
+        const compared = [{ clawId: entry.previewId, compared: entry.comparison }];
+        parts.push('', comparisonSummary(compared, 'Compared with production').trimEnd());
+      }
       if (entry.rows.length === 0) continue;
       parts.push(
         '',

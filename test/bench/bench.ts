@@ -10,6 +10,7 @@ import { ROOT, runAction } from '../e2e/harness.ts';
 import { DEMO_KEY, Simulator } from '../sim/server.ts';
 import { fixedIntervalDeploy } from './baseline.ts';
 import { gateTable, measureChecksGate } from './checks-gate.ts';
+import { baselineTable, measureBaselineGate } from './baseline-gate.ts';
 import { latencyTable, measureGateLatency } from './gate-latency.ts';
 import { measureTaskLatency, taskLatencyTable } from './task-latency.ts';
 import { measureHealthOverTime, measureIncidentsAtScale } from './health-history.ts';
@@ -320,8 +321,8 @@ function dirSize(dir: string): number {
 
 // `--runs K` repeats the N = 20 measurement K times (the busy case varies most from run to run);
 // `--only history`, `--only load`, `--only checks`, `--only latency`, `--only task-latency` (`--runs`
-// checks), `--only health`, `--only incidents` or `--only compare` (`--runs` comparisons per
-// scenario) runs
+// checks), `--only baseline`, `--only health`, `--only incidents` or `--only compare` (`--runs`
+// comparisons per scenario) runs
 // that table alone (and
 // writes nothing down).
 const benchStarted = performance.now();
@@ -350,6 +351,10 @@ if (args.only === 'task-latency') {
 }
 if (args.only === 'health') {
   console.log((await measureHealthOverTime()).join('\n'));
+  process.exit(0);
+}
+if (args.only === 'baseline') {
+  console.log(baselineTable(await measureBaselineGate()).join('\n'));
   process.exit(0);
 }
 if (args.only === 'incidents') {

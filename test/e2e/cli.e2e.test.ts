@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEMO_KEY } from '../sim/server.ts';
+import { DEMO_KEY, type Simulator } from '../sim/server.ts';
 import { type CliRun, base, oneJsonObject, runCli } from './cli-run.ts';
 import { ROOT, readActionYml } from './harness.ts';
 import { simulatorPerTest } from './service.ts';
@@ -368,5 +368,74 @@ describe('one table of inputs', () => {
     const { VERSION } = await import('../../src/version.ts');
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
     expect(VERSION).toBe(pkg.version);
+  });
+});
+
+describe('claw-deploy compare', () => {
+  /**
+   * Two Claws on the simulator's behaviour mode: the candidate fails 8 of the 20 questions. Each
+   * answer is held 30 ms and latency may move 100%: the machine's jitter is never the Claw's.
+   */
+  async function twoClaws(): Promise<{ sim: Simulator; cwd: string }> {
+    const sim = await start({ holdMs: 30 });
+    const { behavingChat, questionsFile } = await import('../sim/behaving-claw.ts');
+    sim.addClaw('prod', { chat: behavingChat(sim, 'prod', { before: () => 1 }) });
+    sim.addClaw('next', { chat: behavingChat(sim, 'next', { before: (q) => (Number(q.slice(1)) <= 8 ? 0 : 1) }) });
+    const cwd = mkdtempSync(join(tmpdir(), 'claw-cli-'));
+    writeFileSync(join(cwd, 'checks.yml'), questionsFile(20, 3, '  tolerance:\n    latency: 100%\n'));
+    return { sim, cwd };
+  }
+
+  it('--json: one object with behaviour and comparison; exit 1 on a regression, 0 with --fail-on never', async () => {
+    const { sim, cwd } = await twoClaws();
+    const args = ['compare', ...base(sim), '--checks', 'checks.yml', '--claw-id', 'next', '--baseline', 'prod'];
+    const run = await runCli([...args, '--json', '--output', 'saved.json'], { cwd });
+    expect(run.code).toBe(1);
+    const result = oneJsonObject(run);
+    expect(result).toMatchObject({ outcome: 'failed', 'exit-code': 1, behaviour: 'regressed' });
+    const suite = (result.comparison as Record<string, unknown>[]).find(
+      (e) => e.check === '*' && e.metric === 'pass-rate',
+    );
+    expect(suite).toMatchObject({
+      baseline: { value: 1, n: 60 },
+      candidate: { value: 0.6, n: 60 },
+      verdict: 'regressed',
+    });
+    expect(run.stderr).toContain('20 questions × 3 repeats: a 10% drop in pass rate is found');
+    // Against the run saved a moment ago: the same Claw, the same behaviour, no regression.
+    const saved = await runCli(
+      ['compare', ...base(sim), '--checks', 'checks.yml', '--claw-id', 'next', '--baseline-file', 'saved.json'],
+      { cwd },
+    );
+    expect(saved.code).toBe(0);
+    expect(saved.stdout).toMatch(/^Behaviour: (unchanged|inconclusive)$/m);
+    expect(saved.stdout).toContain('* (suite)');
+    const never = await runCli([...args, '--fail-on', 'never', '--json'], { cwd });
+    expect(never.code).toBe(0);
+    expect(oneJsonObject(never)).toMatchObject({ outcome: 'succeeded', behaviour: 'regressed' });
+  });
+
+  it('refuses a compare without a baseline, or a baseline file that is not a saved run, naming the line', async () => {
+    const { sim, cwd } = await twoClaws();
+    const none = await runCli(['compare', ...base(sim), '--checks', 'checks.yml', '--claw-id', 'next', '--json'], {
+      cwd,
+    });
+    expect(none.code).toBe(2);
+    expect(oneJsonObject(none).message).toMatch(
+      /^--baseline is "": expected the baseline Claw's id, or --baseline-file/,
+    );
+    writeFileSync(
+      join(cwd, 'bad.json'),
+      '{\n  "results": {\n    "results": [\n      { "metadata": { "clawDeploy": { "check": "q1", "clawId": "next", "samples": [ { "outcome": "maybe" } ] } } }\n    ]\n  }\n}\n',
+    );
+    const bad = await runCli(
+      ['compare', ...base(sim), '--checks', 'checks.yml', '--claw-id', 'next', '--baseline-file', 'bad.json'],
+      { cwd },
+    );
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain(
+      'bad.json, line 4: results.results.0.metadata.clawDeploy.samples.0.outcome: expected pass, fail or unjudged',
+    );
+    expect(sim.requests).toHaveLength(0);
   });
 });

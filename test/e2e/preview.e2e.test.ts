@@ -30,7 +30,11 @@ const MANIFEST = `claws:
     skills: [web-search, zendesk-tickets]
 `;
 
-const CHECKS = `checks:
+// Four attempts of each check on each side: enough evidence for the comparison to call a check
+// that always passed in production and never in the preview regressed.
+const CHECKS = `defaults:
+  repeat: 4
+checks:
   - name: asks for the order
     send: I want a refund
     assert: [{type: icontains, value: order number}]
@@ -175,17 +179,30 @@ describe('preview, end to end', () => {
         clawId: 'claw-support-bot',
         previewId: 'claw-support-bot-pr-7',
         outcome: 'succeeded',
-        regressions: 1,
         checksPassed: false,
       }),
     ]);
-    expect(result.outputs.regressions).toBe('1');
+    // The metrics the comparison calls regressed: the check's pass rate at least (latency may join it).
+    expect(Number(result.outputs.regressions)).toBeGreaterThanOrEqual(1);
+    expect(previews[0].regressions).toBe(Number(result.outputs.regressions));
+    expect(result.outputs.behaviour).toBe('regressed');
+    const compared = JSON.parse(result.outputs.comparison) as Record<string, unknown>[];
+    expect(compared).toContainEqual(
+      expect.objectContaining({
+        check: 'asks for the order',
+        metric: 'pass-rate',
+        baseline: { value: 1, n: 4 },
+        candidate: { value: 0, n: 4 },
+        verdict: 'regressed',
+      }),
+    );
     const comment = commentOf(gh)!;
     expect(comment.body).toContain(
       '#### `claw-support-bot` → [`claw-support-bot-pr-7`](https://dashboard.example.com/claws/claw-support-bot-pr-7)',
     );
-    expect(comment.body).toMatch(/\| asks for the order \| ✅ 1\/1 \| ❌ 0\/1 \| 🔴 \*\*regression\*\* \|/);
-    expect(comment.body).toMatch(/\| says thanks \| ❌ 0\/1 \| ✅ 1\/1 \| 🟢 \*\*fixed\*\* \|/);
+    expect(comment.body).toMatch(/\| asks for the order \| ✅ 4\/4 \| ❌ 0\/4 \| 🔴 \*\*regression\*\* \|/);
+    expect(comment.body).toMatch(/\| says thanks \| ❌ 0\/4 \| ✅ 4\/4 \| 🟢 \*\*fixed\*\* \|/);
+    expect(comment.body).toContain('#### Compared with production: 🔻 **regressed**');
     expect(comment.body).toContain('commit `feedc0ffee12`');
     // Hostile replies are text: no HTML, no code span broken, no escape sequence.
     expect(comment.body).not.toContain('<img');

@@ -144,6 +144,8 @@ export function toPromptfooOutput(result: ChecksResult, suite: CheckSuite, now =
           attempts: e.attempts,
           repeat: e.repeat,
           minPass: e.minPass,
+          // A comparison's run: every attempt, so `compare --baseline-file` can compare with it later.
+          ...(e.samples ? { samples: e.samples } : {}),
         },
       },
     };
