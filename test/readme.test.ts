@@ -127,7 +127,7 @@ describe('README and docs/', () => {
         [...block[1].matchAll(/uses: (claw-deploy\/\S+)/g)].map((m) => `${page.path}: ${m[1]}`),
       ),
     );
-    expect(uses).toHaveLength(18);
+    expect(uses).toHaveLength(19);
     for (const use of uses) expect(use).toMatch(/: claw-deploy\/claw-deploy@<sha>$/);
     // The README says where the SHA comes from, before its first example, and that nothing is released.
     const readme = read('README.md');
