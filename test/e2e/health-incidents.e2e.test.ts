@@ -99,7 +99,7 @@ describe("incidents: GitHub's limits obeyed", () => {
       const done = await run(T, { 'max-new-incidents': '1000' });
       expect(done.exitCode).toBe(1);
       expect(done.outputs.healthy).toBe('false');
-      expect(done.errors).toEqual([expect.stringMatching(/^300 of 300 Claw\(s\) are not healthy/)]);
+      expect(done.errors).toEqual([expect.stringMatching(/^300 of 300 Claws are not healthy/)]);
       expect(github.repo.issues).toHaveLength(20);
       // Tries after the first refusal: none.
       expect(github.requests.length - 1 - github.secondaryLimit.hitAt!).toBe(0);
