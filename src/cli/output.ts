@@ -183,7 +183,7 @@ export function planText(result: ManifestResult, title: string, color: boolean):
   const head =
     plan.changes === 0 && plan.writeOnly.length === 0
       ? `${title} for ${terminalLine(plan.manifest)}: no changes (plan id ${plan.id}).`
-      : `${title} for ${terminalLine(plan.manifest)}: ${paint(color, '32', `+${add} to add`)}, ${paint(color, '33', `~${change} to change`)}, ${paint(color, '31', `-${remove} to remove`)} (plan id ${plan.id}).`;
+      : `${title} for ${terminalLine(plan.manifest)}: ${paint(color, '32', `+${add} to add`)}, ${paint(color, '33', `~${change} to change`)}, ${paint(color, '31', `-${remove} to remove`)} (Claws, skills and members: the lines below are their settings; plan id ${plan.id}).`;
   const mark = (line: string): string => {
     const safe = terminalLine(line, 4000);
     if (safe.startsWith('+')) return paint(color, '32', safe);

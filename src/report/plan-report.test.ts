@@ -37,7 +37,9 @@ describe('planMarkdown', () => {
 
   it('heads with the counts, lists removals apart, and gives each Claw a diff block', () => {
     expect(markdown).toContain('### 📋 Plan for `claws.yml`: 5 change(s)');
-    expect(markdown).toContain('**+2** to add · **~1** to change · **-2** to remove · plan id `0123456789abcdef`');
+    expect(markdown).toContain(
+      '**+2** to add · **~1** to change · **-2** to remove (Claws, skills and members; the lines below are their settings) · plan id `0123456789abcdef`',
+    );
     expect(markdown).toContain(
       '#### Removals (2)\n\n- remove skill old-skill from claw-support-bot\n- remove bob&#64;example.com from the team',
     );

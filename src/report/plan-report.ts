@@ -130,7 +130,7 @@ export function planMarkdown(plan: Plan, view: PlanView): string {
   const parts = [
     headline,
     '',
-    `**+${add}** to add · **~${change}** to change · **-${remove}** to remove · plan id ${code(plan.id)}`,
+    `**+${add}** to add · **~${change}** to change · **-${remove}** to remove (Claws, skills and members; the lines below are their settings) · plan id ${code(plan.id)}`,
   ];
   if (view.apply) parts.push('', applyLines(view.apply));
   const removals = plan.operations.filter((o) => o.kind === 'remove-skill' || o.kind === 'remove-member');

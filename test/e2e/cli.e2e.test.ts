@@ -199,7 +199,9 @@ describe('claw-deploy, the command line', () => {
     );
     const plan = await runCli(['plan', '--manifest', 'claws.yml', ...base(s)], { cwd });
     expect(plan.code).toBe(0);
-    expect(plan.stdout).toContain('Plan for claws.yml: +1 to add, ~1 to change, -0 to remove (plan id ');
+    expect(plan.stdout).toContain(
+      'Plan for claws.yml: +1 to add, ~1 to change, -0 to remove (Claws, skills and members: the lines below are their settings; plan id ',
+    );
     expect(plan.stdout).toContain('Claw claw-support-bot\n  ! personality.tone: "formal" → "friendly"');
     expect(plan.stdout).toMatch(/ {2}- {3}b\n {2}\+ {3}B\n/);
     expect(plan.stdout).toContain('  + skill web-search');
