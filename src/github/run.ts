@@ -117,8 +117,9 @@ export function forkEventOf(eventName: string, event: EventPayload): string | un
 /**
  * The event under which the command line's files may be a fork's: inside GitHub Actions (the
  * runner's own event file), the same rule as the action's; elsewhere none (the user's own files).
+ * Inside Actions with no event file the payload is empty: only an event that needs none is trusted.
  */
 export function forkEventOfShell(env: NodeJS.ProcessEnv): string | undefined {
-  if (env.GITHUB_ACTIONS !== 'true' || !env.GITHUB_EVENT_PATH) return undefined;
+  if (env.GITHUB_ACTIONS !== 'true') return undefined;
   return githubRun(env).forkEvent;
 }

@@ -11,12 +11,20 @@ import type { BranchFile, BranchSnapshot, FileChange, HealthHost, IssueHost } fr
 /** The most files a folder's listing takes: far past any history's (a file per month and Claw badge). */
 const MAX_FILES = 10_000;
 
+/**
+ * A branch path as a local name: `\` (a separator on Windows, a plain character in a Claw id) and
+ * `%` written as `%5C` and `%25`, so every id has its own file and none is read as a folder.
+ */
+const localName = (path: string): string => path.replace(/%/g, '%25').replace(/\\/g, '%5C');
+const branchName = (name: string): string =>
+  name.replace(/%(25|5C)/g, (_, code: string) => (code === '25' ? '%' : '\\'));
+
 export function folderHealthHost(folder: string): HealthHost {
   const root = resolve(folder);
   /** A path the history code named, inside the folder, or an error: never a write outside it. */
   const inside = (path: string): string => {
-    const full = resolve(root, path);
-    if (!full.startsWith(root + sep) || path.includes('\\')) throw new Error(`${path} is outside the history folder`);
+    const full = resolve(root, localName(path));
+    if (!full.startsWith(root + sep)) throw new Error(`${path} is outside the history folder`);
     return full;
   };
   const list = async (): Promise<BranchSnapshot | undefined> => {
@@ -34,7 +42,7 @@ export function folderHealthHost(folder: string): HealthHost {
         if (entry.isDirectory()) await walk(full);
         else if (entry.isFile() && files.length < MAX_FILES) {
           const content = await readFile(full);
-          const path = relative(root, full).split(sep).join('/');
+          const path = branchName(relative(root, full).split(sep).join('/'));
           files.push({ path, sha: createHash('sha256').update(content).digest('hex'), size: content.length });
         }
       }
@@ -56,8 +64,10 @@ export function folderHealthHost(folder: string): HealthHost {
       async commit(parent, changes: FileChange[]) {
         const now = await list();
         if (now?.commit !== parent?.commit) return 'conflict';
-        for (const change of changes) {
-          const path = inside(change.path);
+        // Every path judged before anything is written: a refused one leaves the folder as it was.
+        const paths = changes.map((change) => inside(change.path));
+        for (const [i, change] of changes.entries()) {
+          const path = paths[i];
           if (change.content === null) {
             await rm(path, { force: true });
             continue;

@@ -31,6 +31,8 @@ export const MAX_TEXT = 16 * 1024 * 1024;
 export const MAX_STEPS = 1_000_000;
 /** The most characters (and items) one rendering may handle, over all its filters and joins. */
 export const MAX_CHARS = 256 * 1024 * 1024;
+/** The longest list a filter may build (items): a list is charged like a text, item by item. */
+export const MAX_LIST = 1_000_000;
 /** The deepest a value is printed, or an expression nested (a deeper one is refused, never a stack overflow). */
 export const MAX_DEPTH = 200;
 
@@ -57,6 +59,12 @@ export class Budget {
   /** A text about to be built: refused before it is, past MAX_TEXT, and charged. */
   room(length: number): void {
     this.fits(length);
+    this.charge(length);
+  }
+
+  /** A list about to be built or walked by a filter: refused past MAX_LIST, and charged. */
+  list(length: number): void {
+    if (length > MAX_LIST) throw tooMuch(`builds a list of more than ${MAX_LIST} items`);
     this.charge(length);
   }
 

@@ -201,7 +201,7 @@ def(['batch'], {
     if (row.length) {
       if (fillWith) {
         const missing = n - row.length;
-        kit.budget.room(missing > 0 ? Math.ceil(missing) : 0);
+        kit.budget.list(missing > 0 ? Math.ceil(missing) : 0);
         for (let i = row.length; i < n; i++) row.push(fillWith);
       }
       rows.push(row);

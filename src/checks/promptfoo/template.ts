@@ -7,7 +7,7 @@
 // other node (a call, a macro, include/import/extends, a block, an extension) is refused with
 // its line before anything renders, whichever branch it sits in. Values are plain data
 // (template-data.ts), and one budget bounds the work and the text of one rendering.
-import nunjucks from 'nunjucks';
+import nunjucksParser from 'nunjucks/src/parser.js';
 import {
   Budget,
   type Data,
@@ -40,9 +40,8 @@ interface Node {
   [field: string]: unknown;
 }
 
-/** Nunjucks' parser (untyped in @types/nunjucks): the only part of Nunjucks used here. */
-const parser = (nunjucks as unknown as { parser: { parse(src: string, extensions: unknown[], opts: object): Node } })
-  .parser;
+/** Nunjucks' parser, its module alone: the only part of Nunjucks used here (no compiler, no runtime). */
+const parser = nunjucksParser as { parse(src: string, extensions: unknown[], opts: object): Node };
 
 const ARITHMETIC = new Set(['Add', 'Sub', 'Mul', 'Div', 'FloorDiv', 'Mod', 'Pow']);
 const COMPARE_OPS = new Set(['==', '===', '!=', '!==', '<', '>', '<=', '>=']);
@@ -543,6 +542,13 @@ class Evaluation {
       for (const pair of kids(arg))
         args[filter.params!.indexOf((pair.key as Node).value as string)] = this.expression(pair.value as Node);
     }
-    return this.at(node, () => filter.run(this.kit, value, args));
+    // A filter walks its list and may build another: both are charged, so a loop over a filter
+    // of a long list (`big | reverse` k times) costs k × n, never k steps.
+    return this.at(node, () => {
+      if (Array.isArray(value)) this.kit.budget.list(value.length);
+      const out = filter.run(this.kit, value, args);
+      if (Array.isArray(out)) this.kit.budget.list(out.length);
+      return out;
+    });
   }
 }
