@@ -1,0 +1,229 @@
+// Round 4's attacks, through dist/ as the runner and a shell user run it: a fork's template
+// against the project's own evaluator (bounds by time, not only by steps), events told by an
+// allow-list (the command line inside Actions too), a hostile service's Claw ids into the local
+// status page, and a forged saved run given to `compare --baseline-file`. What held stays as a
+// regression test; what got through is `it.fails`, describing the hole (the lead decides the fix).
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { FakeJudge, verdict } from '../sim/judge.ts';
+import { base, runCli } from './cli-run.ts';
+import { onEvent, runAction, workspaceWith } from './harness.ts';
+import { inputsFor, simulatorPerTest } from './service.ts';
+
+const start = simulatorPerTest();
+let judge: FakeJudge | undefined;
+afterEach(async () => {
+  await judge?.stop();
+  judge = undefined;
+});
+const REPO_ID = 1001;
+const FORK_ID = 2002;
+const SECRETS = { GITHUB_TOKEN: 'ghs_round4-step-token-0123456789', OPENAI_API_KEY: 'sk-round4-openai-0123456789' };
+
+/** A workspace with `files` and the runner's event payload (`event.json`). */
+const workspace = (files: Record<string, string>, payload: Record<string, unknown> = {}): string =>
+  workspaceWith(
+    { ...files, 'event.json': JSON.stringify({ repository: { id: REPO_ID, full_name: 'octo/claws' }, ...payload }) },
+    'claw-round4-',
+  );
+const forkPr = { pull_request: { number: 7, head: { sha: 'feedc0ffee', repo: { id: FORK_ID } } } };
+
+const promptConfig = (prompt: string): string =>
+  `prompts:\n  - ${JSON.stringify(prompt)}\ntests:\n  - vars: {q: a}\n    assert: [{type: contains, value: a}]\n`;
+
+describe("a fork's template against the evaluator's bounds", () => {
+  // Held: `batch(n, fill)` builds an n-item list (charged n) that `reverse`, `rejectattr` and
+  // `selectattr` copy or walk uncharged, so a loop of k turns costs k × n for about 5k steps (16M
+  // items, 1,000 turns: hours of work in 150 characters). Reading the config runs under a 5 s
+  // watchdog (render.ts withinTime), which stops it before any request.
+  it('a list built by batch and reversed in a loop stops at the read watchdog, before any request', async () => {
+    const s = await start();
+    s.addClaw('c1', { chat: { mode: 'sync', reply: 'a' } });
+    const turns = Array.from({ length: 1000 }, (_, i) => i).join(',');
+    const prompt = `{% set big = [1] | batch(16777216, 1) | first %}{% for i in [${turns}] %}{{ big | reverse | length }}{{ big | rejectattr("x") | length }}{% endfor %}`;
+    const dir = workspace({ 'c.yaml': promptConfig(prompt) }, forkPr);
+    const run = await runAction(
+      inputsFor(s, { command: 'check', checks: 'c.yaml', timeout: '10s' }),
+      onEvent(dir, 'pull_request_target', SECRETS),
+    );
+    expect(run.exitCode, run.stdout).toBe(1);
+    expect(run.errors).toEqual([
+      expect.stringMatching(/^c\.yaml, line 1: reading the promptfoo config took more than 5s/),
+    ]);
+    expect(s.requests).toEqual([]);
+  });
+
+  // HOLE (medium, denial of service; any event, a fork's under pull_request_target). Reading a
+  // config renders its templates under a 5 s watchdog (render.ts withinTime), but a rubricPrompt
+  // is rendered again at grading time with the Claw's reply as `output` (rubric.ts renderLenient),
+  // outside any watchdog. A branch taken only when the reply holds a word (the prompt asks the
+  // Claw to say it) is cheap at read time and costs k × n at grading: here 4M items reversed 12
+  // times (~3 s); with batch(16777216, 1) and 1,000 turns, hours, the event loop blocked so the
+  // step's `timeout` never fires. Expected: that grading refused at a bound ("did not render"),
+  // the judge never asked.
+  it.fails("a rubricPrompt whose costly branch waits for the Claw's reply is bounded at grading time too", async () => {
+    const s = await start();
+    s.addClaw('c1', { chat: { mode: 'sync', reply: 'TRIGGER and more' } });
+    judge = new FakeJudge({ answer: () => verdict({ reason: 'fine', pass: true, score: 1 }) });
+    const url = await judge.start();
+    const rubric =
+      '{% if "TRIGGER" in output %}{% set big = [1] | batch(4000000, 1) | first %}{% for i in [1,2,3,4,5,6,7,8,9,10,11,12] %}{{ big | reverse | length }}{% endfor %}{% endif %}Grade: {{ output }}';
+    const text = `prompts: ['Say TRIGGER {{q}}']\ndefaultTest:\n  options:\n    rubricPrompt: ${JSON.stringify(rubric)}\ntests:\n  - vars: {q: a}\n    assert: [{type: llm-rubric, value: x}]\n`;
+    const dir = workspace({ 'c.yaml': text }, forkPr);
+    const run = await runAction(
+      inputsFor(s, { command: 'check', checks: 'c.yaml', timeout: '10s' }),
+      onEvent(dir, 'pull_request_target', { ...SECRETS, OPENAI_BASE_URL: url }),
+    );
+    expect(run.exitCode, run.stdout).toBe(1);
+    expect(run.stdout).toMatch(/did not render/);
+    expect(judge.completions()).toHaveLength(0);
+  });
+
+  it('names JavaScript gives every value are unset or refused, whichever way they are built, in a prompt, a var, a metric and a rubricPrompt', async () => {
+    const s = await start();
+    s.addClaw('c1', { chat: { mode: 'sync', reply: 'a' } });
+    const refused: [string, RegExp][] = [
+      [promptConfig('{{ ([q] | first)["constr" ~ "uctor"]["constr" ~ "uctor"] }}'), /it holds 'constructor'/],
+      [promptConfig('{{ (q | list)["__pro" ~ "to__"]["constr" ~ "uctor"] }}'), /it holds '__proto__'/],
+      [promptConfig('{{ [1] | sort(attribute="constructor") }}'), /it holds 'constructor'/],
+      [promptConfig('{{ [{"a": q}] | groupby("a.constructor") | dump }}'), /it holds 'constructor'/],
+      [promptConfig('{{ q | sum(attribute="constructor") }}'), /named argument 'attribute'/],
+      [
+        `prompts: ['Say {{q}}']\ntests:\n  - vars: {q: "{{ (1).toFixed }}"}\n    assert: [{type: contains, value: a}]\n`,
+        /line 3: /,
+      ],
+      [
+        `prompts: ['Say {{q}}']\ntests:\n  - vars: {q: a}\n    assert: [{type: contains, value: a, metric: "{{ q['constr' ~ 'uctor'] }}"}]\n`,
+        /line 4: 'metric' cannot be rendered: it holds 'constructor'/,
+      ],
+      [
+        `prompts: ['Say {{q}}']\ndefaultTest:\n  options:\n    rubricPrompt: "{{ output.length }}"\ntests:\n  - vars: {q: a}\n    assert: [{type: llm-rubric, value: x}]\n`,
+        /line 4: 'rubricPrompt' cannot be rendered: it holds 'length'/,
+      ],
+    ];
+    for (const [text, why] of refused) {
+      const run = await runAction(
+        inputsFor(s, { command: 'check', checks: 'c.yaml' }),
+        onEvent(workspace({ 'c.yaml': text }, forkPr), 'pull_request_target', SECRETS),
+      );
+      expect(run.exitCode, text).toBe(1);
+      expect(run.errors, text).toEqual([expect.stringMatching(why)]);
+      expect(run.stdout).not.toMatch(/function|native code|ghs_round4|sk-round4/);
+    }
+    expect(s.requests).toEqual([]);
+  });
+});
+
+const JS_CONFIG = `prompts: ['Hello {{q}}']
+tests:
+  - vars: {q: there}
+    assert:
+      - {type: javascript, value: "output.includes('Hello')"}
+`;
+
+describe('events by allow-list', () => {
+  it("payloads that only look like the repository's own are a fork's: an event name in capitals, ids as text, no repository id", async () => {
+    const s = await start();
+    s.addClaw('c1', { chat: { mode: 'sync', reply: 'Hello, how can I help?' } });
+    const cases: [string, Record<string, unknown>, RegExp][] = [
+      ['Push', {}, /refused under an event the runner did not name/],
+      ['push ', {}, /refused under an event the runner did not name/],
+      [
+        'workflow_run',
+        { workflow_run: { head_repository: { id: String(REPO_ID) } } },
+        /refused under workflow_run from a fork/,
+      ],
+      [
+        'pull_request',
+        { repository: {}, pull_request: { number: 7, head: { sha: 'feedc0ffee', repo: {} } } },
+        /refused under pull_request from a fork/,
+      ],
+      [
+        'pull_request',
+        { repository: { id: String(REPO_ID) }, pull_request: { number: 7, head: { repo: { id: String(REPO_ID) } } } },
+        /refused under pull_request from a fork/,
+      ],
+    ];
+    for (const [event, payload, why] of cases) {
+      const dir = workspace({ 'promptfooconfig.yaml': JS_CONFIG }, payload);
+      const run = await runAction(
+        inputsFor(s, { command: 'check', checks: 'promptfooconfig.yaml' }),
+        onEvent(dir, event, SECRETS),
+      );
+      expect(run.exitCode, event).toBe(1);
+      expect(run.errors, event).toEqual([expect.stringMatching(why)]);
+    }
+    expect(s.requests).toEqual([]);
+  });
+
+  // HOLE (low). The command line applies the event rule inside GitHub Actions only when
+  // GITHUB_EVENT_PATH is set (src/github/run.ts forkEventOfShell); the action, given the same
+  // environment, still refuses (the event name alone makes pull_request_target a fork's). A step
+  // that runs `claw-deploy` with the event path unset or emptied (`env: GITHUB_EVENT_PATH: ''`, a
+  // wrapper that passes GITHUB_ACTIONS and GITHUB_EVENT_NAME only) runs a fork's javascript under
+  // pull_request_target. Expected: refused with --trusted-files named, as with the event file.
+  it.fails(
+    'the command line inside Actions under pull_request_target with no event file: the fork rule still holds',
+    async () => {
+      const s = await start();
+      s.addClaw('c1', { chat: { mode: 'sync', reply: 'Hello, how can I help?' } });
+      const dir = workspace({ 'promptfooconfig.yaml': JS_CONFIG }, forkPr);
+      const run = await runCli(['check', '--checks', 'promptfooconfig.yaml', '--claw-id', 'c1', ...base(s)], {
+        cwd: dir,
+        env: { GITHUB_ACTIONS: 'true', GITHUB_EVENT_NAME: 'pull_request_target' },
+      });
+      expect(run.code, run.stderr).toBe(2);
+      expect(run.stderr).toMatch(/refused under pull_request_target/);
+    },
+  );
+});
+
+/** Every file under `dir`, as paths relative to it. */
+const filesUnder = (dir: string): string[] =>
+  (readdirSync(dir, { recursive: true, withFileTypes: true }) as import('node:fs').Dirent[])
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name).slice(dir.length + 1))
+    .sort();
+
+const pageRun = async (ids: string[]) => {
+  const s = await start();
+  s.addClaw('support-bot', { chat: { mode: 'sync', reply: 'PONG' } });
+  for (const id of ids) s.addClaw(id, { chat: { mode: 'sync', reply: 'PONG' } });
+  const cwd = mkdtempSync(join(tmpdir(), 'claw-round4-page-'));
+  const run = await runCli(
+    ['health', '--claw-id', '*', '--probe-message', 'ping', '--history-dir', 'status', '--status-page', ...base(s)],
+    { cwd },
+  );
+  return { run, cwd, files: filesUnder(cwd) };
+};
+
+describe("a compromised service's Claw ids on the local status page", () => {
+  it('ids holding markup, quotes and dots stay text on the page and names inside the folder', async () => {
+    const hostile = ['<script>alert(1)<!--', '"onmouseover="alert(1)', '..svg', '%2e%2e%2fx', '..'.repeat(3) + 'x'];
+    const { run, cwd, files } = await pageRun(hostile);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).not.toMatch(/could not write/);
+    expect(files.every((f) => f.startsWith('status/'))).toBe(true);
+    expect(files).toContain('status/badges/..svg.svg');
+    const page = readFileSync(join(cwd, 'status', 'index.html'), 'utf8');
+    expect(page).not.toContain('<script>alert');
+    expect(page).not.toContain('"onmouseover="');
+    expect(page).toContain('&lt;script&gt;alert(1)&lt;!--');
+    const json = JSON.parse(readFileSync(join(cwd, 'status', 'status.json'), 'utf8')) as { claws: { id: string }[] };
+    expect(json.claws.map((c) => c.id).sort()).toEqual([...hostile, 'support-bot'].sort());
+  });
+
+  // HOLE (low, a compromised service). A Claw id may hold a backslash (isValidId refuses '/', not
+  // '\'), and the folder host refuses any path with one (folder-host.ts `inside`). One listed Claw
+  // named `a\..\..\..\pwned` makes the whole commit fail midway: "this run's records are not kept"
+  // for every Claw, though the files written before it (badges, the month's history, the page)
+  // stay, half a commit. Expected: the id refused where the service's ids are read (or its badge
+  // named safely), every other Claw's records kept whole.
+  it.fails("one Claw id with a backslash costs every Claw's history, and leaves half a commit", async () => {
+    const { run, files } = await pageRun(['a\\..\\..\\..\\pwned']);
+    expect(run.stderr).not.toMatch(/could not write to the branch 'status'/);
+    expect(files).toContain('status/badges/support-bot.svg');
+  });
+});
