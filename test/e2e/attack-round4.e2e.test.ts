@@ -227,3 +227,70 @@ describe("a compromised service's Claw ids on the local status page", () => {
     expect(files).toContain('status/badges/support-bot.svg');
   });
 });
+
+describe('a forged saved run given to compare', () => {
+  const NAMES = [
+    'q1',
+    '\u009b2J\u001b[2J::error::FORGED all checks passed',
+    '<img src=x onerror=alert(1)>',
+    '[click](https://evil.example/x) | --- | ![x](https://evil.example/p.png)',
+    '\n::warning::forged\n##[error]legacy',
+  ];
+  const saved = (names: string[]): string =>
+    JSON.stringify({
+      results: {
+        results: names.map((check) => ({
+          metadata: {
+            clawDeploy: {
+              check,
+              clawId: 'prod',
+              samples: Array.from({ length: 3 }, () => ({ outcome: 'pass', latencyMs: 10, score: 1 })),
+            },
+          },
+        })),
+      },
+    });
+  it('check names in the file reach the log, --json, the summary and outputs as text, never as commands or markup', async () => {
+    const s = await start();
+    s.addClaw('next', { chat: { mode: 'sync', reply: 'yes' } });
+    const checks = `defaults:\n  repeat: 3\nchecks:\n${NAMES.map((n) => `  - name: ${JSON.stringify(n)}\n    send: hi\n    assert:\n      - type: equals\n        value: 'yes'\n`).join('')}`;
+    // The saved file also holds a check the checks file does not name, with the same hostile text.
+    const ONLY_SAVED = '\u009b2J::error::ONLY-SAVED <img src=x onerror=alert(2)> [x](https://evil.example/y)';
+    const dir = workspace({ 'checks.yml': checks, 'saved.json': saved([...NAMES, ONLY_SAVED]) });
+    const args = [
+      'compare',
+      ...base(s),
+      '--checks',
+      'checks.yml',
+      '--claw-id',
+      'next',
+      '--baseline-file',
+      'saved.json',
+    ];
+    const cli = await runCli(args, { cwd: dir });
+    expect(cli.code, cli.stderr).toBe(0);
+    for (const text of [cli.stdout, cli.stderr]) {
+      expect(text).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+      expect(text).not.toMatch(/^(::|##\[)/m);
+    }
+    const json = await runCli([...args, '--json'], { cwd: dir });
+    expect(json.stdout).not.toMatch(/[\u007f-\u009f\u2028\u2029]/);
+    const result = JSON.parse(json.stdout) as { behaviour: string };
+    expect(result.behaviour).toBe('inconclusive');
+    const run = await runAction(
+      inputsFor(s, { command: 'compare', checks: 'checks.yml', 'claw-id': 'next', 'baseline-file': 'saved.json' }),
+      onEvent(dir, 'push', SECRETS),
+    );
+    expect(run.exitCode, run.stdout).toBe(0);
+    const commands = run.stdout.split('\n').filter((l) => /^(::|##\[)/.test(l));
+    expect(
+      commands.every((l) => /^::(add-mask|debug|warning)::/.test(l)),
+      commands.join('\n'),
+    ).toBe(true);
+    expect(run.warnings.join('\n')).not.toMatch(/forged|ONLY-SAVED/);
+    expect(run.errors).toEqual([]);
+    expect(run.summary).not.toMatch(/<img|\]\(https:\/\/evil|^\s*::|##\[error\]/m);
+    // The saved file's own check is a row of the comparison, escaped like the rest.
+    expect(run.summary).toMatch(/ONLY-SAVED &lt;img .*the check ran on the baseline side only/);
+  });
+});
