@@ -478,3 +478,34 @@ describe('output files into a real pipe', () => {
     }
   });
 });
+
+describe('a judge that answers differently on each side', () => {
+  it('a judge whose model changes after the trigger, failing everything there, makes the comparison inconclusive, not regressed', async () => {
+    const s = await start();
+    s.addClaw('c1', { chat: { mode: 'sync', reply: 'Please give me your order number.' } });
+    const CALLS_PER_SIDE = 6;
+    judge = new FakeJudge({
+      answer: (_r, i) =>
+        i < CALLS_PER_SIDE
+          ? { ...verdict({ reason: 'fine', pass: true, score: 1 }), model: 'judge-a' }
+          : { ...verdict({ reason: 'bad', pass: false, score: 0 }), model: 'judge-b' },
+    });
+    const url = await judge.start();
+    const checks = `judge:\n  url: ${url}\n  model: judge-a\n  api-key-env: OPENAI_API_KEY\ndefaults:\n  repeat: 2\nchecks:\n${[0, 1, 2].map((i) => `  - {name: r${i}, send: refund ${i}, assert: [{type: llm-rubric, value: Asks for the order number}]}`).join('\n')}\n`;
+    const dir = workspaceWith({ 'checks.yml': checks });
+    const run = await runAction(
+      inputsFor(s, { checks: 'checks.yml', baseline: 'before', 'auto-rollback': 'true', timeout: '60s' }),
+      { env: { GITHUB_WORKSPACE: dir, ...SECRETS } },
+    );
+    expect(run.outputs).toMatchObject({ behaviour: 'inconclusive', 'rolled-back': 'false' });
+    const entries = JSON.parse(run.outputs.comparison) as {
+      check: string;
+      metric: string;
+      verdict: string;
+      reason?: string;
+    }[];
+    expect(entries.filter((e) => e.verdict === 'regressed')).toEqual([]);
+    const suite = entries.find((e) => e.check === '*' && e.metric === 'pass-rate')!;
+    expect(suite.reason).toMatch(/the judge of check r0 changed from judge-a to judge-b/);
+  });
+});
