@@ -217,6 +217,22 @@ describe("a compromised service's Claw ids on the local status page", () => {
     expect(json.claws.map((c) => c.id).sort()).toEqual([...hostile, 'support-bot'].sort());
   });
 
+  it('a status, name and probe reply holding markup stay text on the page', async () => {
+    const s = await start();
+    s.addClaw('bad-status', { status: '<script>alert(1)</script>', name: '<img src=x onerror=alert(2)>' });
+    s.addClaw('bad-reply', { chat: { mode: 'sync', reply: '</p><script>alert(3)</script>\u202e' } });
+    const cwd = mkdtempSync(join(tmpdir(), 'claw-round4-page-'));
+    const run = await runCli(
+      ['health', '--claw-id', '*', '--probe-message', 'ping', '--history-dir', 'status', '--status-page', ...base(s)],
+      { cwd },
+    );
+    expect(run.stderr).not.toMatch(/could not write/);
+    const page = readFileSync(join(cwd, 'status', 'index.html'), 'utf8');
+    expect(page).not.toMatch(/<script>alert|<img src=x|\u202e/);
+    for (const f of filesUnder(join(cwd, 'status')).filter((x) => x.endsWith('.svg')))
+      expect(readFileSync(join(cwd, 'status', f), 'utf8'), f).not.toMatch(/<script|<img|onerror/);
+  });
+
   // HOLE (low, a compromised service). A Claw id may hold a backslash (isValidId refuses '/', not
   // '\'), and the folder host refuses any path with one (folder-host.ts `inside`). One listed Claw
   // named `a\..\..\..\pwned` makes the whole commit fail midway: "this run's records are not kept"
