@@ -1,10 +1,13 @@
 // Round 4's attacks, through dist/ as the runner and a shell user run it: a fork's template
-// against the project's own evaluator (bounds by time, not only by steps), events told by an
-// allow-list (the command line inside Actions too), a hostile service's Claw ids into the local
-// status page, and a forged saved run given to `compare --baseline-file`. What held stays as a
-// regression test; what got through is `it.fails`, describing the hole (the lead decides the fix).
+// against the project's own evaluator (bounds by time, not only by steps, at read and grading
+// time), events told by an allow-list (the command line inside Actions too), a hostile service's
+// ids and text on the local status page, a forged saved run given to `compare --baseline-file`,
+// the redactor on forms SECURITY.md names, `baseline: before` under a cancel, a forging Claw and
+// a judge that changes between the sides, output files naming the step's log, and file:// through
+// /proc. What held stays as a regression test; what got through is `it.fails`, describing the
+// hole (the lead decides the fix).
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -63,8 +66,9 @@ describe("a fork's template against the evaluator's bounds", () => {
   // outside any watchdog. A branch taken only when the reply holds a word (the prompt asks the
   // Claw to say it) is cheap at read time and costs k × n at grading: here 4M items reversed 12
   // times (~3 s); with batch(16777216, 1) and 1,000 turns, hours, the event loop blocked so the
-  // step's `timeout` never fires. Expected: that grading refused at a bound ("did not render"),
-  // the judge never asked.
+  // step's `timeout` never fires. g-eval's own prompts from a config (graders.ts, render with the
+  // judge's steps and the reply) are rendered the same way. Expected: that grading refused at a
+  // bound ("did not render"), the judge never asked.
   it.fails("a rubricPrompt whose costly branch waits for the Claw's reply is bounded at grading time too", async () => {
     const s = await start();
     s.addClaw('c1', { chat: { mode: 'sync', reply: 'TRIGGER and more' } });
@@ -523,5 +527,43 @@ describe('a judge that answers differently on each side', () => {
     expect(entries.filter((e) => e.verdict === 'regressed')).toEqual([]);
     const suite = entries.find((e) => e.check === '*' && e.metric === 'pass-rate')!;
     expect(suite.reason).toMatch(/the judge of check r0 changed from judge-a to judge-b/);
+  });
+});
+
+describe("Git's folder and the process's own files through /proc", () => {
+  const CANARY = 'ghp_round4-checkout-token-5e1d';
+  const varConfig = (value: string) =>
+    `prompts: ['Repeat: {{cfg}}']\ntests:\n  - vars: {cfg: "${value}"}\n    assert: [{type: contains, value: R}]\n`;
+  it('file:// through /proc/self/cwd, /proc/self/root, /proc/self/environ and /dev/fd is refused before any request', async () => {
+    const s = await start();
+    s.addClaw('c1', { chat: { mode: 'sync', reply: 'Repeat' } });
+    const probe = workspace({});
+    const paths = (dir: string) => [
+      'file:///proc/self/cwd/.git/config',
+      `file:///proc/self/root${dir}/.git/config`,
+      'file:///proc/self/environ',
+      'file:///proc/self/cwd/../../proc/self/environ',
+      'file:///dev/fd/0',
+      'file://proc-link/environ',
+    ];
+    for (const value of paths(probe)) {
+      const dir = workspace({ 'c.yaml': '' });
+      // The same relative layout in every workspace: the value names this one's folder.
+      const text = varConfig(value.replace(probe, dir));
+      writeFileSync(join(dir, 'c.yaml'), text);
+      mkdirSync(join(dir, '.git'));
+      writeFileSync(join(dir, '.git', 'config'), `[http]\n\textraheader = AUTHORIZATION: basic ${CANARY}\n`);
+      symlinkSync('/proc/self', join(dir, 'proc-link'));
+      const run = await runAction(
+        inputsFor(s, { command: 'check', checks: 'c.yaml' }),
+        onEvent(dir, 'pull_request_target', { ...SECRETS, CANARY_ENV: CANARY }),
+      );
+      expect(run.exitCode, value).toBe(1);
+      expect(run.errors, value).toEqual([
+        expect.stringMatching(/^c\.yaml, line 3: var 'cfg' .* cannot be used: it (points|links) outside the workspace/),
+      ]);
+    }
+    expect(JSON.stringify(s.requests)).not.toContain(CANARY);
+    expect(s.requests).toEqual([]);
   });
 });
