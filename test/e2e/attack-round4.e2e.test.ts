@@ -60,6 +60,26 @@ describe("a fork's template against the evaluator's bounds", () => {
     expect(s.requests).toEqual([]);
   });
 
+  // Held: Nunjucks' own parser is quadratic on nested conditional expressions (`{{ 1 if ` n
+  // times: 37 KB 0.45 s, 75 KB 1.2 s, 150 KB 3.5 s); a 600 KB prompt would take about a minute.
+  // Parsing is inside the read watchdog too.
+  it("a prompt that Nunjucks' parser reads in quadratic time stops at the read watchdog", async () => {
+    const s = await start();
+    s.addClaw('c1', { chat: { mode: 'sync', reply: 'a' } });
+    const n = 40_000;
+    const prompt = `${'{{ 1 if '.repeat(n)}1${' else 1'.repeat(n)} }}`;
+    const dir = workspace({ 'c.yaml': promptConfig(prompt) }, forkPr);
+    const run = await runAction(
+      inputsFor(s, { command: 'check', checks: 'c.yaml' }),
+      onEvent(dir, 'pull_request_target', SECRETS),
+    );
+    expect(run.exitCode).toBe(1);
+    expect(run.errors).toEqual([
+      expect.stringMatching(/^c\.yaml, line 1: reading the promptfoo config took more than 5s/),
+    ]);
+    expect(s.requests).toEqual([]);
+  });
+
   // HOLE (medium, denial of service; any event, a fork's under pull_request_target). Reading a
   // config renders its templates under a 5 s watchdog (render.ts withinTime), but a rubricPrompt
   // is rendered again at grading time with the Claw's reply as `output` (rubric.ts renderLenient),
