@@ -78,10 +78,16 @@ describe('forkEventOfShell: the command line applies the rule inside GitHub Acti
     );
   });
 
-  it('outside Actions (no GITHUB_ACTIONS, or no event file) the user’s own files', () => {
+  it('outside Actions (no GITHUB_ACTIONS) the user’s own files', () => {
     const path = eventFile({});
     expect(forkEventOfShell({ GITHUB_EVENT_NAME: 'pull_request_target', GITHUB_EVENT_PATH: path })).toBeUndefined();
-    expect(forkEventOfShell({ GITHUB_ACTIONS: 'true', GITHUB_EVENT_NAME: 'pull_request_target' })).toBeUndefined();
+  });
+
+  it('inside Actions with no event file: only an event that needs no payload is trusted', () => {
+    expect(forkEventOfShell({ GITHUB_ACTIONS: 'true', GITHUB_EVENT_NAME: 'pull_request_target' })).toBe(
+      'pull_request_target',
+    );
+    expect(forkEventOfShell({ GITHUB_ACTIONS: 'true', GITHUB_EVENT_NAME: 'push' })).toBeUndefined();
   });
 
   it('an event file that cannot be read is no proof of the repository’s own commit', () => {

@@ -39,11 +39,11 @@ const promptConfig = (prompt: string): string =>
   `prompts:\n  - ${JSON.stringify(prompt)}\ntests:\n  - vars: {q: a}\n    assert: [{type: contains, value: a}]\n`;
 
 describe("a fork's template against the evaluator's bounds", () => {
-  // Held: `batch(n, fill)` builds an n-item list (charged n) that `reverse`, `rejectattr` and
-  // `selectattr` copy or walk uncharged, so a loop of k turns costs k × n for about 5k steps (16M
-  // items, 1,000 turns: hours of work in 150 characters). Reading the config runs under a 5 s
-  // watchdog (render.ts withinTime), which stops it before any request.
-  it('a list built by batch and reversed in a loop stops at the read watchdog, before any request', async () => {
+  // Found: `batch(n, fill)` built an n-item list that `reverse`, `rejectattr` and `selectattr`
+  // copied or walked uncharged, so a loop of k turns cost k × n for about 5k steps (16M items,
+  // 1,000 turns: hours of work in 150 characters); only the 5 s read watchdog stopped it. Now every
+  // list a filter walks or builds is charged item by item and capped at 1,000,000 items.
+  it('a list built by batch and reversed in a loop stops at a bound of the evaluator, before any request', async () => {
     const s = await start();
     s.addClaw('c1', { chat: { mode: 'sync', reply: 'a' } });
     const turns = Array.from({ length: 1000 }, (_, i) => i).join(',');
@@ -55,7 +55,7 @@ describe("a fork's template against the evaluator's bounds", () => {
     );
     expect(run.exitCode, run.stdout).toBe(1);
     expect(run.errors).toEqual([
-      expect.stringMatching(/^c\.yaml, line 1: reading the promptfoo config took more than 5s/),
+      expect.stringMatching(/^c\.yaml, line 4: the prompt .* it builds a list of more than 1000000 items/),
     ]);
     expect(s.requests).toEqual([]);
   });
@@ -80,7 +80,7 @@ describe("a fork's template against the evaluator's bounds", () => {
     expect(s.requests).toEqual([]);
   });
 
-  // HOLE (medium, denial of service; any event, a fork's under pull_request_target). Reading a
+  // Found, now fixed (medium, denial of service; any event, a fork's under pull_request_target). Reading a
   // config renders its templates under a 5 s watchdog (render.ts withinTime), but a rubricPrompt
   // is rendered again at grading time with the Claw's reply as `output` (rubric.ts renderLenient),
   // outside any watchdog. A branch taken only when the reply holds a word (the prompt asks the
@@ -89,7 +89,7 @@ describe("a fork's template against the evaluator's bounds", () => {
   // step's `timeout` never fires. g-eval's own prompts from a config (graders.ts, render with the
   // judge's steps and the reply) are rendered the same way. Expected: that grading refused at a
   // bound ("did not render"), the judge never asked.
-  it.fails("a rubricPrompt whose costly branch waits for the Claw's reply is bounded at grading time too", async () => {
+  it("a rubricPrompt whose costly branch waits for the Claw's reply is bounded at grading time too", async () => {
     const s = await start();
     s.addClaw('c1', { chat: { mode: 'sync', reply: 'TRIGGER and more' } });
     judge = new FakeJudge({ answer: () => verdict({ reason: 'fine', pass: true, score: 1 }) });
@@ -184,26 +184,23 @@ describe('events by allow-list', () => {
     expect(s.requests).toEqual([]);
   });
 
-  // HOLE (low). The command line applies the event rule inside GitHub Actions only when
+  // Found, now fixed (low). The command line applies the event rule inside GitHub Actions only when
   // GITHUB_EVENT_PATH is set (src/github/run.ts forkEventOfShell); the action, given the same
   // environment, still refuses (the event name alone makes pull_request_target a fork's). A step
   // that runs `claw-deploy` with the event path unset or emptied (`env: GITHUB_EVENT_PATH: ''`, a
   // wrapper that passes GITHUB_ACTIONS and GITHUB_EVENT_NAME only) runs a fork's javascript under
   // pull_request_target. Expected: refused with --trusted-files named, as with the event file.
-  it.fails(
-    'the command line inside Actions under pull_request_target with no event file: the fork rule still holds',
-    async () => {
-      const s = await start();
-      s.addClaw('c1', { chat: { mode: 'sync', reply: 'Hello, how can I help?' } });
-      const dir = workspace({ 'promptfooconfig.yaml': JS_CONFIG }, forkPr);
-      const run = await runCli(['check', '--checks', 'promptfooconfig.yaml', '--claw-id', 'c1', ...base(s)], {
-        cwd: dir,
-        env: { GITHUB_ACTIONS: 'true', GITHUB_EVENT_NAME: 'pull_request_target' },
-      });
-      expect(run.code, run.stderr).toBe(2);
-      expect(run.stderr).toMatch(/refused under pull_request_target/);
-    },
-  );
+  it('the command line inside Actions under pull_request_target with no event file: the fork rule still holds', async () => {
+    const s = await start();
+    s.addClaw('c1', { chat: { mode: 'sync', reply: 'Hello, how can I help?' } });
+    const dir = workspace({ 'promptfooconfig.yaml': JS_CONFIG }, forkPr);
+    const run = await runCli(['check', '--checks', 'promptfooconfig.yaml', '--claw-id', 'c1', ...base(s)], {
+      cwd: dir,
+      env: { GITHUB_ACTIONS: 'true', GITHUB_EVENT_NAME: 'pull_request_target' },
+    });
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stderr).toMatch(/refused under pull_request_target/);
+  });
 });
 
 /** Every file under `dir`, as paths relative to it. */
@@ -257,13 +254,13 @@ describe("a compromised service's Claw ids on the local status page", () => {
       expect(readFileSync(join(cwd, 'status', f), 'utf8'), f).not.toMatch(/<script|<img|onerror/);
   });
 
-  // HOLE (low, a compromised service). A Claw id may hold a backslash (isValidId refuses '/', not
+  // Found, now fixed (low, a compromised service). A Claw id may hold a backslash (isValidId refuses '/', not
   // '\'), and the folder host refuses any path with one (folder-host.ts `inside`). One listed Claw
   // named `a\..\..\..\pwned` makes the whole commit fail midway: "this run's records are not kept"
   // for every Claw, though the files written before it (badges, the month's history, the page)
   // stay, half a commit. Expected: the id refused where the service's ids are read (or its badge
   // named safely), every other Claw's records kept whole.
-  it.fails("one Claw id with a backslash costs every Claw's history, and leaves half a commit", async () => {
+  it("one Claw id with a backslash costs every Claw's history, and leaves half a commit", async () => {
     const { run, files } = await pageRun(['a\\..\\..\\..\\pwned']);
     expect(run.stderr).not.toMatch(/could not write to the branch 'status'/);
     expect(files).toContain('status/badges/support-bot.svg');

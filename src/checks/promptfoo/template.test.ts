@@ -223,7 +223,7 @@ describe('a template cannot outlast its bounds', () => {
       /(nested more than|handles more than)/,
     ],
     ['{{ "ab" | center(999999999999) }}', /builds a text of more than/],
-    ['{{ [1] | batch(999999999999, "x") }}', /builds a text of more than/],
+    ['{{ [1] | batch(999999999999, "x") }}', /builds a list of more than/],
     ['{{ "abc" | replace("", long) }}', /builds a text of more than/],
   ])('%s', (template, message) => {
     const err = errorOf(template, { big, long: 'x'.repeat(MAX_TEXT / 2) });
