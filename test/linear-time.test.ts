@@ -1,6 +1,6 @@
 // Every reader of untrusted text runs in linear time (issue 39, item 5). Not a speed test: each
 // reader is fed a hostile shape at 1 MiB and at 4 MiB on the same machine in the same test, and
-// the ratio of the CPU time it took is held under 8. A linear reader takes about 4 times as long
+// the ratio of the CPU time it took is held under 10. A linear reader takes about 4 times as long
 // on four times the text, a quadratic one about 16 times (a capped one about 1).
 import { parse as parseCsv } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
@@ -13,8 +13,12 @@ import { YamlFile } from '../src/config/yaml-file.ts';
 import { textLines } from '../src/report/text-diff.ts';
 
 const MiB = 1 << 20;
-/** Linear growth is 4, quadratic 16: 8 leaves room for a noisy machine and still tells them apart. */
-const MAX_GROWTH = 8;
+/**
+ * Linear growth is 4, quadratic 16: 10 leaves room for a loaded machine (a linear reader measured
+ * 9.1 once beside the whole suite, its collector's work on 4 MiB strings included) and still
+ * tells them apart, since a quadratic reader's least ratio over the tries stays near 16.
+ */
+const MAX_GROWTH = 10;
 /** Below this a reading is too short to time: a capped reader's few milliseconds are not growth. */
 const FLOOR_MS = 5;
 
@@ -32,18 +36,21 @@ function cpuMs(run: () => void): number {
 const repeated = (unit: string, bytes: number): string => unit.repeat(Math.ceil(bytes / unit.length)).slice(0, bytes);
 
 /**
- * time(4 MiB) / time(1 MiB) of `read` on `shape`, each the least of a few runs: a pause of the
+ * time(4 MiB) / time(1 MiB) of `read` on `shape`, the least over a few tries: a pause of the
  * machine (another process, a collection) only ever adds time, so the least is the reader's own.
- * The 4 MiB run is repeated only while the ratio looks too large.
+ * A try is repeated only while the ratio looks too large.
  */
 function growth(shape: (bytes: number) => string, read: (text: string) => unknown): number {
   const [small, large] = [shape(MiB), shape(4 * MiB)];
   read(shape(64 * 1024)); // compiled before it is timed
   const time = (text: string): number => cpuMs(() => read(text));
-  const smallMs = Math.max(FLOOR_MS, Math.min(time(small), time(small)));
-  let largeMs = time(large);
-  for (let again = 0; again < 2 && largeMs / smallMs >= MAX_GROWTH; again++) largeMs = Math.min(largeMs, time(large));
-  return largeMs / smallMs;
+  // Each try times both sizes afresh, so one lucky small reading cannot inflate every ratio.
+  let least = Infinity;
+  for (let attempt = 0; attempt < 4 && least >= MAX_GROWTH; attempt++) {
+    const smallMs = Math.max(FLOOR_MS, Math.min(time(small), time(small)));
+    least = Math.min(least, time(large) / smallMs);
+  }
+  return least;
 }
 
 const shapes: Record<string, (bytes: number) => string> = {
