@@ -2,6 +2,7 @@
 // and for naming a suspect when behaviour changes. The lines come back from a branch anyone with
 // push access can write: each is validated field by field and one bad line costs only itself.
 import { isValidId } from '../identifiers.js';
+import { readTime, runId } from './records.js';
 
 /** How a deployment ended, as this action saw it. */
 export type DeploymentOutcome = 'succeeded' | 'failed' | 'timed-out' | 'cancelled' | 'rolled-back';
@@ -30,15 +31,7 @@ export interface DeploymentRecord {
   behaviour?: Behaviour;
 }
 
-const EARLIEST = Date.parse('2020-01-01T00:00:00Z');
-const LATEST = Date.parse('2200-01-01T00:00:00Z');
 const MAX_DURATION_MS = 30 * 24 * 3600_000;
-
-function readTime(v: unknown): number | undefined {
-  if (typeof v !== 'string' || v.length > 40 || !/^\d{4}-\d\d-\d\dT/.test(v)) return undefined;
-  const ms = Date.parse(v);
-  return Number.isFinite(ms) && ms >= EARLIEST && ms < LATEST ? ms : undefined;
-}
 
 /** A deployment record, or what is wrong with the line. */
 export function readDeploymentRecord(data: unknown): DeploymentRecord | string {
@@ -46,7 +39,7 @@ export function readDeploymentRecord(data: unknown): DeploymentRecord | string {
   const r = data as Record<string, unknown>;
   const at = readTime(r.at);
   if (at === undefined) return 'no usable time in "at"';
-  if (typeof r.run !== 'string' || !/^\d{0,20}$/.test(r.run)) return 'no usable run id in "run"';
+  if (!runId(r.run)) return 'no usable run id in "run"';
   if (typeof r.claw !== 'string' || !isValidId(r.claw)) return 'no usable Claw id in "claw"';
   if (typeof r.deployment !== 'string' || !isValidId(r.deployment)) return 'no usable id in "deployment"';
   if (!OUTCOMES.includes(r.outcome as DeploymentOutcome)) return 'an unknown "outcome"';

@@ -71,9 +71,11 @@ const LATEST = Date.parse('2200-01-01T00:00:00Z');
 const count = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 0 && (v as number) <= MAX_COUNT;
 const latency = (v: unknown): v is number =>
   typeof v === 'number' && Number.isFinite(v) && v >= 0 && v <= MAX_LATENCY_MS;
-const runId = (v: unknown): v is string => typeof v === 'string' && /^\d{0,20}$/.test(v);
+/** A workflow run's id as the runner gives it ('' outside GitHub). */
+export const runId = (v: unknown): v is string => typeof v === 'string' && /^\d{0,20}$/.test(v);
 
-function readTime(v: unknown): number | undefined {
+/** An ISO time this action could have written, or undefined (before 2020, or far ahead: forged). */
+export function readTime(v: unknown): number | undefined {
   if (typeof v !== 'string' || v.length > 40 || !/^\d{4}-\d\d-\d\dT/.test(v)) return undefined;
   const ms = Date.parse(v);
   return Number.isFinite(ms) && ms >= EARLIEST && ms < LATEST ? ms : undefined;
