@@ -635,4 +635,57 @@ tests:
       /line 4: the derived metric "F1" is "max\(a, b\)", which cannot be evaluated here: it calls max\(…\), a function/,
     );
   });
+
+  it("reads a tolerance from a test's metadata (that check's) and defaultTest's (the suite's), promptfoo's metadata left free-form", () => {
+    const suite = read(`prompts: ['{{q}}']
+defaultTest:
+  metadata: {owner: support, tolerance: {latency: 20%}}
+tests:
+  - vars: {q: refund}
+    metadata:
+      tolerance: {passRate: 0.05, score: 10%}
+  - vars: {q: hours}
+scenarios:
+  - config: [{metadata: {tolerance: {unjudged: 5%}}}]
+    tests: [{vars: {q: address}}]
+`);
+    expect(suite.tolerance).toEqual({ latency: 0.2 });
+    expect(suite.checks.map((c) => [c.name, c.tolerance])).toEqual([
+      ['q=refund', { passRate: 0.05, score: 0.1 }],
+      ['q=hours', undefined],
+      ['q=address', { unjudged: 0.05 }],
+    ]);
+    // The metadata reaches the output file as written, as promptfoo's own would.
+    expect(suite.checks[0].origin?.testCase.metadata).toEqual({
+      owner: 'support',
+      tolerance: { passRate: 0.05, score: '10%' },
+    });
+  });
+
+  it('refuses each mistake in metadata.tolerance with the file, the line and what was expected', () => {
+    const test = (tolerance: string) =>
+      `prompts: ['{{q}}']\ntests:\n  - vars: {q: hi}\n    metadata:\n      tolerance: ${tolerance}\n`;
+    expect(refused(test('5%'))).toBe(
+      `promptfooconfig.yaml, line 5: 'metadata.tolerance' is "5%": expected a mapping of 'passRate', 'latency', 'unjudged', 'score' to shares, such as {passRate: 5%}.`,
+    );
+    expect(refused(test('{}'))).toMatch(
+      /^promptfooconfig\.yaml, line 5: 'metadata\.tolerance' is empty: expected at least one of 'passRate'/,
+    );
+    expect(refused(test('\n        pass-rate: 5%'))).toMatch(
+      /^promptfooconfig\.yaml, line 6: unknown key 'pass-rate' in 'metadata\.tolerance': did you mean 'passRate'\? expected 'passRate', 'latency', 'unjudged', 'score'/,
+    );
+    expect(refused(test('\n        latency: 150%'))).toMatch(
+      /^promptfooconfig\.yaml, line 6: 'metadata\.tolerance\.latency' is "150%": expected a share of the baseline's latency, such as 10% or 0\.1 \(from 0 to 100%\)/,
+    );
+    expect(refused(test('{score: fast}'))).toMatch(
+      /^promptfooconfig\.yaml, line 5: 'metadata\.tolerance\.score' is "fast": expected points of the judge's 0-1 score/,
+    );
+    expect(
+      refused(
+        `prompts: ['{{q}}']\ndefaultTest:\n  metadata:\n    tolerance: {passRate: -0.1}\ntests:\n  - vars: {q: hi}\n`,
+      ),
+    ).toMatch(
+      /^promptfooconfig\.yaml, line 4: 'metadata\.tolerance\.passRate' is "-0\.1": expected points of pass rate/,
+    );
+  });
 });

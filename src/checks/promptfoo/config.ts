@@ -8,6 +8,7 @@ import { YamlFile } from '../../config/yaml-file.js';
 import type { JudgeSpec } from '../judge-spec.js';
 import type { TurnAssertion } from '../scoring.js';
 import type { Check, CheckSuite, CompareAssertion } from '../check.js';
+import type { Tolerances } from '../../compare/index.js';
 import type { AssertContext } from './assert-context.js';
 import { readAssertion, readTransform } from './asserts.js';
 import { readCompare } from './compare-asserts.js';
@@ -18,6 +19,7 @@ import { OutOfTime, RenderError, render, withinTime } from './render.js';
 import { type Sources, readPrompts, readTests } from './sources.js';
 import { chatMessages, userTurns } from './chat.js';
 import { readDerivedMetrics } from './derived.js';
+import { readMetadataTolerance } from './tolerance.js';
 import { nearest } from '../../nearest.js';
 
 /** Keys that say a file is a promptfoo config, and keys that say it is a native checks file. */
@@ -136,16 +138,81 @@ export function readPromptfooConfig(file: YamlFile, context: PromptfooContext): 
   }
 }
 
+/** What reading one config gathers as it goes: the checks so far, their names, judges and notices. */
+interface Reading {
+  context: PromptfooContext;
+  words: YamlFile['words'];
+  src: Sources;
+  prompts: PromptfooPrompt[];
+  evaluate: { repeat: number; timeoutMs: number };
+  templates: Obj | undefined;
+  defaultTest: Obj;
+  ignored: string[];
+  judges: Map<string, JudgeSpec>;
+  checks: Check[];
+  /** Names taken, each with the vars of the test that took it. */
+  names: Map<string, Obj>;
+  testIdx: number;
+}
+
 function readConfig(file: YamlFile, context: PromptfooContext): CheckSuite {
   const places = new Places();
   const top = places.fromYaml(file);
   if (!isObj(top))
     return file.fail(file.doc.contents, 'a promptfoo config is a mapping: expected prompts, tests and the rest');
-  const files = new ConfigFiles(context.workspace, file.name, context.folder);
-  const src: Sources = { places, files };
-  const forkEvent = context.forkEvent;
+  const src: Sources = { places, files: new ConfigFiles(context.workspace, file.name, context.folder) };
   const ignored: string[] = [];
+  checkTopKeys(top, places, ignored);
+  const description = top.description === undefined ? undefined : String(top.description);
+  const prompts = readPrompts(top.prompts, top, src, ignored);
+  const derivedMetrics = readDerivedMetrics(top, places);
+  const evaluate = readEvaluateOptions(top, places, ignored);
+  const templates = top.assertionTemplates;
+  if (templates !== undefined && !isObj(templates))
+    places.fail(top, 'assertionTemplates', "'assertionTemplates' is not a mapping of names to assertions");
+  const defaultTest = readDefaultTest(top, prompts, src, ignored);
+  const tolerance = readMetadataTolerance(defaultTest, places);
+  const reading: Reading = {
+    context,
+    words: file.words,
+    src,
+    prompts,
+    evaluate,
+    templates: templates as Obj | undefined,
+    defaultTest,
+    ignored,
+    judges: new Map(),
+    checks: [],
+    names: new Map(),
+    testIdx: 0,
+  };
+  const tests = readTests(top.tests, top, src);
+  const scenarios = readScenarios(top, places, src);
+  const all: { test: unknown; at: object }[] = [...tests.map((test) => ({ test, at: test as object })), ...scenarios];
+  if (all.length === 0) all.push({ test: {}, at: top });
+  for (const { test, at } of all) readTest(reading, test, at);
+  if (reading.checks.length === 0)
+    file.fail(file.doc.contents, 'no test runs with any prompt: expected tests whose prompts filter names a prompt');
+  const notices = ignored.length
+    ? [`${file.name} is a promptfoo config; ignored here: ${[...new Set(ignored)].join(', ')}.`]
+    : [];
+  return {
+    file: file.name,
+    checks: reading.checks,
+    judges: [...reading.judges.values()],
+    promptfoo: {
+      description,
+      prompts,
+      config: withoutSecrets(top) as Record<string, unknown>,
+      ...(derivedMetrics.length ? { derivedMetrics } : {}),
+    },
+    notices,
+    ...(tolerance ? { tolerance } : {}),
+  };
+}
 
+/** Refuses the top-level keys this project cannot honour and names the ignored ones. */
+function checkTopKeys(top: Obj, places: Places, ignored: string[]): void {
   for (const key of Object.keys(top)) {
     if (REFUSED_TOP[key]) places.fail(top, key, `'${key}' is refused: ${REFUSED_TOP[key]}`);
     if (IGNORED_TOP.includes(key)) ignored.push(key === 'providers' ? 'providers (the Claws under test answer)' : key);
@@ -159,114 +226,97 @@ function readConfig(file: YamlFile, context: PromptfooContext): CheckSuite {
       );
     }
   }
-  const description = top.description === undefined ? undefined : String(top.description);
-  const prompts = readPrompts(top.prompts, top, src, ignored);
-  const derivedMetrics = readDerivedMetrics(top, places);
-  const evaluate = readEvaluateOptions(top, places, ignored);
-  const templates = top.assertionTemplates;
-  if (templates !== undefined && !isObj(templates))
-    places.fail(top, 'assertionTemplates', "'assertionTemplates' is not a mapping of names to assertions");
+}
 
-  let defaultTest: Obj = {};
-  if (top.defaultTest !== undefined) {
-    const value = typeof top.defaultTest === 'string' ? readTests(top.defaultTest, top, src)[0] : top.defaultTest;
-    if (!isObj(value))
-      places.fail(
-        top,
-        'defaultTest',
-        "'defaultTest' is not a mapping: expected vars, assert and options for every test",
-      );
-    defaultTest = value as Obj;
-    checkTest(defaultTest, places, ignored, 'defaultTest');
-    checkPromptRefs(defaultTest, prompts, places);
+/** `defaultTest`, inline or from a file, checked as a test is; `{}` when there is none. */
+function readDefaultTest(top: Obj, prompts: PromptfooPrompt[], src: Sources, ignored: string[]): Obj {
+  if (top.defaultTest === undefined) return {};
+  const places = src.places;
+  const value = typeof top.defaultTest === 'string' ? readTests(top.defaultTest, top, src)[0] : top.defaultTest;
+  if (!isObj(value))
+    places.fail(top, 'defaultTest', "'defaultTest' is not a mapping: expected vars, assert and options for every test");
+  const defaultTest = value as Obj;
+  checkTest(defaultTest, places, ignored, 'defaultTest');
+  checkPromptRefs(defaultTest, prompts, places);
+  return defaultTest;
+}
+
+/** One test (or scenario test): merged under defaultTest, expanded over its list vars, a check per prompt. */
+function readTest(reading: Reading, test: unknown, at: object): void {
+  const { places } = reading.src;
+  if (!isObj(test)) places.fail(at, undefined, `a test is ${show(test)}: expected a mapping with vars and assert`);
+  checkTest(test as Obj, places, reading.ignored, 'a test');
+  checkPromptRefs(test as Obj, reading.prompts, places);
+  // The test's own tolerance (a scenario's config with it); defaultTest's is the suite's.
+  const tolerance = readMetadataTolerance(test as Obj, places);
+  const merged = mergeDefault(reading.defaultTest, test as Obj, places);
+  const repeat = readRepeat(merged.options as Obj, places) ?? reading.evaluate.repeat;
+  for (const vars of expandVars(merged, places)) {
+    readCase(reading, { test: test as Obj, merged, vars, repeat, tolerance });
+    reading.testIdx += 1;
   }
+}
 
-  const tests = readTests(top.tests, top, src);
-  const scenarios = readScenarios(top, places, src);
-  const all: { test: unknown; at: object }[] = [...tests.map((test) => ({ test, at: test as object })), ...scenarios];
-  if (all.length === 0) all.push({ test: {}, at: top });
-
-  const judges = new Map<string, JudgeSpec>();
-  const checks: Check[] = [];
-  /** Names taken, each with the vars of the test that took it. */
-  const names = new Map<string, Obj>();
-  let testIdx = 0;
-  for (const { test, at } of all) {
-    if (!isObj(test)) places.fail(at, undefined, `a test is ${show(test)}: expected a mapping with vars and assert`);
-    checkTest(test as Obj, places, ignored, 'a test');
-    checkPromptRefs(test as Obj, prompts, places);
-    const merged = mergeDefault(defaultTest, test as Obj, places);
-    const repeat = readRepeat(merged.options as Obj, places) ?? evaluate.repeat;
-    for (const vars of expandVars(merged, places)) {
-      const loaded = loadVars(vars, src);
-      const ctx: AssertContext = {
-        places,
-        files,
-        env: context.env,
-        vars: loaded,
-        options: merged.options as Obj,
-        forkEvent,
-        judges,
-        templates: templates as Obj | undefined,
-        words: file.words,
-        ignored,
-      };
-      const { assert, compare, written } = readAsserts(merged, ctx);
-      // promptfoo reads options.provider only for a grader: one no assertion of the test grades with
-      // (a test of plain assertions under defaultTest's) is named once for the file, never refused.
-      if ((merged.options as Obj).provider !== undefined && !ctx.providerUsed)
-        ignored.push('options.provider where no model-graded assertion of the test uses it (it names the grader only)');
-      const transform = readTransform(merged.options as Obj, ctx);
-      const threshold = readThreshold(merged, places);
-      const testCase = caseOf(merged, vars, written);
-      prompts.forEach((prompt, promptIdx) => {
-        if (!promptAllowed(prompt, merged.prompts)) return;
-        const sends = renderPrompt(prompt, merged, loaded, test as Obj, places);
-        const last = sends.length - 1;
-        const origin: CaseOrigin = { testIdx, promptIdx, vars: loaded, testCase };
-        const name = unique(names, nameOf(merged, vars, prompts.length > 1 ? prompt : undefined), vars);
-        checks.push({
-          name,
-          // A chat prompt's earlier user messages are turns that only need a reply; the test grades the last.
-          turns: sends.map((send, i) =>
-            i < last
-              ? { send, assert: [] }
-              : {
-                  send,
-                  assert,
-                  ...(threshold === undefined ? {} : { threshold }),
-                  ...(transform ? { transform } : {}),
-                  // max-score compares every assertion's score, as promptfoo grades them all.
-                  ...(compare.some((c) => c.type === 'max-score') ? { gradeAll: true } : {}),
-                },
-          ),
-          repeat,
-          minPass: repeat,
-          timeoutMs: evaluate.timeoutMs,
-          origin,
-          ...(compare.length ? { compare } : {}),
-        });
-      });
-      testIdx += 1;
-    }
-  }
-  if (checks.length === 0)
-    file.fail(file.doc.contents, 'no test runs with any prompt: expected tests whose prompts filter names a prompt');
-  const notices = ignored.length
-    ? [`${file.name} is a promptfoo config; ignored here: ${[...new Set(ignored)].join(', ')}.`]
-    : [];
-  return {
-    file: file.name,
-    checks,
-    judges: [...judges.values()],
-    promptfoo: {
-      description,
-      prompts,
-      config: withoutSecrets(top) as Record<string, unknown>,
-      ...(derivedMetrics.length ? { derivedMetrics } : {}),
-    },
-    notices,
+/** A test with one choice of its vars: a check for each prompt it runs with. */
+function readCase(
+  reading: Reading,
+  one: { test: Obj; merged: Obj; vars: Obj; repeat: number; tolerance: Tolerances | undefined },
+): void {
+  const { test, merged, vars, repeat, tolerance } = one;
+  const { places, files } = reading.src;
+  const { prompts } = reading;
+  const loaded = loadVars(vars, reading.src);
+  const ctx: AssertContext = {
+    places,
+    files,
+    env: reading.context.env,
+    vars: loaded,
+    options: merged.options as Obj,
+    forkEvent: reading.context.forkEvent,
+    judges: reading.judges,
+    templates: reading.templates,
+    words: reading.words,
+    ignored: reading.ignored,
   };
+  const { assert, compare, written } = readAsserts(merged, ctx);
+  // promptfoo reads options.provider only for a grader: one no assertion of the test grades with
+  // (a test of plain assertions under defaultTest's) is named once for the file, never refused.
+  if ((merged.options as Obj).provider !== undefined && !ctx.providerUsed)
+    reading.ignored.push(
+      'options.provider where no model-graded assertion of the test uses it (it names the grader only)',
+    );
+  const transform = readTransform(merged.options as Obj, ctx);
+  const threshold = readThreshold(merged, places);
+  const testCase = caseOf(merged, vars, written);
+  prompts.forEach((prompt, promptIdx) => {
+    if (!promptAllowed(prompt, merged.prompts)) return;
+    const sends = renderPrompt(prompt, merged, loaded, test, places);
+    const last = sends.length - 1;
+    const origin: CaseOrigin = { testIdx: reading.testIdx, promptIdx, vars: loaded, testCase };
+    const name = unique(reading.names, nameOf(merged, vars, prompts.length > 1 ? prompt : undefined), vars);
+    reading.checks.push({
+      name,
+      // A chat prompt's earlier user messages are turns that only need a reply; the test grades the last.
+      turns: sends.map((send, i) =>
+        i < last
+          ? { send, assert: [] }
+          : {
+              send,
+              assert,
+              ...(threshold === undefined ? {} : { threshold }),
+              ...(transform ? { transform } : {}),
+              // max-score compares every assertion's score, as promptfoo grades them all.
+              ...(compare.some((c) => c.type === 'max-score') ? { gradeAll: true } : {}),
+            },
+      ),
+      repeat,
+      minPass: repeat,
+      timeoutMs: reading.evaluate.timeoutMs,
+      origin,
+      ...(compare.length ? { compare } : {}),
+      ...(tolerance ? { tolerance } : {}),
+    });
+  });
 }
 
 function readEvaluateOptions(top: Obj, places: Places, ignored: string[]): { repeat: number; timeoutMs: number } {
@@ -428,7 +478,12 @@ function readScenarios(top: Obj, places: Places, src: Sources): { test: unknown;
             test.options,
           ),
           assert: [...((data.assert as unknown[]) ?? []), ...((test.assert as unknown[]) ?? [])],
-          metadata: { ...((data.metadata as Obj) ?? {}), ...((test.metadata as Obj) ?? {}) },
+          metadata: places.merged(
+            { ...((data.metadata as Obj) ?? {}), ...((test.metadata as Obj) ?? {}) },
+            data,
+            data.metadata,
+            test.metadata,
+          ),
         };
         const at = places.where(test) ?? places.where(data);
         if (at) places.set(merged, at);
