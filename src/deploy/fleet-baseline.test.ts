@@ -3,7 +3,7 @@
 // one that behaves as before succeeds, though its checks are the same; the wave says its verdict.
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Harness, policy, setup } from '../../test/support/setup.ts';
-import { behavingChat, questionsFile } from '../../test/sim/behaving-claw.ts';
+import { behavingClaw, failsFirst, questionsFile } from '../../test/sim/behaviour.ts';
 import { compareRuns } from '../checks/comparison.js';
 import { runChecks } from '../checks/gate.js';
 import { parseChecks } from '../checks/load.js';
@@ -24,10 +24,8 @@ describe('a fleet with baseline: before', () => {
     harness.deps.checks = (ids, _until, mode) =>
       runChecks(harness.deps, suite, ids, { pollIntervalMs: 1000, classify: statusClassifier(), ...mode });
     harness.deps.behaviour = { failOn: 'regression', compare: (b, c) => compareRuns(b, c, suite) };
-    harness.sim.addClaw('c1', { chat: behavingChat(harness.sim, 'c1', { before: () => 1 }) });
-    harness.sim.addClaw('c2', {
-      chat: behavingChat(harness.sim, 'c2', { before: () => 1, after: (q) => (Number(q.slice(1)) <= 8 ? 0 : 1) }),
-    });
+    harness.sim.addClaw('c1', behavingClaw({ passRates: [1] }));
+    harness.sim.addClaw('c2', behavingClaw({ passRates: [1] }, [{ passRates: failsFirst(8) }]));
     const result = await rolloutFleet(
       harness.deps,
       {

@@ -3,7 +3,7 @@
 // without the baseline run. The Claw passes every question, so the plain gate makes every attempt
 // too: the figures compare like with like. Measures; never passes or fails.
 import { runAction, workspaceWith } from '../e2e/harness.ts';
-import { behavingChat, questionsFile } from '../sim/behaving-claw.ts';
+import { behavingClaw, questionsFile } from '../sim/behaviour.ts';
 import { DEMO_KEY, Simulator } from '../sim/server.ts';
 
 const LIMIT = 40;
@@ -23,7 +23,7 @@ export async function measureBaselineGate(questions = 20, repeats = 3): Promise<
   const figures: BaselineFigures[] = [];
   for (const baseline of ['none', 'before']) {
     const sim = new Simulator({ speed: 20, rateLimit: { limit: LIMIT, windowMs: WINDOW_MS, resetForm: 'epoch-ms' } });
-    sim.addClaw('c1', { chat: behavingChat(sim, 'c1', { before: () => 1 }) });
+    sim.addClaw('c1', behavingClaw({ passRates: [1] }));
     const url = await sim.start();
     const began = performance.now();
     const run = await runAction(

@@ -3,7 +3,7 @@
 // that passes fewer questions is `regressed` and rolled back; an identical one is `unchanged`, even
 // when its checks are flaky enough to fail the absolute gate. The outputs parse as the contract says.
 import { describe, expect, it } from 'vitest';
-import { behavingChat, questionsFile } from '../sim/behaving-claw.ts';
+import { behavingClaw, failsFirst, questionsFile } from '../sim/behaviour.ts';
 import { runAction, workspaceWith } from './harness.ts';
 import { inputsFor, simulatorPerTest } from './service.ts';
 
@@ -43,9 +43,7 @@ describe('deploy with baseline: before', () => {
   it('a release that passes fewer questions is regressed, fails the gate and is rolled back', async () => {
     const s = await start();
     // Before: every question passes. After: 8 of the 20 questions always fail.
-    s.addClaw('c1', {
-      chat: behavingChat(s, 'c1', { before: () => 1, after: (q) => (Number(q.slice(1)) <= 8 ? 0 : 1) }),
-    });
+    s.addClaw('c1', behavingClaw({ passRates: [1] }, [{ passRates: failsFirst(8) }]));
     const dir = workspaceWith({ 'checks.yml': questionsFile(QUESTIONS, REPEATS) });
     const run = await runAction(inputs(s, { 'auto-rollback': 'true', 'fail-on': 'regression' }), {
       env: { GITHUB_WORKSPACE: dir },
@@ -74,7 +72,7 @@ describe('deploy with baseline: before', () => {
     // processes on its cores) never reads as the Claw's latency.
     const s = await start({ holdMs: 30 });
     // Every question passes 4 times in 5, before and after alike.
-    s.addClaw('c1', { chat: behavingChat(s, 'c1', { before: () => 0.8, seed: 3 }) });
+    s.addClaw('c1', behavingClaw({ passRates: [0.8], seed: 3 }));
     const tolerance = '  tolerance:\n    latency: 100%\n';
     const dir = workspaceWith({ 'checks.yml': questionsFile(QUESTIONS, REPEATS, tolerance) });
     const run = await runAction(inputs(s, { 'auto-rollback': 'true' }), { env: { GITHUB_WORKSPACE: dir } });
@@ -96,7 +94,7 @@ describe('deploy with baseline: before', () => {
 
   it('without a baseline, nothing is compared: behaviour and comparison are empty', async () => {
     const s = await start();
-    s.addClaw('c1', { chat: behavingChat(s, 'c1', { before: () => 1 }) });
+    s.addClaw('c1', behavingClaw({ passRates: [1] }));
     const dir = workspaceWith({ 'checks.yml': questionsFile(2, 2) });
     const run = await runAction(inputsFor(s, { checks: 'checks.yml' }), { env: { GITHUB_WORKSPACE: dir } });
     expect(run.exitCode).toBe(0);

@@ -380,9 +380,9 @@ describe('claw-deploy compare', () => {
    */
   async function twoClaws(): Promise<{ sim: Simulator; cwd: string }> {
     const sim = await start({ holdMs: 30 });
-    const { behavingChat, questionsFile } = await import('../sim/behaving-claw.ts');
-    sim.addClaw('prod', { chat: behavingChat(sim, 'prod', { before: () => 1 }) });
-    sim.addClaw('next', { chat: behavingChat(sim, 'next', { before: (q) => (Number(q.slice(1)) <= 8 ? 0 : 1) }) });
+    const { behavingClaw, failsFirst, questionsFile } = await import('../sim/behaviour.ts');
+    sim.addClaw('prod', behavingClaw({ passRates: [1] }));
+    sim.addClaw('next', behavingClaw({ passRates: failsFirst(8) }));
     const cwd = mkdtempSync(join(tmpdir(), 'claw-cli-'));
     writeFileSync(join(cwd, 'checks.yml'), questionsFile(20, 3, '  tolerance:\n    latency: 100%\n'));
     return { sim, cwd };

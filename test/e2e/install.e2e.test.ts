@@ -1,11 +1,13 @@
 // What a user installs, not the repository: `npm pack`, that tarball installed into an empty
 // folder with no registry to reach (so the package must carry its whole program), then the
-// installed `claw-deploy` run through its bin: --version, and one deploy against the simulator.
+// installed `claw-deploy` run through its bin: --version, one deploy and one compare against the
+// simulator.
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { behavingClaw, failsFirst, questionsFile } from '../sim/behaviour.ts';
 import { DEMO_KEY } from '../sim/server.ts';
 import { ROOT, collect } from './harness.ts';
 import { simulatorPerTest } from './service.ts';
@@ -42,7 +44,7 @@ async function run(bin: string, args: string[], cwd: string, env: Record<string,
 }
 
 describe('the package as a user installs it', () => {
-  it('installs from its tarball alone and runs: --version, then a deploy against the simulator', async () => {
+  it('installs from its tarball alone and runs: --version, then a deploy and a compare against the simulator', async () => {
     const { bin, folder, files } = installPacked();
     // Only what runs: the bin, the bundle, and npm's own (package.json, README, LICENSE).
     expect(files.filter((f) => !/^(bin|dist)\//.test(f)).sort()).toEqual(['LICENSE', 'README.md', 'package.json']);
@@ -66,6 +68,31 @@ describe('the package as a user installs it', () => {
     expect(deploy.exitCode, deploy.stderr).toBe(0);
     expect(JSON.parse(deploy.stdout)).toMatchObject({ outcome: 'succeeded', status: 'live' });
     expect(s.requests.filter((r) => r.method === 'POST' && r.path === '/v1/deployments')).toHaveLength(1);
+
+    // compare, from the tarball alone, on the simulator's behaviour mode: the candidate fails 8 of
+    // 20 questions. Latency may move 100%: the machine's jitter is never the Claw's.
+    s.addClaw('prod', behavingClaw({ passRates: [1] }));
+    s.addClaw('next', behavingClaw({ passRates: failsFirst(8) }));
+    writeFileSync(join(folder, 'checks.yml'), questionsFile(20, 3, '  tolerance:\n    latency: 100%\n'));
+    const compare = await run(
+      bin,
+      ['compare', '--claw-id', 'next', '--baseline', 'prod', '--checks', 'checks.yml', '--timeout', '20s', '--json'],
+      folder,
+      { CLAW_DEPLOY_API_KEY: DEMO_KEY, CLAW_DEPLOY_BASE_URL: `${s.url}/v1` },
+    );
+    expect(compare.exitCode, compare.stderr).toBe(1);
+    const compared = JSON.parse(compare.stdout) as { behaviour: string; comparison: Record<string, unknown>[] };
+    expect(compared.behaviour).toBe('regressed');
+    for (const entry of compared.comparison) {
+      expect(Object.keys(entry)).toEqual(
+        expect.arrayContaining(['check', 'metric', 'baseline', 'candidate', 'change', 'low', 'high', 'verdict']),
+      );
+    }
+    expect(compared.comparison.find((e) => e.check === '*' && e.metric === 'pass-rate')).toMatchObject({
+      baseline: { value: 1, n: 60 },
+      candidate: { value: 0.6, n: 60 },
+      verdict: 'regressed',
+    });
 
     // On a Node.js older than engines says: one line naming both versions, not a syntax error.
     const older = join(folder, 'older-node.cjs');

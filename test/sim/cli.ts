@@ -6,7 +6,7 @@
 // 20% flaky), replies of `--latency MS` median — and its next deployment brings
 // `--after-pass-rate` and `--after-latency` (default: unchanged).
 import { parseArgs } from 'node:util';
-import { referenceBehaviour } from './behaviour.ts';
+import { behavingClaw, referenceBehaviour } from './behaviour.ts';
 import { DEMO_KEY, Simulator } from './server.ts';
 import { SHAPES } from './shapes.ts';
 import { seedWeek } from './week.ts';
@@ -45,14 +45,20 @@ const profile = (passRate: number, latencyMs: number, seed: number) => ({
   seed,
 });
 const [rate, latency] = [share('pass-rate', values['pass-rate']), Number(values.latency)];
-sim.addClaw('claw-behaviour', {
-  chat: { mode: 'task', behaviour: profile(rate, latency, 1) },
-  nextBehaviour: profile(
-    values['after-pass-rate'] ? share('after-pass-rate', values['after-pass-rate']) : rate,
-    values['after-latency'] ? Number(values['after-latency']) : latency,
-    2,
+sim.addClaw(
+  'claw-behaviour',
+  behavingClaw(
+    profile(rate, latency, 1),
+    [
+      profile(
+        values['after-pass-rate'] ? share('after-pass-rate', values['after-pass-rate']) : rate,
+        values['after-latency'] ? Number(values['after-latency']) : latency,
+        2,
+      ),
+    ],
+    'task',
   ),
-});
+);
 sim.addDeployment('claw-behaviour', [['live']]);
 const url = await sim.start(Number(values.port));
 if (values.week) {

@@ -4,7 +4,7 @@
 // variants and faults. Erasable TypeScript only, so plain `node` runs it (demo, CI job).
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { type BehaviourProfile, behaving } from './behaviour.ts';
+import { type BehaviourChange, type BehaviourProfile, behaving, hashOf } from './behaviour.ts';
 import { type RateLimitOptions, TeamRateLimit } from './rate-limit.ts';
 import { type Fields, type Shape, SHAPES, dressList, dressObject, envelope } from './shapes.ts';
 
@@ -58,13 +58,14 @@ export interface SimClaw {
     /** Tasks end `failed` instead of finishing. */
     taskFails?: boolean;
     /**
-     * Behaviour mode: each message is a question that passes with its chance (the reply says
-     * `PASS` or `FAIL`), answered through a task whose time is drawn from the profile (seeded).
+     * Behaviour mode (behaviour.ts): each message is a question that passes with its chance (the
+     * reply is `PASS: <question>` or `FAIL: <question>`), at once (sync) or through a task whose
+     * time is drawn from the profile. This is the profile before any deployment.
      */
-    behaviour?: BehaviourProfile & { seed?: number };
+    behaviour?: BehaviourProfile;
   };
-  /** The behaviour the Claw's next deployment brings (its chances and reply times change then). */
-  nextBehaviour?: BehaviourProfile & { seed?: number };
+  /** Behaviour mode: what each deployment triggered through the API brings, in turn (`deployBrings` adds one). */
+  nextBehaviours?: BehaviourChange[];
   skills: Fields[];
   /** Configuration fields returned with the Claw (identity, personality, connections, …). */
   config: Fields;
@@ -83,6 +84,14 @@ export interface SimDeployment {
   origin: 'trigger' | 'rollback' | 'seed';
   rollbackOf?: string;
   idempotencyKey?: string;
+  /** Behaviour mode: the release this deployment brings once it has finished, and the one live before it. */
+  behaviour?: { brings: Release; replaces: Release };
+}
+
+/** A behaviour a Claw answers by, and the key of its draws (a new release, new draws). */
+export interface Release {
+  profile: BehaviourProfile;
+  key: string;
 }
 
 export interface SimTask {
@@ -185,7 +194,7 @@ export class Simulator {
   readonly tasks = new Map<string, SimTask>();
   readonly members = new Map<string, Fields>();
   readonly messages = new Map<string, Fields[]>();
-  /** Behaviour mode's seeded draws, per Claw (anew when a deployment brings a new profile). */
+  /** Behaviour mode's seeded draws, one stream per Claw, release and question: the same run in any order. */
   private readonly behaving = new Map<string, ReturnType<typeof behaving>>();
   readonly requests: RequestRecord[] = [];
   readonly faults: Fault[] = [];
@@ -697,13 +706,17 @@ export class Simulator {
       origin: 'trigger',
       idempotencyKey,
     };
+    // What the release brings, on the one live until now (read before it becomes the current one).
+    const live = this.liveBehaviour(claw.id, now);
+    if (live) {
+      const change = claw.nextBehaviours?.shift() ?? {};
+      deployment.behaviour = {
+        brings: { profile: { ...live.profile, ...change }, key: deployment.id },
+        replaces: live,
+      };
+    }
     this.deployments.set(deployment.id, deployment);
     claw.currentDeploymentId = deployment.id;
-    if (claw.nextBehaviour) {
-      claw.chat = { ...claw.chat, behaviour: claw.nextBehaviour };
-      claw.nextBehaviour = undefined;
-      this.behaving.delete(claw.id);
-    }
     return [201, envelope(this.shape, 'deployment', this.deploymentObject(deployment, now))];
   }
 
@@ -720,6 +733,8 @@ export class Simulator {
         origin: 'rollback',
         rollbackOf: deployment.id,
       };
+      const live = this.liveBehaviour(deployment.clawId, now);
+      if (live && deployment.behaviour) rollback.behaviour = { brings: deployment.behaviour.replaces, replaces: live };
       this.deployments.set(rollback.id, rollback);
       if (claw) claw.currentDeploymentId = rollback.id;
       return [201, envelope(this.shape, 'deployment', this.deploymentObject(rollback, now))];
@@ -734,11 +749,12 @@ export class Simulator {
     const text = String(input.message ?? '');
     const history = this.messages.get(claw.id) ?? [];
     const n = history.filter((m) => m.role === 'user').length + 1;
-    const drawn = this.drawBehaviour(claw, text);
+    const drawn = this.drawBehaviour(claw, text, now);
+    if (drawn?.fails && claw.chat.mode === 'sync') throw new HttpError(500, 'the Claw could not answer');
     const reply = drawn?.reply ?? claw.chat.respond?.(text, n) ?? claw.chat.reply ?? `echo: ${text}`;
     history.push({ role: 'user', content: text }, { role: 'claw', content: reply });
     this.messages.set(claw.id, history);
-    if (claw.chat.mode === 'sync' && !drawn) {
+    if (claw.chat.mode === 'sync') {
       const answer =
         claw.chat.echo === 'object'
           ? { message: { role: 'user', content: text }, reply: { role: 'assistant', content: reply }, clawId: claw.id }
@@ -759,16 +775,44 @@ export class Simulator {
     return [202, { taskId: task.id }];
   }
 
-  /** Behaviour mode's draw for one message: the same question (text) always has the same chance. */
-  private drawBehaviour(claw: SimClaw, text: string): { reply: string; ms: number; fails: boolean } | undefined {
-    const profile = claw.chat.behaviour;
-    if (!profile) return undefined;
-    let draws = this.behaving.get(claw.id);
-    if (!draws) this.behaving.set(claw.id, (draws = behaving(profile, profile.seed ?? 1)));
-    let hash = 0x811c9dc5;
-    for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193) >>> 0;
+  /** Behaviour mode: the next deployment of the Claw triggered through the API brings `change` (after those queued). */
+  deployBrings(clawId: string, change: BehaviourChange): void {
+    const claw = this.claw(clawId);
+    claw.nextBehaviours = [...(claw.nextBehaviours ?? []), change];
+  }
+
+  /**
+   * Behaviour mode: the release the Claw answers by now. Its current deployment's, once that has
+   * finished and not failed nor been rolled back; the one before it meanwhile; its own profile
+   * before any deployment brought one.
+   */
+  liveBehaviour(clawId: string, now = this.now()): Release | undefined {
+    const claw = this.claws.get(clawId);
+    if (!claw?.chat.behaviour) return undefined;
+    const current = claw.currentDeploymentId ? this.deployments.get(claw.currentDeploymentId) : undefined;
+    if (!current?.behaviour) return { profile: claw.chat.behaviour, key: 'profile' };
+    const failed = /fail|crash|error|cancel/i.test(current.plan.at(-1)?.[0] ?? '');
+    const over = !this.inProgress(current, now);
+    return over && !failed && !current.fields.rolledBackAt ? current.behaviour.brings : current.behaviour.replaces;
+  }
+
+  /** Behaviour mode's draw for one message, from the stream of this Claw, release and question. */
+  private drawBehaviour(
+    claw: SimClaw,
+    text: string,
+    now: number,
+  ): { reply: string; ms: number; fails: boolean } | undefined {
+    const release = this.liveBehaviour(claw.id, now);
+    if (!release) return undefined;
+    const stream = `${claw.id}\n${release.key}\n${text}`;
+    let draws = this.behaving.get(stream);
+    if (!draws) {
+      draws = behaving(release.profile, (hashOf(stream) ^ (release.profile.seed ?? 1)) | 0);
+      this.behaving.set(stream, draws);
+    }
     const ms = Math.round(draws.latencyMs());
-    return { reply: draws.passes(hash) ? `PASS: ${text}` : `FAIL: ${text}`, ms, fails: draws.unjudged() };
+    const fails = draws.unjudged();
+    return { reply: draws.passes(text) ? `PASS: ${text}` : `FAIL: ${text}`, ms, fails };
   }
 
   private page(plural: string, items: unknown[], query: URLSearchParams): unknown {
