@@ -123,4 +123,18 @@ describe("promptfoo itself on the end-to-end tests' configs", () => {
       true,
     ]);
   });
+
+  it("a tolerance in metadata (a test's and defaultTest's, as promptfoo-tolerance.e2e.test.ts writes it) is plain metadata to promptfoo", async () => {
+    const suite = parse(`prompts: ['{{q}}']
+defaultTest:
+  assert: [{type: starts-with, value: 'PASS:'}]
+  metadata: {owner: support, tolerance: {latency: 100%, passRate: 50%}}
+tests:
+  - vars: {q: q1}
+    metadata: {tolerance: {passRate: 0.05, score: 10%}}
+  - vars: {q: q2}
+`) as Record<string, unknown>;
+    const reply = (prompt: string) => (prompt === 'q1' ? 'PASS: q1' : 'FAIL: q2');
+    expect(await verdicts(suite, reply, {})).toEqual([true, false]);
+  });
 });
