@@ -100,6 +100,23 @@ describe('behaviour mode', () => {
     expect([await ask('c1', 'q1'), await ask('c1', 'q2')]).toEqual(['FAIL: q1', 'PASS: q2']);
   });
 
+  it('a rollback made as a new deployment brings back the release before the one rolled back, once it has finished', async () => {
+    let clock = 0;
+    sim = new Simulator({ now: () => clock, rollbackForm: 'new-deployment' });
+    sim.addClaw('c1', {
+      plan: [['succeeded']],
+      rollbackPlan: [['in_progress', 500], ['succeeded']],
+      ...behavingClaw({ passRates: [1] }, [{ passRates: [0] }]),
+    });
+    const { call, ask } = await asker(sim);
+    const deployed = (await call('POST', '/deployments', { clawId: 'c1' })).body.id as string;
+    expect(await ask('c1', 'q1')).toBe('FAIL: q1');
+    await call('POST', `/deployments/${deployed}/rollback`);
+    expect(await ask('c1', 'q1')).toBe('FAIL: q1');
+    clock += 500;
+    expect(await ask('c1', 'q1')).toBe('PASS: q1');
+  });
+
   it('a failed deployment changes nothing; an unjudged attempt in sync mode is a 500', async () => {
     sim = new Simulator();
     sim.addClaw('c1', { plan: [['failed']], ...behavingClaw({ passRates: [1] }, [{ passRates: [0] }]) });
