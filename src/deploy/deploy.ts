@@ -93,12 +93,7 @@ export async function deployClaw(
   // `baseline: before`: the live Claw's checks, every attempt, before anything changes it.
   let baseline: ChecksResult | undefined;
   if (deps.behaviour && deps.checks && input.wait) {
-    log.startGroup?.(`Baseline: the checks on Claw ${input.clawId} before the deployment`);
-    try {
-      baseline = await deps.checks([input.clawId], undefined, { comparing: true });
-    } finally {
-      log.endGroup?.();
-    }
+    baseline = await checkBaseline(deps, deps.checks, input.clawId);
     if (baseline.cancelled) {
       const message = `Cancelled during the baseline checks of Claw ${input.clawId}, before its deployment was triggered.`;
       return { ...base, outcome: 'cancelled', ok: false, message, checks: baseline };
@@ -141,20 +136,7 @@ export async function deployClaw(
   };
   // From here a deployment is live or on its way: whatever breaks takes the failure path.
   try {
-    deps.onProgress?.({ deploymentId: deployment.id, final: false });
-    log.info(
-      `Triggered deployment ${deployment.id} of Claw ${input.clawId} (strategy: ${input.strategy || 'team default'}).${deployment.url ? ` Dashboard: ${deployment.url}` : ''}`,
-    );
-    log.endGroup?.();
-    if (deployment.status !== undefined) {
-      // The timeline starts at the trigger, with the first status the service gave.
-      const reading = policy.classify(deployment.status);
-      const atMs = deps.clock.now() - deps.startedAt;
-      timeline.push({ atMs, deploymentId: deployment.id, status: deployment.status, reading });
-      log.info(
-        `[${formatDuration(atMs)}] deployment ${deployment.id}: ${deployment.status} (${describeClass(reading)})`,
-      );
-    }
+    announceTrigger(deps, started, policy);
   } catch (err) {
     if (err instanceof CancelledError) return settle(deps, started, policy, false, { outcome: 'cancelled' });
     return settle(deps, started, policy, false, { outcome: 'error', error: err });
@@ -171,6 +153,33 @@ export async function deployClaw(
     };
   }
   return settle(deps, started, policy, false);
+}
+
+/** `baseline: before`: the live Claw's checks, every attempt, before anything changes it. */
+async function checkBaseline(deps: CommandDeps, checks: ChecksRunner, clawId: string): Promise<ChecksResult> {
+  deps.log.startGroup?.(`Baseline: the checks on Claw ${clawId} before the deployment`);
+  try {
+    return await checks([clawId], undefined, { comparing: true });
+  } finally {
+    deps.log.endGroup?.();
+  }
+}
+
+/** Says the trigger went through, and starts the timeline with the first status the service gave. */
+function announceTrigger(deps: CommandDeps, started: Started, policy: Policy): void {
+  const { log } = deps;
+  const { deploymentId, status, url } = started;
+  deps.onProgress?.({ deploymentId, final: false });
+  log.info(
+    `Triggered deployment ${deploymentId} of Claw ${started.clawId} (strategy: ${started.strategy || 'team default'}).${url ? ` Dashboard: ${url}` : ''}`,
+  );
+  log.endGroup?.();
+  if (status !== undefined) {
+    const reading = policy.classify(status);
+    const atMs = deps.clock.now() - deps.startedAt;
+    started.timeline.push({ atMs, deploymentId, status, reading });
+    log.info(`[${formatDuration(atMs)}] deployment ${deploymentId}: ${status} (${describeClass(reading)})`);
+  }
 }
 
 export async function waitOnDeployment(deps: CommandDeps, deploymentId: string, policy: Policy): Promise<DeployResult> {
@@ -349,6 +358,40 @@ async function settle(
   };
 }
 
+/** The Claw's current deployment, else its newest one; an empty id when it has none. */
+async function currentDeployment(
+  deps: CommandDeps,
+  clawId: string,
+): Promise<{ deploymentId: string; statusBefore?: string }> {
+  const options = { deadline: deps.deadline, signal: deps.signal };
+  const claw = await deps.client.getClaw(clawId, options);
+  if (claw.deploymentId) return { deploymentId: claw.deploymentId, statusBefore: claw.deploymentStatus };
+  const recent = await deps.client.listDeployments({ ...options, clawId });
+  // Newest first by creation time when the service gives one; otherwise the list's own order.
+  const newest = recent.some((d) => d.createdAt !== undefined)
+    ? [...recent].sort((a, b) => (b.createdAt ?? 0) - (a.createdAt ?? 0))[0]
+    : recent[0];
+  return { deploymentId: newest?.id ?? '', statusBefore: newest?.status };
+}
+
+/** The rollback command's outcome and message, from how the rollback went. */
+function rolledBack(deploymentId: string, rollback: RollbackResult): { outcome: Outcome; message: string } {
+  const cancelled = rollback.outcome === 'requested';
+  const message = rollback.succeeded
+    ? `Deployment ${deploymentId} was rolled back (${rollback.message}).`
+    : cancelled
+      ? `The run was cancelled while rolling back deployment ${deploymentId} (${rollback.message}).`
+      : `Rolling back deployment ${deploymentId} failed: ${rollback.message}.`;
+  const outcome: Outcome = rollback.succeeded
+    ? 'succeeded'
+    : cancelled
+      ? 'cancelled'
+      : rollback.outcome === 'timed-out' || rollback.outcome === 'paused'
+        ? rollback.outcome
+        : 'failed';
+  return { outcome, message };
+}
+
 /** The rollback command: rolls back `deploymentId`, or the Claw's current deployment. */
 export async function rollbackCommand(
   deps: CommandDeps,
@@ -362,18 +405,7 @@ export async function rollbackCommand(
   if (deploymentId) {
     statusBefore = (await client.getDeployment(deploymentId, options)).status;
   } else {
-    const claw = await client.getClaw(target.clawId, options);
-    deploymentId = claw.deploymentId ?? '';
-    statusBefore = claw.deploymentStatus;
-    if (!deploymentId) {
-      const recent = await client.listDeployments({ ...options, clawId: target.clawId });
-      // Newest first by creation time when the service gives one; otherwise the list's own order.
-      const newest = recent.some((d) => d.createdAt !== undefined)
-        ? [...recent].sort((a, b) => (b.createdAt ?? 0) - (a.createdAt ?? 0))[0]
-        : recent[0];
-      deploymentId = newest?.id ?? '';
-      statusBefore = newest?.status;
-    }
+    ({ deploymentId, statusBefore } = await currentDeployment(deps, target.clawId));
     if (!deploymentId) {
       return {
         command: 'rollback',
@@ -413,19 +445,7 @@ export async function rollbackCommand(
       timeline,
     });
     const durationMs = clock.now() - startedAt;
-    const cancelled = rollback.outcome === 'requested';
-    const message = rollback.succeeded
-      ? `Deployment ${deploymentId} was rolled back (${rollback.message}).`
-      : cancelled
-        ? `The run was cancelled while rolling back deployment ${deploymentId} (${rollback.message}).`
-        : `Rolling back deployment ${deploymentId} failed: ${rollback.message}.`;
-    const outcome: Outcome = rollback.succeeded
-      ? 'succeeded'
-      : cancelled
-        ? 'cancelled'
-        : rollback.outcome === 'timed-out' || rollback.outcome === 'paused'
-          ? rollback.outcome
-          : 'failed';
+    const { outcome, message } = rolledBack(deploymentId, rollback);
     return { ...base, status: rollback.status, outcome, durationMs, rollback, ok: rollback.succeeded, message };
   } catch (err) {
     if (!(err instanceof CancelledError)) throw err;
