@@ -2,10 +2,10 @@
 // declarations, function expressions, arrow functions, methods, constructors and accessors, each
 // counted from its first line to its last (a leading doc comment not included). Used by the
 // structure test; `node test/structure/functions.ts` prints the figures.
-import { readFileSync, readdirSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { relative } from 'node:path';
 import ts from 'typescript';
-import { ROOT } from './imports.ts';
+import { ROOT, sourceFiles } from './imports.ts';
 
 export interface FunctionLength {
   /** `src/...:line`, where the function starts. */
@@ -50,15 +50,7 @@ export function functionLengths(file: string, text: string): FunctionLength[] {
 
 /** The functions of every file in src/ (tests and declaration files left out). */
 export function sourceFunctions(): FunctionLength[] {
-  const files: string[] = [];
-  (function walk(dir: string) {
-    for (const name of readdirSync(dir)) {
-      const path = join(dir, name);
-      if (statSync(path).isDirectory()) walk(path);
-      else if (/\.ts$/.test(name) && !/\.(test|d)\.ts$/.test(name)) files.push(path);
-    }
-  })(join(ROOT, 'src'));
-  return files.flatMap((path) => functionLengths(relative(ROOT, path), readFileSync(path, 'utf8')));
+  return sourceFiles().flatMap((path) => functionLengths(relative(ROOT, path), readFileSync(path, 'utf8')));
 }
 
 /** The functions over `limit` lines, longest first, as `file:line name (N lines)`. */
