@@ -224,7 +224,7 @@ export class Transport {
   }
 
   async request(spec: ApiRequest): Promise<ApiResponse> {
-    const { clock, log } = this.options;
+    const { clock } = this.options;
     const label = `${spec.method} ${this.prefix}${spec.route}`;
     const isWrite = spec.method !== 'GET';
     // One logical write, one key, on every retry: a service that honours it applies it once.
@@ -286,46 +286,63 @@ export class Transport {
           if (request.once) throw new ApiError(`${label} failed: ${verdict.reason}`, verdict.errorKind);
           failures.record(clock.now());
           lastFailure = verdict.reason;
-          // Nothing has ever answered here, and the error says the address is at fault: a couple of
-          // quick tries, then the run is told what to check, not two minutes of retries.
-          const unreachable =
-            !this.answered && attempt.kind === 'no-response' ? unreachableCause(attempt.code) : undefined;
-          if (unreachable && failures.count >= UNREACHABLE_TRIES) {
-            this.unreachableError = new ApiError(
-              `Nothing answered at ${this.address} (${unreachable}): ${this.addressAdvice}.`,
-              'unreachable',
-            );
-            throw this.unreachableError;
-          }
-          const wait = unreachable
-            ? UNREACHABLE_RETRY_MS
-            : (verdict.retryAfterMs ??
-              fullJitterBackoff(failures.count, this.baseBackoffMs, this.maxBackoffMs, this.random));
-          const body = verdict.excerpt ? ` Body: ${verdict.excerpt}` : '';
-          if (failures.exhausted(clock.now())) {
-            const why = `gave up after ${failures.count} failures in a row over ${formatDuration(failures.spanMs(clock.now()))}`;
-            throw new ApiError(`${label} failed: ${verdict.reason} (${why}).${body}`, verdict.errorKind);
-          }
-          // One warning per episode of failures (annotations are few); its retries are info lines.
-          const line = `${label}: ${verdict.reason}; retry ${failures.count} in ${formatDuration(wait)}.`;
-          if (failures.count === 1) log.warning(`${line} Retrying; further retries are logged as info.`);
-          else log.info(line);
-          await this.sleepWithin(
-            request,
-            wait,
-            `${label} failed: ${verdict.reason} (no time left before the deadline to retry).${body}`,
-            verdict.reason,
-          );
-          if (isWrite && verdict.mayHaveApplied && request.recover) {
-            const found = await request.recover();
-            if (found) {
-              log.info(`${label}: the earlier attempt had taken effect; not sending it again.`);
-              return found;
-            }
-          }
+          const recovered = await this.retryAfter(request, label, attempt, verdict, failures);
+          if (recovered) return recovered;
         }
       }
     }
+  }
+
+  /**
+   * After a failed attempt that may be retried: gives up (the address unreachable, the failures
+   * exhausted, no time left) by throwing, else waits its backoff. A write that may have applied
+   * is looked for first: its response when found, so it is not sent twice.
+   */
+  private async retryAfter(
+    request: ApiRequest,
+    label: string,
+    attempt: Attempt,
+    verdict: Extract<Verdict, { kind: 'retry' }>,
+    failures: FailureRun,
+  ): Promise<ApiResponse | undefined> {
+    const { clock, log } = this.options;
+    const isWrite = request.method !== 'GET';
+    // Nothing has ever answered here, and the error says the address is at fault: a couple of
+    // quick tries, then the run is told what to check, not two minutes of retries.
+    const unreachable = !this.answered && attempt.kind === 'no-response' ? unreachableCause(attempt.code) : undefined;
+    if (unreachable && failures.count >= UNREACHABLE_TRIES) {
+      this.unreachableError = new ApiError(
+        `Nothing answered at ${this.address} (${unreachable}): ${this.addressAdvice}.`,
+        'unreachable',
+      );
+      throw this.unreachableError;
+    }
+    const wait = unreachable
+      ? UNREACHABLE_RETRY_MS
+      : (verdict.retryAfterMs ?? fullJitterBackoff(failures.count, this.baseBackoffMs, this.maxBackoffMs, this.random));
+    const body = verdict.excerpt ? ` Body: ${verdict.excerpt}` : '';
+    if (failures.exhausted(clock.now())) {
+      const why = `gave up after ${failures.count} failures in a row over ${formatDuration(failures.spanMs(clock.now()))}`;
+      throw new ApiError(`${label} failed: ${verdict.reason} (${why}).${body}`, verdict.errorKind);
+    }
+    // One warning per episode of failures (annotations are few); its retries are info lines.
+    const line = `${label}: ${verdict.reason}; retry ${failures.count} in ${formatDuration(wait)}.`;
+    if (failures.count === 1) log.warning(`${line} Retrying; further retries are logged as info.`);
+    else log.info(line);
+    await this.sleepWithin(
+      request,
+      wait,
+      `${label} failed: ${verdict.reason} (no time left before the deadline to retry).${body}`,
+      verdict.reason,
+    );
+    if (isWrite && verdict.mayHaveApplied && request.recover) {
+      const found = await request.recover();
+      if (found) {
+        log.info(`${label}: the earlier attempt had taken effect; not sending it again.`);
+        return found;
+      }
+    }
+    return undefined;
   }
 
   /**

@@ -139,14 +139,11 @@ async function selectBest(
   });
 }
 
-/** selectMaxScore: each Claw's score over the test's other assertions; the highest passes. */
-function maxScore(
-  check: Check,
-  a: Extract<CompareAssertion, { type: 'max-score' }>,
-  answered: Answered[],
-  tools: CompareTools,
-): void {
-  const scores = answered.map((row) => {
+type MaxScore = Extract<CompareAssertion, { type: 'max-score' }>;
+
+/** Each Claw's score over the test's other assertions, weighted by type, with what it was made of. */
+function weightedScores(a: MaxScore, answered: Answered[]): { score: number; count: number; weights: number }[] {
+  return answered.map((row) => {
     const relevant = row.grading.components.filter((c) => {
       const type = c.assertion.type;
       return type !== 'max-score' && type !== 'select-best';
@@ -161,35 +158,30 @@ function maxScore(
     const score = a.method === 'sum' ? total : weights > 0 ? total / weights : 0;
     return { score, count: relevant.length, weights };
   });
+}
+
+/** Why the scores rank nothing, when they do not: the error every Claw's max-score then gets. */
+function unranked(answered: Answered[], scores: ReturnType<typeof weightedScores>): string | undefined {
   const missing = answered.find((_row, i) => scores[i].count === 0);
-  if (missing) {
-    for (const row of answered)
-      markError(row, a, `max-score: no other assertion of this test was scored for ${missing.entry.clawId}`, tools);
-    return;
-  }
+  if (missing) return `max-score: no other assertion of this test was scored for ${missing.entry.clawId}`;
   // Every weight 0: nothing was weighed, and promptfoo's score of 0 for each would hand the win
   // to the first Claw whatever the others scored.
-  if (scores.every((sc) => sc.weights === 0)) {
-    for (const row of answered)
-      markError(
-        row,
-        a,
-        "max-score: every assertion's weight is 0, so nothing was weighed: expected a weight above 0",
-        tools,
-      );
-    return;
-  }
+  if (scores.every((sc) => sc.weights === 0))
+    return "max-score: every assertion's weight is 0, so nothing was weighed: expected a weight above 0";
   // Weights as large as 1e308 add up past the largest number: a score of Infinity over Infinity
   // is NaN, which no comparison ranks, so the first Claw would win whatever it scored.
-  const unranked = answered.find((_row, i) => !Number.isFinite(scores[i].score));
-  if (unranked) {
-    for (const row of answered)
-      markError(
-        row,
-        a,
-        `max-score: the weighted score of ${unranked.entry.clawId} is ${scores[answered.indexOf(unranked)].score}, not a finite number: expected weights whose sum stays finite`,
-        tools,
-      );
+  const infinite = answered.find((_row, i) => !Number.isFinite(scores[i].score));
+  if (infinite)
+    return `max-score: the weighted score of ${infinite.entry.clawId} is ${scores[answered.indexOf(infinite)].score}, not a finite number: expected weights whose sum stays finite`;
+  return undefined;
+}
+
+/** selectMaxScore: each Claw's score over the test's other assertions; the highest passes. */
+function maxScore(check: Check, a: MaxScore, answered: Answered[], tools: CompareTools): void {
+  const scores = weightedScores(a, answered);
+  const problem = unranked(answered, scores);
+  if (problem) {
+    for (const row of answered) markError(row, a, problem, tools);
     return;
   }
   // promptfoo's tie-break: the first of the highest, in the run's order of the Claws.

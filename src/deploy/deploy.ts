@@ -9,12 +9,13 @@ import { type RollbackResult, rollBack } from './rollback.js';
 import { type Classifier, type RollbackTrigger, describeClass } from '../status.js';
 import type { RunContext } from '../context.js';
 import type { DeploymentHistory } from './history.js';
-import { type ChecksResult, type ChecksRunner, describeFailedChecks } from '../checks/result.js';
-import { type BehaviourGate, type Compared, describeComparison, gateFails } from '../checks/comparison.js';
+import type { ChecksResult, ChecksRunner } from '../checks/result.js';
+import { type BehaviourGate, type Compared, describeComparison } from '../checks/comparison.js';
 import { type OnConflict, type Waited, triggerPastConflicts } from './conflict.js';
 import { type TimelineEntry, type WaitOutcome, waitForFinalStatus } from './wait.js';
 import { finalDuration } from './history.js';
 import type { Deployment } from '../api/client.js';
+import { type Known, type SettledOutcome, decideSettling, withRollback } from './settling.js';
 
 /** `error`: the step could not do what it was asked (a refused key, an unknown Claw, a conflict with `on-conflict: fail`). */
 export type Outcome = WaitOutcome | 'cancelled' | 'triggered' | 'error';
@@ -92,12 +93,7 @@ export async function deployClaw(
   // `baseline: before`: the live Claw's checks, every attempt, before anything changes it.
   let baseline: ChecksResult | undefined;
   if (deps.behaviour && deps.checks && input.wait) {
-    log.startGroup?.(`Baseline: the checks on Claw ${input.clawId} before the deployment`);
-    try {
-      baseline = await deps.checks([input.clawId], undefined, { comparing: true });
-    } finally {
-      log.endGroup?.();
-    }
+    baseline = await checkBaseline(deps, deps.checks, input.clawId);
     if (baseline.cancelled) {
       const message = `Cancelled during the baseline checks of Claw ${input.clawId}, before its deployment was triggered.`;
       return { ...base, outcome: 'cancelled', ok: false, message, checks: baseline };
@@ -140,20 +136,7 @@ export async function deployClaw(
   };
   // From here a deployment is live or on its way: whatever breaks takes the failure path.
   try {
-    deps.onProgress?.({ deploymentId: deployment.id, final: false });
-    log.info(
-      `Triggered deployment ${deployment.id} of Claw ${input.clawId} (strategy: ${input.strategy || 'team default'}).${deployment.url ? ` Dashboard: ${deployment.url}` : ''}`,
-    );
-    log.endGroup?.();
-    if (deployment.status !== undefined) {
-      // The timeline starts at the trigger, with the first status the service gave.
-      const reading = policy.classify(deployment.status);
-      const atMs = deps.clock.now() - deps.startedAt;
-      timeline.push({ atMs, deploymentId: deployment.id, status: deployment.status, reading });
-      log.info(
-        `[${formatDuration(atMs)}] deployment ${deployment.id}: ${deployment.status} (${describeClass(reading)})`,
-      );
-    }
+    announceTrigger(deps, started, policy);
   } catch (err) {
     if (err instanceof CancelledError) return settle(deps, started, policy, false, { outcome: 'cancelled' });
     return settle(deps, started, policy, false, { outcome: 'error', error: err });
@@ -170,6 +153,33 @@ export async function deployClaw(
     };
   }
   return settle(deps, started, policy, false);
+}
+
+/** `baseline: before`: the live Claw's checks, every attempt, before anything changes it. */
+async function checkBaseline(deps: CommandDeps, checks: ChecksRunner, clawId: string): Promise<ChecksResult> {
+  deps.log.startGroup?.(`Baseline: the checks on Claw ${clawId} before the deployment`);
+  try {
+    return await checks([clawId], undefined, { comparing: true });
+  } finally {
+    deps.log.endGroup?.();
+  }
+}
+
+/** Says the trigger went through, and starts the timeline with the first status the service gave. */
+function announceTrigger(deps: CommandDeps, started: Started, policy: Policy): void {
+  const { log } = deps;
+  const { deploymentId, status, url } = started;
+  deps.onProgress?.({ deploymentId, final: false });
+  log.info(
+    `Triggered deployment ${deploymentId} of Claw ${started.clawId} (strategy: ${started.strategy || 'team default'}).${url ? ` Dashboard: ${url}` : ''}`,
+  );
+  log.endGroup?.();
+  if (status !== undefined) {
+    const reading = policy.classify(status);
+    const atMs = deps.clock.now() - deps.startedAt;
+    started.timeline.push({ atMs, deploymentId, status, reading });
+    log.info(`[${formatDuration(atMs)}] deployment ${deploymentId}: ${status} (${describeClass(reading)})`);
+  }
 }
 
 export async function waitOnDeployment(deps: CommandDeps, deploymentId: string, policy: Policy): Promise<DeployResult> {
@@ -190,17 +200,129 @@ function describeBreak(err: unknown): string {
   return err instanceof ApiError ? err.message : `unexpected error: ${errorMessage(err)}`;
 }
 
-/** The failure path's trigger: an error takes it when the rollback rules cover failures. */
-export function rollsBack(policy: Policy, outcome: Outcome): boolean {
-  const on = policy.rollbackOn as string[];
-  return policy.autoRollback && (on.includes(outcome) || (outcome === 'error' && on.includes('failed')));
+export { rollsBack } from './settling.js';
+
+/** How a break ends a settling: a cancel, or an error said in one line. */
+function broken(err: unknown): { outcome: 'cancelled' } | { outcome: 'error'; failure: string } {
+  return err instanceof CancelledError ? { outcome: 'cancelled' } : { outcome: 'error', failure: describeBreak(err) };
+}
+
+/** What the wait found, or how the run broke, as the settling goes on. */
+interface Found {
+  outcome: SettledOutcome;
+  status?: string;
+  url?: string;
+  note?: string;
+  failure?: string;
+  /** A deployment `wait` found already final: its duration is the service's to tell, not this run's. */
+  foundFinal?: Deployment;
+}
+
+/** Waits for the deployment's final status; a break (a cancel, a read that fails for good) ends it. */
+async function waitToSettle(deps: CommandDeps, started: Started, policy: Policy, pollFirst: boolean): Promise<Found> {
+  const { deploymentId, timeline } = started;
+  deps.log.startGroup?.(`Wait: deployment ${deploymentId}`);
+  try {
+    const wait = await waitForFinalStatus(deps, {
+      deploymentId,
+      clawId: started.clawId,
+      deadline: deps.deadline,
+      pollIntervalMs: policy.pollIntervalMs,
+      classify: policy.classify,
+      pollFirst,
+      timeline,
+    });
+    const foundFinal =
+      started.command === 'wait' && wait.polls === 1 && isFinal(wait.outcome) ? wait.deployment : undefined;
+    const url = wait.deployment?.url ?? started.url;
+    return { outcome: wait.outcome, status: wait.status ?? started.status, url, note: wait.note, foundFinal };
+  } catch (err) {
+    const why = broken(err);
+    const status = why.outcome === 'cancelled' ? (timeline.at(-1)?.status ?? started.status) : started.status;
+    return { ...why, status, url: started.url };
+  } finally {
+    deps.log.endGroup?.();
+  }
 }
 
 /**
- * Waits for a final status, runs the checks, then applies the rollback policy. Whatever breaks
- * on the way (a read that fails for good, a bug, a closed output) ends as outcome `error`, and the
- * deployment is rolled back when the rules cover failures: a crash never leaves a release live and
- * unchecked. `broke` starts there at once (a failure between the trigger and the wait).
+ * The behaviour gate: a deployment that succeeded must still prove the Claw answers as it should.
+ * Runs the checks (and the comparison with the baseline); judging them is `decideSettling`'s.
+ */
+async function checkSettled(
+  deps: CommandDeps,
+  started: Started,
+  found: Found,
+): Promise<{ found: Found; checks?: ChecksResult; gate?: Known['gate'] }> {
+  let checks: ChecksResult | undefined;
+  let gate: Known['gate'];
+  try {
+    deps.onProgress?.({ deploymentId: started.deploymentId, final: isFinal(found.outcome) });
+    if (found.outcome === 'succeeded' && deps.checks && started.clawId) {
+      const { baseline } = started;
+      deps.log.startGroup?.(`Checks: Claw ${started.clawId}`);
+      try {
+        checks = await deps.checks([started.clawId], undefined, baseline ? { comparing: true } : undefined);
+      } finally {
+        deps.log.endGroup?.();
+      }
+      if (!checks.cancelled && baseline && deps.behaviour) {
+        gate = {
+          failOn: deps.behaviour.failOn,
+          comparison: deps.behaviour.compare(
+            { label: 'before', entries: baseline.entries },
+            { label: 'after', entries: checks.entries },
+          ),
+        };
+        deps.log.info(`Compared with the checks before the deployment: ${describeComparison(gate.comparison)}.`);
+      }
+    }
+  } catch (err) {
+    return { found: { ...found, ...broken(err) }, checks, gate };
+  }
+  return { found, checks, gate };
+}
+
+/** Rolls the deployment back as decided; a rollback that breaks is reported, never thrown. */
+async function rollBackSettled(
+  deps: CommandDeps,
+  started: Started,
+  status: string | undefined,
+  policy: Policy,
+  follow: boolean,
+): Promise<RollbackResult> {
+  const { deploymentId } = started;
+  deps.log.startGroup?.(`Rollback: deployment ${deploymentId}`);
+  const rollback = await rollBack(deps, {
+    deploymentId,
+    clawId: started.clawId,
+    statusBefore: status,
+    timeoutMs: follow ? policy.timeoutMs : CANCEL_ROLLBACK_MS,
+    pollIntervalMs: policy.pollIntervalMs,
+    classify: policy.classify,
+    wait: follow,
+    timeline: started.timeline,
+  }).catch((err: unknown) => {
+    const why =
+      err instanceof CancelledError ? 'the run was cancelled while waiting for the rollback' : describeBreak(err);
+    return {
+      id: deploymentId,
+      form: 'in-place',
+      succeeded: false,
+      outcome: err instanceof CancelledError ? 'requested' : 'error',
+      message: why,
+    } satisfies RollbackResult;
+  });
+  deps.log.endGroup?.();
+  return rollback;
+}
+
+/**
+ * Waits for a final status, runs the checks, then applies the rollback policy, as `decideSettling`
+ * decides. Whatever breaks on the way (a read that fails for good, a bug, a closed output) ends as
+ * outcome `error`, and the deployment is rolled back when the rules cover failures: a crash never
+ * leaves a release live and unchecked. `broke` starts there at once (a failure between the trigger
+ * and the wait).
  */
 async function settle(
   deps: CommandDeps,
@@ -209,138 +331,17 @@ async function settle(
   pollFirst: boolean,
   broke?: { outcome: 'cancelled' } | { outcome: 'error'; error: unknown },
 ): Promise<DeployResult> {
-  const { clock, startedAt } = deps;
-  const { deploymentId, timeline } = started;
-  let outcome: Outcome = broke?.outcome ?? 'timed-out';
-  let status = started.status;
-  let url = started.url;
-  let note: string | undefined;
-  let failure = broke?.outcome === 'error' ? describeBreak(broke.error) : undefined;
-  /** A deployment `wait` found already final: its duration is the service's to tell, not this run's. */
-  let foundFinal: Deployment | undefined;
-  const breaks = (err: unknown): void => {
-    if (err instanceof CancelledError) outcome = 'cancelled';
-    else {
-      outcome = 'error';
-      failure = describeBreak(err);
-    }
-  };
-  if (!broke) {
-    deps.log.startGroup?.(`Wait: deployment ${deploymentId}`);
-    try {
-      const wait = await waitForFinalStatus(deps, {
-        deploymentId,
-        clawId: started.clawId,
-        deadline: deps.deadline,
-        pollIntervalMs: policy.pollIntervalMs,
-        classify: policy.classify,
-        pollFirst,
-        timeline,
-      });
-      outcome = wait.outcome;
-      if (started.command === 'wait' && wait.polls === 1 && isFinal(outcome)) foundFinal = wait.deployment;
-      status = wait.status ?? status;
-      url = wait.deployment?.url ?? url;
-      note = wait.note;
-    } catch (err) {
-      breaks(err);
-      if (outcome === 'cancelled') status = timeline.at(-1)?.status ?? status;
-    } finally {
-      deps.log.endGroup?.();
-    }
-  }
-  const reachedFinal = isFinal(outcome);
-  const durationMs = foundFinal ? finalDuration(foundFinal) : clock.now() - startedAt;
-
-  // The behaviour gate: a deployment that succeeded must still prove the Claw answers as it should.
-  let checks: ChecksResult | undefined;
-  let comparison: Compared | undefined;
-  try {
-    deps.onProgress?.({ deploymentId, final: reachedFinal });
-    if (outcome === 'succeeded' && deps.checks && started.clawId) {
-      const { baseline } = started;
-      deps.log.startGroup?.(`Checks: Claw ${started.clawId}`);
-      try {
-        checks = await deps.checks([started.clawId], undefined, baseline ? { comparing: true } : undefined);
-      } finally {
-        deps.log.endGroup?.();
-      }
-      if (checks.cancelled) outcome = 'cancelled';
-      else if (baseline && deps.behaviour) {
-        comparison = deps.behaviour.compare(
-          { label: 'before', entries: baseline.entries },
-          { label: 'after', entries: checks.entries },
-        );
-        deps.log.info(`Compared with the checks before the deployment: ${describeComparison(comparison)}.`);
-        if (gateFails(deps.behaviour.failOn, checks.passed, comparison)) outcome = 'failed';
-      } else if (!checks.passed) outcome = 'failed';
-    }
-  } catch (err) {
-    breaks(err);
-  }
-
-  let rollback: RollbackResult | undefined;
-  if (rollsBack(policy, outcome)) {
-    const cancelled = outcome === 'cancelled';
-    deps.log.startGroup?.(`Rollback: deployment ${deploymentId}`);
-    rollback = await rollBack(deps, {
-      deploymentId,
-      clawId: started.clawId,
-      statusBefore: status,
-      timeoutMs: cancelled ? CANCEL_ROLLBACK_MS : policy.timeoutMs,
-      pollIntervalMs: policy.pollIntervalMs,
-      classify: policy.classify,
-      wait: !cancelled,
-      timeline,
-    }).catch((err: unknown) => {
-      const why =
-        err instanceof CancelledError ? 'the run was cancelled while waiting for the rollback' : describeBreak(err);
-      return {
-        id: deploymentId,
-        form: 'in-place',
-        succeeded: false,
-        outcome: err instanceof CancelledError ? 'requested' : 'error',
-        message: why,
-      } satisfies RollbackResult;
-    });
-    deps.log.endGroup?.();
-  }
-
-  const what = `Deployment ${deploymentId}${started.clawId ? ` of Claw ${started.clawId}` : ''}`;
-  const quoted = status ? ` "${status}"` : '';
-  const after =
-    durationMs === undefined
-      ? 'a time the service does not tell (it had finished before this wait began)'
-      : formatDuration(durationMs);
-  let message = {
-    succeeded: `${what} succeeded with status${quoted} after ${after}${comparison ? `; compared with before it: ${describeComparison(comparison)}` : checks ? `, and its ${checks.entries.length} check(s) passed` : ''}.`,
-    failed:
-      comparison && deps.behaviour?.failOn !== 'failure'
-        ? `${what} succeeded with status${quoted} after ${after}, but it behaves worse than before it (${wordsOf(deps).input('fail-on')} ${deps.behaviour?.failOn}): ${describeComparison(comparison)}.`
-        : checks && !checks.passed
-          ? `${what} succeeded with status${quoted} after ${after}, but its checks did not pass: ${describeFailedChecks(checks)}.`
-          : `${what} failed with status${quoted} after ${after}.`,
-    paused: `${what} is paused with status${quoted} after ${after}: it needs a human.`,
-    'timed-out': `${what} timed out: ${(note ?? 'no final status in time').replace(/\.$/, '')}${status ? `; last status "${status}"` : ''}.`,
-    cancelled: checks?.cancelled
-      ? `The run was cancelled during the checks of ${what.charAt(0).toLowerCase()}${what.slice(1)} (status${quoted}): ${checks.entries.filter((e) => e.passed).length} of ${checks.entries.length} check(s) had passed.`
-      : `The run was cancelled while waiting for ${what.charAt(0).toLowerCase()}${what.slice(1)}${status ? ` (last status "${status}")` : ''}.`,
-    triggered: '',
-    error: `${started.command === 'deploy' ? `${what} was triggered, then the deploy stopped` : `The ${started.command} of ${what.charAt(0).toLowerCase()}${what.slice(1)} stopped`}: ${(failure ?? 'an unexpected error').replace(/\.$/, '')}${status ? ` (last status "${status}")` : ''}.`,
-  }[outcome];
-  if (started.waited) {
-    const ids = started.waited.deploymentIds.map((id) => `deployment ${id}`).join(' and ');
-    message += ` It first waited ${formatDuration(started.waited.ms)} for ${ids}, which was in the way.`;
-  }
-  if (rollback) {
-    message += rollback.succeeded
-      ? ` It was rolled back (${rollback.message}).`
-      : rollback.outcome === 'requested'
-        ? ` A rollback was requested (${rollback.message}).`
-        : ` Rolling it back failed too: ${rollback.message}.`;
-  } else if (outcome === 'error' && policy.autoRollback) {
-    message += " It was not rolled back: 'rollback-on' does not hold failed.";
-  }
+  const waited: Found = broke
+    ? { ...(broke.outcome === 'error' ? broken(broke.error) : broke), status: started.status, url: started.url }
+    : await waitToSettle(deps, started, policy, pollFirst);
+  const durationMs = waited.foundFinal ? finalDuration(waited.foundFinal) : deps.clock.now() - deps.startedAt;
+  const { found, checks, gate } = await checkSettled(deps, started, waited);
+  const { status, url } = found;
+  const decision = decideSettling({ ...started, ...found, durationMs, checks, gate, words: wordsOf(deps) }, policy);
+  const rollback = decision.rollBack
+    ? await rollBackSettled(deps, started, status, policy, decision.rollBack.wait)
+    : undefined;
+  const { outcome } = decision;
   // The baseline's own checks stay out of the result: `comparison` carries what they showed.
   const shown: Omit<Started, 'baseline'> & { baseline?: undefined } = { ...started, baseline: undefined };
   return {
@@ -351,10 +352,44 @@ async function settle(
     durationMs,
     rollback,
     checks,
-    ...(comparison ? { comparison } : {}),
+    ...(gate ? { comparison: gate.comparison } : {}),
     ok: outcome === 'succeeded',
-    message,
+    message: rollback ? withRollback(decision.message, rollback) : decision.message,
   };
+}
+
+/** The Claw's current deployment, else its newest one; an empty id when it has none. */
+async function currentDeployment(
+  deps: CommandDeps,
+  clawId: string,
+): Promise<{ deploymentId: string; statusBefore?: string }> {
+  const options = { deadline: deps.deadline, signal: deps.signal };
+  const claw = await deps.client.getClaw(clawId, options);
+  if (claw.deploymentId) return { deploymentId: claw.deploymentId, statusBefore: claw.deploymentStatus };
+  const recent = await deps.client.listDeployments({ ...options, clawId });
+  // Newest first by creation time when the service gives one; otherwise the list's own order.
+  const newest = recent.some((d) => d.createdAt !== undefined)
+    ? [...recent].sort((a, b) => (b.createdAt ?? 0) - (a.createdAt ?? 0))[0]
+    : recent[0];
+  return { deploymentId: newest?.id ?? '', statusBefore: newest?.status };
+}
+
+/** The rollback command's outcome and message, from how the rollback went. */
+function rolledBack(deploymentId: string, rollback: RollbackResult): { outcome: Outcome; message: string } {
+  const cancelled = rollback.outcome === 'requested';
+  const message = rollback.succeeded
+    ? `Deployment ${deploymentId} was rolled back (${rollback.message}).`
+    : cancelled
+      ? `The run was cancelled while rolling back deployment ${deploymentId} (${rollback.message}).`
+      : `Rolling back deployment ${deploymentId} failed: ${rollback.message}.`;
+  const outcome: Outcome = rollback.succeeded
+    ? 'succeeded'
+    : cancelled
+      ? 'cancelled'
+      : rollback.outcome === 'timed-out' || rollback.outcome === 'paused'
+        ? rollback.outcome
+        : 'failed';
+  return { outcome, message };
 }
 
 /** The rollback command: rolls back `deploymentId`, or the Claw's current deployment. */
@@ -370,18 +405,7 @@ export async function rollbackCommand(
   if (deploymentId) {
     statusBefore = (await client.getDeployment(deploymentId, options)).status;
   } else {
-    const claw = await client.getClaw(target.clawId, options);
-    deploymentId = claw.deploymentId ?? '';
-    statusBefore = claw.deploymentStatus;
-    if (!deploymentId) {
-      const recent = await client.listDeployments({ ...options, clawId: target.clawId });
-      // Newest first by creation time when the service gives one; otherwise the list's own order.
-      const newest = recent.some((d) => d.createdAt !== undefined)
-        ? [...recent].sort((a, b) => (b.createdAt ?? 0) - (a.createdAt ?? 0))[0]
-        : recent[0];
-      deploymentId = newest?.id ?? '';
-      statusBefore = newest?.status;
-    }
+    ({ deploymentId, statusBefore } = await currentDeployment(deps, target.clawId));
     if (!deploymentId) {
       return {
         command: 'rollback',
@@ -421,19 +445,7 @@ export async function rollbackCommand(
       timeline,
     });
     const durationMs = clock.now() - startedAt;
-    const cancelled = rollback.outcome === 'requested';
-    const message = rollback.succeeded
-      ? `Deployment ${deploymentId} was rolled back (${rollback.message}).`
-      : cancelled
-        ? `The run was cancelled while rolling back deployment ${deploymentId} (${rollback.message}).`
-        : `Rolling back deployment ${deploymentId} failed: ${rollback.message}.`;
-    const outcome: Outcome = rollback.succeeded
-      ? 'succeeded'
-      : cancelled
-        ? 'cancelled'
-        : rollback.outcome === 'timed-out' || rollback.outcome === 'paused'
-          ? rollback.outcome
-          : 'failed';
+    const { outcome, message } = rolledBack(deploymentId, rollback);
     return { ...base, status: rollback.status, outcome, durationMs, rollback, ok: rollback.succeeded, message };
   } catch (err) {
     if (!(err instanceof CancelledError)) throw err;

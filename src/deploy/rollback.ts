@@ -4,6 +4,7 @@ import { ApiError } from '../api/errors.js';
 import { CancelledError, errorMessage } from '../errors.js';
 import type { StatusClass } from '../status.js';
 import type { RunContext } from '../context.js';
+import type { Deployment } from '../api/client.js';
 import { type TimelineEntry, type WaitOutcome, waitForFinalStatus } from './wait.js';
 import type { Classifier } from '../status.js';
 
@@ -76,20 +77,16 @@ export async function rollBack(deps: RunContext, request: RollbackRequest): Prom
       message: `rollback ${id} was requested; not waited for`,
     };
   }
+  return followRollback(deps, request, { id, form, answer, deadline });
+}
 
-  let stalePolls = 0;
-  const outcomeOf = (reading: StatusClass, status: string): WaitOutcome | undefined => {
-    if (form === 'new-deployment') {
-      if (reading === 'succeeded' || reading === 'rolled_back') return 'succeeded';
-      return reading === 'failed' ? 'failed' : reading === 'paused' ? 'paused' : undefined;
-    }
-    if (reading === 'rolled_back') return 'succeeded';
-    if (reading === 'in_progress') return undefined;
-    // The original still showing the status it had before the request: the rollback may not
-    // have begun. Give it a few polls before taking that status as the answer.
-    if (status === request.statusBefore && ++stalePolls < STALE_POLLS) return undefined;
-    return reading === 'paused' ? 'paused' : 'failed';
-  };
+/** Follows a rollback that was sent until it is final; a cancel or a break is reported, never thrown. */
+async function followRollback(
+  deps: RunContext,
+  request: RollbackRequest,
+  sent: { id: string; form: RollbackResult['form']; answer: Deployment | undefined; deadline: number },
+): Promise<RollbackResult> {
+  const { id, form, answer, deadline } = sent;
   let result;
   try {
     result = await waitForFinalStatus(deps, {
@@ -99,7 +96,7 @@ export async function rollBack(deps: RunContext, request: RollbackRequest): Prom
       pollIntervalMs: request.pollIntervalMs,
       classify: request.classify,
       pollFirst: false,
-      outcomeOf,
+      outcomeOf: rollbackOutcome(form, request.statusBefore),
       timeline: request.timeline,
       onStatus: request.onStatus,
     });
@@ -133,4 +130,27 @@ export async function rollBack(deps: RunContext, request: RollbackRequest): Prom
       ? `rollback ${id} did not finish: ${result.note ?? 'timed out'}${status ? ` (last status ${status})` : ''}`
       : `rollback ${id} did not succeed: ${status ?? result.outcome}`;
   return { id, form, status, url: result.deployment?.url ?? answer?.url, succeeded, outcome: result.outcome, message };
+}
+
+/**
+ * How a rollback's following reads a status. A new deployment is done when it succeeds; the
+ * original is done when it reads rolled back.
+ */
+function rollbackOutcome(
+  form: RollbackResult['form'],
+  statusBefore: string | undefined,
+): (reading: StatusClass, status: string) => WaitOutcome | undefined {
+  let stalePolls = 0;
+  return (reading, status) => {
+    if (form === 'new-deployment') {
+      if (reading === 'succeeded' || reading === 'rolled_back') return 'succeeded';
+      return reading === 'failed' ? 'failed' : reading === 'paused' ? 'paused' : undefined;
+    }
+    if (reading === 'rolled_back') return 'succeeded';
+    if (reading === 'in_progress') return undefined;
+    // The original still showing the status it had before the request: the rollback may not
+    // have begun. Give it a few polls before taking that status as the answer.
+    if (status === statusBefore && ++stalePolls < STALE_POLLS) return undefined;
+    return reading === 'paused' ? 'paused' : 'failed';
+  };
 }

@@ -64,8 +64,8 @@ export async function waitForFinalStatus(
   deps: RunContext & { history?: DeploymentHistory },
   request: WaitRequest,
 ): Promise<WaitResult> {
-  const { client, clock, log, signal, startedAt } = deps;
-  const { deploymentId, deadline, timeline } = request;
+  const { client, clock, signal } = deps;
+  const { deploymentId, deadline } = request;
   const outcomeOf = request.outcomeOf ?? deploymentOutcome;
   let polls = 0;
   let last: Deployment | undefined;
@@ -114,38 +114,46 @@ export async function waitForFinalStatus(
       // From the second poll on, the schedule follows the Claw's history (the first wait is the interval anyway).
       await learn();
     } catch (err) {
-      // Retries already happened below; past the deadline, the wait has simply run out of time.
-      if (err instanceof ApiError && err.transient && clock.now() >= deadline - 1) {
-        return {
-          outcome: 'timed-out',
-          status: last?.status,
-          deployment: last,
-          polls,
-          note: `${timedOutNote()} (last error: ${err.message})`,
-        };
-      }
-      if (err instanceof ApiError && err.kind === 'deadline') {
-        return { outcome: 'timed-out', status: last?.status, deployment: last, polls, note: err.message };
-      }
+      const ran = ranOutOfTime(err, () => clock.now() >= deadline - 1, timedOutNote);
+      if (ran) return { outcome: 'timed-out', status: last?.status, deployment: last, polls, note: ran };
       throw err;
     }
     const status = last.status;
-    const reading = request.classify(status);
-    const previous = timeline.at(-1);
-    if (status !== undefined && (previous?.status !== status || previous.deploymentId !== deploymentId)) {
-      const entry: TimelineEntry = { atMs: clock.now() - startedAt, deploymentId, status, reading };
-      timeline.push(entry);
-      log.info(`[${formatDuration(entry.atMs)}] deployment ${deploymentId}: ${status} (${describeClass(reading)})`);
-      request.onStatus?.(entry);
-    } else if (status === undefined && polls === 1) {
-      log.warning(
-        `Deployment ${deploymentId} has no status or state field; still polling. Add its words to ${wordsOf(deps).input('success-statuses')} or ${wordsOf(deps).input('failure-statuses')} if they are unusual.`,
-      );
-    }
+    const reading = noteStatus(deps, request, status, polls);
     const outcome = status === undefined ? undefined : outcomeOf(reading, status);
     if (outcome) return { outcome, status, deployment: last, polls };
     if (!(await sleepUntilNextPoll())) {
       return { outcome: 'timed-out', status, deployment: last, polls, note: timedOutNote() };
     }
   }
+}
+
+/**
+ * A read that failed for good, when it is the deadline it ran into: why the wait timed out. Retries
+ * already happened below; past the deadline, the wait has simply run out of time.
+ */
+function ranOutOfTime(err: unknown, pastDeadline: () => boolean, timedOutNote: () => string): string | undefined {
+  if (err instanceof ApiError && err.transient && pastDeadline())
+    return `${timedOutNote()} (last error: ${err.message})`;
+  if (err instanceof ApiError && err.kind === 'deadline') return err.message;
+  return undefined;
+}
+
+/** Reads a polled status: a new one goes on the timeline and in the log; none at all is warned of once. */
+function noteStatus(deps: RunContext, request: WaitRequest, status: string | undefined, polls: number): StatusClass {
+  const { clock, log, startedAt } = deps;
+  const { deploymentId, timeline } = request;
+  const reading = request.classify(status);
+  const previous = timeline.at(-1);
+  if (status !== undefined && (previous?.status !== status || previous.deploymentId !== deploymentId)) {
+    const entry: TimelineEntry = { atMs: clock.now() - startedAt, deploymentId, status, reading };
+    timeline.push(entry);
+    log.info(`[${formatDuration(entry.atMs)}] deployment ${deploymentId}: ${status} (${describeClass(reading)})`);
+    request.onStatus?.(entry);
+  } else if (status === undefined && polls === 1) {
+    log.warning(
+      `Deployment ${deploymentId} has no status or state field; still polling. Add its words to ${wordsOf(deps).input('success-statuses')} or ${wordsOf(deps).input('failure-statuses')} if they are unusual.`,
+    );
+  }
+  return reading;
 }

@@ -93,6 +93,50 @@ export async function cleanUp(deps: PreviewDeps, request: PreviewRequest, pr: nu
   return result;
 }
 
+/** A pull request a sweep looks at: its state, and the previews its sealed state names. */
+interface SweepPlan {
+  pr: number;
+  info: PullRequestInfo;
+  records: PreviewRecord[];
+}
+
+/**
+ * Reads the pull requests the listed Claws' names hint at, and their sealed states; throws when one
+ * cannot be read. A name that merely fits costs GitHub calls: at most MAX_SWEEP_PULLS pull requests
+ * a run, the oldest first, and none past the step's timeout; the rest wait for the next sweep.
+ */
+async function readPullRequests(
+  deps: PreviewDeps,
+  request: PreviewRequest,
+  byPr: Map<number, string[]>,
+  result: PreviewResult,
+): Promise<SweepPlan[]> {
+  const { ctx } = deps;
+  const plans: SweepPlan[] = [];
+  const numbers = [...byPr.keys()].sort((a, b) => a - b);
+  for (const [i, pr] of numbers.entries()) {
+    const late = ctx.deadline !== undefined && ctx.clock.now() >= ctx.deadline;
+    if (i >= MAX_SWEEP_PULLS || late) {
+      const why = late
+        ? "not looked at: the step's timeout came first"
+        : `not looked at: a sweep reads at most ${MAX_SWEEP_PULLS} pull requests, the oldest first`;
+      for (const id of numbers.slice(i).flatMap((n) => byPr.get(n) ?? [])) result.kept.push({ id, why });
+      break;
+    }
+    let info: PullRequestInfo;
+    try {
+      info = await deps.host.pullRequest(pr);
+    } catch (err) {
+      if (!(err instanceof NoSuchPullRequest)) throw err;
+      // No pull request, no comment: no sealed state can name these Claws.
+      for (const id of byPr.get(pr) ?? []) result.kept.push({ id, why: `not a preview: ${err.message}` });
+      continue;
+    }
+    plans.push({ pr, info, records: (await previewsOf(deps, request, pr)).records });
+  }
+  return plans;
+}
+
 /**
  * The sweep: previews of this manifest's Claws whose pull request is closed, or open but not
  * updated for `preview-ttl`. A listed Claw whose name hints at a pull request only says which
@@ -118,32 +162,10 @@ export async function sweep(deps: PreviewDeps, request: PreviewRequest): Promise
     const of = previewOf(id, declared);
     if (of) byPr.set(of.pr, [...(byPr.get(of.pr) ?? []), id]);
   }
-  // Read everything first: a failure here must not turn into "no open pull requests". A name that
-  // merely fits costs GitHub calls: at most MAX_SWEEP_PULLS pull requests a run, the oldest first,
-  // and none past the step's timeout; the rest wait for the next sweep.
-  const plans: { pr: number; info: PullRequestInfo; records: PreviewRecord[] }[] = [];
-  const numbers = [...byPr.keys()].sort((a, b) => a - b);
+  // Read everything first: a failure here must not turn into "no open pull requests".
+  let plans: SweepPlan[];
   try {
-    for (const [i, pr] of numbers.entries()) {
-      const late = ctx.deadline !== undefined && ctx.clock.now() >= ctx.deadline;
-      if (i >= MAX_SWEEP_PULLS || late) {
-        const why = late
-          ? "not looked at: the step's timeout came first"
-          : `not looked at: a sweep reads at most ${MAX_SWEEP_PULLS} pull requests, the oldest first`;
-        for (const id of numbers.slice(i).flatMap((n) => byPr.get(n) ?? [])) result.kept.push({ id, why });
-        break;
-      }
-      let info: PullRequestInfo;
-      try {
-        info = await deps.host.pullRequest(pr);
-      } catch (err) {
-        if (!(err instanceof NoSuchPullRequest)) throw err;
-        // No pull request, no comment: no sealed state can name these Claws.
-        for (const id of byPr.get(pr) ?? []) result.kept.push({ id, why: `not a preview: ${err.message}` });
-        continue;
-      }
-      plans.push({ pr, info, records: (await previewsOf(deps, request, pr)).records });
-    }
+    plans = await readPullRequests(deps, request, byPr, result);
   } catch (err) {
     result.ok = false;
     result.kept = [];

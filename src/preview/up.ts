@@ -84,52 +84,70 @@ export async function up(deps: PreviewDeps, request: PreviewRequest, pr: number)
   }
   result.entries.push(...cappedEntries);
 
-  if (deps.runChecks && request.suite) {
-    const live = result.entries.filter((e) => e.outcome === 'succeeded' && e.previewId);
-    if (live.length > 0) {
-      const checks = await deps.runChecks(
-        suiteForPreviews(request.suite, live),
-        live.flatMap((e) => [e.claw, e.previewId!]),
-        // select-best and max-score compare a production Claw with its own preview only.
-        live.map((e) => [e.claw, e.previewId!]),
-        // Every attempt on both sides, at the same time: the comparison's evidence.
-        { comparing: true },
-      );
-      // A cancel during the checks: nothing is compared or commented on half a run.
-      if (checks.cancelled) throw new CancelledError();
-      result.checks = checks;
-      for (const entry of live) {
-        entry.rows = compareChecks(checks, entry.claw, entry.previewId!);
-        // A flaky check that behaves the same on both sides is no regression: only a metric the
-        // comparison calls `regressed` counts, never one check passing on one side and not the other.
-        entry.comparison = compareRuns(
-          { label: 'production', entries: entriesOf(checks, entry.claw) },
-          { label: 'preview', entries: entriesOf(checks, entry.previewId!) },
-          request.suite,
-        );
-        entry.regressions = entry.comparison.metrics.filter((m) => m.verdict === 'regressed').length;
-        entry.checksPassed = entry.rows.every((r) => r.preview?.passed === true);
-      }
-    }
-  }
+  if (deps.runChecks && request.suite) await checkBesideProduction(deps.runChecks, request.suite, result);
   if ((await host.pullRequest(pr)).state === 'closed') return closedDuringRun(deps, request, result, known, held);
 
   result.regressions = result.entries.reduce((n, e) => n + e.regressions, 0);
-  // A cap never fails the step: it was said in a notice.
-  const failed = result.entries.filter((e) => e.outcome !== 'succeeded' && e.outcome !== 'capped');
-  const checksFailed = result.entries.some((e) => e.checksPassed === false);
-  result.ok =
-    failed.length === 0 &&
-    (request.failOn === 'never' ||
-      (request.failOn === 'regression' && result.regressions === 0) ||
-      (request.failOn === 'inconclusive' &&
-        !comparisonFails(worstBehaviour(result.entries.map((e) => e.comparison?.behaviour ?? '')), 'inconclusive')) ||
-      (request.failOn === 'failure' && !checksFailed));
+  result.ok = passes(request.failOn, result);
   const previews = result.entries.map((e) => `${e.claw} → ${e.previewId ?? '(none)'} (${e.outcome})`).join(', ');
   const regressions = result.regressions ? `; ${result.regressions} metric(s) regressed against production` : '';
   result.message = `Previews for pull request #${pr}: ${previews}${regressions}.`;
   await writeComment(deps, request, result, registerOf(result, known), held);
   return result;
+}
+
+/**
+ * The checks on each live preview and its production Claw side by side, every attempt on both
+ * sides at the same time: the comparison's evidence, kept on each entry.
+ */
+async function checkBesideProduction(
+  runChecks: NonNullable<PreviewDeps['runChecks']>,
+  suite: CheckSuite,
+  result: PreviewResult,
+): Promise<void> {
+  const live = result.entries.filter((e) => e.outcome === 'succeeded' && e.previewId);
+  if (live.length === 0) return;
+  const checks = await runChecks(
+    suiteForPreviews(suite, live),
+    live.flatMap((e) => [e.claw, e.previewId!]),
+    // select-best and max-score compare a production Claw with its own preview only.
+    live.map((e) => [e.claw, e.previewId!]),
+    // Every attempt on both sides, at the same time: the comparison's evidence.
+    { comparing: true },
+  );
+  // A cancel during the checks: nothing is compared or commented on half a run.
+  if (checks.cancelled) throw new CancelledError();
+  result.checks = checks;
+  for (const entry of live) {
+    entry.rows = compareChecks(checks, entry.claw, entry.previewId!);
+    // A flaky check that behaves the same on both sides is no regression: only a metric the
+    // comparison calls `regressed` counts, never one check passing on one side and not the other.
+    entry.comparison = compareRuns(
+      { label: 'production', entries: entriesOf(checks, entry.claw) },
+      { label: 'preview', entries: entriesOf(checks, entry.previewId!) },
+      suite,
+    );
+    entry.regressions = entry.comparison.metrics.filter((m) => m.verdict === 'regressed').length;
+    entry.checksPassed = entry.rows.every((r) => r.preview?.passed === true);
+  }
+}
+
+/**
+ * Whether the step passes: every preview up (a cap never fails it: it was said in a notice), and
+ * the checks as `fail-on` reads them.
+ */
+function passes(failOn: PreviewRequest['failOn'], result: PreviewResult): boolean {
+  const { entries } = result;
+  const failed = entries.filter((e) => e.outcome !== 'succeeded' && e.outcome !== 'capped');
+  const checksFailed = entries.some((e) => e.checksPassed === false);
+  return (
+    failed.length === 0 &&
+    (failOn === 'never' ||
+      (failOn === 'regression' && result.regressions === 0) ||
+      (failOn === 'inconclusive' &&
+        !comparisonFails(worstBehaviour(entries.map((e) => e.comparison?.behaviour ?? '')), 'inconclusive')) ||
+      (failOn === 'failure' && !checksFailed))
+  );
 }
 
 async function readState(
@@ -231,7 +249,7 @@ async function upClaw(
   known: PreviewRecord[],
   held: PreviewRecord[],
 ): Promise<PreviewEntry> {
-  const { ctx, host } = deps;
+  const { ctx } = deps;
   const { manifest } = request;
   const options = { deadline: ctx.deadline, signal: ctx.signal };
   const entry = emptyEntry(spec.id);
@@ -246,29 +264,10 @@ async function upClaw(
     return entry;
   }
   try {
-    let id = record && (await exists(deps, record.id)) ? record.id : undefined;
-    if (id) {
-      // Later pushes: only what changed since, as a plan against the preview itself.
-      const plan = await makePlan(ctx, single(manifest, { ...spec, id, create: false }));
-      const applied = await applyPlan(ctx, plan, { rewriteSecrets: false });
-      if (applied.failed) throw new Error(`updating preview ${id} stopped: ${applied.failed.message}`);
-      ctx.log.info(`Preview ${id} of ${spec.id}: ${plan.changes} change(s) since the last push.`);
-    } else {
-      id = await createPreview(deps, request, pr, spec, entry, known);
-      entry.created = true;
-      // Registered before anything else happens to it: a run cut short still leaves it in a sealed state.
-      known.push({ claw: spec.id, id });
-      const registering = { ...emptyResult('up', request.event.headSha, pr), message: `Creating previews…` };
-      await writeComment(deps, request, registering, known, held);
-      if (registering.comment !== 'written') {
-        // Not in a sealed state, it would never be found again, nor deleted: take it away now.
-        known.pop();
-        await removePreview(deps, request, { claw: spec.id, id });
-        throw new Error(
-          `removed preview ${id} at once: it could not be recorded in the pull request's comment (see the warning above), and a preview no sealed state names is never cleaned up`,
-        );
-      }
-    }
+    const id =
+      record && (await exists(deps, record.id))
+        ? await updatePreview(deps, manifest, spec, record.id)
+        : await createRegistered(deps, request, pr, spec, entry, known, held);
     entry.previewId = id;
     const deployed = await deployClaw(
       { ...ctx, checks: undefined, onProgress: undefined },
@@ -278,23 +277,7 @@ async function upClaw(
     entry.deploymentId = deployed.deploymentId;
     entry.outcome = deployed.outcome ?? 'error';
     entry.url = (await ctx.client.getClaw(id, options).catch(() => undefined))?.url ?? deployed.url;
-    if (request.environment) {
-      entry.githubDeployment =
-        record?.githubDeployment ??
-        (await host.createDeployment(`${request.environment}-${spec.id}-pr-${pr}`, `Preview of ${spec.id} for #${pr}`, {
-          claw: spec.id,
-          preview: id,
-        }));
-      if (entry.githubDeployment !== undefined) {
-        const state =
-          entry.outcome === 'succeeded'
-            ? 'success'
-            : entry.outcome === 'failed' || entry.outcome === 'paused'
-              ? 'failure'
-              : 'error';
-        await host.deploymentStatus(entry.githubDeployment, state, `Preview ${id}: ${entry.outcome}`, entry.url);
-      }
-    }
+    if (request.environment) await showOnGithub(deps, request.environment, pr, entry, record);
   } catch (err) {
     if (err instanceof ApiError && (err.kind === 'unauthorized' || err.kind === 'forbidden')) throw err;
     if ((err as Error).name === 'CancelledError') throw err;
@@ -303,6 +286,71 @@ async function upClaw(
     ctx.log.warning(`Preview of ${spec.id}: ${errorMessage(err)}`);
   }
   return entry;
+}
+
+/** Later pushes: only what changed since, as a plan against the preview itself. */
+async function updatePreview(deps: PreviewDeps, manifest: Manifest, spec: ClawSpec, id: string): Promise<string> {
+  const { ctx } = deps;
+  const plan = await makePlan(ctx, single(manifest, { ...spec, id, create: false }));
+  const applied = await applyPlan(ctx, plan, { rewriteSecrets: false });
+  if (applied.failed) throw new Error(`updating preview ${id} stopped: ${applied.failed.message}`);
+  ctx.log.info(`Preview ${id} of ${spec.id}: ${plan.changes} change(s) since the last push.`);
+  return id;
+}
+
+/**
+ * A new preview, registered in the sealed state before anything else happens to it: a run cut
+ * short still leaves it named. One that cannot be registered is removed at once.
+ */
+async function createRegistered(
+  deps: PreviewDeps,
+  request: PreviewRequest,
+  pr: number,
+  spec: ClawSpec,
+  entry: PreviewEntry,
+  known: PreviewRecord[],
+  held: PreviewRecord[],
+): Promise<string> {
+  const id = await createPreview(deps, request, pr, spec, entry, known);
+  entry.created = true;
+  known.push({ claw: spec.id, id });
+  const registering = { ...emptyResult('up', request.event.headSha, pr), message: `Creating previews…` };
+  await writeComment(deps, request, registering, known, held);
+  if (registering.comment !== 'written') {
+    // Not in a sealed state, it would never be found again, nor deleted: take it away now.
+    known.pop();
+    await removePreview(deps, request, { claw: spec.id, id });
+    throw new Error(
+      `removed preview ${id} at once: it could not be recorded in the pull request's comment (see the warning above), and a preview no sealed state names is never cleaned up`,
+    );
+  }
+  return id;
+}
+
+/** The preview as a GitHub Deployment of `environment` (one per preview, kept across pushes), with its outcome. */
+async function showOnGithub(
+  deps: PreviewDeps,
+  environment: string,
+  pr: number,
+  entry: PreviewEntry,
+  record: PreviewRecord | undefined,
+): Promise<void> {
+  const { host } = deps;
+  const id = entry.previewId!;
+  entry.githubDeployment =
+    record?.githubDeployment ??
+    (await host.createDeployment(`${environment}-${entry.claw}-pr-${pr}`, `Preview of ${entry.claw} for #${pr}`, {
+      claw: entry.claw,
+      preview: id,
+    }));
+  if (entry.githubDeployment === undefined) return;
+  const state =
+    entry.outcome === 'succeeded'
+      ? 'success'
+      : entry.outcome === 'failed' || entry.outcome === 'paused'
+        ? 'failure'
+        : 'error';
+  await host.deploymentStatus(entry.githubDeployment, state, `Preview ${id}: ${entry.outcome}`, entry.url);
 }
 
 async function exists(deps: PreviewDeps, id: string): Promise<boolean> {

@@ -8,8 +8,8 @@ import ts from 'typescript';
 export const ROOT = resolve(import.meta.dirname, '..', '..');
 const SRC = join(ROOT, 'src');
 
-/** Each file of src/ (relative to the root, `src/...`) and the files of src/ it imports. */
-export function importGraph(): Map<string, Set<string>> {
+/** The source files of src/ (absolute paths): tests and declaration files left out. */
+export function sourceFiles(): string[] {
   const files: string[] = [];
   (function walk(dir: string) {
     for (const name of readdirSync(dir)) {
@@ -18,6 +18,12 @@ export function importGraph(): Map<string, Set<string>> {
       else if (/\.ts$/.test(name) && !/\.(test|d)\.ts$/.test(name)) files.push(path);
     }
   })(SRC);
+  return files;
+}
+
+/** Each file of src/ (relative to the root, `src/...`) and the files of src/ it imports. */
+export function importGraph(): Map<string, Set<string>> {
+  const files = sourceFiles();
   const graph = new Map<string, Set<string>>();
   for (const file of files) {
     const targets = new Set<string>();

@@ -135,6 +135,42 @@ function openAiModel(id: string, kind: GraderKind): { model: string } | { proble
   };
 }
 
+/** A config's text value, or undefined for anything else. */
+const textOf =
+  (config: Obj) =>
+  (key: string): string | undefined =>
+    typeof config[key] === 'string' ? (config[key] as string) : undefined;
+
+/** What a fork's file may not set in a grader's config: a secret read from the environment, or where the replies go. */
+function forkProblem(config: Obj, env: NodeJS.ProcessEnv, forkEvent: string): string | undefined {
+  const text = textOf(config);
+  if (text('apiKeyEnvar'))
+    return `the grader's 'apiKeyEnvar' reads a secret from the environment: ${forkSecret(forkEvent)}`;
+  if (!text('apiKey') && (text('apiHost') || text('apiBaseUrl')) && env.OPENAI_API_KEY?.trim()) {
+    return `the grader's ${text('apiHost') ? "'apiHost'" : "'apiBaseUrl'"} would be sent OPENAI_API_KEY from the environment: ${forkSecret(forkEvent)}`;
+  }
+  // A fork's file never chooses where the replies go: the workflow's environment may name an address.
+  const chooser = ['apiHost', 'apiBaseUrl', 'headers'].find((k) => config[k] !== undefined);
+  if (chooser) {
+    return `the grader's '${chooser}' chooses where the replies go: ${forkRefusal(forkEvent, 'name the address in the environment (OPENAI_BASE_URL)')}`;
+  }
+  return undefined;
+}
+
+/** The grader's headers, each checked as a request would send it; a problem, said, when one cannot be sent. */
+function graderHeaders(value: unknown): Record<string, string> | string {
+  const headers: Record<string, string> = {};
+  if (value === undefined) return headers;
+  if (!isObj(value)) return "the grader's headers are not a mapping of names to text";
+  for (const [name, header] of Object.entries(value)) {
+    // Checked as a request would send it, so a header no request can carry fails before any write.
+    const problem = HEADER_NAME.test(name) ? headerValueProblem(String(header)) : 'is not a header name';
+    if (problem) return `the grader's header ${JSON.stringify(name)} ${problem}`;
+    headers[name] = String(header);
+  }
+  return headers;
+}
+
 function endpoint(
   model: string,
   config: Obj,
@@ -142,27 +178,9 @@ function endpoint(
   words: Words,
   forkEvent: string | undefined,
 ): GraderRead {
-  const text = (key: string): string | undefined =>
-    typeof config[key] === 'string' ? (config[key] as string) : undefined;
-  if (forkEvent && text('apiKeyEnvar'))
-    return {
-      problem: `the grader's 'apiKeyEnvar' reads a secret from the environment: ${forkSecret(forkEvent)}`,
-      key: 'config',
-    };
-  if (forkEvent && !text('apiKey') && (text('apiHost') || text('apiBaseUrl')) && env.OPENAI_API_KEY?.trim()) {
-    return {
-      problem: `the grader's ${text('apiHost') ? "'apiHost'" : "'apiBaseUrl'"} would be sent OPENAI_API_KEY from the environment: ${forkSecret(forkEvent)}`,
-      key: 'config',
-    };
-  }
-  // A fork's file never chooses where the replies go: the workflow's environment may name an address.
-  const chooser = ['apiHost', 'apiBaseUrl', 'headers'].find((k) => config[k] !== undefined);
-  if (forkEvent && chooser) {
-    return {
-      problem: `the grader's '${chooser}' chooses where the replies go: ${forkRefusal(forkEvent, 'name the address in the environment (OPENAI_BASE_URL)')}`,
-      key: 'config',
-    };
-  }
+  const text = textOf(config);
+  const refused = forkEvent ? forkProblem(config, env, forkEvent) : undefined;
+  if (refused) return { problem: refused, key: 'config' };
   const base =
     (text('apiHost') && `https://${text('apiHost')}/v1`) ||
     text('apiBaseUrl') ||
@@ -184,17 +202,8 @@ function endpoint(
       problem: `the grader ${model} has no key: set ${envar ?? 'OPENAI_API_KEY'} in ${words.environment}`,
     };
   }
-  const headers: Record<string, string> = {};
-  if (config.headers !== undefined) {
-    if (!isObj(config.headers))
-      return { problem: "the grader's headers are not a mapping of names to text", key: 'config' };
-    for (const [name, value] of Object.entries(config.headers)) {
-      // Checked as a request would send it, so a header no request can carry fails before any write.
-      const problem = HEADER_NAME.test(name) ? headerValueProblem(String(value)) : 'is not a header name';
-      if (problem) return { problem: `the grader's header ${JSON.stringify(name)} ${problem}`, key: 'config' };
-      headers[name] = String(value);
-    }
-  }
+  const headers = graderHeaders(config.headers);
+  if (typeof headers === 'string') return { problem: headers, key: 'config' };
   if (text('organization')) headers['OpenAI-Organization'] = text('organization')!;
   const number = (key: string, fallback: number): number =>
     typeof config[key] === 'number' ? (config[key] as number) : fallback;

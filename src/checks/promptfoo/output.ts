@@ -7,8 +7,8 @@
 // written, as its final text.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { writeOutputFile } from '../../config/output-file.js';
-import type { ChecksResult } from '../result.js';
-import type { Component } from '../scoring.js';
+import type { CheckEntry, ChecksResult } from '../result.js';
+import type { Component, Grading } from '../scoring.js';
 import type { CheckSuite } from '../check.js';
 import type { PromptfooPrompt } from './case.js';
 import { derive } from './derived.js';
@@ -67,6 +67,126 @@ function flatten(components: Component[]): Record<string, unknown>[] {
   });
 }
 
+/** Where a result sits: the columns (a Claw's prompt each) and the suite's checks by name. */
+interface Layout {
+  columns: Column[];
+  checkIndex: Map<string, CheckSuite['checks'][number]>;
+  indexOf: Map<string, number>;
+}
+
+/** promptfoo's gradingResult of one entry: the last attempt's grading, and the judge's tokens. */
+function gradingResultOf(e: CheckEntry, grading: Grading | undefined) {
+  if (!grading) return null;
+  return {
+    pass: grading.pass,
+    score: grading.score,
+    reason: grading.reason,
+    namedScores: grading.namedScores,
+    ...(Object.keys(grading.namedScoreWeights).length ? { namedScoreWeights: grading.namedScoreWeights } : {}),
+    tokensUsed: {
+      total: e.judge?.tokens ?? 0,
+      prompt: 0,
+      completion: 0,
+      cached: 0,
+      numRequests: e.judge?.calls ?? 0,
+    },
+    componentResults: flatten(grading.components),
+  };
+}
+
+/** One check on one Claw as a promptfoo result (EvaluateResult). */
+function resultOf(e: CheckEntry, layout: Layout) {
+  const { columns } = layout;
+  const check = layout.checkIndex.get(e.check);
+  const origin = check?.origin;
+  const column = columns.findIndex((c) => c.clawId === e.clawId && c.promptIdx === (origin?.promptIdx ?? 0));
+  const grading = e.last?.grading;
+  const failureReason = e.passed ? FAILURE.none : e.failures > 0 ? FAILURE.assert : FAILURE.error;
+  const reply = e.last?.reply;
+  return {
+    id: randomUUID(),
+    promptIdx: column,
+    testIdx: origin?.testIdx ?? layout.indexOf.get(e.check) ?? 0,
+    promptId: sha256(columns[column]?.prompt.label ?? ''),
+    provider: { id: `claw:${e.clawId}`, label: e.clawId },
+    prompt: {
+      raw: (e.last?.sent ?? check?.turns.map((t) => t.send) ?? []).join('\n---\n'),
+      label: columns[column]?.prompt.label ?? '',
+      config: {},
+    },
+    vars: origin?.vars ?? {},
+    testCase: origin?.testCase ?? {
+      description: e.check,
+      vars: {},
+      assert: (check?.turns ?? []).flatMap((t) => t.assert.map((a) => a.written ?? { type: a.type })),
+      options: {},
+      metadata: {},
+    },
+    ...(reply === undefined
+      ? {}
+      : { response: { output: reply.slice(0, MAX_OUTPUT_CHARS), latencyMs: e.last?.latencyMs ?? 0 } }),
+    ...(e.passed ? {} : { error: e.failure ?? 'did not pass' }),
+    failureReason,
+    success: e.passed,
+    score: failureReason === FAILURE.error ? 0 : (grading?.score ?? (e.passed ? 1 : 0)),
+    latencyMs: e.latencyMs ?? e.last?.latencyMs ?? 0,
+    gradingResult: gradingResultOf(e, grading),
+    namedScores: grading?.namedScores ?? {},
+    cost: 0,
+    tokenUsage: tokenUsage(e.attempts, e.judge),
+    metadata: {
+      clawDeploy: {
+        check: e.check,
+        clawId: e.clawId,
+        passes: e.passes,
+        attempts: e.attempts,
+        repeat: e.repeat,
+        minPass: e.minPass,
+        // A comparison's run: every attempt, so `compare --baseline-file` can compare with it later.
+        ...(e.samples ? { samples: e.samples } : {}),
+      },
+    },
+  };
+}
+
+type Result = ReturnType<typeof resultOf>;
+
+/** One column (a Claw's prompt) as a promptfoo prompt, with its metrics over its results. */
+function completedPrompt(column: Column, mine: Result[], suite: CheckSuite) {
+  const named: Record<string, number> = {};
+  const counts: Record<string, number> = {};
+  const weights: Record<string, number> = {};
+  for (const r of mine) {
+    const w = (r.gradingResult?.namedScoreWeights ?? {}) as Record<string, number>;
+    for (const [name, score] of Object.entries(r.namedScores)) {
+      named[name] = (named[name] ?? 0) + score * (w[name] ?? 1);
+      counts[name] = (counts[name] ?? 0) + 1;
+      weights[name] = (weights[name] ?? 0) + (w[name] ?? 1);
+    }
+  }
+  const asserts = mine.flatMap((r) => (r.gradingResult?.componentResults ?? []) as { pass?: boolean }[]);
+  return {
+    id: sha256(column.prompt.label),
+    raw: column.prompt.raw,
+    label: column.prompt.label,
+    provider: `claw:${column.clawId}`,
+    metrics: {
+      score: mine.reduce((sum, r) => sum + r.score, 0),
+      testPassCount: mine.filter((r) => r.success).length,
+      testFailCount: mine.filter((r) => r.failureReason === FAILURE.assert).length,
+      testErrorCount: mine.filter((r) => r.failureReason === FAILURE.error).length,
+      assertPassCount: asserts.filter((a) => a.pass).length,
+      assertFailCount: asserts.filter((a) => !a.pass).length,
+      totalLatencyMs: mine.reduce((sum, r) => sum + r.latencyMs, 0),
+      tokenUsage: tokenUsage(mine.length),
+      namedScores: { ...named, ...derive(suite.promptfoo?.derivedMetrics ?? [], named, mine.length) },
+      namedScoresCount: counts,
+      ...(Object.keys(weights).length ? { namedScoreWeights: weights } : {}),
+      cost: 0,
+    },
+  };
+}
+
 /** The output file's object, before redaction. */
 export function toPromptfooOutput(result: ChecksResult, suite: CheckSuite, now = new Date()): Record<string, unknown> {
   const prompts: PromptfooPrompt[] = suite.promptfoo?.prompts ?? [
@@ -76,116 +196,19 @@ export function toPromptfooOutput(result: ChecksResult, suite: CheckSuite, now =
   const columns: Column[] = claws.flatMap((clawId) =>
     prompts.map((prompt, promptIdx) => ({ clawId, promptIdx, prompt })),
   );
-  const columnOf = (clawId: string, promptIdx: number): number =>
-    columns.findIndex((c) => c.clawId === clawId && c.promptIdx === promptIdx);
-  const checkIndex = new Map(suite.checks.map((c) => [c.name, c]));
-  const indexOf = new Map(suite.checks.map((c, i) => [c.name, i]));
-
-  const results = result.entries.map((e) => {
-    const check = checkIndex.get(e.check);
-    const origin = check?.origin;
-    const column = columnOf(e.clawId, origin?.promptIdx ?? 0);
-    const grading = e.last?.grading;
-    const failureReason = e.passed ? FAILURE.none : e.failures > 0 ? FAILURE.assert : FAILURE.error;
-    const reply = e.last?.reply;
-    const components = grading ? flatten(grading.components) : [];
-    return {
-      id: randomUUID(),
-      promptIdx: column,
-      testIdx: origin?.testIdx ?? indexOf.get(e.check) ?? 0,
-      promptId: sha256(columns[column]?.prompt.label ?? ''),
-      provider: { id: `claw:${e.clawId}`, label: e.clawId },
-      prompt: {
-        raw: (e.last?.sent ?? check?.turns.map((t) => t.send) ?? []).join('\n---\n'),
-        label: columns[column]?.prompt.label ?? '',
-        config: {},
-      },
-      vars: origin?.vars ?? {},
-      testCase: origin?.testCase ?? {
-        description: e.check,
-        vars: {},
-        assert: (check?.turns ?? []).flatMap((t) => t.assert.map((a) => a.written ?? { type: a.type })),
-        options: {},
-        metadata: {},
-      },
-      ...(reply === undefined
-        ? {}
-        : { response: { output: reply.slice(0, MAX_OUTPUT_CHARS), latencyMs: e.last?.latencyMs ?? 0 } }),
-      ...(e.passed ? {} : { error: e.failure ?? 'did not pass' }),
-      failureReason,
-      success: e.passed,
-      score: failureReason === FAILURE.error ? 0 : (grading?.score ?? (e.passed ? 1 : 0)),
-      latencyMs: e.latencyMs ?? e.last?.latencyMs ?? 0,
-      gradingResult: grading
-        ? {
-            pass: grading.pass,
-            score: grading.score,
-            reason: grading.reason,
-            namedScores: grading.namedScores,
-            ...(Object.keys(grading.namedScoreWeights).length ? { namedScoreWeights: grading.namedScoreWeights } : {}),
-            tokensUsed: {
-              total: e.judge?.tokens ?? 0,
-              prompt: 0,
-              completion: 0,
-              cached: 0,
-              numRequests: e.judge?.calls ?? 0,
-            },
-            componentResults: components,
-          }
-        : null,
-      namedScores: grading?.namedScores ?? {},
-      cost: 0,
-      tokenUsage: tokenUsage(e.attempts, e.judge),
-      metadata: {
-        clawDeploy: {
-          check: e.check,
-          clawId: e.clawId,
-          passes: e.passes,
-          attempts: e.attempts,
-          repeat: e.repeat,
-          minPass: e.minPass,
-          // A comparison's run: every attempt, so `compare --baseline-file` can compare with it later.
-          ...(e.samples ? { samples: e.samples } : {}),
-        },
-      },
-    };
-  });
-
-  const completed = columns.map((column, index) => {
-    const mine = results.filter((r) => r.promptIdx === index);
-    const named: Record<string, number> = {};
-    const counts: Record<string, number> = {};
-    const weights: Record<string, number> = {};
-    for (const r of mine) {
-      const w = (r.gradingResult?.namedScoreWeights ?? {}) as Record<string, number>;
-      for (const [name, score] of Object.entries(r.namedScores)) {
-        named[name] = (named[name] ?? 0) + score * (w[name] ?? 1);
-        counts[name] = (counts[name] ?? 0) + 1;
-        weights[name] = (weights[name] ?? 0) + (w[name] ?? 1);
-      }
-    }
-    const asserts = mine.flatMap((r) => (r.gradingResult?.componentResults ?? []) as { pass?: boolean }[]);
-    return {
-      id: sha256(column.prompt.label),
-      raw: column.prompt.raw,
-      label: column.prompt.label,
-      provider: `claw:${column.clawId}`,
-      metrics: {
-        score: mine.reduce((sum, r) => sum + r.score, 0),
-        testPassCount: mine.filter((r) => r.success).length,
-        testFailCount: mine.filter((r) => r.failureReason === FAILURE.assert).length,
-        testErrorCount: mine.filter((r) => r.failureReason === FAILURE.error).length,
-        assertPassCount: asserts.filter((a) => a.pass).length,
-        assertFailCount: asserts.filter((a) => !a.pass).length,
-        totalLatencyMs: mine.reduce((sum, r) => sum + r.latencyMs, 0),
-        tokenUsage: tokenUsage(mine.length),
-        namedScores: { ...named, ...derive(suite.promptfoo?.derivedMetrics ?? [], named, mine.length) },
-        namedScoresCount: counts,
-        ...(Object.keys(weights).length ? { namedScoreWeights: weights } : {}),
-        cost: 0,
-      },
-    };
-  });
+  const layout: Layout = {
+    columns,
+    checkIndex: new Map(suite.checks.map((c) => [c.name, c])),
+    indexOf: new Map(suite.checks.map((c, i) => [c.name, i])),
+  };
+  const results = result.entries.map((e) => resultOf(e, layout));
+  const completed = columns.map((column, index) =>
+    completedPrompt(
+      column,
+      results.filter((r) => r.promptIdx === index),
+      suite,
+    ),
+  );
 
   const timestamp = now.toISOString();
   const description = suite.promptfoo?.description ?? `Claw checks (${suite.file})`;

@@ -246,8 +246,7 @@ export function assertionFromString(expected: string): Obj {
  * files to labels. A prompt's `config` (promptfoo's provider options) is ignored, named in `ignored`.
  */
 export function readPrompts(value: unknown, holder: Obj, src: Sources, ignored: string[]): PromptfooPrompt[] {
-  const fail = (at: unknown, key: string | undefined, message: string): never =>
-    src.places.fail(at, key, message, src.places.where(holder, 'prompts'));
+  const fail: Fail = (at, key, message) => src.places.fail(at, key, message, src.places.where(holder, 'prompts'));
   if (value === undefined) {
     return fail(
       holder,
@@ -255,105 +254,142 @@ export function readPrompts(value: unknown, holder: Obj, src: Sources, ignored: 
       "the config has no 'prompts': expected the messages to send, such as '{{question}}' (the Claw is the provider)",
     );
   }
-  const items: { item: unknown; label?: string; at: object; key?: string }[] = [];
+  const items: PromptItem[] = [];
   if (typeof value === 'string') items.push({ item: value, at: holder, key: 'prompts' });
   else if (Array.isArray(value)) value.forEach((item) => items.push({ item, at: isObj(item) ? item : value }));
   else if (isObj(value))
     for (const [ref, label] of Object.entries(value))
       items.push({ item: ref, label: String(label), at: value, key: ref });
   else fail(holder, 'prompts', "'prompts' is not a list: expected a list of prompts");
-  const prompts = items.flatMap(({ item, label, at, key }): PromptfooPrompt[] => {
-    let raw: unknown = item;
-    let ownLabel = label;
-    let id: string | undefined;
-    if (isObj(item)) {
-      const extra = Object.keys(item).filter((k) => !['raw', 'label', 'id', 'config'].includes(k));
-      if (extra.length)
-        fail(item, extra[0], `unknown key '${extra[0]}' in a prompt: expected 'raw' or 'id', and 'label'`);
-      if (item.config !== undefined) ignored.push("a prompt's config (it sets promptfoo's provider options)");
-      raw = item.raw ?? item.id;
-      ownLabel = typeof item.label === 'string' ? item.label : undefined;
-      id = typeof item.id === 'string' ? item.id : undefined;
-    }
-    if (typeof raw !== 'string' || raw === '')
-      return fail(at, key, `a prompt is ${show(raw)}: expected text, or file://prompt.txt`);
-    if (!ConfigFiles.isRef(raw)) {
-      const prompt = { raw, label: ownLabel ?? raw, ...(id === undefined ? {} : { id }) };
-      return [
-        checkChat(
-          prompt,
-          isObj(item) ? { at: item, key: item.raw === undefined ? 'id' : 'raw' } : { at, key },
-          src,
-          ignored,
-        ),
-      ];
-    }
-    // As promptfoo: a prompt read from a file keeps its label, not its id.
-    const bare = raw.replace(/:\w+$/, '');
-    const kind = /\.(txt|j2|njk|jinja|jinja2|prompt)$/i.test(bare)
-      ? 'text'
-      : /\.md$/i.test(bare)
-        ? 'markdown'
-        : /\.json$/i.test(bare)
-          ? 'json'
-          : /\.ya?ml$/i.test(bare)
-            ? 'yaml'
-            : /\.jsonl$/i.test(bare)
-              ? 'jsonl'
-              : /\.\w+$/.test(bare)
-                ? undefined
-                : 'text';
-    if (kind === undefined) {
-      const what = /\.(js|cjs|mjs|ts|py)(:\w+)?$/.test(raw)
-        ? 'a prompt function, which this project does not run'
-        : 'not a text, JSON or YAML file';
-      return fail(
-        at,
-        key,
-        `the prompt ${show(raw)} is ${what}: expected text, or file://prompt.txt (or .json chat messages)`,
-      );
-    }
-    const { text, name } = load(raw, at, key, src);
-    const checked = (prompt: PromptfooPrompt, source: string): PromptfooPrompt =>
-      checkChat(prompt, { at, key, file: name, text: source }, src, ignored);
-    if (kind === 'json' || kind === 'yaml') {
-      let contents = text;
-      try {
-        contents = JSON.stringify(kind === 'json' ? JSON.parse(text) : parseYamlValue(text));
-      } catch {
-        // As promptfoo: a file that does not parse is sent as its text.
-      }
-      const shown = kind === 'json' ? contents : contents.slice(0, 80);
-      return [checked({ raw: contents, label: ownLabel || `${name}: ${shown}` }, text)];
-    }
-    if (kind === 'jsonl') {
-      const lines = text.split(/\r?\n/).filter((line) => line.length > 0);
-      return lines.map((line) =>
-        checked(
-          {
-            raw: line,
-            label: lines.length > 1 ? (ownLabel ? `${ownLabel}: ${line}` : `${name}: ${line}`) : ownLabel || name,
-          },
-          line,
-        ),
-      );
-    }
-    if (kind === 'markdown') return [{ raw: text, label: ownLabel || `${name}: ${text.slice(0, 50)}...` }];
-    const parts = text.split(/\r?\n/).reduce<string[][]>(
-      (acc, line) => {
-        if (line.trim() === '---') acc.push([]);
-        else acc[acc.length - 1].push(line);
-        return acc;
-      },
-      [[]],
-    );
-    return parts
-      .map((lines) => lines.join('\n').trim())
-      .filter(Boolean)
-      .map((p) => ({ raw: p, label: ownLabel ? `${ownLabel}: ${name}: ${p}` : `${name}: ${p}` }));
-  });
+  const prompts = items.flatMap((item) => readPromptItem(item, src, ignored, fail));
   if (prompts.length === 0) fail(holder, 'prompts', "'prompts' is empty: expected at least one prompt");
   return prompts;
+}
+
+/** A mistake in `prompts:`, at the value (and key) that is wrong. */
+type Fail = (at: unknown, key: string | undefined, message: string) => never;
+
+/** One entry of `prompts:`, with where it was written and the label a map gave it. */
+interface PromptItem {
+  item: unknown;
+  label?: string;
+  at: object;
+  key?: string;
+}
+
+/** One entry of `prompts:`: text, `{id, label, raw}`, or a file reference. */
+function readPromptItem(
+  { item, label, at, key }: PromptItem,
+  src: Sources,
+  ignored: string[],
+  fail: Fail,
+): PromptfooPrompt[] {
+  let raw: unknown = item;
+  let ownLabel = label;
+  let id: string | undefined;
+  if (isObj(item)) {
+    const extra = Object.keys(item).filter((k) => !['raw', 'label', 'id', 'config'].includes(k));
+    if (extra.length)
+      fail(item, extra[0], `unknown key '${extra[0]}' in a prompt: expected 'raw' or 'id', and 'label'`);
+    if (item.config !== undefined) ignored.push("a prompt's config (it sets promptfoo's provider options)");
+    raw = item.raw ?? item.id;
+    ownLabel = typeof item.label === 'string' ? item.label : undefined;
+    id = typeof item.id === 'string' ? item.id : undefined;
+  }
+  if (typeof raw !== 'string' || raw === '')
+    return fail(at, key, `a prompt is ${show(raw)}: expected text, or file://prompt.txt`);
+  if (!ConfigFiles.isRef(raw)) {
+    const prompt = { raw, label: ownLabel ?? raw, ...(id === undefined ? {} : { id }) };
+    return [
+      checkChat(
+        prompt,
+        isObj(item) ? { at: item, key: item.raw === undefined ? 'id' : 'raw' } : { at, key },
+        src,
+        ignored,
+      ),
+    ];
+  }
+  // As promptfoo: a prompt read from a file keeps its label, not its id.
+  const kind = promptFileKind(raw.replace(/:\w+$/, ''));
+  if (kind === undefined) {
+    const what = /\.(js|cjs|mjs|ts|py)(:\w+)?$/.test(raw)
+      ? 'a prompt function, which this project does not run'
+      : 'not a text, JSON or YAML file';
+    return fail(
+      at,
+      key,
+      `the prompt ${show(raw)} is ${what}: expected text, or file://prompt.txt (or .json chat messages)`,
+    );
+  }
+  return readPromptFile(raw, kind, ownLabel, { at, key }, src, ignored);
+}
+
+type PromptFileKind = 'text' | 'markdown' | 'json' | 'yaml' | 'jsonl';
+
+/** A prompt file's kind by its extension (none: text); undefined for any other extension. */
+function promptFileKind(bare: string): PromptFileKind | undefined {
+  return /\.(txt|j2|njk|jinja|jinja2|prompt)$/i.test(bare)
+    ? 'text'
+    : /\.md$/i.test(bare)
+      ? 'markdown'
+      : /\.json$/i.test(bare)
+        ? 'json'
+        : /\.ya?ml$/i.test(bare)
+          ? 'yaml'
+          : /\.jsonl$/i.test(bare)
+            ? 'jsonl'
+            : /\.\w+$/.test(bare)
+              ? undefined
+              : 'text';
+}
+
+/** A prompt file's prompts, as promptfoo reads each kind; labelled by the file's name or the given label. */
+function readPromptFile(
+  raw: string,
+  kind: PromptFileKind,
+  ownLabel: string | undefined,
+  { at, key }: { at: object; key?: string },
+  src: Sources,
+  ignored: string[],
+): PromptfooPrompt[] {
+  const { text, name } = load(raw, at, key, src);
+  const checked = (prompt: PromptfooPrompt, source: string): PromptfooPrompt =>
+    checkChat(prompt, { at, key, file: name, text: source }, src, ignored);
+  if (kind === 'json' || kind === 'yaml') {
+    let contents = text;
+    try {
+      contents = JSON.stringify(kind === 'json' ? JSON.parse(text) : parseYamlValue(text));
+    } catch {
+      // As promptfoo: a file that does not parse is sent as its text.
+    }
+    const shown = kind === 'json' ? contents : contents.slice(0, 80);
+    return [checked({ raw: contents, label: ownLabel || `${name}: ${shown}` }, text)];
+  }
+  if (kind === 'jsonl') {
+    const lines = text.split(/\r?\n/).filter((line) => line.length > 0);
+    return lines.map((line) =>
+      checked(
+        {
+          raw: line,
+          label: lines.length > 1 ? (ownLabel ? `${ownLabel}: ${line}` : `${name}: ${line}`) : ownLabel || name,
+        },
+        line,
+      ),
+    );
+  }
+  if (kind === 'markdown') return [{ raw: text, label: ownLabel || `${name}: ${text.slice(0, 50)}...` }];
+  const parts = text.split(/\r?\n/).reduce<string[][]>(
+    (acc, line) => {
+      if (line.trim() === '---') acc.push([]);
+      else acc[acc.length - 1].push(line);
+      return acc;
+    },
+    [[]],
+  );
+  return parts
+    .map((lines) => lines.join('\n').trim())
+    .filter(Boolean)
+    .map((p) => ({ raw: p, label: ownLabel ? `${ownLabel}: ${name}: ${p}` : `${name}: ${p}` }));
 }
 
 /** A chat-format prompt's messages checked now: an assistant message refused at its line, a system one noted. */
