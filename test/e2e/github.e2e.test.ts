@@ -1,25 +1,19 @@
 // GitHub Deployments, opt-in with `environment`: dist/index.js against the simulator and a fake
 // of GitHub's REST API reached through GITHUB_API_URL.
 import type { ChildProcess } from 'node:child_process';
-import { afterEach, describe, expect, it } from 'vitest';
-import { FakeGitHub } from '../sim/github.ts';
+import { describe, expect, it } from 'vitest';
+import type { FakeGitHub } from '../sim/github.ts';
 import type { Plan, Simulator } from '../sim/server.ts';
 import { WORKFLOW_TOKEN, runAction } from './harness.ts';
-import { inputsFor, simulatorPerTest } from './service.ts';
+import { gitHubPerTest, inputsFor, simulatorPerTest } from './service.ts';
 
 const startSimulator = simulatorPerTest({ urls: true, rollbackForm: 'new-deployment' });
-let github: FakeGitHub | undefined;
-afterEach(async () => {
-  await github?.stop();
-  github = undefined;
-});
+const startGitHub = gitHubPerTest();
 
 async function start(plan: Plan, options: { createStatus?: number } = {}) {
   const sim = await startSimulator();
   sim.addClaw('c1', { plan });
-  github = new FakeGitHub(options);
-  await github.start();
-  return { s: sim, gh: github };
+  return { s: sim, gh: await startGitHub(options) };
 }
 
 const inputs = (s: Simulator, extra: Record<string, string> = {}) =>

@@ -6,21 +6,17 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { FakeGitHub } from '../sim/github.ts';
+import { describe, expect, it } from 'vitest';
+import type { FakeGitHub } from '../sim/github.ts';
 import type { SimOptions, Simulator } from '../sim/server.ts';
 import { ALL_SCOPES, DEMO_KEY } from '../sim/server.ts';
 import { sealKey } from '../../src/seal.ts';
 import { decodeState, encodeState } from '../../src/preview/state.ts';
 import { runAction } from './harness.ts';
-import { simulatorPerTest } from './service.ts';
+import { gitHubPerTest, simulatorPerTest } from './service.ts';
 
 const simulator = simulatorPerTest();
-let github: FakeGitHub | undefined;
-afterEach(async () => {
-  await github?.stop();
-  github = undefined;
-});
+const startGitHub = gitHubPerTest();
 
 const MANIFEST = `claws:
   claw-support-bot:
@@ -77,8 +73,7 @@ async function gitHub(
   prs: Record<number, 'open' | 'closed'> = { 7: 'open' },
   options: ConstructorParameters<typeof FakeGitHub>[0] = {},
 ): Promise<FakeGitHub> {
-  github = new FakeGitHub(options);
-  await github.start();
+  const github = await startGitHub(options);
   for (const [number, state] of Object.entries(prs)) {
     github.pulls.set(Number(number), {
       state,

@@ -1,7 +1,9 @@
-// What most end-to-end tests start with: a simulator (or a hostile service) of their own, stopped
-// after each test, and the inputs of a one-Claw run against it.
+// What most end-to-end tests start with: a simulator of their own (and a fake judge, a fake GitHub
+// or a hostile service), each stopped after its test, and the inputs of a one-Claw run against it.
 import { afterEach } from 'vitest';
+import { FakeGitHub } from '../sim/github.ts';
 import { type HostileAnswer, type HostileRequest, HostileServer } from '../sim/hostile.ts';
+import { FakeJudge, type FakeJudgeOptions } from '../sim/judge.ts';
 import { DEMO_KEY, type SimOptions, Simulator } from '../sim/server.ts';
 
 /**
@@ -23,19 +25,39 @@ export function simulatorPerTest(
   };
 }
 
-/** Starts a hostile service answering as `answer` scripts; each is stopped after its test. */
-export function hostilePerTest(): (answer: (request: HostileRequest) => HostileAnswer) => Promise<HostileServer> {
-  let hostile: HostileServer | undefined;
+/** Anything a test starts and must stop: the fake judge, the fake GitHub API, a hostile service. */
+interface Service {
+  start(): Promise<unknown>;
+  stop(): Promise<void>;
+}
+
+/** Starts what `make` builds; every one started is stopped after its test. */
+export function perTest<A extends unknown[], T extends Service>(make: (...args: A) => T): (...args: A) => Promise<T> {
+  const started: T[] = [];
   afterEach(async () => {
-    await hostile?.stop();
-    hostile = undefined;
+    for (const service of started.splice(0)) await service.stop();
   });
-  return async (answer) => {
-    hostile = new HostileServer(answer);
-    await hostile.start();
-    return hostile;
+  return async (...args) => {
+    const service = make(...args);
+    started.push(service);
+    await service.start();
+    return service;
   };
 }
+
+/** A hostile service answering as `answer` scripts, per test. */
+export const hostilePerTest = (): ((answer: (request: HostileRequest) => HostileAnswer) => Promise<HostileServer>) =>
+  perTest((answer: (request: HostileRequest) => HostileAnswer) => new HostileServer(answer));
+
+/** The fake judge (an OpenAI-compatible endpoint), per test. */
+export const judgePerTest = (): ((options?: FakeJudgeOptions) => Promise<FakeJudge>) =>
+  perTest((options?: FakeJudgeOptions) => new FakeJudge(options));
+
+type FakeGitHubOptions = ConstructorParameters<typeof FakeGitHub>[0];
+
+/** The fake GitHub API, per test. */
+export const gitHubPerTest = (): ((options?: FakeGitHubOptions) => Promise<FakeGitHub>) =>
+  perTest((options?: FakeGitHubOptions) => new FakeGitHub(options));
 
 /** A run against `sim` (or any service at a `url`) for Claw c1: quick polls, a 20 s deadline, and any other inputs. */
 export function inputsFor(sim: { url: string }, extra: Record<string, string> = {}): Record<string, string> {
