@@ -1,5 +1,5 @@
-// What every command runs with, built once in main.ts: the client, the clock, the log, the
-// cancel signal, when the run started and when it must end.
+// What every command runs with, built once a run in run.ts (from the layers wiring.ts builds): the
+// client, the clock, the log, the cancel signal, when the run started and when it must end.
 import type { AmsClient } from './api/client.js';
 import type { RateLimitPacer } from './api/rate-limit.js';
 import type { Clock, Logger } from './clock.js';

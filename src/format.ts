@@ -39,18 +39,6 @@ export function hasControls(text: string): boolean {
   return text.search(CONTROL_OR_INVISIBLE) >= 0;
 }
 
-// What XML 1.0 (so SVG) forbids, and HTML reads as a parse error: C0 controls but tab, line feed
-// and carriage return; DEL and the C1 controls; a surrogate without its pair; the noncharacters
-// (U+FDD0–U+FDEF, and the last two of every plane, U+FFFE and U+FFFF among them).
-const NOT_IN_MARKUP =
-  // eslint-disable-next-line no-control-regex
-  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\ufdd0-\ufdef\ufffe\uffff]|[\ud83f\ud87f\ud8bf\ud8ff\ud93f\ud97f\ud9bf\ud9ff\uda3f\uda7f\udabf\udaff\udb3f\udb7f\udbbf\udbff][\udffe\udfff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
-
-/** Text any XML, SVG or HTML document may hold: each character those formats forbid becomes U+FFFD. */
-export function markupChars(text: string): string {
-  return text.replace(NOT_IN_MARKUP, '\ufffd');
-}
-
 /** A count and its noun, singular for one: "1 day", "3 days" (`many` when the plural is not +s). */
 export function counted(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;

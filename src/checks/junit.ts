@@ -3,24 +3,15 @@
 // an <error>. Replies are untrusted: every text is escaped, and characters XML 1.0 forbids
 // (controls, lone surrogates, U+FFFE/U+FFFF) are replaced, so the file stays well formed.
 import { writeOutputFile } from '../config/output-file.js';
-import { counted, markupChars } from '../format.js';
+import { counted } from '../format.js';
+import { escapeXml } from '../markup.js';
 import type { CheckEntry, ChecksResult } from './result.js';
-
-/** Text safe in XML content and in a double-quoted attribute. */
-export function xmlText(value: string): string {
-  return markupChars(value)
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/\r/g, '&#13;');
-}
 
 /** The judge's work on a check, as JUnit properties. */
 function judgeProperties(e: CheckEntry): string[] {
   if (!e.judge) return [];
   const property = (name: string, value: string | number): string =>
-    `        <property name="${name}" value="${xmlText(String(value))}"/>`;
+    `        <property name="${name}" value="${escapeXml(String(value))}"/>`;
   return [
     '      <properties>',
     property('judge.calls', e.judge.calls),
@@ -34,7 +25,7 @@ function judgeProperties(e: CheckEntry): string[] {
 
 function testcase(e: CheckEntry, suite: string): string {
   const time = ((e.latencyMs ?? 0) / 1000).toFixed(3);
-  const open = `    <testcase classname="${xmlText(suite)}" name="${xmlText(e.check)}" time="${time}"`;
+  const open = `    <testcase classname="${escapeXml(suite)}" name="${escapeXml(e.check)}" time="${time}"`;
   const properties = judgeProperties(e);
   if (e.passed) return properties.length ? [`${open}>`, ...properties, '    </testcase>'].join('\n') : `${open}/>`;
   const tag = e.failures > 0 ? 'failure' : 'error';
@@ -43,7 +34,7 @@ function testcase(e: CheckEntry, suite: string): string {
   return [
     `${open}>`,
     ...properties,
-    `      <${tag} message="${xmlText(e.failure ?? summary)}" type="${tag === 'failure' ? 'AssertionFailed' : 'CheckError'}">${xmlText(detail)}</${tag}>`,
+    `      <${tag} message="${escapeXml(e.failure ?? summary)}" type="${tag === 'failure' ? 'AssertionFailed' : 'CheckError'}">${escapeXml(detail)}</${tag}>`,
     '    </testcase>',
   ].join('\n');
 }
@@ -57,7 +48,7 @@ export function toJUnit(result: ChecksResult, checksFile: string): string {
     const time = (entries.reduce((sum, e) => sum + (e.latencyMs ?? 0), 0) / 1000).toFixed(3);
     const name = `Claw ${clawId}`;
     return [
-      `  <testsuite name="${xmlText(name)}" tests="${entries.length}" failures="${failures}" errors="${errors}" time="${time}">`,
+      `  <testsuite name="${escapeXml(name)}" tests="${entries.length}" failures="${failures}" errors="${errors}" time="${time}">`,
       ...entries.map((e) => testcase(e, name)),
       '  </testsuite>',
     ].join('\n');
@@ -66,7 +57,7 @@ export function toJUnit(result: ChecksResult, checksFile: string): string {
   const errors = result.entries.filter((e) => !e.passed && e.failures === 0).length;
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="${xmlText(`Claw checks (${checksFile})`)}" tests="${result.entries.length}" failures="${failures}" errors="${errors}">`,
+    `<testsuites name="${escapeXml(`Claw checks (${checksFile})`)}" tests="${result.entries.length}" failures="${failures}" errors="${errors}">`,
     ...suites,
     '</testsuites>',
     '',

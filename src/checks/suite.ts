@@ -1,19 +1,12 @@
 // The native checks file: conversation checks a deployed Claw must pass. Read once, before any
 // request; every mistake is one error naming the file, the line, the key and what was expected.
-import { type Node, isMap, isPair, isScalar, visit } from 'yaml';
+import type { Node } from 'yaml';
 import { type Entry, YamlFile } from '../config/yaml-file.js';
 import { aType } from '../format.js';
 import { nearest } from '../nearest.js';
 import { ID_EXPECTED, isValidId } from '../identifiers.js';
-import { PATTERN_EXPECTED, patternProblem } from '../pattern.js';
-import {
-  ASSERTION_TYPES,
-  type Assertion,
-  type AssertionType,
-  FACTUALITY_CATEGORIES,
-  type FactualityCategory,
-  compileRegex,
-} from './assertions.js';
+import { ASSERTION_TYPES, type Assertion } from './assertions.js';
+import { familyOf } from './assertion-types/registry.js';
 import { JUDGE_EXPECTED, readJudge } from './judge-file.js';
 import { type JudgeSpec, judgeIdentity } from './judge-spec.js';
 import {
@@ -25,7 +18,6 @@ import {
   MAX_TURNS,
   type Turn,
 } from './check.js';
-import { type SchemaCheck, SchemaPatternError, compileSchema } from './schema.js';
 import { readTolerance } from './tolerance.js';
 import type { Tolerances } from '../compare/index.js';
 
@@ -194,29 +186,6 @@ function readAsserts(context: Context, entry: Entry | undefined): Assertion[] {
   return context.file.list(entry, 'a list of assertions, each with a type').map((node) => readAssert(context, node));
 }
 
-/** Which keys besides `type` each assertion takes, and whether `value` is required. */
-const VALUE: Record<AssertionType, 'required' | 'optional' | 'none'> = {
-  equals: 'required',
-  contains: 'required',
-  icontains: 'required',
-  'starts-with': 'required',
-  'ends-with': 'required',
-  'contains-any': 'required',
-  'contains-all': 'required',
-  'icontains-any': 'required',
-  'icontains-all': 'required',
-  regex: 'required',
-  'is-json': 'optional',
-  'contains-json': 'optional',
-  levenshtein: 'required',
-  'word-count': 'required',
-  'is-refusal': 'none',
-  latency: 'none',
-  'llm-rubric': 'required',
-  factuality: 'required',
-};
-const TAKES_THRESHOLD: readonly AssertionType[] = ['latency', 'levenshtein', 'llm-rubric'];
-
 function readAssert(context: Context, node: Node): Assertion {
   const file: YamlFile = context.file;
   const entries = new Map(file.entries(node, 'an assertion', ASSERT_KEYS).map((e) => [e.key, e]));
@@ -232,90 +201,36 @@ function readAssert(context: Context, node: Node): Assertion {
     );
   }
   const negate = written.startsWith('not-');
-  const type = (negate ? written.slice(4) : written) as AssertionType;
+  const type = negate ? written.slice(4) : written;
+  const reader = familyOf(type).native!;
   const value = entries.get('value');
   const threshold = entries.get('threshold');
   const categories = entries.get('categories');
 
-  if (threshold && !TAKES_THRESHOLD.includes(type)) {
+  if (threshold && !reader.threshold) {
     file.fail(
       threshold.pair,
       `'threshold' belongs to a latency, levenshtein or llm-rubric assertion, not '${written}'`,
     );
   }
-  if (categories && type !== 'factuality')
+  if (categories && !reader.categories)
     file.fail(categories.pair, `'categories' belongs to a factuality assertion, not '${written}'`);
-  if (value && VALUE[type] === 'none') file.fail(value.pair, `${aType(written)} assertion takes no 'value'`);
-  if (!value && VALUE[type] === 'required')
-    file.fail(node, `${aType(written)} assertion has no 'value': expected ${expectedValue(type)}`);
-  const text = (): string => file.text(value!, expectedValue(type));
-
-  switch (type) {
-    case 'latency':
-      if (!threshold)
-        file.fail(node, `a 'latency' assertion has no 'threshold': expected a duration such as 10s, or milliseconds`);
-      return { type, negate: false, thresholdMs: file.duration(threshold, { ms: true }) };
-    case 'contains-any':
-    case 'contains-all':
-    case 'icontains-any':
-    case 'icontains-all': {
-      const values = file
-        .list(value!, 'a list of strings')
-        .map((item) => file.text({ ...value!, value: item }, 'a string'));
-      if (values.length === 0) file.failValue(value!, 'at least one string');
-      return { type, negate, values };
-    }
-    case 'regex':
-      return { type, negate, pattern: readRegex(file, value!) };
-    case 'is-json':
-    case 'contains-json':
-      return { type, negate, schema: value ? readSchema(file, value) : undefined };
-    case 'levenshtein':
-      return {
-        type,
-        negate,
-        value: text(),
-        threshold: threshold ? file.number(threshold, 0, 100_000, { integer: true }) : 5,
-      };
-    case 'word-count':
-      return { type, negate, ...readWordCount(file, value!) };
-    case 'is-refusal':
-      return { type, negate };
-    case 'llm-rubric':
-      return {
-        type,
-        negate,
-        value: text(),
-        threshold: threshold ? file.number(threshold, 0, 1) : undefined,
-        judge: judgeOf(context, node, written),
-      };
-    case 'factuality':
-      return {
-        type,
-        negate,
-        value: text(),
-        categories: categories ? readCategories(file, categories) : ['A', 'B', 'C', 'E'],
-        judge: judgeOf(context, node, written),
-      };
-    default:
-      return { type, negate, value: text() };
-  }
-}
-
-function readRegex(file: YamlFile, entry: Entry) {
-  try {
-    return compileRegex(file.text(entry, 'a string'));
-  } catch (err) {
-    file.failValue(entry, `${PATTERN_EXPECTED} (${patternProblem(err)})`);
-  }
-}
-
-function expectedValue(type: AssertionType): string {
-  if (type.includes('-any') || type.includes('-all')) return 'a list of strings';
-  if (type === 'word-count') return 'a number of words, or {min, max}';
-  if (type === 'llm-rubric') return 'the rubric, in plain text';
-  if (type === 'factuality') return 'the reference answer';
-  return 'a string';
+  const expected = reader.expected ?? 'a string';
+  if (value && reader.value === 'none') file.fail(value.pair, `${aType(written)} assertion takes no 'value'`);
+  if (!value && reader.value === 'required')
+    file.fail(node, `${aType(written)} assertion has no 'value': expected ${expected}`);
+  return reader.read({
+    file,
+    node,
+    written,
+    type,
+    negate,
+    value,
+    threshold,
+    categories,
+    text: () => file.text(value!, expected),
+    judge: () => judgeOf(context, node, written),
+  }) as Assertion;
 }
 
 function judgeOf(context: Context, node: Node, written: string): JudgeSpec {
@@ -326,84 +241,4 @@ function judgeOf(context: Context, node: Node, written: string): JudgeSpec {
     );
   }
   return context.judge;
-}
-
-/**
- * A JSON Schema written as YAML (aliases resolved as YAML defines them), or as JSON text; compiled
- * now, so a broken one, or a pattern RE2 cannot run, is found with its line.
- */
-function readSchema(file: YamlFile, entry: Entry): SchemaCheck {
-  let schema: unknown;
-  if (isScalar(entry.value) && typeof entry.value.value === 'string') {
-    try {
-      schema = JSON.parse(entry.value.value);
-    } catch {
-      file.failValue(entry, 'a JSON Schema: a mapping, or its JSON text');
-    }
-  } else {
-    schema = file.plain(entry.value);
-  }
-  try {
-    return compileSchema(schema);
-  } catch (err) {
-    if (err instanceof SchemaPatternError) {
-      file.fail(
-        patternNode(entry.value, err.pattern) ?? entry.value,
-        `the schema's pattern ${JSON.stringify(err.pattern)} is not RE2: expected ${PATTERN_EXPECTED} (${err.problem})`,
-      );
-    }
-    file.failValue(
-      entry,
-      `a JSON Schema that compiles (${err instanceof Error ? err.message.split('\n')[0] : String(err)})`,
-    );
-  }
-}
-
-/** Where a schema's pattern is written: a `pattern` value, or a key of `patternProperties`. */
-function patternNode(root: Node | null, pattern: string): Node | undefined {
-  let found: Node | undefined;
-  visit(root, {
-    Pair(_, pair, path) {
-      const key = isScalar(pair.key) ? pair.key.value : undefined;
-      const parent = path.at(-2);
-      const underPatternProperties =
-        isPair(parent) && isScalar(parent.key) && parent.key.value === 'patternProperties' && key === pattern;
-      if (underPatternProperties) found = pair.key as Node;
-      else if (key === 'pattern' && isScalar(pair.value) && pair.value.value === pattern) found = pair.value;
-      return found ? visit.BREAK : undefined;
-    },
-  });
-  return found;
-}
-
-function readWordCount(file: YamlFile, entry: Entry): { min?: number; max?: number } {
-  if (!isMap(entry.value)) {
-    const n = file.number(entry, 0, 1_000_000, { integer: true });
-    return { min: n, max: n };
-  }
-  const bounds = new Map(file.entries(entry.value, "'word-count'", ['min', 'max']).map((e) => [e.key, e]));
-  const min = bounds.get('min');
-  const max = bounds.get('max');
-  if (!min && !max) file.failValue(entry, 'a number of words, or {min, max} with at least one of them');
-  const range = {
-    min: min ? file.number(min, 0, 1_000_000, { integer: true }) : undefined,
-    max: max ? file.number(max, 0, 1_000_000, { integer: true }) : undefined,
-  };
-  if (range.min !== undefined && range.max !== undefined && range.min > range.max) {
-    file.failValue(entry, `'min' at most 'max' (${range.min} > ${range.max})`);
-  }
-  return range;
-}
-
-function readCategories(file: YamlFile, entry: Entry): FactualityCategory[] {
-  const passing = FACTUALITY_CATEGORIES.filter((c) => c !== 'D');
-  const expected = `a list of the categories that pass, from ${passing.join(', ')} (D, a disagreement, always fails)`;
-  const items = file.list(entry, expected).map((item) =>
-    file
-      .text({ ...entry, value: item }, expected)
-      .trim()
-      .toUpperCase(),
-  );
-  if (items.length === 0 || items.some((c) => !(passing as string[]).includes(c))) file.failValue(entry, expected);
-  return [...new Set(items)] as FactualityCategory[];
 }

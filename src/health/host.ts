@@ -1,6 +1,7 @@
 // What health needs from the code host (GitHub), as plain calls: a branch to keep its history and
 // page in, and issues for incidents. The command never touches @actions/github; main.ts hands it
-// an implementation (src/github/health-host.ts), tests a fake over the fake GitHub API.
+// an implementation (src/github/health-host.ts), the command line a folder (health/folder-host.ts),
+// tests a fake over the fake GitHub API.
 import { errorMessage } from '../errors.js';
 import { clip } from '../format.js';
 

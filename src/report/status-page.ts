@@ -3,20 +3,14 @@
 // equivalent for every chart. Every value from the service or a Claw (ids, deployment ids) and
 // from GitHub (the repository, links) is escaped for HTML; links only to http(s) URLs.
 import { type ClawStatus, type DayStat, type StatusModel, STRIP_DAYS, dayClass, percent } from '../health/uptime.js';
-import { counted, markupChars } from '../format.js';
+import { counted } from '../format.js';
+import { escapeHtml } from '../markup.js';
 import { httpUrl } from '../identifiers.js';
 
 /** GitHub Pages serves it whole; the page stays well under the branch's 1 MiB per file. */
 export const MAX_PAGE_BYTES = 900 * 1024;
 /** Charts stop here; the figures of the next Claws follow, up to MAX_PAGE_BYTES. */
 const CHARTS_BYTES = 600 * 1024;
-
-const ENTITY: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-/** Text or an attribute value in HTML or SVG: nothing in it can open or close markup. */
-export function escapeHtml(value: string): string {
-  return markupChars(value).replace(/[&<>"']/g, (c) => ENTITY[c]);
-}
 
 const STATE_TEXT = { healthy: 'up', unhealthy: 'down', unknown: 'unknown' } as const;
 const CLASS_TEXT = { up: 'all up', minor: 'a few failures', major: 'mostly down', none: 'no data' } as const;

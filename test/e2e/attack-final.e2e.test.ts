@@ -14,20 +14,14 @@ import { FakeJudge, verdict } from '../sim/judge.ts';
 import { DEMO_KEY } from '../sim/server.ts';
 import { type ActionRun, onEvent, runAction } from './harness.ts';
 import { HealthWorld } from './health-world.ts';
-import { inputsFor, simulatorPerTest } from './service.ts';
+import { inputsFor, judgePerTest, simulatorPerTest } from './service.ts';
 
 const start = simulatorPerTest();
-const judges: FakeJudge[] = [];
-afterEach(async () => {
-  await Promise.all(judges.splice(0).map((j) => j.stop()));
-});
+const startFakeJudge = judgePerTest();
 
-async function startJudge(): Promise<FakeJudge> {
-  const judge = new FakeJudge({ answer: () => verdict({ reason: 'Polite.', pass: true, score: 1 }) });
-  await judge.start();
-  judges.push(judge);
-  return judge;
-}
+/** A judge that finds every reply polite. */
+const startJudge = (): Promise<FakeJudge> =>
+  startFakeJudge({ answer: () => verdict({ reason: 'Polite.', pass: true, score: 1 }) });
 
 const REPO_ID = 1001;
 const FORK_ID = 2002;

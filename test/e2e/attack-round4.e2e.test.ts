@@ -10,19 +10,16 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FakeJudge, verdict } from '../sim/judge.ts';
 import { CLI, base, runCli } from './cli-run.ts';
 import { onEvent, runAction, workspaceWith } from './harness.ts';
-import { inputsFor, simulatorPerTest } from './service.ts';
+import { inputsFor, judgePerTest, simulatorPerTest } from './service.ts';
 import { ALL_SCOPES, DEMO_KEY } from '../sim/server.ts';
 
 const start = simulatorPerTest();
+const startJudge = judgePerTest();
 let judge: FakeJudge | undefined;
-afterEach(async () => {
-  await judge?.stop();
-  judge = undefined;
-});
 const REPO_ID = 1001;
 const FORK_ID = 2002;
 const SECRETS = { GITHUB_TOKEN: 'ghs_round4-step-token-0123456789', OPENAI_API_KEY: 'sk-round4-openai-0123456789' };
@@ -92,8 +89,8 @@ describe("a fork's template against the evaluator's bounds", () => {
   it("a rubricPrompt whose costly branch waits for the Claw's reply is bounded at grading time too", async () => {
     const s = await start();
     s.addClaw('c1', { chat: { mode: 'sync', reply: 'TRIGGER and more' } });
-    judge = new FakeJudge({ answer: () => verdict({ reason: 'fine', pass: true, score: 1 }) });
-    const url = await judge.start();
+    judge = await startJudge({ answer: () => verdict({ reason: 'fine', pass: true, score: 1 }) });
+    const url = judge.url;
     const rubric =
       '{% if "TRIGGER" in output %}{% set big = [1] | batch(4000000, 1) | first %}{% for i in [1,2,3,4,5,6,7,8,9,10,11,12] %}{{ big | reverse | length }}{% endfor %}{% endif %}Grade: {{ output }}';
     const text = `prompts: ['Say TRIGGER {{q}}']\ndefaultTest:\n  options:\n    rubricPrompt: ${JSON.stringify(rubric)}\ntests:\n  - vars: {q: a}\n    assert: [{type: llm-rubric, value: x}]\n`;
@@ -521,13 +518,13 @@ describe('a judge that answers differently on each side', () => {
     const s = await start();
     s.addClaw('c1', { chat: { mode: 'sync', reply: 'Please give me your order number.' } });
     const CALLS_PER_SIDE = 6;
-    judge = new FakeJudge({
+    judge = await startJudge({
       answer: (_r, i) =>
         i < CALLS_PER_SIDE
           ? { ...verdict({ reason: 'fine', pass: true, score: 1 }), model: 'judge-a' }
           : { ...verdict({ reason: 'bad', pass: false, score: 0 }), model: 'judge-b' },
     });
-    const url = await judge.start();
+    const url = judge.url;
     const checks = `judge:\n  url: ${url}\n  model: judge-a\n  api-key-env: OPENAI_API_KEY\ndefaults:\n  repeat: 2\nchecks:\n${[0, 1, 2].map((i) => `  - {name: r${i}, send: refund ${i}, assert: [{type: llm-rubric, value: Asks for the order number}]}`).join('\n')}\n`;
     const dir = workspaceWith({ 'checks.yml': checks });
     const run = await runAction(

@@ -7,22 +7,20 @@
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FakeJudge, type FakeJudgeOptions, verdict } from '../sim/judge.ts';
 import type { Simulator } from '../sim/server.ts';
 import { type RunOptions, runAction } from './harness.ts';
-import { inputsFor, simulatorPerTest } from './service.ts';
+import { inputsFor, judgePerTest, simulatorPerTest } from './service.ts';
 
 const start = simulatorPerTest({ rollbackForm: 'new-deployment' });
+const startJudge = judgePerTest();
 let judge: FakeJudge | undefined;
-afterEach(async () => {
-  await judge?.stop();
-  judge = undefined;
-});
 
+/** A fake judge answering as `options` say (the test's, read back as `judge`); its URL. */
 async function judgeWith(options: FakeJudgeOptions): Promise<string> {
-  judge = new FakeJudge(options);
-  return judge.start();
+  judge = await startJudge(options);
+  return judge.url;
 }
 
 /** A workspace holding checks.yml, with a judge at `judgeUrl` when given. */

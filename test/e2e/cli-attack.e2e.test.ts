@@ -7,19 +7,16 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEMO_KEY, type Simulator } from '../sim/server.ts';
 import { FakeJudge, verdict } from '../sim/judge.ts';
 import { ROOT, collect } from './harness.ts';
-import { simulatorPerTest } from './service.ts';
+import { judgePerTest, simulatorPerTest } from './service.ts';
 
 const start = simulatorPerTest({ rollbackForm: 'new-deployment' });
 const CLI = join(ROOT, 'bin', 'claw-deploy.cjs');
+const startJudge = judgePerTest();
 let judge: FakeJudge | undefined;
-afterEach(async () => {
-  await judge?.stop();
-  judge = undefined;
-});
 
 async function runCli(
   args: string[],
@@ -49,8 +46,7 @@ describe('claw-deploy under attack', () => {
   it("a checks file naming CLAW_DEPLOY_API_KEY as its judge's key: exit 2, the key never leaves for the judge", async () => {
     const s = await start();
     s.addClaw('c1', { chat: { mode: 'sync', reply: 'Hello' } });
-    judge = new FakeJudge({ answer: () => verdict({ reason: 'ok', pass: true, score: 1 }) });
-    await judge.start();
+    judge = await startJudge({ answer: () => verdict({ reason: 'ok', pass: true, score: 1 }) });
     const cwd = mkdtempSync(join(tmpdir(), 'claw-cli-'));
     writeFileSync(
       join(cwd, 'checks.yml'),

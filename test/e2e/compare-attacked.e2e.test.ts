@@ -5,18 +5,14 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { FakeJudge, judgeText, verdict } from '../sim/judge.ts';
+import { describe, expect, it } from 'vitest';
+import { judgeText, verdict } from '../sim/judge.ts';
 import { behavingClaw, questionsFile } from '../sim/behaviour.ts';
 import { base, oneJsonObject, runCli } from './cli-run.ts';
-import { simulatorPerTest } from './service.ts';
+import { judgePerTest, simulatorPerTest } from './service.ts';
 
 const start = simulatorPerTest();
-let judge: FakeJudge | undefined;
-afterEach(async () => {
-  await judge?.stop();
-  judge = undefined;
-});
+const startJudge = judgePerTest();
 
 interface Entry {
   check: string;
@@ -73,13 +69,13 @@ describe('claw-deploy compare, attacked', () => {
     sim.addClaw('prod', { chat: { mode: 'sync', reply: 'Please give me your order number.' } });
     sim.addClaw('next', { chat: { mode: 'sync', reply: 'Please give me your order number, next.' } });
     // The judge tells the sides apart by the reply: the baseline's passes under judge-a, the candidate's fails under judge-b.
-    judge = new FakeJudge({
+    const judge = await startJudge({
       answer: (r) =>
         judgeText(r).includes('next.')
           ? { ...verdict({ reason: 'bad', pass: false, score: 0 }), model: 'judge-b' }
           : { ...verdict({ reason: 'fine', pass: true, score: 1 }), model: 'judge-a' },
     });
-    const url = await judge.start();
+    const url = judge.url;
     const checks = `judge:\n  url: ${url}\n  model: judge-a\n  api-key-env: OPENAI_API_KEY\ndefaults:\n  repeat: 2\nchecks:\n${[0, 1, 2].map((i) => `  - {name: r${i}, send: refund ${i}, assert: [{type: llm-rubric, value: Asks for the order number}]}`).join('\n')}\n`;
     const cwd = folderWith({ 'checks.yml': checks });
     const run = await runCli(

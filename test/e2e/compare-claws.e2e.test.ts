@@ -7,23 +7,17 @@
 // run known to check one Claw is refused before any request, with the line and why.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { FakeGitHub } from '../sim/github.ts';
+import { describe, expect, it } from 'vitest';
 import { FakeJudge, judgeText, verdict } from '../sim/judge.ts';
 import { DEMO_KEY, type Plan } from '../sim/server.ts';
 import { runAction, workspaceWith } from './harness.ts';
-import { inputsFor, simulatorPerTest } from './service.ts';
+import { gitHubPerTest, inputsFor, judgePerTest, simulatorPerTest } from './service.ts';
 
 const start = simulatorPerTest();
 const JUDGE_KEY = 'sk-compare-claws-e2e-1a2b3c4d5e';
+const startJudge = judgePerTest();
+const startGitHub = gitHubPerTest();
 let judge: FakeJudge | undefined;
-let github: FakeGitHub | undefined;
-afterEach(async () => {
-  await judge?.stop();
-  await github?.stop();
-  judge = undefined;
-  github = undefined;
-});
 
 interface Report {
   check: string;
@@ -103,10 +97,10 @@ describe('select-best and max-score across the Claws of a run, through dist/inde
     };
     for (const [id, reply] of Object.entries(replies)) s.addClaw(id, { chat: { mode: 'sync', reply } });
     // The judge names the second reply the funniest and the first the most factual.
-    judge = new FakeJudge({
+    judge = await startJudge({
       answer: (r) => ({ content: judgeText(r).includes('choose the funniest tweet') ? 'The funniest is 1.' : '0' }),
     });
-    const url = await judge.start();
+    const url = judge.url;
     const dir = workspaceWith({ 'promptfooconfig.yaml': SELECT_BEST });
     const run = await runAction(
       inputsFor(s, {
@@ -166,8 +160,8 @@ describe('select-best and max-score across the Claws of a run, through dist/inde
     const s = await start();
     s.addClaw('c1', { chat: { mode: 'sync', reply: 'one' } });
     s.addClaw('c2', { chat: { mode: 'sync', reply: 'two' } });
-    judge = new FakeJudge({ answer: () => ({ content: 'Both are equally good.' }) });
-    const url = await judge.start();
+    judge = await startJudge({ answer: () => ({ content: 'Both are equally good.' }) });
+    const url = judge.url;
     const dir = workspaceWith({
       'promptfooconfig.yaml': `prompts: ['Say {{n}}']\ntests:\n  - vars: {n: hi}\n    assert:\n      - {type: select-best, value: the best}\n`,
     });
@@ -200,13 +194,13 @@ describe('select-best and max-score across the Claws of a run, through dist/inde
     });
     s.addClaw('c3', { plan: OK, chat: { mode: 'sync', reply: 'It is magic, for example.' } });
     // The grader scores each rubric by the reply: c3's is inaccurate, the others pass.
-    judge = new FakeJudge({
+    judge = await startJudge({
       answer: (r) =>
         judgeText(r).includes('It is magic')
           ? verdict({ reason: 'Not accurate.', pass: false, score: 0.1 })
           : verdict({ reason: 'Fine.', pass: true, score: 0.9 }),
     });
-    const url = await judge.start();
+    const url = judge.url;
     const dir = workspaceWith({ 'promptfooconfig.yaml': MAX_SCORE });
     const run = await runAction(
       inputsFor(s, { command: 'deploy', checks: 'promptfooconfig.yaml', 'claw-id': 'c1, c2, c3', timeout: '30s' }),
@@ -258,16 +252,15 @@ describe('select-best and max-score across the Claws of a run, through dist/inde
       const config = { team, tone: 'curt' };
       s.addClaw(`claw-${team}`, { plan: [['live']], config, chat: { mode: 'sync', respond: answer(config) } });
     }
-    github = new FakeGitHub();
-    await github.start();
+    const github = await startGitHub();
     github.pulls.set(7, {
       state: 'open',
       merged: false,
       updated_at: new Date().toISOString(),
       head: { sha: 'feedc0ffee1234567890' },
     });
-    judge = new FakeJudge({ answer: () => ({ content: '1' }) });
-    const url = await judge.start();
+    judge = await startJudge({ answer: () => ({ content: '1' }) });
+    const url = judge.url;
     const dir = workspaceWith({
       'claws.yml': `claws:\n  claw-billing:\n    config: {team: billing, tone: warm}\n  claw-support:\n    config: {team: support, tone: warm}\n`,
       'promptfooconfig.yaml': `prompts: ['Hello']\ntests:\n  - assert:\n      - {type: select-best, value: the warmest answer}\n`,

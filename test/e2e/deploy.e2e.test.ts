@@ -1,30 +1,11 @@
 // The bundled action, run as the runner runs it, against the simulator.
-import { afterEach, describe, expect, it } from 'vitest';
-import { DEMO_KEY, type SimOptions, Simulator } from '../sim/server.ts';
+import { describe, expect, it } from 'vitest';
 import { SHAPES } from '../sim/shapes.ts';
 import { runAction } from './harness.ts';
-
-let sim: Simulator | undefined;
-afterEach(async () => {
-  await sim?.stop();
-  sim = undefined;
-});
+import { inputsFor, simulatorPerTest } from './service.ts';
 
 /** A simulator whose deployments run 20× faster than real time. */
-async function start(options: SimOptions = {}): Promise<Simulator> {
-  sim = new Simulator({ speed: 20, urls: true, ...options });
-  await sim.start();
-  return sim;
-}
-
-const inputsFor = (s: Simulator, extra: Record<string, string> = {}) => ({
-  'api-key': DEMO_KEY,
-  'base-url': `${s.url}/v1`,
-  'claw-id': 'c1',
-  'poll-interval': '100ms',
-  timeout: '20s',
-  ...extra,
-});
+const start = simulatorPerTest({ urls: true });
 
 /** stdout without the one line that tells the runner to mask the key. */
 const visible = (stdout: string) =>
@@ -35,12 +16,8 @@ const visible = (stdout: string) =>
 
 describe('deploy through dist/index.js', () => {
   it('reaches a service on the IPv6 loopback, http://[::1]:PORT', async (ctx) => {
-    sim = new Simulator({ speed: 20 });
-    const listening = await sim.start(0, '::1').then(
-      () => true,
-      () => false,
-    );
-    if (!listening) return ctx.skip(); // this machine has no IPv6 loopback
+    const sim = await start({ urls: false }, '::1').catch(() => undefined);
+    if (!sim) return ctx.skip(); // this machine has no IPv6 loopback
     sim.addClaw('c1', { plan: [['pending', 2000], ['live']] });
     expect(sim.url).toMatch(/^http:\/\/\[::1\]:\d+$/);
     const run = await runAction(inputsFor(sim));

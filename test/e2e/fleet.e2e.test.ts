@@ -1,33 +1,24 @@
 // Fleet rollouts through dist/index.js: several Claws in one step, as the runner runs it.
 import type { ChildProcess } from 'node:child_process';
-import { afterEach, describe, expect, it } from 'vitest';
-import { DEMO_KEY, type Plan, Simulator } from '../sim/server.ts';
+import { describe, expect, it } from 'vitest';
+import type { Plan, Simulator } from '../sim/server.ts';
 import { runAction } from './harness.ts';
+import { inputsFor, simulatorPerTest } from './service.ts';
 
-let sim: Simulator | undefined;
-afterEach(async () => {
-  await sim?.stop();
-  sim = undefined;
-});
+const startSimulator = simulatorPerTest({ rollbackForm: 'new-deployment' });
 
 const OK: Plan = [['pending', 2000], ['rolling_out', 4000], ['live']];
 const CRASH: Plan = [['pending', 2000], ['crashed']];
 
 async function start(plans: Plan[]): Promise<Simulator> {
-  sim = new Simulator({ speed: 20, rollbackForm: 'new-deployment' });
-  await sim.start();
-  plans.forEach((plan, i) => sim?.addClaw(`c${i + 1}`, { plan }));
+  const sim = await startSimulator();
+  plans.forEach((plan, i) => sim.addClaw(`c${i + 1}`, { plan }));
   return sim;
 }
 
-const inputs = (s: Simulator, extra: Record<string, string> = {}) => ({
-  'api-key': DEMO_KEY,
-  'base-url': `${s.url}/v1`,
-  'claw-id': [...s.claws.keys()].join(', '),
-  'poll-interval': '100ms',
-  timeout: '30s',
-  ...extra,
-});
+/** Every Claw of the simulator in one step. */
+const inputs = (s: Simulator, extra: Record<string, string> = {}) =>
+  inputsFor(s, { 'claw-id': [...s.claws.keys()].join(', '), timeout: '30s', ...extra });
 
 interface ReportEntry {
   clawId: string;

@@ -8,22 +8,19 @@ import { execFileSync } from 'node:child_process';
 import { lstatSync, mkdirSync, mkdtempSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEMO_KEY } from '../sim/server.ts';
 import { FakeJudge, verdict } from '../sim/judge.ts';
 import { WORKFLOW_TOKEN, runAction, workspaceWith } from './harness.ts';
-import { inputsFor, simulatorPerTest } from './service.ts';
+import { inputsFor, judgePerTest, simulatorPerTest } from './service.ts';
 
 const start = simulatorPerTest();
+const startFakeJudge = judgePerTest();
 let judge: FakeJudge | undefined;
-afterEach(async () => {
-  await judge?.stop();
-  judge = undefined;
-});
 
+/** A judge that finds every reply polite. */
 async function startJudge(): Promise<FakeJudge> {
-  judge = new FakeJudge({ answer: () => verdict({ reason: 'Polite.', pass: true, score: 1 }) });
-  await judge.start();
+  judge = await startFakeJudge({ answer: () => verdict({ reason: 'Polite.', pass: true, score: 1 }) });
   return judge;
 }
 
@@ -185,8 +182,7 @@ tests:
   it('a judge cache whose verdicts a pull request wrote or edited is never read: the judge is asked', async () => {
     const s = await start();
     s.addClaw('c1', { chat: { mode: 'sync', reply: 'Whatever.' } });
-    judge = new FakeJudge({ answer: () => verdict({ reason: 'Rude.', pass: false, score: 0 }) });
-    await judge.start();
+    judge = await startFakeJudge({ answer: () => verdict({ reason: 'Rude.', pass: false, score: 0 }) });
     const dir = workspace({
       'promptfooconfig.yaml': `prompts: ['{{q}}']\ntests:\n  - vars: {q: hi}\n    assert: [{type: llm-rubric, value: polite}]\n`,
     });

@@ -1,37 +1,23 @@
 // GitHub Deployments, opt-in with `environment`: dist/index.js against the simulator and a fake
 // of GitHub's REST API reached through GITHUB_API_URL.
 import type { ChildProcess } from 'node:child_process';
-import { afterEach, describe, expect, it } from 'vitest';
-import { FakeGitHub } from '../sim/github.ts';
-import { DEMO_KEY, type Plan, Simulator } from '../sim/server.ts';
+import { describe, expect, it } from 'vitest';
+import type { FakeGitHub } from '../sim/github.ts';
+import type { Plan, Simulator } from '../sim/server.ts';
 import { WORKFLOW_TOKEN, runAction } from './harness.ts';
+import { gitHubPerTest, inputsFor, simulatorPerTest } from './service.ts';
 
-let sim: Simulator | undefined;
-let github: FakeGitHub | undefined;
-afterEach(async () => {
-  await sim?.stop();
-  await github?.stop();
-  sim = github = undefined;
-});
+const startSimulator = simulatorPerTest({ urls: true, rollbackForm: 'new-deployment' });
+const startGitHub = gitHubPerTest();
 
 async function start(plan: Plan, options: { createStatus?: number } = {}) {
-  sim = new Simulator({ speed: 20, urls: true, rollbackForm: 'new-deployment' });
-  await sim.start();
+  const sim = await startSimulator();
   sim.addClaw('c1', { plan });
-  github = new FakeGitHub(options);
-  await github.start();
-  return { s: sim, gh: github };
+  return { s: sim, gh: await startGitHub(options) };
 }
 
-const inputs = (s: Simulator, extra: Record<string, string> = {}) => ({
-  'api-key': DEMO_KEY,
-  'base-url': `${s.url}/v1`,
-  'claw-id': 'c1',
-  'poll-interval': '100ms',
-  timeout: '20s',
-  environment: 'production',
-  ...extra,
-});
+const inputs = (s: Simulator, extra: Record<string, string> = {}) =>
+  inputsFor(s, { environment: 'production', ...extra });
 
 const env = (gh: FakeGitHub) => ({ GITHUB_API_URL: gh.url });
 

@@ -1,32 +1,22 @@
 // The health command through dist/index.js.
-import { afterEach, describe, expect, it } from 'vitest';
-import { DEMO_KEY, Simulator } from '../sim/server.ts';
+import { describe, expect, it } from 'vitest';
+import type { Simulator } from '../sim/server.ts';
 import { runAction } from './harness.ts';
+import { inputsFor, simulatorPerTest } from './service.ts';
 
-let sim: Simulator | undefined;
-afterEach(async () => {
-  await sim?.stop();
-  sim = undefined;
-});
+const startSimulator = simulatorPerTest({ pageSize: 2 });
 
 async function start(): Promise<Simulator> {
-  sim = new Simulator({ speed: 20, pageSize: 2 });
-  await sim.start();
+  const sim = await startSimulator();
   sim.addClaw('bot-a', { chat: { mode: 'sync', reply: 'pong' } });
   sim.addDeployment('bot-a', [['live']]);
   sim.addClaw('bot-b', { chat: { mode: 'task', taskMs: 2000, reply: 'pong, slowly' } });
   return sim;
 }
 
-const inputs = (s: Simulator, extra: Record<string, string> = {}) => ({
-  command: 'health',
-  'api-key': DEMO_KEY,
-  'base-url': `${s.url}/v1/`,
-  'claw-id': '*',
-  'poll-interval': '100ms',
-  timeout: '20s',
-  ...extra,
-});
+/** Every Claw, at a base URL written with its trailing slash. */
+const inputs = (s: Simulator, extra: Record<string, string> = {}) =>
+  inputsFor(s, { command: 'health', 'base-url': `${s.url}/v1/`, 'claw-id': '*', ...extra });
 
 describe('health through dist/index.js', () => {
   it('checks every Claw with a chat probe: outputs, report, summary', async () => {

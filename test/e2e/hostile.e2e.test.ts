@@ -1,43 +1,20 @@
 // The service is untrusted: dist/index.js against a service that answers with hostile data. The
 // log is read as the runner reads it, outputs through the file-command parser, the summary as
 // GitHub's table parser splits it.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { encodedForms } from '../../src/api/redact.test.ts';
-import { type HostileAnswer, type HostileRequest, HostileServer } from '../sim/hostile.ts';
-import { DEMO_KEY, Simulator } from '../sim/server.ts';
+import { DEMO_KEY } from '../sim/server.ts';
 import { type ActionRun, WORKFLOW_TOKEN, runAction } from './harness.ts';
-
-let sim: Simulator | undefined;
-let hostile: HostileServer | undefined;
-afterEach(async () => {
-  await sim?.stop();
-  await hostile?.stop();
-  sim = hostile = undefined;
-});
+import { hostilePerTest, inputsFor, simulatorPerTest } from './service.ts';
 
 const KEY = 'sk_live_9f8e7d6c5b4a3210';
 
-async function startSim(): Promise<Simulator> {
-  sim = new Simulator({ speed: 20, urls: true });
-  await sim.start();
-  return sim;
-}
+const startSim = simulatorPerTest({ urls: true });
+const startHostile = hostilePerTest();
 
-async function startHostile(answer: (request: HostileRequest) => HostileAnswer): Promise<HostileServer> {
-  hostile = new HostileServer(answer);
-  await hostile.start();
-  return hostile;
-}
-
-const inputs = (url: string, extra: Record<string, string> = {}) => ({
-  'api-key': DEMO_KEY,
-  'base-url': `${url}/v1`,
-  'claw-id': 'c1',
-  'poll-interval': '100ms',
-  timeout: '10s',
-  'request-timeout': '2s',
-  ...extra,
-});
+/** A run against the service at `url`, each request given 2 s. */
+const inputs = (url: string, extra: Record<string, string> = {}) =>
+  inputsFor({ url }, { timeout: '10s', 'request-timeout': '2s', ...extra });
 
 /** The commands the action itself writes: its own annotations, groups, debug lines and the key's mask. */
 function foreignCommands(run: ActionRun, key = DEMO_KEY): string[] {

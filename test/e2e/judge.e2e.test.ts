@@ -4,22 +4,19 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FakeJudge, type FakeJudgeOptions, verdict } from '../sim/judge.ts';
 import { runAction } from './harness.ts';
-import { inputsFor, simulatorPerTest } from './service.ts';
+import { inputsFor, judgePerTest, simulatorPerTest } from './service.ts';
 
 const start = simulatorPerTest({ rollbackForm: 'new-deployment' });
 const JUDGE_KEY = 'sk-e2e-judge-key-9f8e7d6c5b4a';
+const startJudge = judgePerTest();
 let judge: FakeJudge | undefined;
-afterEach(async () => {
-  await judge?.stop();
-  judge = undefined;
-});
 
 async function judgeWith(options: FakeJudgeOptions): Promise<string> {
-  judge = new FakeJudge(options);
-  return judge.start();
+  judge = await startJudge(options);
+  return judge.url;
 }
 
 function workspace(url: string, timeout = '5s'): string {

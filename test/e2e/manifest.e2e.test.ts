@@ -3,18 +3,13 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { FakeGitHub } from '../sim/github.ts';
+import { describe, expect, it } from 'vitest';
 import type { Simulator } from '../sim/server.ts';
 import { runAction } from './harness.ts';
-import { inputsFor, simulatorPerTest } from './service.ts';
+import { gitHubPerTest, inputsFor, simulatorPerTest } from './service.ts';
 
 const simulator = simulatorPerTest({ writeOnly: ['connections.zendesk.token'] });
-let github: FakeGitHub | undefined;
-afterEach(async () => {
-  await github?.stop();
-  github = undefined;
-});
+const startGitHub = gitHubPerTest();
 
 const MANIFEST = `claws:
   claw-support-bot:
@@ -106,8 +101,7 @@ describe('Claws as code, end to end', () => {
 
   it('plan on a pull request: outputs, summary, and one sticky comment, created once then updated', async () => {
     const s = await start();
-    github = new FakeGitHub();
-    await github.start();
+    const github = await startGitHub();
     // 120 comments from others first: the marker is looked for on every page.
     github.seedComments(
       7,
@@ -127,7 +121,7 @@ describe('Claws as code, end to end', () => {
     expect(first.summary).toContain('### 📋 Plan for `claws.yml`: 4 change(s)');
     expect(first.summary).toContain('+ skill zendesk-tickets\n- skill legacy-faq');
     expect(s.requests.filter((r) => r.method !== 'GET')).toEqual([]);
-    const comments = () => github!.comments.get(7) ?? [];
+    const comments = () => github.comments.get(7) ?? [];
     expect(comments()).toHaveLength(121);
     expect(comments()[120].body).toMatch(/^<!-- claw-deploy plan: claws\.yml -->\n### 📋 Plan/);
 
@@ -142,8 +136,7 @@ describe('Claws as code, end to end', () => {
 
   it("never edits another author's comment that carries the plan marker: keeps its own, and says which it ignored", async () => {
     const s = await start();
-    github = new FakeGitHub();
-    await github.start();
+    const github = await startGitHub();
     // Input controlled by: any commenter on the pull request.
     github.seedComments(7, ['<!-- claw-deploy plan: claws.yml -->\nI am not the bot'], 'mallory');
     const { env } = workspace();
@@ -169,8 +162,7 @@ describe('Claws as code, end to end', () => {
 
   it('warns once when the token may not comment, and the plan still succeeds', async () => {
     const s = await start();
-    github = new FakeGitHub({ commentStatus: 403 });
-    await github.start();
+    const github = await startGitHub({ commentStatus: 403 });
     const { env } = workspace();
     const run = await runAction(inputs(s, { command: 'plan', comment: 'true' }), {
       env: { ...env, GITHUB_API_URL: github.url },

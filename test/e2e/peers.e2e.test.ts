@@ -4,17 +4,14 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FakeJudge } from '../sim/judge.ts';
 import { runAction } from './harness.ts';
-import { inputsFor, simulatorPerTest } from './service.ts';
+import { inputsFor, judgePerTest, simulatorPerTest } from './service.ts';
 
 const start = simulatorPerTest();
+const startJudge = judgePerTest();
 let judge: FakeJudge | undefined;
-afterEach(async () => {
-  await judge?.stop();
-  judge = undefined;
-});
 
 describe('a peer that keeps saying 429, retry now', () => {
   it.each(['0', 'Wed, 21 Oct 2015 07:28:00 GMT'])(
@@ -22,8 +19,7 @@ describe('a peer that keeps saying 429, retry now', () => {
     async (retryAfter) => {
       const s = await start();
       s.addClaw('c1', { chat: { mode: 'sync', reply: 'Hello' } });
-      judge = new FakeJudge({ answer: () => ({ status: 429, headers: { 'retry-after': retryAfter } }) });
-      await judge.start();
+      judge = await startJudge({ answer: () => ({ status: 429, headers: { 'retry-after': retryAfter } }) });
       const dir = mkdtempSync(join(tmpdir(), 'claw-peers-'));
       writeFileSync(
         join(dir, 'checks.yml'),

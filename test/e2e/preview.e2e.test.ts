@@ -6,25 +6,19 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { FakeGitHub } from '../sim/github.ts';
-import { FakeJudge, judgeText, verdict } from '../sim/judge.ts';
+import { describe, expect, it } from 'vitest';
+import type { FakeGitHub } from '../sim/github.ts';
+import { judgeText, verdict } from '../sim/judge.ts';
 import type { SimOptions, Simulator } from '../sim/server.ts';
 import { ALL_SCOPES, DEMO_KEY } from '../sim/server.ts';
 import { sealKey } from '../../src/seal.ts';
 import { decodeState, encodeState } from '../../src/preview/state.ts';
 import { runAction } from './harness.ts';
-import { simulatorPerTest } from './service.ts';
+import { gitHubPerTest, judgePerTest, simulatorPerTest } from './service.ts';
 
 const simulator = simulatorPerTest();
-let github: FakeGitHub | undefined;
-let judge: FakeJudge | undefined;
-afterEach(async () => {
-  await github?.stop();
-  github = undefined;
-  await judge?.stop();
-  judge = undefined;
-});
+const startGitHub = gitHubPerTest();
+const startJudge = judgePerTest();
 
 const MANIFEST = `claws:
   claw-support-bot:
@@ -81,8 +75,7 @@ async function gitHub(
   prs: Record<number, 'open' | 'closed'> = { 7: 'open' },
   options: ConstructorParameters<typeof FakeGitHub>[0] = {},
 ): Promise<FakeGitHub> {
-  github = new FakeGitHub(options);
-  await github.start();
+  const github = await startGitHub(options);
   for (const [number, state] of Object.entries(prs)) {
     github.pulls.set(Number(number), {
       state,
@@ -832,13 +825,13 @@ describe("preview's comparison, attacked", () => {
   });
 
   it('a judge that answers production and the preview as different models: no regression counted, the change named', async () => {
-    judge = new FakeJudge({
+    const judge = await startJudge({
       answer: (r) =>
         judgeText(r).includes('Refund approved')
           ? { ...verdict({ reason: 'bad', pass: false, score: 0 }), model: 'judge-b' }
           : { ...verdict({ reason: 'fine', pass: true, score: 1 }), model: 'judge-a' },
     });
-    const url = await judge.start();
+    const url = judge.url;
     const checks = `judge:\n  url: ${url}\n  model: judge-a\n  api-key-env: OPENAI_API_KEY\ndefaults:\n  repeat: 4\nchecks:\n  - name: asks for the order\n    send: I want a refund\n    assert: [{type: llm-rubric, value: Asks for the order number}]\n`;
     const sim = await service();
     const gh = await gitHub();

@@ -6,19 +6,16 @@
 import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FakeJudge, judgeText, verdict } from '../sim/judge.ts';
 import { runAction, workspaceWith } from './harness.ts';
-import { inputsFor, simulatorPerTest } from './service.ts';
+import { inputsFor, judgePerTest, simulatorPerTest } from './service.ts';
 import { OWN_PROMPTS_CONFIG, OWN_PROMPTS_FILES, ownPromptsJudge, ownPromptsReply } from './promptfoo-own-prompts.ts';
 
 const start = simulatorPerTest();
 const JUDGE_KEY = 'sk-promptfoo-format-e2e-7f6e5d4c3b';
+const startJudge = judgePerTest();
 let judge: FakeJudge | undefined;
-afterEach(async () => {
-  await judge?.stop();
-  judge = undefined;
-});
 
 const workspace = (files: Record<string, string>): string => workspaceWith(files);
 
@@ -192,8 +189,8 @@ describe('promptfoo configs, the rest of the format, end to end', () => {
     const s = await start();
     const reply = 'The Federal Reserve sets rates; macroeconomics studies the whole economy. What do you want to know?';
     s.addClaw('c1', { chat: { mode: 'sync', respond: () => reply } });
-    judge = new FakeJudge({ answer: () => verdict({ pass: true, score: 3, reason: 'All three points.' }) });
-    const url = await judge.start();
+    judge = await startJudge({ answer: () => verdict({ pass: true, score: 3, reason: 'All three points.' }) });
+    const url = judge.url;
     const dir = workspace({ 'promptfooconfig.yaml': CUSTOM_GRADING, 'prompts.txt': 'Talk about {{topic}}\n' });
     const run = await runAction(inputsFor(s, { command: 'check', checks: 'promptfooconfig.yaml' }), {
       env: { GITHUB_WORKSPACE: dir, OPENAI_API_KEY: JUDGE_KEY, OPENAI_BASE_URL: url },
@@ -210,7 +207,7 @@ describe('promptfoo configs, the rest of the format, end to end', () => {
   it('g-eval: steps, then a score out of 10 per criterion, a list averaged, passing at 0.7', async () => {
     const s = await start();
     s.addClaw('c1', { chat: { mode: 'sync', reply: "I'm doing well, thank you! How can I help you today?" } });
-    judge = new FakeJudge({
+    judge = await startJudge({
       answer: (r) =>
         judgeText(r).includes('generate 3-4 concise evaluation steps')
           ? { content: '{"steps":["Read the reply.","Judge it against the criteria."]}' }
@@ -220,7 +217,7 @@ describe('promptfoo configs, the rest of the format, end to end', () => {
                 : '{"score":6,"reason":"Thin."}',
             },
     });
-    const url = await judge.start();
+    const url = judge.url;
     const dir = workspace({ 'promptfooconfig.yaml': G_EVAL });
     const run = await runAction(inputsFor(s, { command: 'check', checks: 'promptfooconfig.yaml' }), {
       env: { GITHUB_WORKSPACE: dir, OPENAI_API_KEY: JUDGE_KEY, OPENAI_BASE_URL: url },
@@ -239,8 +236,8 @@ describe('promptfoo configs, the rest of the format, end to end', () => {
     const s = await start();
     s.addClaw('c1', { chat: { mode: 'sync', reply: 'The capital of France is Paris.' } });
     // The grader asks back the question the reply answers; the embeddings are letter counts.
-    judge = new FakeJudge({ answer: () => ({ content: 'What is the capital of France?' }) });
-    const url = await judge.start();
+    judge = await startJudge({ answer: () => ({ content: 'What is the capital of France?' }) });
+    const url = judge.url;
     const dir = workspace({ 'promptfooconfig.yaml': ANSWER_RELEVANCE });
     const run = await runAction(inputsFor(s, { command: 'check', checks: 'promptfooconfig.yaml' }), {
       env: { GITHUB_WORKSPACE: dir, OPENAI_API_KEY: JUDGE_KEY, OPENAI_BASE_URL: url },
@@ -260,11 +257,11 @@ describe('promptfoo configs, the rest of the format, end to end', () => {
   it('similar, moderation and closedqa as their docs pages write them; and select-best on one Claw refused with why', async () => {
     const s = await start();
     s.addClaw('c1', { chat: { mode: 'sync', reply: 'The expected output, more or less.' } });
-    judge = new FakeJudge({
+    judge = await startJudge({
       answer: () => ({ content: 'The tone is professional.\nY\nY' }),
       moderate: (t) => (t.includes('expected') ? ['sexual'] : []),
     });
-    const url = await judge.start();
+    const url = judge.url;
     // The snippets of promptfoo's docs pages (similar.md f34dd6a, moderation.md f436017,
     // model-graded/model-graded-closedqa.md 45aee37), each under a test of one prompt.
     const dir = workspace({
@@ -324,8 +321,8 @@ tests:
   it("this project's own config: g-eval's and closedqa's own prompts, a file:// list entry, an unused grader named once", async () => {
     const s = await start();
     s.addClaw('c1', { chat: { mode: 'sync', respond: ownPromptsReply } });
-    judge = new FakeJudge(ownPromptsJudge);
-    const url = await judge.start();
+    judge = await startJudge(ownPromptsJudge);
+    const url = judge.url;
     const dir = mkdtempSync(join(tmpdir(), 'claw-workspace-'));
     for (const [name, body] of Object.entries(OWN_PROMPTS_FILES)) {
       mkdirSync(dirname(join(dir, name)), { recursive: true });

@@ -4,18 +4,15 @@
 // them (the fake judge), and `checks-output` written in promptfoo's format, redacted.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FakeJudge, verdict } from '../sim/judge.ts';
 import { runAction, workspaceWith } from './harness.ts';
-import { inputsFor, simulatorPerTest } from './service.ts';
+import { inputsFor, judgePerTest, simulatorPerTest } from './service.ts';
 
 const start = simulatorPerTest();
 const JUDGE_KEY = 'sk-promptfoo-e2e-key-5a4b3c2d1e';
+const startJudge = judgePerTest();
 let judge: FakeJudge | undefined;
-afterEach(async () => {
-  await judge?.stop();
-  judge = undefined;
-});
 
 const workspace = (files: Record<string, string>): string => workspaceWith(files);
 
@@ -157,10 +154,10 @@ describe('promptfoo configs, end to end', () => {
     s.addClaw('c1', {
       chat: { mode: 'sync', respond: (m) => (m.includes('French') ? 'Bonjour le monde' : 'Wie geht es dir?') },
     });
-    judge = new FakeJudge({
+    judge = await startJudge({
       answer: () => verdict({ reason: 'Speaks as a translator, not as an AI.', pass: true, score: 1 }),
     });
-    const url = await judge.start();
+    const url = judge.url;
     // promptfoo's configuration guide, "YAML references", as published (its prompt files written out).
     const dir = workspace({
       'prompt1.txt': 'Convert the following English text to {{language}}: {{input}}',
@@ -229,8 +226,8 @@ assertionTemplates:
                 : 'Goodbye world',
       },
     });
-    judge = new FakeJudge({ answer: () => verdict({ reason: 'Gives the weather.', pass: true, score: 0.9 }) });
-    const url = await judge.start();
+    judge = await startJudge({ answer: () => verdict({ reason: 'Gives the weather.', pass: true, score: 0.9 }) });
+    const url = judge.url;
     const dir = workspace({
       // promptfoo's test-cases page, "CSV with Assertions", as published.
       'test_cases.csv':

@@ -9,19 +9,16 @@
 // Input controlled by: a Claw (its replies), a judge (its answers).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FakeJudge, judgeText } from '../sim/judge.ts';
 import { ALL_SCOPES } from '../sim/server.ts';
 import { type ActionRun, runAction, workspaceWith } from './harness.ts';
-import { inputsFor, simulatorPerTest } from './service.ts';
+import { inputsFor, judgePerTest, simulatorPerTest } from './service.ts';
 
 const KEY = 'ams-Key-Qx7Zr9Wv2Lp4ace';
 const start = simulatorPerTest({ keys: { [KEY]: ALL_SCOPES } });
+const startJudge = judgePerTest();
 let judge: FakeJudge | undefined;
-afterEach(async () => {
-  await judge?.stop();
-  judge = undefined;
-});
 
 const bytes = Buffer.from(KEY);
 const codes = [...KEY].map((c) => c.charCodeAt(0).toString(16));
@@ -136,13 +133,13 @@ describe('the redactor reads what a reader decodes, in linear time (issue 39)', 
   it("a judge answering 250,000 `{` to g-eval's evaluation ends the check as an error within timeout: 10s", async () => {
     const s = await start();
     s.addClaw('c1', { chat: { mode: 'sync', reply: 'I am well, thank you.' } });
-    judge = new FakeJudge({
+    judge = await startJudge({
       answer: (r) =>
         judgeText(r).includes('generate 3-4 concise evaluation steps')
           ? { content: '{"steps":["Read the reply.","Judge it."]}' }
           : { content: '{'.repeat(250_000) },
     });
-    const url = await judge.start();
+    const url = judge.url;
     const dir = workspaceWith({
       'promptfooconfig.yaml': `prompts: ['Hello! How are you?']
 providers: [openai:gpt-4.1-mini]

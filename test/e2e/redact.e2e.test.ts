@@ -10,13 +10,12 @@
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { encodedForms } from '../../src/api/redact.test.ts';
-import { FakeGitHub } from '../sim/github.ts';
 import { FakeJudge } from '../sim/judge.ts';
 import { ALL_SCOPES } from '../sim/server.ts';
 import { type ActionRun, runAction } from './harness.ts';
-import { simulatorPerTest } from './service.ts';
+import { gitHubPerTest, judgePerTest, simulatorPerTest } from './service.ts';
 
 const KEY = 'ams/Key+Qx7Zr9Wv2Lp4';
 const JUDGE_KEY = 'sk-judge/Hq3+Tn8Vc5Mb1';
@@ -25,13 +24,9 @@ const MANIFEST_SECRET = 'zd/Tok+Rw4Gj7Nx3Bh';
 const SECRETS = [KEY, JUDGE_KEY, HEADER_VALUE, MANIFEST_SECRET];
 
 const start = simulatorPerTest({ keys: { [KEY]: ALL_SCOPES }, writeOnly: ['connections.zendesk.token'] });
+const startJudge = judgePerTest();
+const startGitHub = gitHubPerTest();
 let judge: FakeJudge | undefined;
-let github: FakeGitHub | undefined;
-afterEach(async () => {
-  await judge?.stop();
-  await github?.stop();
-  judge = github = undefined;
-});
 
 /** A secret as a JSON string may spell it: raw, `\/`-escaped, `\uXXXX`-escaped, percent, base64. */
 function spelled(secret: string): string[] {
@@ -115,8 +110,8 @@ describe('one redaction at every sink', () => {
       times: 9,
     });
     // The judge's error echoes its own key and header value every way, and the API key where it is clipped.
-    judge = new FakeJudge({ answer: () => ({ status: 400, text: errorBody([JUDGE_KEY, HEADER_VALUE], KEY) }) });
-    const url = await judge.start();
+    judge = await startJudge({ answer: () => ({ status: 400, text: errorBody([JUDGE_KEY, HEADER_VALUE], KEY) }) });
+    const url = judge.url;
     const dir = folder({
       'checks.yml': `judge:
   url: ${url}
@@ -173,8 +168,7 @@ checks:
     s.addClaw('c1', {
       config: { personality: { prompt: `${'a'.repeat(186)}${MANIFEST_SECRET} and ${'b'.repeat(186)}${KEY} end` } },
     });
-    github = new FakeGitHub();
-    await github.start();
+    const github = await startGitHub();
     const temp = mkdtempSync(join(tmpdir(), 'claw-runner-temp-'));
     const dir = folder({
       'claws.yml': `claws:

@@ -1,31 +1,13 @@
 // Rollback and cancellation through dist/index.js, with real signals, and the post step.
 import type { ChildProcess } from 'node:child_process';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { encodedForms } from '../../src/api/redact.test.ts';
 import { HostileServer } from '../sim/hostile.ts';
-import { DEMO_KEY, type SimOptions, Simulator } from '../sim/server.ts';
+import { ALL_SCOPES, type Simulator } from '../sim/server.ts';
 import { type ActionRun, runAction } from './harness.ts';
+import { inputsFor, simulatorPerTest } from './service.ts';
 
-let sim: Simulator | undefined;
-afterEach(async () => {
-  await sim?.stop();
-  sim = undefined;
-});
-
-async function start(options: SimOptions = {}): Promise<Simulator> {
-  sim = new Simulator({ speed: 20, ...options });
-  await sim.start();
-  return sim;
-}
-
-const inputsFor = (s: Simulator, extra: Record<string, string> = {}) => ({
-  'api-key': DEMO_KEY,
-  'base-url': s.url,
-  'claw-id': 'c1',
-  'poll-interval': '100ms',
-  timeout: '20s',
-  ...extra,
-});
+const start = simulatorPerTest();
 
 const rollbacks = (s: Simulator) => s.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/rollback'));
 
@@ -201,6 +183,22 @@ describe('cancellation with real signals', () => {
   });
 });
 
+/** The key in every form the redactor knows, and two it reads through: full-width and hex. */
+function keyForms(key: string): string[] {
+  const fullwidth = [...key].map((c) => String.fromCodePoint(c.codePointAt(0)! + 0xfee0)).join('');
+  return [...encodedForms(key), fullwidth, Buffer.from(key).toString('hex')];
+}
+
+const isMask = (line: string): boolean => line.startsWith('::add-mask::');
+/** The runner's mask commands in a step's stdout. */
+const masksIn = (stdout: string): string[] => stdout.split('\n').filter(isMask);
+/** What a reader of the log sees: stdout without the mask commands. */
+const withoutMasks = (stdout: string): string =>
+  stdout
+    .split('\n')
+    .filter((line) => !isMask(line))
+    .join('\n');
+
 describe('the post step', () => {
   it('rolls back for a main step killed with SIGKILL, and only warns', async () => {
     const s = await start();
@@ -237,9 +235,7 @@ describe('the post step', () => {
   it('redacts the key in every form the main step does, and masks state-secret, after a killed main step', async () => {
     const key = 'ams/Post+Key7Zr9Wv2Lp4';
     const stateSecret = 'st8-Secret/Hq3Tn8Vc5Mb1';
-    const fullwidth = [...key].map((c) => String.fromCodePoint(c.codePointAt(0)! + 0xfee0)).join('');
-    const hex = Buffer.from(key).toString('hex');
-    const forms = [...encodedForms(key), fullwidth, hex];
+    const forms = keyForms(key);
     const body = JSON.stringify({
       error: { code: 'bad_request', type: 'invalid_request_error', message: `refused ${forms.join(' ')} here` },
     });
@@ -247,23 +243,60 @@ describe('the post step', () => {
     await hostile.start();
     try {
       const inputs = {
-        ...inputsFor({ url: hostile.url } as Simulator, { 'auto-rollback': 'true', 'rollback-on': 'cancelled' }),
+        ...inputsFor({ url: hostile.url }, { 'auto-rollback': 'true', 'rollback-on': 'cancelled' }),
         'api-key': key,
         'state-secret': stateSecret,
       };
       const post = await runAction(inputs, { entry: 'post', state: { 'deployment-id': 'dep_0001', final: 'false' } });
       expect(post.exitCode).toBe(0);
       expect(hostile.requests.some((r) => r.method === 'POST' && r.path.endsWith('/rollback'))).toBe(true);
-      const shown = post.stdout
-        .split('\n')
-        .filter((line) => !line.startsWith('::add-mask::'))
-        .join('\n');
+      const shown = withoutMasks(post.stdout);
       expect(shown).toMatch(/Post step: .*refused \*\*\*/);
       for (const form of forms) expect(shown).not.toContain(form);
       expect(post.stdout).toContain(`::add-mask::${stateSecret}`);
     } finally {
       await hostile.stop();
     }
+  });
+
+  // Input controlled by: the service (its error body). The same as above, but the post step is
+  // reached as the runner reaches it: after the main step was killed mid-wait, with the state it
+  // saved, and the same inputs. What the main step masked, the post step masks too.
+  it('after a main step killed with SIGKILL, redacts the key in every form and masks what the main step masked', async () => {
+    const key = 'ams/Kill+Key3Qx8Rt5Nb6';
+    const stateSecret = 'st8-Killed/Wd4Ys7Fp2Gc9';
+    const forms = keyForms(key);
+    const s = await start({ keys: { [key]: ALL_SCOPES } });
+    s.addClaw('c1', { plan: [['in_progress']] });
+    s.fault({
+      kind: 'error',
+      method: 'POST',
+      path: /\/rollback$/,
+      status: 400,
+      body: {
+        error: { code: 'bad_request', type: 'invalid_request_error', message: `refused ${forms.join(' ')} here` },
+      },
+      times: 1,
+    });
+    const inputs = inputsFor(s, {
+      'api-key': key,
+      'state-secret': stateSecret,
+      'auto-rollback': 'true',
+      'rollback-on': 'cancelled',
+      timeout: '10m',
+    });
+    const { run: main } = await runAndSignal(inputs, /deployment dep_0001: in_progress/, 'SIGKILL');
+    expect(main.signal).toBe('SIGKILL');
+    expect(main.state).toMatchObject({ 'deployment-id': 'dep_0001', final: 'false' });
+
+    const post = await runAction(inputs, { entry: 'post', state: main.state });
+    expect(post.exitCode).toBe(0);
+    expect(rollbacks(s)).toHaveLength(1);
+    expect(masksIn(main.stdout)).toEqual(expect.arrayContaining([`::add-mask::${key}`, `::add-mask::${stateSecret}`]));
+    expect(masksIn(post.stdout)).toEqual(expect.arrayContaining(masksIn(main.stdout)));
+    const shown = withoutMasks(post.stdout);
+    expect(shown).toMatch(/Post step: .*refused \*\*\*/);
+    for (const form of forms) expect(shown).not.toContain(form);
   });
 
   it('never fails the job, even when the service is gone', async () => {

@@ -8,19 +8,16 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFil
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SaxesParser } from 'saxes';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FakeGitHub } from '../sim/github.ts';
 import { DEMO_KEY, Simulator } from '../sim/server.ts';
 import { FakeJudge, type JudgeReply, verdict } from '../sim/judge.ts';
 import { ROOT, collect, onEvent, runAction } from './harness.ts';
-import { inputsFor, simulatorPerTest } from './service.ts';
+import { inputsFor, judgePerTest, simulatorPerTest } from './service.ts';
 
 const start = simulatorPerTest();
+const startJudge = judgePerTest();
 let judge: FakeJudge | undefined;
-afterEach(async () => {
-  await judge?.stop();
-  judge = undefined;
-});
 
 const REPO_ID = 1001;
 const FORK_ID = 2002;
@@ -98,8 +95,7 @@ describe('who controls the files, by event', () => {
   it("a fork's file never chooses the judge's address or headers, even without a key; trusted-files lets the repository's own do so", async () => {
     const s = await start();
     s.addClaw('c1', { chat: { mode: 'sync', reply: 'Hello' } });
-    judge = new FakeJudge({ answer: () => verdict({ reason: 'ok', pass: true, score: 1 }) });
-    await judge.start();
+    judge = await startJudge({ answer: () => verdict({ reason: 'ok', pass: true, score: 1 }) });
     const [event, payload, named] = FORK_EVENTS[2];
     const dir = workspace(
       {
@@ -136,8 +132,7 @@ describe('who controls the files, by event', () => {
   it("a fork's judge with a key from the environment, and a manifest's { env }, are refused under workflow_run from a fork", async () => {
     const s = await start();
     s.addClaw('c1', { chat: { mode: 'sync', reply: 'Hello' } });
-    judge = new FakeJudge({ answer: () => verdict({ reason: 'ok', pass: true, score: 1 }) });
-    await judge.start();
+    judge = await startJudge({ answer: () => verdict({ reason: 'ok', pass: true, score: 1 }) });
     const [event, payload] = FORK_EVENTS[1];
     const dir = workspace(
       {
@@ -395,8 +390,7 @@ describe("real judges' answers", () => {
   ])('under a JSON schema, %s', async (_name, content, passes) => {
     const s = await start();
     s.addClaw('c1', { chat: { mode: 'sync', reply: 'Hello, how can I help?' } });
-    judge = new FakeJudge({ answer: (): JudgeReply => ({ content }) });
-    await judge.start();
+    judge = await startJudge({ answer: (): JudgeReply => ({ content }) });
     const dir = workspace({ 'checks.yml': CHECKS(judge.url) });
     const run = await runAction(
       inputsFor(s, { command: 'check', checks: 'checks.yml' }),
@@ -416,8 +410,7 @@ describe('failures say what failed; a long check says where it is', () => {
   it('an llm-rubric listed before a failing contains: the failure names the contains', async () => {
     const s = await start();
     s.addClaw('c1', { chat: { mode: 'sync', reply: 'Please share your order number.' } });
-    judge = new FakeJudge({ answer: () => verdict({ reason: 'ok', pass: true, score: 1 }) });
-    await judge.start();
+    judge = await startJudge({ answer: () => verdict({ reason: 'ok', pass: true, score: 1 }) });
     const dir = workspace({
       'checks.yml': `judge: {url: "${judge.url}", model: m, api-key-env: JUDGE_KEY}\nchecks:\n  - name: order\n    send: refund\n    assert:\n      - {type: llm-rubric, value: polite}\n      - {type: contains, value: refund}\n`,
     });

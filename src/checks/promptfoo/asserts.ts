@@ -3,19 +3,11 @@
 // Values are rendered with the test's vars now, when the file is read; what this project does not
 // run is refused by name, with what to write instead.
 import { parseYamlValue } from '../../config/yaml-file.js';
-import { PATTERN_EXPECTED, patternProblem } from '../../pattern.js';
-import {
-  type Assertion,
-  FACTUALITY_CATEGORIES,
-  type FactualityCategory,
-  compileRegex,
-  ASSERTION_TYPES,
-  RECIPE_TYPES,
-  type RecipeType,
-} from '../assertions.js';
+import { FACTUALITY_CATEGORIES, type FactualityCategory, type RecipeType } from '../assertions.js';
+import { valueShown } from '../assertion-types/family.js';
+import { PROMPTFOO_ALIASES, PROMPTFOO_TYPES, familyOf } from '../assertion-types/registry.js';
 import { type EndpointJudgeSpec, type JudgeSpec, judgeIdentity } from '../judge-spec.js';
 import { nearest } from '../../nearest.js';
-import { compileSchema } from '../schema.js';
 import type { Scoring, TurnAssertion } from '../scoring.js';
 import { type Script, assertionBody, transformBody } from '../script.js';
 import { forkRefusal } from '../../config/fork.js';
@@ -27,17 +19,7 @@ import { RenderError, render } from './render.js';
 import { type AssertContext, SCRIPT_EXTENSIONS } from './assert-context.js';
 import { readGEvalPrompts, readRubricPrompt } from './grading-prompts.js';
 
-/** The native assertions, read as they are; the model-graded ones need a grader (below). */
-const PLAIN_TYPES: readonly string[] = ASSERTION_TYPES.filter((t) => t !== 'llm-rubric' && t !== 'factuality');
-const SUPPORTED = [
-  ...PLAIN_TYPES,
-  'llm-rubric',
-  'factuality',
-  'model-graded-factuality',
-  ...RECIPE_TYPES,
-  'javascript',
-  'assert-set',
-];
+const SUPPORTED = PROMPTFOO_TYPES;
 const KEYS = [
   'type',
   'value',
@@ -91,9 +73,8 @@ export function readAssertion(raw: unknown, ctx: AssertContext): TurnAssertion {
   if (typeof a.type !== 'string') fail('type', `an assertion has no 'type': expected one of ${SUPPORTED.join(', ')}`);
   const written = a.type as string;
   const negate = written.startsWith('not-');
-  let type = negate ? written.slice(4) : written;
-  if (type === 'model-graded-factuality') type = 'factuality';
-  if (type === 'similar:cosine') type = 'similar';
+  const unaliased = negate ? written.slice(4) : written;
+  const type = PROMPTFOO_ALIASES[unaliased] ?? unaliased;
   if (!SUPPORTED.includes(type)) {
     const instead = INSTEAD[type];
     if (instead) fail('type', `'${written}' is a promptfoo assertion this project does not run: ${instead}`);
@@ -137,112 +118,29 @@ export function readAssertion(raw: unknown, ctx: AssertContext): TurnAssertion {
   return { ...assertion, ...scoring } as TurnAssertion;
 }
 
-/** What an assertion's 'value' was, for its error: "'value' is missing" when it was not given. */
-export const valueShown = (value: unknown): string =>
-  value === undefined || value === null ? "'value' is missing" : `'value' is ${show(value)}`;
+export { valueShown };
 
 function build(type: string, negate: boolean, value: unknown, a: Obj, ctx: AssertContext): TurnAssertion {
   const fail: (key: string | undefined, message: string) => never = (key, message) => ctx.places.fail(a, key, message);
-  const threshold = a.threshold as number | undefined;
-  const text = (expected: string): string => {
-    if (typeof value === 'string' && value !== '') return value;
-    if (typeof value === 'number') return String(value);
-    return fail('value', `${aType(a.type as string)} assertion's ${valueShown(value)}: expected ${expected}`);
-  };
-  switch (type) {
-    case 'equals':
-      if (isObj(value) || Array.isArray(value))
-        fail(
-          'value',
-          "'equals' with a mapping or list compares parsed JSON, which this project does not: write the expected JSON as text, or use is-json with a schema",
-        );
-      return { type, negate, value: value === undefined ? '' : String(value as string) } as Assertion;
-    case 'contains':
-    case 'icontains':
-    case 'starts-with':
-    case 'ends-with':
-      return { type, negate, value: text('a string') } as Assertion;
-    case 'contains-any':
-    case 'contains-all':
-    case 'icontains-any':
-    case 'icontains-all': {
-      const values = Array.isArray(value) ? value : typeof value === 'string' ? splitList(value) : undefined;
-      if (!values || values.length === 0 || values.some((v) => typeof v !== 'string' && typeof v !== 'number'))
-        return fail('value', `${valueShown(value)}: expected a list of strings (or one string, comma-separated)`);
-      return { type, negate, values: values.map(String) } as Assertion;
-    }
-    case 'regex':
-      try {
-        return { type, negate, pattern: compileRegex(text('a regular expression')) };
-      } catch (err) {
-        return fail('value', `'value' is ${show(value)}: expected ${PATTERN_EXPECTED} (${patternProblem(err)})`);
-      }
-    case 'is-json':
-    case 'contains-json':
-      return { type, negate, schema: value === undefined || value === '' ? undefined : schemaOf(a, value, ctx) };
-    case 'levenshtein':
-      return { type, negate, value: text('a string'), threshold: threshold ?? 5 };
-    case 'word-count':
-      return { type, negate, ...wordCount(a, value, ctx) };
-    case 'is-refusal':
-      return { type, negate };
-    case 'latency':
-      if (threshold === undefined || threshold <= 0)
-        fail('threshold', "a 'latency' assertion needs 'threshold': expected milliseconds, such as 5000");
-      return { type, negate: false, thresholdMs: threshold! };
-    case 'llm-rubric':
-      // As promptfoo: a rubricPrompt may carry the whole instruction, with no rubric beside it.
-      if (
-        (value === undefined || value === null || value === '') &&
-        (a.rubricPrompt ?? ctx.options.rubricPrompt) !== undefined
-      )
-        return graded(type, negate, '', a, ctx);
-      return graded(type, negate, text("the rubric (or a 'rubricPrompt' that carries it)"), a, ctx);
-    case 'factuality':
-      return graded(type, negate, text('the reference answer'), a, ctx);
-    case 'model-graded-closedqa':
-      return recipe(type, negate, text('the criterion'), a, ctx);
-    case 'g-eval':
-    case 'similar': {
-      const values = Array.isArray(value) ? value : [value];
-      if (values.length === 0 || values.some((v) => typeof v !== 'string' || v === ''))
-        fail(
-          'value',
-          `${aType(a.type as string)} assertion's ${valueShown(value)}: expected ${type === 'g-eval' ? 'the criteria' : 'the expected text'}, or a list of them`,
-        );
-      return recipe(type, negate, Array.isArray(value) ? (value as string[]) : (value as string), a, ctx);
-    }
-    case 'answer-relevance':
-      return recipe(type, negate, '', a, ctx);
-    case 'moderation':
-      if (value !== undefined && (!Array.isArray(value) || value.some((v) => typeof v !== 'string')))
-        fail(
-          'value',
-          `a 'moderation' assertion's 'value' is ${show(value)}: expected a list of categories, such as [harassment, violence]`,
-        );
-      return recipe(type, negate, (value as string[] | undefined) ?? [], a, ctx);
-    case 'javascript': {
-      if (value === undefined || (typeof value !== 'string' && typeof value !== 'number'))
-        fail(
-          'value',
-          "a 'javascript' assertion's 'value' is missing: expected an expression such as output.length < 200, or file://check.js",
-        );
-      const script = readScript(a, 'value', String(a.value), ctx, 'javascript');
-      if (a.config !== undefined && !isObj(a.config)) fail('config', "'config' is not a mapping");
-      return { type, negate, script, threshold, ...(isObj(a.config) ? { config: a.config } : {}) };
-    }
-    case 'assert-set': {
-      if (!Array.isArray(a.assert) || a.assert.length === 0)
-        fail('assert', "an assert-set has no 'assert': expected a list of assertions");
-      return {
-        type,
-        negate: false,
-        assert: (a.assert as unknown[]).map((inner) => readAssertion(inner, ctx)),
-        threshold,
-      };
-    }
-  }
-  return fail('type', `'${type}' is not handled`);
+  const read = familyOf(type).promptfoo!({
+    type,
+    negate,
+    value,
+    a,
+    ctx,
+    threshold: a.threshold as number | undefined,
+    fail,
+    text: (expected) => {
+      if (typeof value === 'string' && value !== '') return value;
+      if (typeof value === 'number') return String(value);
+      return fail('value', `${aType(a.type as string)} assertion's ${valueShown(value)}: expected ${expected}`);
+    },
+    graded: (graderType, text) => graded(graderType, negate, text, a, ctx),
+    recipe: (recipeType, recipeValue) => recipe(recipeType as RecipeType, negate, recipeValue, a, ctx),
+    javascript: (code) => readScript(a, 'value', code, ctx, 'javascript'),
+    assertion: (inner) => readAssertion(inner, ctx),
+  });
+  return read as TurnAssertion;
 }
 
 /**
@@ -318,82 +216,6 @@ function renderAt(holder: Obj, key: string, template: string, ctx: AssertContext
     if (err instanceof RenderError) ctx.places.fail(holder, key, `'${key}' cannot be rendered: ${err.message}`);
     throw err;
   }
-}
-
-/** promptfoo's comma list (`contains-any: a, b, "c, d"`): quoted fields may hold commas. */
-export function splitList(value: string): string[] {
-  const out: string[] = [];
-  let i = 0;
-  while (i < value.length) {
-    while (i < value.length && (/\s/.test(value[i]) || value[i] === ',')) i++;
-    if (i >= value.length) break;
-    if (value[i] === '"') {
-      let field = '';
-      i++;
-      while (i < value.length) {
-        if (value[i] === '\\' && (value[i + 1] === '"' || value[i + 1] === '\\')) {
-          field += value[i + 1];
-          i += 2;
-        } else if (value[i] === '"' && value[i + 1] === '"') {
-          field += '"';
-          i += 2;
-        } else if (value[i] === '"') {
-          i++;
-          break;
-        } else field += value[i++];
-      }
-      out.push(field);
-      while (i < value.length && value[i] !== ',') i++;
-    } else {
-      const start = i;
-      while (i < value.length && value[i] !== ',') i++;
-      out.push(value.slice(start, i).trim());
-    }
-  }
-  return out;
-}
-
-function schemaOf(a: Obj, value: unknown, ctx: AssertContext) {
-  let schema = value;
-  if (typeof value === 'string') {
-    try {
-      schema = parseYamlValue(value) as unknown;
-    } catch {
-      ctx.places.fail(a, 'value', "'value' is not a JSON Schema: expected a mapping, or its JSON or YAML text");
-    }
-  }
-  try {
-    return compileSchema(schema);
-  } catch (err) {
-    return ctx.places.fail(
-      a,
-      'value',
-      `'value' is not a JSON Schema that compiles (${(err as Error).message.split('\n')[0]})`,
-    );
-  }
-}
-
-function wordCount(a: Obj, value: unknown, ctx: AssertContext): { min?: number; max?: number } {
-  const count = (v: unknown): number | undefined =>
-    typeof v === 'number' && Number.isInteger(v) && v >= 0
-      ? v
-      : typeof v === 'string' && /^\d+$/.test(v.trim())
-        ? Number(v)
-        : undefined;
-  const n = count(value);
-  if (n !== undefined) return { min: n, max: n };
-  if (isObj(value)) {
-    const min = value.min === undefined ? undefined : count(value.min);
-    const max = value.max === undefined ? undefined : count(value.max);
-    const ok = (value.min === undefined || min !== undefined) && (value.max === undefined || max !== undefined);
-    if (ok && (min !== undefined || max !== undefined) && (min === undefined || max === undefined || min <= max))
-      return { min, max };
-  }
-  return ctx.places.fail(
-    a,
-    'value',
-    `${valueShown(value)}: expected a number of words, or {min, max} with min at most max`,
-  );
 }
 
 /** A test's `options.transform` (or `postprocess`): applied to the reply before every assertion. */
