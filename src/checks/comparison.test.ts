@@ -169,6 +169,7 @@ describe('the outputs and the table', () => {
       change: expect.any(Number),
       low: expect.any(Number),
       high: expect.any(Number),
+      bound: expect.any(Number),
       verdict: 'regressed',
     });
     // Several Claws: each entry names its Claw.

@@ -142,6 +142,34 @@ describe('compareSides', () => {
     expect([...verdicts]).toEqual(['unchanged']);
   });
 
+  it("tests the median at the full level while the unjudged share cannot reach it (Tarone), under Holm's when it can", () => {
+    // 19% slower at the median, 30 replies a side: its one-sided p-value against the 5% tolerance is 0.040.
+    const timed = (seed: number, latency: number): CheckRun => {
+      const uniform = seededUniform(seed);
+      const spread = () => Math.exp(0.7 * (uniform() + uniform() + uniform() - 1.5));
+      const attempts = Array.from({ length: 30 }, (_, i): Attempt => ({
+        question: `q${Math.floor(i / 3)}`,
+        outcome: 'pass',
+        latencyMs: latency * spread(),
+      }));
+      return { check: 'c', attempts };
+    };
+    const [before, after] = [timed(2, 800), timed(1002, 950)];
+    const p50 = (b: CheckRun, a: CheckRun) =>
+      metric(compareSides(side('a', b), side('b', a)).metrics, '*', 'latency-p50');
+    expect(p50(before, after)).toMatchObject({ verdict: 'regressed', p: expect.closeTo(0.04, 2) });
+    // One more attempt on each side that could not be judged: Fisher's test can never reach 5% with
+    // 2 of 62, so the median keeps the full level.
+    const unjudged = (r: CheckRun, question: string): CheckRun => ({
+      ...r,
+      attempts: [...r.attempts, { question, outcome: 'unjudged' }],
+    });
+    expect(p50(unjudged(before, 'q0'), unjudged(after, 'q0')).verdict).toBe('regressed');
+    // Four on each side could reach it: the two share the level under Holm's, 2.5% first.
+    const four = (r: CheckRun) => ['q0', 'q1', 'q2', 'q3'].reduce(unjudged, r);
+    expect(p50(four(before), four(after)).verdict).not.toBe('regressed');
+  });
+
   it('never counts a missing verdict as a pass: over 20% unjudged makes pass rates inconclusive, saying why', () => {
     const before = run('c', 7, { rate: () => 1 });
     const after = run('c', 7, { rate: () => 1 });
