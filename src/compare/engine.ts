@@ -161,7 +161,10 @@ function secondaryEvidence(c: Context, baseline: Side, candidate: Side): Evidenc
         seed: c.seed,
       }),
     );
-  const scores: [number[], number[]] = [values(c.all('baseline'), (a) => a.score), values(c.all('candidate'), (a) => a.score)];
+  const scores: [number[], number[]] = [
+    values(c.all('baseline'), (a) => a.score),
+    values(c.all('candidate'), (a) => a.score),
+  ];
   if (scores[0].length || scores[1].length) {
     const scored = (side: 'baseline' | 'candidate') => c.all(side).filter((a) => a.judge).length;
     const e = medianShift('*', 'score', scores, [scored('baseline'), scored('candidate')], {

@@ -221,6 +221,10 @@ export function watchDeployment(input: WatchInput): WatchResult {
   // As the engine: `unchanged` unless a change is plainly there (the interval on one side of 0)
   // and the interval straddles the tolerance, so whether it passes is not yet clear.
   if ((look.high < 0 && look.low < -tolerance) || (look.low > 0 && look.high > tolerance))
-    return { verdict: 'inconclusive', reason: 'a change, but whether it passes the tolerance is not yet clear', ...last };
+    return {
+      verdict: 'inconclusive',
+      reason: 'a change, but whether it passes the tolerance is not yet clear',
+      ...last,
+    };
   return { verdict: 'unchanged', ...last };
 }
