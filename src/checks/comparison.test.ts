@@ -2,7 +2,7 @@
 // lines), a saved run read back as a baseline, the checks' samples as the engine's sides, what
 // `fail-on` makes of a verdict, and the outputs and table the contract names.
 import { describe, expect, it } from 'vitest';
-import { comparisonOutputs, comparisonSummary } from '../report/comparison-report.js';
+import { INTERVAL_NOTE, comparisonOutputs, comparisonSummary } from '../report/comparison-report.js';
 import { parseBaselineFile } from './baseline-file.js';
 import { compareRuns, comparisonFails, gateFails, sideOf } from './comparison.js';
 import { parseChecks } from './load.js';
@@ -169,6 +169,7 @@ describe('the outputs and the table', () => {
       change: expect.any(Number),
       low: expect.any(Number),
       high: expect.any(Number),
+      bound: expect.any(Number),
       verdict: 'regressed',
     });
     // Several Claws: each entry names its Claw.
@@ -186,6 +187,9 @@ describe('the outputs and the table', () => {
     const compared = compareRuns({ label: 'before', entries: hostile }, { label: 'after', entries: hostile });
     const summary = comparisonSummary([{ clawId: 'c1', compared }]);
     expect(summary).not.toContain('<img');
+    // The header says 95% interval, and the note under the table what it and the verdicts mean.
+    expect(summary).toContain('| 95% interval |');
+    expect(summary).toContain(INTERVAL_NOTE);
     expect(summary).toMatch(/\d+ more metric\(s\) are in the `comparison` output\./);
     const row = summary.split('\n').find((l) => l.includes('pwned'))!;
     // Seven cells (one Claw: no Claw column), the check's own `|` escaped.

@@ -3,7 +3,7 @@
 // model: every cell passes terminalLine, so nothing reaches the terminal as a control.
 import type { ClawComparison } from '../checks/comparison.js';
 import { worstBehaviour } from '../checks/comparison.js';
-import { comparisonRows, showFigure } from '../report/comparison-report.js';
+import { INTERVAL_NOTE, comparisonRows, showFigure } from '../report/comparison-report.js';
 import { columnsOf, terminalLine } from './terminal.js';
 
 /** The most metric rows printed; --json has them all. */
@@ -48,7 +48,7 @@ export function comparisonText(list: ClawComparison[], color: boolean): string {
   return [
     `Behaviour: ${behaviour ? paint(shade[behaviour], behaviour) : 'nothing compared'}`,
     ...notCompared,
-    ...(cells.length ? [`  ${line(head)}`, ...cells.map((r) => `  ${line(r)}`)] : []),
+    ...(cells.length ? [`  ${line(head)}`, ...cells.map((r) => `  ${line(r)}`), `  ${INTERVAL_NOTE}`] : []),
     ...(rows.length > cells.length ? [`  … ${rows.length - cells.length} more metric(s) in --json`] : []),
   ].join('\n');
 }

@@ -1,6 +1,8 @@
 // Tests and intervals for pass/fail data (never a rank test on 0/1): the Cochran–Mantel–Haenszel
 // test across questions with the Mantel–Haenszel risk difference and Sato's variance for the
 // suite, and for one check (or any pooled share) Fisher's exact test with Newcombe's interval.
+// Each gives the two-sided 95% interval (what the tables show) and the one-sided 95% bounds (what
+// a one-sided test at 5% decides by).
 import { hypergeometricAtMost, hypergeometricExactly, phi, zQuantile } from './distributions.js';
 
 /** One question's 2×2 table: events and trials on each side. */
@@ -11,16 +13,25 @@ export interface Stratum {
   candidateTrials: number;
 }
 
-/** A difference (candidate minus baseline) with its one-sided p-values and one-sided bounds. */
+/**
+ * A difference (candidate minus baseline) with its one-sided p-values, its two-sided (1 − level)
+ * interval and its one-sided (1 − level) bounds (the ends a one-sided test at `level` reads).
+ */
 export interface BinaryTest {
   difference: number;
   /** P-value of "the candidate's rate is lower" (H0: not lower) and of "higher". */
   pLower: number;
   pHigher: number;
-  /** One-sided (1 − level) bounds on the difference. */
+  /** The two-sided (1 − level) interval: each end at level / 2. */
   low: number;
   high: number;
+  /** One-sided (1 − level) bounds: the difference is at least `lowerBound`, at most `upperBound`. */
+  lowerBound: number;
+  upperBound: number;
 }
+
+/** The normal quantiles of a two-sided (1 − level) interval and of a one-sided (1 − level) bound. */
+const quantilesOf = (level: number) => ({ twoSided: zQuantile(1 - level / 2), oneSided: zQuantile(1 - level) });
 
 const clampShare = (x: number): number => Math.max(-1, Math.min(1, x));
 
@@ -104,10 +115,12 @@ export function stratifiedDifference(strata: readonly Stratum[], level: number):
   if (used === 0) return null;
   const difference = numerator / weight;
   const variance = Math.max(0, (difference * satoP + satoQ) / (weight * weight));
-  const z = zQuantile(1 - level);
-  const half = z * Math.sqrt(variance);
-  const [low, high] =
-    variance > 0 ? [difference - half, difference + half] : newcombe(pooled[0], pooled[1], pooled[2], pooled[3], z);
+  const ends = (z: number) =>
+    variance > 0
+      ? [difference - z * Math.sqrt(variance), difference + z * Math.sqrt(variance)].map(clampShare)
+      : newcombe(pooled[0], pooled[1], pooled[2], pooled[3], z).map(clampShare);
+  const z = quantilesOf(level);
+  const [[low, high], [lowerBound, upperBound]] = [ends(z.twoSided), ends(z.oneSided)];
   // No variation anywhere (every attempt alike on both sides): no evidence either way.
   const statistic = cmhVariance > 0 ? observedMinusExpected / Math.sqrt(cmhVariance) : 0;
   const exact = cmhVariance > 0 ? exactMidP(strata) : undefined;
@@ -115,12 +128,14 @@ export function stratifiedDifference(strata: readonly Stratum[], level: number):
     difference,
     pLower: cmhVariance > 0 ? (exact?.pLower ?? phi(statistic)) : 1,
     pHigher: cmhVariance > 0 ? (exact?.pHigher ?? 1 - phi(statistic)) : 1,
-    low: clampShare(low),
-    high: clampShare(high),
+    low,
+    high,
+    lowerBound,
+    upperBound,
   };
 }
 
-/** Wilson's score interval for one share, at one-sided `level` on each end. */
+/** Wilson's score interval for one share, each end at the normal quantile z. */
 function wilson(events: number, trials: number, z: number): [number, number] {
   const p = events / trials;
   const denominator = 1 + (z * z) / trials;
@@ -147,13 +162,18 @@ export function pooledDifference(
   const pLower = hypergeometricAtMost(candidateEvents, total, events, candidateTrials);
   const pHigher =
     candidateEvents === 0 ? 1 : 1 - hypergeometricAtMost(candidateEvents - 1, total, events, candidateTrials);
-  const [low, high] = newcombe(baselineEvents, baselineTrials, candidateEvents, candidateTrials, zQuantile(1 - level));
+  const ends = (z: number) =>
+    newcombe(baselineEvents, baselineTrials, candidateEvents, candidateTrials, z).map(clampShare);
+  const z = quantilesOf(level);
+  const [[low, high], [lowerBound, upperBound]] = [ends(z.twoSided), ends(z.oneSided)];
   return {
     difference: candidateEvents / candidateTrials - baselineEvents / baselineTrials,
     pLower: Math.min(1, pLower),
     pHigher: Math.min(1, Math.max(0, pHigher)),
-    low: clampShare(low),
-    high: clampShare(high),
+    low,
+    high,
+    lowerBound,
+    upperBound,
   };
 }
 

@@ -1,9 +1,11 @@
 // The comparison of a baseline and a candidate (docs/comparing.md says it in words). The suite's
-// pass rate is tested first, at the full level; the other primary metrics (latency p50 and p95,
-// the unjudged share) under Holm; the secondary ones (judge scores, each check's pass rate) under
-// Benjamini–Hochberg. A metric is `regressed` only when its correction holds the change and its
-// whole interval lies past the tolerance on the worse side; `improved` mirrored; `unchanged` when
-// the interval lies inside the band of no change; otherwise `inconclusive`.
+// pass rate is tested first, at the full level; the reply time's median and the unjudged share
+// under Holm (a test that cannot reach the level left out); the secondary metrics (the reply
+// time's 95th percentile, judge scores, each check's pass rate) under Benjamini–Hochberg.
+// A metric is `regressed` when its correction holds the worse direction and its one-sided bound
+// lies past the tolerance, `improved` mirrored; `inconclusive` only when the data cannot speak
+// (blocked) or a change is plainly there but whether it passes the tolerance is not yet clear;
+// otherwise `unchanged`: no change past the tolerance was found.
 import { benjaminiHochberg, holm } from './corrections.js';
 import {
   type Evidence,
@@ -17,13 +19,14 @@ import {
   tooMuchMissing,
   unjudgedShare,
 } from './evidence.js';
-import type { CompareOptions, Comparison, MetricResult, Side, Tolerances, Verdict } from './types.js';
+import type { Attempt, CompareOptions, Comparison, MetricResult, Side, Tolerances, Verdict } from './types.js';
 import { VERDICT_PRECEDENCE } from './types.js';
 
-/** The defaults, documented in docs/comparing.md: none for pass rates, 10% for latency. */
-export const DEFAULT_TOLERANCE: Required<Tolerances> = { passRate: 0, latency: 0.1, unjudged: 0, score: 0.05 };
-/** With no tolerance, a pass rate is `unchanged` only when its interval rules out a change of 10 points. */
-export const NO_CHANGE_BAND = 0.1;
+/**
+ * The defaults, documented in docs/comparing.md: none for pass rates and the unjudged share, 5%
+ * for latency (10% left +50% on the median with 30 replies a side found 76% of the time at most).
+ */
+export const DEFAULT_TOLERANCE: Required<Tolerances> = { passRate: 0, latency: 0.05, unjudged: 0, score: 0.05 };
 export const DEFAULT_LEVEL = 0.05;
 export const DEFAULT_MAX_MISSING = 0.2;
 const DEFAULT_SEED = 20260101;
@@ -36,17 +39,28 @@ export function worstVerdict(verdicts: Iterable<Verdict>): Verdict | '' {
   return worst;
 }
 
-/** A metric's verdict from its evidence and whether its correction holds each direction. */
+export const UNCLEAR_TOLERANCE = 'a change, but whether it passes the tolerance is not yet clear (more attempts tell)';
+
+/**
+ * A metric's verdict from its evidence and whether its correction holds each direction:
+ * `regressed` when the worse direction is held and the one-sided bound on the worse side lies past
+ * the tolerance (`improved` mirrored); `inconclusive` when blocked, or when the 95% interval lies
+ * wholly on one side of 0 (a change is there) and straddles the tolerance; otherwise `unchanged`:
+ * no change past the tolerance was found (after the correction for comparing many metrics).
+ */
 export function decide(e: Evidence, worseHeld: boolean, betterHeld: boolean): { verdict: Verdict; reason?: string } {
-  if (e.blocked || e.low === null || e.high === null) return { verdict: 'inconclusive', reason: e.blocked };
-  // The interval in "worse" units: positive is worse.
+  if (e.blocked || e.low === null || e.high === null || e.lowerBound === null || e.upperBound === null)
+    return { verdict: 'inconclusive', reason: e.blocked ?? 'nothing to compare' };
+  // In "worse" units (positive is worse): the interval, and how much worse or better at least.
   const [low, high] = e.worse > 0 ? [e.low, e.high] : [-e.high, -e.low];
-  if (worseHeld && low > e.margin) return { verdict: 'regressed' };
-  if (betterHeld && high < -e.margin) return { verdict: 'improved' };
-  if (low >= -e.band && high <= e.band) return { verdict: 'unchanged' };
-  if (worseHeld || betterHeld)
-    return { verdict: 'inconclusive', reason: 'a change, but its interval reaches inside the tolerance' };
-  return { verdict: 'inconclusive', reason: 'the interval is too wide to tell (more questions or repeats narrow it)' };
+  const worseBy = e.worse > 0 ? e.lowerBound : -e.upperBound;
+  const betterBy = e.worse > 0 ? -e.upperBound : e.lowerBound;
+  if (worseHeld && worseBy > e.margin) return { verdict: 'regressed' };
+  if (betterHeld && betterBy > e.margin) return { verdict: 'improved' };
+  // A change is plainly there (the interval on one side of 0), its size from nearest to farthest.
+  const [near, far] = low > 0 ? [low, high] : high < 0 ? [-high, -low] : [0, 0];
+  if (near > 0 && near <= e.margin && far > e.margin) return { verdict: 'inconclusive', reason: UNCLEAR_TOLERANCE };
+  return { verdict: 'unchanged' };
 }
 
 function result(e: Evidence, primary: boolean, worseHeld: boolean, betterHeld: boolean): MetricResult {
@@ -62,97 +76,148 @@ function result(e: Evidence, primary: boolean, worseHeld: boolean, betterHeld: b
     relative: e.change !== null && base ? e.change / base : null,
     low: e.low,
     high: e.high,
+    bound: e.worse > 0 ? e.lowerBound : e.upperBound,
     p: e.blocked || e.change === null ? null : Math.min(e.pWorse, e.pBetter),
     verdict,
     ...(reason ? { reason } : {}),
   };
 }
 
-const values = (attempts: Paired['baseline'], pick: (a: Paired['baseline'][number]) => number | undefined) =>
+const values = (attempts: Attempt[], pick: (a: Attempt) => number | undefined) =>
   attempts.map(pick).filter((x): x is number => typeof x === 'number' && Number.isFinite(x));
 
-/** Compares the same checks run on two sides: every metric's figures, change, interval and verdict. */
-export function compareSides(baseline: Side, candidate: Side, options: CompareOptions = {}): Comparison {
-  const level = options.level ?? DEFAULT_LEVEL;
-  const maxMissing = options.maxMissing ?? DEFAULT_MAX_MISSING;
-  const tolerance = { ...DEFAULT_TOLERANCE, ...options.tolerance };
-  const pairs = pair(baseline.checks, candidate.checks);
-  const all = (side: 'baseline' | 'candidate') => pairs.flatMap((p) => p[side]);
-  if (all('baseline').length === 0 && all('candidate').length === 0) return { behaviour: '', metrics: [] };
+/** What every metric of one comparison is measured with. */
+interface Context {
+  pairs: Paired[];
+  level: number;
+  maxMissing: number;
+  tolerance: Required<Tolerances>;
+  seed: number;
+  /** Every attempt of one side. */
+  all: (side: 'baseline' | 'candidate') => Attempt[];
+  /** The judge changes between the sides, named. */
+  drift: string[];
+}
 
-  // 1. The suite's pass rate, at the full level.
-  const suite = suitePassRate(pairs, level, tolerance.passRate, Math.max(tolerance.passRate, NO_CHANGE_BAND));
-  const drift = pairs.map(judgeChange).filter((x): x is string => !!x);
-  suite.blocked ??= tooMuchMissing(pairs, maxMissing) ?? (drift.length ? drift.join('; ') : undefined);
-  const primaries: MetricResult[] = [result(suite, true, suite.pWorse < level, suite.pBetter < level)];
-
-  // 2. The other primaries under Holm (each direction its own family).
-  const counts: [number, number] = [all('baseline').length, all('candidate').length];
-  const latency: [number[], number[]] = [
-    values(all('baseline'), (a) => a.latencyMs),
-    values(all('candidate'), (a) => a.latencyMs),
-  ];
-  const others: Evidence[] = [];
-  if (latency[0].length || latency[1].length) {
-    const what = { level, maxMissing, relativeMargin: tolerance.latency };
-    others.push(
-      medianShift('*', 'latency-p50', latency, counts, { ...what, multiplicative: true, worse: 1, what: 'reply time' }),
+/**
+ * Holm's step-down over some metrics, each direction its own family. A discrete test that cannot
+ * reach the level in a direction, whatever its data (Tarone's refinement: 2 unjudged attempts in
+ * 300 never give Fisher's test a p-value under 5%), never rejects, so it is left out of that family
+ * and spends none of the others' level.
+ */
+function underHolm(metrics: Evidence[], level: number): MetricResult[] {
+  const family = (direction: 'worse' | 'better') => {
+    const members = metrics.filter((e) => !e.blocked && (e.smallestP?.[direction] ?? 0) <= level);
+    const held = holm(
+      members.map((e) => (direction === 'worse' ? e.pWorse : e.pBetter)),
+      level,
     );
-    others.push(p95Shift(latency, counts, { ...what, seed: options.seed ?? DEFAULT_SEED }));
-  }
-  others.push(unjudgedShare(pairs, level, tolerance.unjudged, Math.max(tolerance.unjudged, NO_CHANGE_BAND)));
-  // Tarone's refinement for discrete tests: a metric whose test cannot reject (nothing unjudged on
-  // either side) is left out of the family, so it does not spend the others' level.
-  const family = others.filter((e) => !e.blocked && !e.cannotReject);
-  const worseHolm = holm(
-    family.map((e) => e.pWorse),
-    level,
-  );
-  const betterHolm = holm(
-    family.map((e) => e.pBetter),
-    level,
-  );
-  for (const e of others) {
-    const i = family.indexOf(e);
-    primaries.push(result(e, true, i >= 0 && worseHolm[i], i >= 0 && betterHolm[i]));
-  }
+    return (e: Evidence) => members.includes(e) && held[members.indexOf(e)];
+  };
+  const [worse, better] = [family('worse'), family('better')];
+  return metrics.map((e) => result(e, true, worse(e), better(e)));
+}
 
-  // 3. The secondaries under Benjamini–Hochberg, on each metric's two-sided p-value.
+/** The primary metrics: the suite's pass rate at the full level, then the median reply time and the unjudged share under Holm. */
+function primaryMetrics(c: Context): MetricResult[] {
+  const suite = suitePassRate(c.pairs, c.level, c.tolerance.passRate);
+  suite.blocked ??= tooMuchMissing(c.pairs, c.maxMissing) ?? (c.drift.length ? c.drift.join('; ') : undefined);
+  const others: Evidence[] = [];
+  const latency = latencyValues(c);
+  if (latency) {
+    const what = { level: c.level, maxMissing: c.maxMissing, relativeMargin: c.tolerance.latency };
+    const p50 = medianShift('*', 'latency-p50', latency.values, latency.counts, {
+      ...what,
+      multiplicative: true,
+      worse: 1,
+      what: 'reply time',
+    });
+    others.push(p50);
+  }
+  others.push(unjudgedShare(c.pairs, c.level, c.tolerance.unjudged));
+  return [result(suite, true, suite.pWorse < c.level, suite.pBetter < c.level), ...underHolm(others, c.level)];
+}
+
+/** The reply times of each side, and the attempts they come from; undefined when no reply was timed. */
+function latencyValues(c: Context): { values: [number[], number[]]; counts: [number, number] } | undefined {
+  const times: [number[], number[]] = [
+    values(c.all('baseline'), (a) => a.latencyMs),
+    values(c.all('candidate'), (a) => a.latencyMs),
+  ];
+  if (!times[0].length && !times[1].length) return undefined;
+  return { values: times, counts: [c.all('baseline').length, c.all('candidate').length] };
+}
+
+/** The secondary metrics' evidence: the 95th percentile of reply times, the judge's scores, each check's pass rate. */
+function secondaryEvidence(c: Context, baseline: Side, candidate: Side): Evidence[] {
   const secondaries: Evidence[] = [];
+  const latency = latencyValues(c);
+  if (latency)
+    secondaries.push(
+      p95Shift(latency.values, latency.counts, {
+        level: c.level,
+        relativeMargin: c.tolerance.latency,
+        maxMissing: c.maxMissing,
+        seed: c.seed,
+      }),
+    );
   const scores: [number[], number[]] = [
-    values(all('baseline'), (a) => a.score),
-    values(all('candidate'), (a) => a.score),
+    values(c.all('baseline'), (a) => a.score),
+    values(c.all('candidate'), (a) => a.score),
   ];
   if (scores[0].length || scores[1].length) {
-    const scored = (side: 'baseline' | 'candidate') => all(side).filter((a) => a.judge).length;
+    const scored = (side: 'baseline' | 'candidate') => c.all(side).filter((a) => a.judge).length;
     const e = medianShift('*', 'score', scores, [scored('baseline'), scored('candidate')], {
-      level,
-      maxMissing,
-      margin: tolerance.score,
+      level: c.level,
+      maxMissing: c.maxMissing,
+      margin: c.tolerance.score,
       worse: -1,
       what: 'score',
     });
-    e.blocked ??= drift.length ? drift.join('; ') : undefined;
+    e.blocked ??= c.drift.length ? c.drift.join('; ') : undefined;
     secondaries.push(e);
   }
-  for (const p of pairs) {
+  for (const p of c.pairs) {
     const own = {
-      ...tolerance,
-      ...baseline.checks.find((c) => c.check === p.check)?.tolerance,
-      ...candidate.checks.find((c) => c.check === p.check)?.tolerance,
+      ...c.tolerance,
+      ...baseline.checks.find((k) => k.check === p.check)?.tolerance,
+      ...candidate.checks.find((k) => k.check === p.check)?.tolerance,
     };
-    const e = checkPassRate(p, level, own.passRate, Math.max(own.passRate, NO_CHANGE_BAND));
+    const e = checkPassRate(p, c.level, own.passRate);
     if (!p.baseline.length || !p.candidate.length)
       e.blocked = `the check ran on the ${p.baseline.length ? 'baseline' : 'candidate'} side only`;
-    e.blocked ??= tooMuchMissing([p], maxMissing) ?? judgeChange(p);
+    e.blocked ??= tooMuchMissing([p], c.maxMissing) ?? judgeChange(p);
     secondaries.push(e);
   }
+  return secondaries;
+}
+
+/** The secondary metrics under Benjamini–Hochberg, on each metric's two-sided p-value. */
+function secondaryMetrics(c: Context, baseline: Side, candidate: Side): MetricResult[] {
+  const secondaries = secondaryEvidence(c, baseline, candidate);
   const twoSided = secondaries.map((e) => (e.blocked ? 1 : Math.min(1, 2 * Math.min(e.pWorse, e.pBetter))));
-  const discovered = benjaminiHochberg(twoSided, level);
-  const secondaryResults = secondaries.map((e, i) =>
+  const discovered = benjaminiHochberg(twoSided, c.level);
+  return secondaries.map((e, i) =>
     result(e, false, discovered[i] && e.pWorse <= e.pBetter, discovered[i] && e.pBetter < e.pWorse),
   );
+}
 
-  const counted = [...primaries, ...secondaryResults.filter((m) => m.verdict === 'regressed')];
-  return { behaviour: worstVerdict(counted.map((m) => m.verdict)), metrics: [...primaries, ...secondaryResults] };
+/** Compares the same checks run on two sides: every metric's figures, change, interval and verdict. */
+export function compareSides(baseline: Side, candidate: Side, options: CompareOptions = {}): Comparison {
+  const pairs = pair(baseline.checks, candidate.checks);
+  const all = (side: 'baseline' | 'candidate') => pairs.flatMap((p) => p[side]);
+  if (all('baseline').length === 0 && all('candidate').length === 0) return { behaviour: '', metrics: [] };
+  const context: Context = {
+    pairs,
+    level: options.level ?? DEFAULT_LEVEL,
+    maxMissing: options.maxMissing ?? DEFAULT_MAX_MISSING,
+    tolerance: { ...DEFAULT_TOLERANCE, ...options.tolerance },
+    seed: options.seed ?? DEFAULT_SEED,
+    all,
+    drift: pairs.map(judgeChange).filter((x): x is string => !!x),
+  };
+  const primaries = primaryMetrics(context);
+  const secondaries = secondaryMetrics(context, baseline, candidate);
+  const counted = [...primaries, ...secondaries.filter((m) => m.verdict === 'regressed')];
+  return { behaviour: worstVerdict(counted.map((m) => m.verdict)), metrics: [...primaries, ...secondaries] };
 }

@@ -1,9 +1,10 @@
-// Each metric's evidence from the two sides: the figures, the change with its one-sided bounds,
-// the p-values each way against the tolerance, and what blocks a verdict (missing data, a judge
-// change). The verdicts and the corrections for many metrics are decided in engine.ts.
+// Each metric's evidence from the two sides: the figures, the change with its two-sided 95%
+// interval and its one-sided 95% bounds, the p-values each way against the tolerance, and what
+// blocks a verdict (missing data, a judge change). The verdicts and the corrections for many
+// metrics are decided in engine.ts.
 import { clip, flattenControls } from '../format.js';
 import { type Stratum, pooledDifference, stratifiedDifference } from './binary.js';
-import { seededUniform } from './distributions.js';
+import { hypergeometricExactly, seededUniform } from './distributions.js';
 import { hodgesLehmann, mannWhitney, quantile } from './rank.js';
 import type { Attempt, CheckRun, Figure, MetricName } from './types.js';
 
@@ -13,20 +14,26 @@ export interface Evidence {
   baseline: Figure;
   candidate: Figure;
   change: number | null;
+  /** The change's two-sided (1 − level) interval. */
   low: number | null;
   high: number | null;
+  /** Its one-sided (1 − level) bounds: the change is at least `lowerBound`, at most `upperBound`. */
+  lowerBound: number | null;
+  upperBound: number | null;
   /** One-sided p-values: the candidate is worse by more than the tolerance, or better by more. */
   pWorse: number;
   pBetter: number;
   /** +1 when a higher value is worse (latency, the unjudged share), −1 when lower is (pass rates, scores). */
   worse: 1 | -1;
-  /** The tolerance in the change's units, and the band inside which the change counts as none. */
+  /** The tolerance in the change's units. */
   margin: number;
-  band: number;
   /** Set when no verdict but `inconclusive` can be given, saying why. */
   blocked?: string;
-  /** No outcome varies (no attempt unjudged on either side): the exact test cannot reject at any level. */
-  cannotReject?: boolean;
+  /**
+   * The smallest one-sided p-values the exact test could give each way with these margins (a
+   * discrete test: with 2 unjudged attempts in 300 it can never reach 5%). Absent for continuous tests.
+   */
+  smallestP?: { worse: number; better: number };
 }
 
 /** The attempts of one check on both sides, a cached verdict counted once per question and side. */
@@ -101,7 +108,7 @@ const rate = (attempts: readonly Attempt[]): Figure => {
 };
 
 /** The suite's pass rate, stratified by question (CMH and the Mantel–Haenszel difference). */
-export function suitePassRate(pairs: readonly Paired[], level: number, margin: number, band: number): Evidence {
+export function suitePassRate(pairs: readonly Paired[], level: number, margin: number): Evidence {
   const strata = new Map<string, Stratum>();
   const stratum = (key: string) => {
     const s = strata.get(key) ?? { baselineEvents: 0, baselineTrials: 0, candidateEvents: 0, candidateTrials: 0 };
@@ -129,28 +136,30 @@ export function suitePassRate(pairs: readonly Paired[], level: number, margin: n
     test,
     -1,
     margin,
-    band,
   );
 }
 
 /** One check's pass rate: Fisher's exact test and Newcombe's interval on its pooled attempts. */
-export function checkPassRate(pair: Paired, level: number, margin: number, band: number): Evidence {
+export function checkPassRate(pair: Paired, level: number, margin: number): Evidence {
   const b = rate(pair.baseline);
   const c = rate(pair.candidate);
   const test = pooledDifference(passes(pair.baseline), b.n, passes(pair.candidate), c.n, level);
-  return binaryEvidence(pair.check, 'pass-rate', b, c, test, -1, margin, band);
+  return binaryEvidence(pair.check, 'pass-rate', b, c, test, -1, margin);
 }
 
 /** The share of attempts that could not be judged: Fisher's exact test, Newcombe's interval. */
-export function unjudgedShare(pairs: readonly Paired[], level: number, margin: number, band: number): Evidence {
+export function unjudgedShare(pairs: readonly Paired[], level: number, margin: number): Evidence {
   const b = pairs.flatMap((p) => p.baseline);
   const c = pairs.flatMap((p) => p.candidate);
   const count = (xs: Attempt[]) => xs.filter((a) => a.outcome === 'unjudged').length;
   const test = pooledDifference(count(b), b.length, count(c), c.length, level);
   const figure = (xs: Attempt[]): Figure => ({ value: xs.length ? count(xs) / xs.length : null, n: xs.length });
-  const events = count(b) + count(c);
-  const cannotReject = events === 0 || events === b.length + c.length;
-  return { ...binaryEvidence('*', 'unjudged', figure(b), figure(c), test, 1, margin, band), cannotReject };
+  // Fisher's test conditions on the unjudged in all: its most extreme tables are all of them on
+  // the candidate's side (as many as fit) or all on the baseline's.
+  const [events, total] = [count(b) + count(c), b.length + c.length];
+  const extreme = (x: number) => (total ? hypergeometricExactly(x, total, events, c.length) : 1);
+  const smallestP = { worse: extreme(Math.min(events, c.length)), better: extreme(Math.max(0, events - b.length)) };
+  return { ...binaryEvidence('*', 'unjudged', figure(b), figure(c), test, 1, margin), smallestP };
 }
 
 function binaryEvidence(
@@ -161,40 +170,29 @@ function binaryEvidence(
   test: ReturnType<typeof pooledDifference>,
   worse: 1 | -1,
   margin: number,
-  band: number,
 ): Evidence {
+  const figures = { check, metric, baseline, candidate, worse, margin };
   if (!test)
     return {
-      check,
-      metric,
-      baseline,
-      candidate,
-      change: null,
-      low: null,
-      high: null,
-      pWorse: 1,
-      pBetter: 1,
-      worse,
-      margin,
-      band,
+      ...figures,
+      ...NO_CHANGE,
       blocked: `nothing was judged on the ${baseline.n ? 'candidate' : 'baseline'} side`,
     };
   const [pWorse, pBetter] = worse < 0 ? [test.pLower, test.pHigher] : [test.pHigher, test.pLower];
-  return {
-    check,
-    metric,
-    baseline,
-    candidate,
-    change: test.difference,
-    low: test.low,
-    high: test.high,
-    pWorse,
-    pBetter,
-    worse,
-    margin,
-    band,
-  };
+  const { low, high, lowerBound, upperBound } = test;
+  return { ...figures, change: test.difference, low, high, lowerBound, upperBound, pWorse, pBetter };
 }
+
+/** What a metric that could not be measured carries: no change, no interval, no evidence. */
+const NO_CHANGE = {
+  change: null,
+  low: null,
+  high: null,
+  lowerBound: null,
+  upperBound: null,
+  pWorse: 1,
+  pBetter: 1,
+} as const;
 
 /** Where a continuous figure cannot be read: too few values on a side. */
 function missingValues(
@@ -232,7 +230,6 @@ export function medianShift(
     /** The tolerance as a share of the baseline's median (multiplicative), or in the values' units. */
     relativeMargin?: number;
     margin?: number;
-    band?: number;
     multiplicative?: boolean;
     worse: 1 | -1;
     maxMissing: number;
@@ -245,8 +242,7 @@ export function medianShift(
   const blocked = missingValues(options.what, b, c, attempts, options.maxMissing);
   const median = base.baseline.value ?? 0;
   const margin = options.margin ?? (options.relativeMargin ?? 0) * median;
-  const band = Math.max(margin, options.band ?? 0);
-  if (blocked) return { ...base, change: null, low: null, high: null, pWorse: 1, pBetter: 1, margin, band, blocked };
+  if (blocked) return { ...base, ...NO_CHANGE, margin, blocked };
   const log = (xs: number[]) => xs.map((x) => Math.log(Math.max(x, 1)));
   const [tb, tc] = options.multiplicative ? [log(b), log(c)] : [b, c];
   const tested = options.multiplicative ? Math.log(1 + (options.relativeMargin ?? 0)) : margin;
@@ -257,8 +253,14 @@ export function medianShift(
   const down = mannWhitney(moved(tested * options.worse), tb);
   const [pWorse, pBetter] = options.worse > 0 ? [up.pGreater, down.pLess] : [up.pLess, down.pGreater];
   const inUnits = (x: number) => (options.multiplicative ? median * (Math.exp(x) - 1) : x);
-  const [change, low, high] = [shift.estimate, shift.low, shift.high].map(inUnits);
-  return { ...base, change, low, high, pWorse, pBetter, margin, band };
+  const [change, low, high, lowerBound, upperBound] = [
+    shift.estimate,
+    shift.low,
+    shift.high,
+    shift.lowerBound,
+    shift.upperBound,
+  ].map(inUnits);
+  return { ...base, change, low, high, lowerBound, upperBound, pWorse, pBetter, margin };
 }
 
 /**
@@ -281,8 +283,7 @@ export function p95Shift(
   };
   const margin = options.relativeMargin * (base.baseline.value ?? 0);
   const blocked = missingValues('reply time', b, c, attempts, options.maxMissing);
-  if (blocked)
-    return { ...base, change: null, low: null, high: null, pWorse: 1, pBetter: 1, margin, band: margin, blocked };
+  if (blocked) return { ...base, ...NO_CHANGE, margin, blocked };
   const uniform = seededUniform(options.seed);
   // A resample's quantile from sorted draws of indices into the sorted values: no sort of numbers.
   const resampledP95 = (sorted: Float64Array, indices: Uint32Array) => {
@@ -303,11 +304,12 @@ export function p95Shift(
   return {
     ...base,
     change: base.candidate.value! - base.baseline.value!,
-    low: quantile(differences, options.level),
-    high: quantile(differences, 1 - options.level),
+    low: quantile(differences, options.level / 2),
+    high: quantile(differences, 1 - options.level / 2),
+    lowerBound: quantile(differences, options.level),
+    upperBound: quantile(differences, 1 - options.level),
     pWorse: (atMost + 1) / (resamples + 1),
     pBetter: (atLeast + 1) / (resamples + 1),
     margin,
-    band: margin,
   };
 }

@@ -1,12 +1,5 @@
 // The comparison engine's one door: users import from here.
 export type * from './types.js';
 export { VERDICT_PRECEDENCE } from './types.js';
-export {
-  compareSides,
-  worstVerdict,
-  DEFAULT_LEVEL,
-  DEFAULT_MAX_MISSING,
-  DEFAULT_TOLERANCE,
-  NO_CHANGE_BAND,
-} from './engine.js';
+export { compareSides, worstVerdict, DEFAULT_LEVEL, DEFAULT_MAX_MISSING, DEFAULT_TOLERANCE } from './engine.js';
 export { detectableDrop, passRatePower } from './power.js';

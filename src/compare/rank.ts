@@ -50,12 +50,18 @@ export function mannWhitney(candidate: readonly number[], baseline: readonly num
 export interface Shift {
   /** The median of all pairwise differences candidate − baseline. */
   estimate: number;
-  /** One-sided (1 − level) bounds on the shift. */
+  /** The two-sided (1 − level) interval on the shift: each end at level / 2. */
   low: number;
   high: number;
+  /** One-sided (1 − level) bounds: the shift is at least `lowerBound`, at most `upperBound`. */
+  lowerBound: number;
+  upperBound: number;
 }
 
-/** The Hodges–Lehmann shift of `candidate` over `baseline`, with its bounds at one-sided `level`. */
+/**
+ * The Hodges–Lehmann shift of `candidate` over `baseline`, with its two-sided (1 − level) interval
+ * and its one-sided (1 − level) bounds.
+ */
 export function hodgesLehmann(candidate: readonly number[], baseline: readonly number[], level: number): Shift {
   const n1 = candidate.length;
   const n2 = baseline.length;
@@ -65,10 +71,14 @@ export function hodgesLehmann(candidate: readonly number[], baseline: readonly n
   differences.sort();
   const m = differences.length;
   const estimate = m % 2 ? differences[(m - 1) / 2] : (differences[m / 2 - 1] + differences[m / 2]) / 2;
-  // The bounds are the c-th smallest and c-th largest differences, c from U's normal approximation.
+  // Each end is the c-th smallest or c-th largest difference, c from U's normal approximation.
   const sd = Math.sqrt((n1 * n2 * (n1 + n2 + 1)) / 12);
-  const c = Math.max(1, Math.floor((n1 * n2) / 2 - zQuantile(1 - level) * sd));
-  return { estimate, low: differences[c - 1], high: differences[m - c] };
+  const ends = (tail: number) => {
+    const c = Math.max(1, Math.floor((n1 * n2) / 2 - zQuantile(1 - tail) * sd));
+    return [differences[c - 1], differences[m - c]];
+  };
+  const [[low, high], [lowerBound, upperBound]] = [ends(level / 2), ends(level)];
+  return { estimate, low, high, lowerBound, upperBound };
 }
 
 /** The q-quantile of the values by linear interpolation (numpy's default, type 7). */

@@ -76,9 +76,16 @@ export interface MetricResult {
   change: number | null;
   /** The change relative to the baseline's value. */
   relative: number | null;
-  /** The interval of the change: each end a one-sided 95% confidence bound (see docs/comparing.md). */
+  /** The change's two-sided 95% confidence interval: how large a change the data still allow. */
   low: number | null;
   high: number | null;
+  /**
+   * The one-sided 95% confidence bound on the worse side, which `regressed` reads: past the
+   * tolerance on the worse side, the candidate is worse by at least that much. The lower bound
+   * where higher is worse (latency, the unjudged share), the upper one where lower is worse (pass
+   * rates, scores); it lies inside [low, high], a one-sided test at 5% being a two-sided one at 10%.
+   */
+  bound: number | null;
   /** The one-sided p-value in the direction of the change, before any correction. */
   p: number | null;
   verdict: Verdict;

@@ -16,7 +16,7 @@
 // asymptotic (Waudby-Smith, Arbour, Sinha, Kennedy and Ramdas 2024, "Time-uniform central limit
 // theory and asymptotic confidence sequences"); the A/A simulation in watch.test.ts checks it at
 // this size. Pass rates count judged attempts only; unjudged ones are reported, never a pass.
-import { DEFAULT_MAX_MISSING, NO_CHANGE_BAND } from './engine.js';
+import { DEFAULT_MAX_MISSING } from './engine.js';
 import { phi } from './distributions.js';
 import type { Verdict } from './types.js';
 
@@ -218,7 +218,13 @@ export function watchDeployment(input: WatchInput): WatchResult {
   // A deployment that turns answers into errors leaves the judged ones looking the same: not `unchanged`.
   if (after.unjudged / (after.unjudged + after.n) > (input.maxMissing ?? DEFAULT_MAX_MISSING))
     return { verdict: 'inconclusive', reason: 'too many attempts unjudged since the deployment', ...last };
-  const band = Math.max(tolerance, NO_CHANGE_BAND);
-  if (look.low >= -band && look.high <= band) return { verdict: 'unchanged', ...last };
-  return { verdict: 'inconclusive', reason: 'the interval is too wide to tell at the end of the window', ...last };
+  // As the engine: `unchanged` unless a change is plainly there (the interval on one side of 0)
+  // and the interval straddles the tolerance, so whether it passes is not yet clear.
+  if ((look.high < 0 && look.low < -tolerance) || (look.low > 0 && look.high > tolerance))
+    return {
+      verdict: 'inconclusive',
+      reason: 'a change, but whether it passes the tolerance is not yet clear',
+      ...last,
+    };
+  return { verdict: 'unchanged', ...last };
 }

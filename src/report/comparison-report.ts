@@ -11,7 +11,7 @@ export type { ClawComparison } from '../checks/comparison.js';
 /** The most metric rows a summary or a comment shows; the output has them all (to its cap). */
 export const MAX_TABLE_ROWS = 40;
 
-/** One `comparison` entry, as the contract names its fields. */
+/** One `comparison` entry, as the contract names its fields (and `bound`, the one-sided bound the verdict reads). */
 export function comparisonEntry(m: MetricResult, clawId?: string): Record<string, unknown> {
   return {
     ...(clawId === undefined ? {} : { clawId }),
@@ -22,6 +22,7 @@ export function comparisonEntry(m: MetricResult, clawId?: string): Record<string
     change: m.change,
     low: m.low,
     high: m.high,
+    bound: m.bound,
     verdict: m.verdict,
     ...(m.reason ? { reason: m.reason } : {}),
   };
@@ -57,6 +58,12 @@ export function showFigure(metric: string, value: number | null, signed = false)
 export function comparisonRows(list: ClawComparison[]): { clawId: string; m: MetricResult }[] {
   return list.flatMap(({ clawId, compared }) => compared.metrics.map((m) => ({ clawId, m })));
 }
+
+/** What the interval and the verdicts mean, said under every table (docs/comparing.md says more). */
+export const INTERVAL_NOTE =
+  'The 95% interval is how large a change the data still allow. A metric is regressed (or improved) when its one-sided ' +
+  '95% bound (`bound` in the output) lies past its tolerance; inconclusive when the data cannot speak, or a change is ' +
+  'plainly there but may or may not pass its tolerance; unchanged otherwise.';
 
 /** The Markdown section: the verdict, then a table of metrics (capped, escaped). */
 export function comparisonSummary(list: ClawComparison[] | undefined, title = 'Behaviour compared'): string {
@@ -96,7 +103,7 @@ export function comparisonSummary(list: ClawComparison[] | undefined, title = 'B
     '',
     ...notCompared.map((line) => `- ${line}`),
     ...(notCompared.length ? [''] : []),
-    ...(shown.length ? [table(head, shown), ''] : []),
+    ...(shown.length ? [table(head, shown), '', INTERVAL_NOTE, ''] : []),
     ...(rows.length > shown.length
       ? [`${rows.length - shown.length} more metric(s) are in the \`comparison\` output.`, '']
       : []),

@@ -2,7 +2,7 @@
 // date and Node version, to a temporary folder, or to the tracked test/bench/RESULTS.md with
 // --write (or BENCH_WRITE=1). It measures; it never passes or fails. About 9 minutes on 2 cores.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -317,14 +317,39 @@ function dirSize(dir: string): number {
   );
 }
 
+/** A part's table between markers, so a run of that part alone can update it in RESULTS.md. */
+function section(name: string, lines: string[]): string[] {
+  return [`<!-- bench:${name} -->`, ...lines, `<!-- /bench:${name} -->`];
+}
+
+/** Replaces a part's section of test/bench/RESULTS.md (or adds it at the end), with the run's date. */
+function writeSection(name: string, lines: string[]): void {
+  const file = join(ROOT, 'test/bench/RESULTS.md');
+  const text = readFileSync(file, 'utf8');
+  const dated = [
+    lines[0],
+    `Run ${new Date().toISOString()} on Node ${process.version} (\`--only ${name}\`).`,
+    '',
+    ...lines.slice(1),
+  ];
+  const [open, close] = [lines[0], lines[lines.length - 1]];
+  const at = text.indexOf(open);
+  const end = text.indexOf(close);
+  const next =
+    at >= 0 && end > at
+      ? text.slice(0, at) + dated.join('\n') + text.slice(end + close.length)
+      : `${text.trimEnd()}\n\n${dated.join('\n')}\n`;
+  writeFileSync(file, next);
+}
+
 // --- run ------------------------------------------------------------------------------------
 
 // `--runs K` repeats the N = 20 measurement K times (the busy case varies most from run to run);
 // `--only history`, `--only load`, `--only checks`, `--only latency`, `--only task-latency` (`--runs`
 // checks), `--only baseline`, `--only health`, `--only incidents` or `--only compare` (`--runs`
 // comparisons per scenario) runs
-// that table alone (and
-// writes nothing down).
+// that table alone (and writes nothing down; `--only compare` and `--only baseline` with --write
+// update their own section of test/bench/RESULTS.md).
 const benchStarted = performance.now();
 const { values: args } = parseArgs({
   options: {
@@ -354,7 +379,9 @@ if (args.only === 'health') {
   process.exit(0);
 }
 if (args.only === 'baseline') {
-  console.log(baselineTable(await measureBaselineGate()).join('\n'));
+  const lines = section('baseline', baselineTable(await measureBaselineGate()));
+  console.log(lines.join('\n'));
+  if (args.write) writeSection('baseline', lines);
   process.exit(0);
 }
 if (args.only === 'incidents') {
@@ -362,7 +389,9 @@ if (args.only === 'incidents') {
   process.exit(0);
 }
 if (args.only === 'compare') {
-  console.log(measureComparisons(Number(args.runs)).join('\n'));
+  const lines = section('compare', measureComparisons(Number(args.runs)));
+  console.log(lines.join('\n'));
+  if (args.write) writeSection('compare', lines);
   process.exit(0);
 }
 // `--only watch --runs N`: N simulated watches per scenario (the full run uses 2,000).
@@ -449,6 +478,9 @@ const healthTable = await measureHealthOverTime();
 const incidentsTable = await measureIncidentsAtScale();
 process.stderr.write('the watch after a deployment: 2,000 simulated watches a scenario…\n');
 const watchTable = measureWatch(2000);
+process.stderr.write('comparisons: 1,000 a scenario, and what baseline: before costs…\n');
+const compareTable = section('compare', measureComparisons(1000));
+const baselineGateTable = section('baseline', baselineTable(await measureBaselineGate()));
 process.stderr.write('start-up…\n');
 const start = await startUp(9);
 const cliStart = await cliStartUp(9);
@@ -506,6 +538,10 @@ const report = [
   ...incidentsTable,
   '',
   ...watchTable,
+  '',
+  ...compareTable,
+  '',
+  ...baselineGateTable,
   '',
   ...otherTable,
   '',

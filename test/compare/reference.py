@@ -7,16 +7,22 @@ Run from the repository's root:  python3 test/compare/reference.py > test/compar
   use_continuity=True), one-sided each way: U of the candidate and the two p-values.
 - Fisher's exact test: scipy.stats.fisher_exact on [[candidate passes, fails], [baseline
   passes, fails]], alternative 'less' and 'greater'.
-- Wilson intervals: scipy.stats.binomtest(k, n).proportion_ci(method='wilson'), at 90% two-sided
-  (each end a one-sided 95% bound); Newcombe's hybrid score interval combines them (his method 10).
+- Wilson intervals: scipy.stats.binomtest(k, n).proportion_ci(method='wilson'), at 95% two-sided
+  for the interval (`low`, `high`) and at 90% two-sided for the one-sided 95% bounds (`lowerBound`,
+  `upperBound`); Newcombe's hybrid score interval combines them (his method 10).
 - Cochran-Mantel-Haenszel: its exact conditional mid-p values, the convolution over questions of
   scipy.stats.hypergeom's pmf (the candidate's passes given each question's margins); the
   asymptotic statistic (`pLowerNormal`) is computed here by its formula (the signed
   statistic sum(a - E[a]) / sqrt(sum Var[a]), hypergeometric moments), checked against scipy on one
   stratum (z^2 equals chi2_contingency(correction=False) times (N-1)/N). The
-  Mantel-Haenszel risk difference and Sato's variance are computed by their formulas as well.
-- Hodges-Lehmann: numpy's median of all pairwise differences; the bounds are the c-th smallest and
-  c-th largest differences, c = floor(n1 n2 / 2 - z_0.95 sqrt(n1 n2 (n1 + n2 + 1) / 12)).
+  Mantel-Haenszel risk difference and Sato's variance are computed by their formulas as well
+  (the interval at z_0.975, the one-sided bounds at z_0.95).
+- Hodges-Lehmann: numpy's median of all pairwise differences; the ends are the c-th smallest and
+  c-th largest differences, c = floor(n1 n2 / 2 - z sqrt(n1 n2 (n1 + n2 + 1) / 12)), z = z_0.975 for
+  the two-sided 95% interval and z_0.95 for the one-sided 95% bounds.
+
+Every interval (`low`, `high`) is the two-sided 95% one the tables show; every `lowerBound` and
+`upperBound` a one-sided 95% bound, the end a one-sided test at 5% reads.
 """
 import json
 import math
@@ -27,7 +33,8 @@ import scipy
 from scipy import stats
 
 LEVEL = 0.05
-Z = stats.norm.ppf(1 - LEVEL)
+Z = stats.norm.ppf(1 - LEVEL)  # one-sided 95% bounds
+Z2 = stats.norm.ppf(1 - LEVEL / 2)  # two-sided 95% intervals
 
 
 def mann_whitney(candidate, baseline):
@@ -40,15 +47,19 @@ def mann_whitney(candidate, baseline):
 def hodges_lehmann(candidate, baseline):
     d = np.sort(np.subtract.outer(np.array(candidate), np.array(baseline)).ravel())
     n1, n2 = len(candidate), len(baseline)
-    c = max(1, math.floor(n1 * n2 / 2 - Z * math.sqrt(n1 * n2 * (n1 + n2 + 1) / 12)))
+
+    def ends(z):
+        c = max(1, math.floor(n1 * n2 / 2 - z * math.sqrt(n1 * n2 * (n1 + n2 + 1) / 12)))
+        return float(d[c - 1]), float(d[len(d) - c])
+    (low, high), (lower, upper) = ends(Z2), ends(Z)
     return {'candidate': candidate, 'baseline': baseline, 'estimate': float(np.median(d)),
-            'low': float(d[c - 1]), 'high': float(d[len(d) - c])}
+            'low': low, 'high': high, 'lowerBound': lower, 'upperBound': upper}
 
 
-def newcombe(b_events, b_trials, c_events, c_trials):
+def newcombe(b_events, b_trials, c_events, c_trials, confidence):
     p1, p0 = c_events / c_trials, b_events / b_trials
-    ci1 = stats.binomtest(c_events, c_trials).proportion_ci(confidence_level=1 - 2 * LEVEL, method='wilson')
-    ci0 = stats.binomtest(b_events, b_trials).proportion_ci(confidence_level=1 - 2 * LEVEL, method='wilson')
+    ci1 = stats.binomtest(c_events, c_trials).proportion_ci(confidence_level=confidence, method='wilson')
+    ci0 = stats.binomtest(b_events, b_trials).proportion_ci(confidence_level=confidence, method='wilson')
     d = p1 - p0
     low = d - math.sqrt((p1 - ci1.low) ** 2 + (ci0.high - p0) ** 2)
     high = d + math.sqrt((ci1.high - p1) ** 2 + (p0 - ci0.low) ** 2)
@@ -59,9 +70,11 @@ def pooled(b_events, b_trials, c_events, c_trials):
     table = [[c_events, c_trials - c_events], [b_events, b_trials - b_events]]
     less = stats.fisher_exact(table, alternative='less').pvalue
     greater = stats.fisher_exact(table, alternative='greater').pvalue
-    d, low, high = newcombe(b_events, b_trials, c_events, c_trials)
+    d, low, high = newcombe(b_events, b_trials, c_events, c_trials, 1 - LEVEL)
+    _, lower, upper = newcombe(b_events, b_trials, c_events, c_trials, 1 - 2 * LEVEL)
     return {'baseline': [b_events, b_trials], 'candidate': [c_events, c_trials], 'difference': d,
-            'pLower': float(less), 'pHigher': float(greater), 'low': low, 'high': high}
+            'pLower': float(less), 'pHigher': float(greater), 'low': low, 'high': high,
+            'lowerBound': lower, 'upperBound': upper}
 
 
 def stratified(strata):
@@ -89,7 +102,7 @@ def stratified(strata):
     below, at = float(dist[:observed].sum()), float(dist[observed])
     return {'strata': strata, 'difference': rd, 'pLower': below + at / 2,
             'pHigher': max(0.0, 1 - below - at) + at / 2, 'pLowerNormal': float(stats.norm.cdf(z)),
-            'low': rd - Z * sd, 'high': rd + Z * sd}
+            'low': rd - Z2 * sd, 'high': rd + Z2 * sd, 'lowerBound': rd - Z * sd, 'upperBound': rd + Z * sd}
 
 
 def one_stratum_check(a0, n0, a1, n1):

@@ -17,6 +17,7 @@ interface Entry {
   change: number | null;
   low: number | null;
   high: number | null;
+  bound: number | null;
   verdict: string;
 }
 
@@ -26,7 +27,7 @@ function comparisonOf(text: string): Entry[] {
   expect(Array.isArray(entries)).toBe(true);
   for (const e of entries) {
     expect(Object.keys(e)).toEqual(
-      expect.arrayContaining(['check', 'metric', 'baseline', 'candidate', 'change', 'low', 'high', 'verdict']),
+      expect.arrayContaining(['check', 'metric', 'baseline', 'candidate', 'change', 'low', 'high', 'bound', 'verdict']),
     );
     expect(['regressed', 'improved', 'unchanged', 'inconclusive']).toContain(e.verdict);
     for (const side of [e.baseline, e.candidate]) expect(Object.keys(side).sort()).toEqual(['n', 'value']);
@@ -78,13 +79,17 @@ describe('deploy with baseline: before', () => {
     const run = await runAction(inputs(s, { 'auto-rollback': 'true' }), { env: { GITHUB_WORKSPACE: dir } });
     expect(run.outputs['checks-passed']).toBe('false');
     expect(run.outputs).toMatchObject({ outcome: 'succeeded', 'rolled-back': 'false' });
-    expect(['unchanged', 'inconclusive']).toContain(run.outputs.behaviour);
+    expect(run.outputs.behaviour).toBe('unchanged');
     expect(run.exitCode).toBe(0);
     const entries = comparisonOf(run.outputs.comparison);
     expect(entries.filter((e) => e.verdict === 'regressed')).toEqual([]);
+    // No change found: the 95% interval spans 0 and says how large a drop these 60 attempts could hide.
     const suite = entries.find((e) => e.check === '*' && e.metric === 'pass-rate')!;
+    expect(suite).toMatchObject({ verdict: 'unchanged' });
     expect(suite.low!).toBeLessThan(0);
     expect(suite.high!).toBeGreaterThan(0);
+    expect(suite.bound!).toBeGreaterThan(suite.low!);
+    expect(suite.bound!).toBeLessThan(suite.high!);
     // The same release under fail-on failure: today's absolute rule fails it.
     const strict = await runAction(inputs(s, { 'fail-on': 'failure' }), { env: { GITHUB_WORKSPACE: dir } });
     expect(strict.exitCode).toBe(1);

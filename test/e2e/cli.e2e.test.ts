@@ -410,7 +410,7 @@ describe('claw-deploy compare', () => {
       { cwd },
     );
     expect(saved.code).toBe(0);
-    expect(saved.stdout).toMatch(/^Behaviour: (unchanged|inconclusive)$/m);
+    expect(saved.stdout).toMatch(/^Behaviour: unchanged$/m);
     expect(saved.stdout).toContain('* (suite)');
     const never = await runCli([...args, '--fail-on', 'never', '--json'], { cwd });
     expect(never.code).toBe(0);
