@@ -13,6 +13,8 @@
 //   the Claw healthy again: its next healthy health run or its next live deployment that did not
 //   fail. A failure not yet recovered is counted as open, never as zero.
 import type { DeploymentRecord } from './deployment-records.js';
+import type { HistoryView } from './history.js';
+import { isClawRecord } from './records.js';
 
 export const DORA_WINDOWS_DAYS = [7, 30, 90] as const;
 const DAY_MS = 24 * 3600_000;
@@ -39,6 +41,8 @@ export interface Median {
 }
 
 export interface DoraFigures {
+  /** The window's length: `perWeek` is `deployments` / `days` × 7. */
+  days: number;
   deployments: number;
   /** Deployments per week over the window. */
   perWeek: number;
@@ -120,6 +124,7 @@ function figures(deployments: Deployment[], all: Deployment[], healthy: HealthyS
     else recoveries.push(at - (d.failedAt as number));
   }
   return {
+    days,
     deployments: deployments.length,
     perWeek: Math.round((deployments.length / days) * 7 * 100) / 100,
     leadTimeMs: median(leads),
@@ -152,4 +157,36 @@ export function doraReport(
     }
   }
   return report;
+}
+
+/**
+ * When each Claw was seen healthy, from what health keeps: every healthy run of the raw records,
+ * and for older days (folded) the end of each day that had a healthy run (a recovery is never
+ * shorter than it was).
+ */
+export function healthySightings(view: Pick<HistoryView, 'recent' | 'daily'>): HealthySighting[] {
+  const sightings: HealthySighting[] = [];
+  const rawFrom = new Map<string, number>();
+  for (const r of view.recent) {
+    if (!isClawRecord(r)) continue;
+    rawFrom.set(r.claw, Math.min(rawFrom.get(r.claw) ?? Infinity, r.at));
+    if (r.status === 'healthy') sightings.push({ claw: r.claw, at: r.at });
+  }
+  for (const d of view.daily) {
+    const end = Date.parse(`${d.day}T00:00:00Z`) + DAY_MS - 1;
+    if (d.healthy > 0 && end < (rawFrom.get(d.claw) ?? Infinity)) sightings.push({ claw: d.claw, at: end });
+  }
+  return sightings;
+}
+
+/**
+ * The figures from what a health run read: the deployment records, the incidents (`IncidentSpan`:
+ * the seam where an incident names its suspect deployment), and the Claws' healthy runs.
+ */
+export function doraOf(
+  view: Pick<HistoryView, 'recent' | 'daily' | 'deployments'>,
+  incidents: IncidentSpan[],
+  now: number,
+): DoraReport {
+  return doraReport(view.deployments, incidents, healthySightings(view), now);
 }
