@@ -147,4 +147,54 @@ describe('every deployment recorded on the history branch (issue 43)', () => {
     // A bound on memory, far above a normal run's (~100 MB) and far below the flood's 30 MB × copies.
     expect(health.peakRssKb).toBeLessThan(400 * 1024);
   });
+
+  it('a month of three deployments, one failed and rolled back: the figures equal a hand count', async () => {
+    const { sim, github } = await world.start({ speed: 20, rollbackForm: 'new-deployment' });
+    const bot = sim.addClaw('bot-a', { plan: LIVE });
+    const DAY = 24 * HOUR;
+    const start = T - 25 * DAY;
+    const shas = ['a', 'b', 'c'].map((c) => c.repeat(40));
+    // Each commit made 3, 5 and 7 hours before its deployment.
+    shas.forEach((sha, i) =>
+      github.repo.codeCommits.set(sha, new Date(start + i * 10 * DAY - (3 + 2 * i) * HOUR).toISOString()),
+    );
+    const deployAt = (i: number, extra: Record<string, string> = {}) =>
+      world.run(
+        start + i * 10 * DAY,
+        { command: 'deploy', history: BRANCH, 'status-page': 'false', 'claw-id': 'bot-a', ...extra },
+        { env: { ...DEPLOY_ENV, GITHUB_SHA: shas[i] } },
+      );
+    expect((await deployAt(0)).exitCode).toBe(0);
+    await world.run(start + HOUR, { 'claw-id': '*' });
+    bot.plan = [['pending', 1000], ['crashed']];
+    const failed = await deployAt(1, { 'auto-rollback': 'true' });
+    expect(failed.outputs['rolled-back']).toBe('true');
+    // Healthy again at the next health run, two hours after the failure.
+    await world.run(start + 10 * DAY + 2 * HOUR, { 'claw-id': '*' });
+    bot.plan = LIVE;
+    expect((await deployAt(2)).exitCode).toBe(0);
+    const last = await world.run(start + 25 * DAY, { 'claw-id': '*' });
+    expect(last.exitCode).toBe(0);
+    const figures = (
+      dora().overall as unknown as Record<string, Record<string, Record<string, number | null> | number>>
+    )['30'];
+    // By hand: 3 deployments in 30 days; 1 failed (rolled back) of 3; lead times 3 h and 7 h for the
+    // two that went live (median 5 h); one recovery of about 2 h, none open.
+    expect(figures).toMatchObject({
+      days: 30,
+      deployments: 3,
+      perWeek: 0.7,
+      changeFailureRate: { failed: 1, total: 3 },
+      recoveryMs: { n: 1, open: 0 },
+      leadTimeMs: { n: 2 },
+    });
+    const near = (value: unknown, ms: number): void => {
+      // The run's own seconds (each deploy takes a few) are in the record's time, never minutes.
+      expect(value as number).toBeGreaterThanOrEqual(ms - 60_000);
+      expect(value as number).toBeLessThanOrEqual(ms + 60_000);
+    };
+    near((figures.leadTimeMs as Record<string, number>).median, 5 * HOUR);
+    near((figures.recoveryMs as Record<string, number>).median, 2 * HOUR);
+    expect(dora().overall['7']).toMatchObject({ deployments: 1, changeFailureRate: { failed: 0, total: 1 } });
+  });
 });
