@@ -100,18 +100,27 @@ export function median(values: number[]): Median {
   return { median: value, n: values.length };
 }
 
-/** When the Claw was next healthy after `from`: a healthy run, or a later live deployment that did not fail. */
-function recoveredAt(d: Deployment, from: number, all: Deployment[], healthy: HealthySighting[]): number | undefined {
-  let best: number | undefined;
-  for (const h of healthy) if (h.claw === d.claw && h.at > from && (best === undefined || h.at < best)) best = h.at;
-  for (const other of all) {
-    if (other.claw !== d.claw || other === d || other.failedAt !== undefined || other.liveAt === undefined) continue;
-    if (other.liveAt > from && (best === undefined || other.liveAt < best)) best = other.liveAt;
+/**
+ * When each failed deployment's Claw was next healthy after the failure: a healthy run, or a later
+ * live deployment that did not fail (undefined: not yet). Each Claw's own times only, once per
+ * deployment whatever the windows.
+ */
+function recoveries(all: Deployment[], healthy: HealthySighting[]): Map<Deployment, number | undefined> {
+  const times = new Map<string, number[]>();
+  const add = (claw: string, at: number): void => void (times.get(claw) ?? times.set(claw, []).get(claw)!).push(at);
+  for (const h of healthy) add(h.claw, h.at);
+  for (const d of all) if (d.failedAt === undefined && d.liveAt !== undefined) add(d.claw, d.liveAt);
+  const found = new Map<Deployment, number | undefined>();
+  for (const d of all) {
+    if (d.failedAt === undefined) continue;
+    let best: number | undefined;
+    for (const at of times.get(d.claw) ?? []) if (at > d.failedAt && (best === undefined || at < best)) best = at;
+    found.set(d, best);
   }
-  return best;
+  return found;
 }
 
-function figures(deployments: Deployment[], all: Deployment[], healthy: HealthySighting[], days: number): DoraFigures {
+function figures(deployments: Deployment[], recovered: Map<Deployment, number | undefined>, days: number): DoraFigures {
   const failed = deployments.filter((d) => d.failedAt !== undefined);
   const leads = deployments
     .filter((d) => d.liveAt !== undefined && d.committedAt !== undefined)
@@ -119,7 +128,7 @@ function figures(deployments: Deployment[], all: Deployment[], healthy: HealthyS
   const recoveries: number[] = [];
   let open = 0;
   for (const d of failed) {
-    const at = recoveredAt(d, d.failedAt as number, all, healthy);
+    const at = recovered.get(d);
     if (at === undefined) open += 1;
     else recoveries.push(at - (d.failedAt as number));
   }
@@ -146,15 +155,15 @@ export function doraReport(
   windowsDays: readonly number[] = DORA_WINDOWS_DAYS,
 ): DoraReport {
   const all = mergeDeployments(records, incidents);
+  const recovered = recoveries(all, healthy);
   const report: DoraReport = { windowsDays: [...windowsDays], overall: {}, claws: {} };
   const claws = [...new Set(all.map((d) => d.claw))].sort();
   for (const days of windowsDays) {
     const inWindow = all.filter((d) => d.at > now - days * DAY_MS && d.at <= now);
-    report.overall[String(days)] = figures(inWindow, all, healthy, days);
-    for (const claw of claws) {
-      const own = inWindow.filter((d) => d.claw === claw);
-      (report.claws[claw] ??= {})[String(days)] = figures(own, all, healthy, days);
-    }
+    report.overall[String(days)] = figures(inWindow, recovered, days);
+    const byClaw = new Map<string, Deployment[]>(claws.map((claw) => [claw, []]));
+    for (const d of inWindow) byClaw.get(d.claw)!.push(d);
+    for (const claw of claws) (report.claws[claw] ??= {})[String(days)] = figures(byClaw.get(claw)!, recovered, days);
   }
   return report;
 }
