@@ -197,4 +197,22 @@ describe('every deployment recorded on the history branch (issue 43)', () => {
     near((figures.recoveryMs as Record<string, number>).median, 2 * HOUR);
     expect(dora().overall['7']).toMatchObject({ deployments: 1, changeFailureRate: { failed: 0, total: 1 } });
   });
+
+  it('the rollback command records the deployment it rolled back, by Claw or by id alone', async () => {
+    const { sim } = await world.start({ speed: 20, rollbackForm: 'new-deployment' });
+    sim.addClaw('bot-a');
+    sim.addDeployment('bot-a', [['live']], 'dep_one');
+    const byClaw = await deploy(T, { command: 'rollback', 'claw-id': 'bot-a' });
+    expect(byClaw.exitCode).toBe(0);
+    sim.addDeployment('bot-a', [['live']], 'dep_two');
+    const byId = await deploy(T + HOUR, { command: 'rollback', 'claw-id': '', 'deployment-id': 'dep_two' });
+    expect(byId.exitCode).toBe(0);
+    const records = lines().map(
+      (l) => JSON.parse(unsealLine(l, SEAL, 'deployment-record 2026-11')!) as Record<string, unknown>,
+    );
+    expect(records).toMatchObject([
+      { claw: 'bot-a', deployment: 'dep_one', outcome: 'rolled-back', rollback: byClaw.outputs['rollback-id'] },
+      { claw: 'bot-a', deployment: 'dep_two', outcome: 'rolled-back', rollback: byId.outputs['rollback-id'] },
+    ]);
+  });
 });
