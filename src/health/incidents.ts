@@ -27,6 +27,7 @@ import { code } from '../report/markdown.js';
 import { type SealKey, readSealed, sealedMarker } from '../seal.js';
 import { type IncidentIssue, type IssueHost, hostError, isQuiet, isRefused } from './host.js';
 import { type RunRecord, type RunStatus, isClawRecord } from './records.js';
+import type { IncidentSpan } from './dora.js';
 
 export const INCIDENT_LABEL = 'claw-incident';
 const SERVICE_LABEL = 'claw-service';
@@ -93,6 +94,8 @@ export interface IncidentOutcome {
   open: Map<string, { number: number; url: string; title: string }>;
   /** What the run did that the team should notice (state sealed again under the state-secret). */
   notices: string[];
+  /** The Claws' incidents this action's own issues tell of, as the DORA figures read them (dora.ts). */
+  spans: IncidentSpan[];
 }
 
 /** A signature as the state keeps it: a digest, so a state's size is the same whatever fails. */
@@ -155,7 +158,7 @@ export async function trackIncidents(
   listedAll = false,
 ): Promise<IncidentOutcome> {
   const { log, issues, now } = deps;
-  const outcome: IncidentOutcome = { actions: [], open: new Map(), notices: [] };
+  const outcome: IncidentOutcome = { actions: [], open: new Map(), notices: [], spans: [] };
   let found: IncidentIssue[];
   try {
     found = await issues.list(INCIDENT_LABEL, now - options.reopenWithinMs);
@@ -171,6 +174,7 @@ export async function trackIncidents(
   for (const [key, { issue }] of known) {
     if (issue.state === 'open') outcome.open.set(key, { number: issue.number, url: issue.url, title: issue.title });
   }
+  outcome.spans = spansOf(known.values());
   const run: RunRef = { id: deps.runId, url: deps.runUrl(deps.runId), at: now };
   const refOf = (r: { at: number; run: string }): RunRef => ({ id: r.run, url: deps.runUrl(r.run), at: r.at });
   // After a refused write (or GitHub's calls stopped), every later write would fail the same way:
@@ -505,4 +509,18 @@ function sealedText(
   state: unknown,
 ): string {
   return deps.redact(compose(HOLE)).replace(HOLE, () => sealedMarker(KIND, state, deps.seal));
+}
+
+/** Each Claw incident as a span: from its first failing run to its close (open: no end). */
+function spansOf(known: Iterable<{ state: IncidentState }>): IncidentSpan[] {
+  const spans: IncidentSpan[] = [];
+  for (const { state } of known) {
+    if (!('claw' in state.subject)) continue;
+    spans.push({
+      claw: state.subject.claw,
+      openedAt: state.since,
+      ...(state.closedAt !== undefined ? { closedAt: state.closedAt } : {}),
+    });
+  }
+  return spans;
 }

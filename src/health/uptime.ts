@@ -3,6 +3,7 @@
 // plain data out: the status page, status.json, the badges and the job summary render it.
 // Uptime counts runs that could tell (healthy or unhealthy); `unknown` runs say nothing either way.
 import type { HistoryView } from './history.js';
+import type { DoraReport } from './dora.js';
 import { type ClawRecord, type DailyRecord, type RunStatus, aggregateDay, dayOf, isClawRecord } from './records.js';
 
 export const STRIP_DAYS = 90;
@@ -62,6 +63,8 @@ export interface StatusModel {
   incidents?: { title: string; number: number; url: string; state: 'open' | 'closed' }[];
   /** Claws of the history past MAX_CLAWS, left out. */
   leftOut?: number;
+  /** The figures teams track, from the deployment records (report/dora-report.ts renders them). */
+  dora?: DoraReport;
 }
 
 /** The Claws the history names in the last 90 days, the most recently checked first. */
