@@ -1,5 +1,7 @@
 // The check command: a checks file against Claws, with no deployment.
-import type { Command } from '../command.js';
+import { type Command, type CommandDefinition, READS } from '../command.js';
+import { isValidId, ID_EXPECTED } from '../identifiers.js';
+import { refuseInput } from '../settings.js';
 import { CONCURRENCY, mapWithConcurrency } from '../concurrency.js';
 import { describeFailedChecks } from './result.js';
 import { readBaselineFile } from './baseline-file.js';
@@ -86,4 +88,37 @@ export const compare: Command = async ({ settings, deps, session, files, checksF
     checks: result,
     comparisons,
   };
+};
+
+export const checkDefinition: CommandDefinition = {
+  name: 'check',
+  summary: 'run a checks file against one or more Claws, with no deployment',
+  inputs: ['claw-id', ...READS.waiting, ...READS.checks],
+  targets: 'one Claw',
+  requires: { checks: 'the YAML file of conversation checks to run, such as .github/claw-checks.yml' },
+  run: check,
+};
+
+export const compareDefinition: CommandDefinition = {
+  name: 'compare',
+  summary:
+    'run the checks on a baseline (--baseline CLAW or --baseline-file) and a candidate (--claw-id), and compare them',
+  inputs: ['claw-id', ...READS.waiting, ...READS.checks, 'baseline', 'baseline-file', 'fail-on'],
+  // `baseline` is the baseline Claw's id here ('' when not given), or `baseline-file` instead.
+  validate: ({ checks, clawId, baseline: claw, baselineFile }, _given, w) => {
+    if (!checks)
+      refuseInput('checks', '', 'the YAML file of conversation checks both sides run, such as .github/claw-checks.yml');
+    if (clawId === '') refuseInput('claw-id', '', 'the candidate Claw, checked now');
+    if (claw && baselineFile) refuseInput('baseline', claw, `a Claw id or ${w.input('baseline-file')}, not both`);
+    if (!claw && !baselineFile)
+      refuseInput(
+        'baseline',
+        '',
+        `the baseline Claw's id, or ${w.input('baseline-file')}: a checks output saved earlier`,
+      );
+    if (claw && !isValidId(claw)) refuseInput('baseline', claw, `the baseline Claw's id: ${ID_EXPECTED}`);
+    if (claw && claw === clawId)
+      refuseInput('baseline', claw, `another Claw than ${w.input('claw-id')}, the candidate`);
+  },
+  run: compare,
 };

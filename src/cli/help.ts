@@ -2,7 +2,9 @@
 // action.yml documents: a command's help lists the flags that command reads, in groups, each with
 // the table's words and default. Only the grouping lives here; an input no group names yet is
 // listed under "Other flags", so a new input is never missing from the help.
-import { COMMAND_SUMMARIES, INPUTS, type InputSpec } from '../inputs.js';
+import type { CommandDefinition } from '../command.js';
+import { INPUTS, type InputSpec } from '../inputs.js';
+import { COMMANDS } from '../run.js';
 import { ACTION_ONLY, BASE_URL_VARIABLE, KEY_VARIABLES } from './args.js';
 import { EXIT_TABLE } from './exit-codes.js';
 import { wrapColumns } from './terminal.js';
@@ -21,7 +23,6 @@ const TOOL_FLAGS: [string, string][] = [
   ['--version', 'the version'],
 ];
 
-type Command = keyof typeof COMMAND_SUMMARIES;
 const RUNS = ['deploy', 'wait', 'rollback', 'health', 'check', 'plan', 'apply', 'drift', 'compare'];
 
 /** Which flags each command reads, in groups a person looks for. */
@@ -45,11 +46,9 @@ const GROUPS: { title: string; commands: string[]; flags: string[] }[] = [
     commands: ['deploy', 'health', 'check', 'apply', 'preview', 'compare'],
     flags: ['checks', 'checks-junit', 'checks-output', 'judge-cache', 'trusted-files'],
   },
-  {
-    title: 'Comparing (before and after)',
-    commands: ['deploy', 'compare'],
-    flags: ['baseline', 'baseline-file', 'fail-on'],
-  },
+  // deploy's baseline is none or before; compare's a Claw, or a file saved earlier (compare only).
+  { title: 'Comparing (before and after)', commands: ['deploy', 'compare'], flags: ['baseline', 'fail-on'] },
+  { title: 'Comparing (before and after)', commands: ['compare'], flags: ['baseline-file'] },
   { title: 'Health', commands: ['health'], flags: ['probe-message', 'probe-expect', 'fail-on-unhealthy'] },
   { title: 'Previews', commands: ['preview'], flags: ['preview-claws', 'preview-ttl', 'max-previews', 'fail-on'] },
   { title: 'The service', commands: [...RUNS, 'preview'], flags: ['base-url', 'auth-scheme', 'request-timeout'] },
@@ -124,7 +123,7 @@ function environment(width: number): string[] {
   ];
 }
 
-export function toolHelp(width = 80): string {
+export function toolHelp(width = 80, commands: readonly CommandDefinition[] = COMMANDS): string {
   return [
     'Usage: claw-deploy <command> [flags]',
     '',
@@ -134,7 +133,10 @@ export function toolHelp(width = 80): string {
     ),
     '',
     'Commands:',
-    ...rows(Object.entries(COMMAND_SUMMARIES), width),
+    ...rows(
+      commands.map((c) => [c.name, c.summary]),
+      width,
+    ),
     '',
     ...environment(width),
     ...footer(width),
@@ -157,7 +159,7 @@ export function commandFlags(command: string): { title: string; inputs: InputSpe
   return groups;
 }
 
-export function commandHelp(command: Command | string, width = 80): string {
+export function commandHelp(command: string, width = 80, commands: readonly CommandDefinition[] = COMMANDS): string {
   const groups = commandFlags(command).flatMap(({ title, inputs }) => [
     `${title}:`,
     ...rows(
@@ -169,7 +171,7 @@ export function commandHelp(command: Command | string, width = 80): string {
   return [
     `Usage: claw-deploy ${command} [flags]`,
     '',
-    ...wrapColumns(`${command}: ${COMMAND_SUMMARIES[command] ?? ''}.`, width - 1),
+    ...wrapColumns(`${command}: ${commands.find((c) => c.name === command)?.summary ?? ''}.`, width - 1),
     '',
     ...groups,
     ...wrapColumns('A true/false flag alone means true; give false as --flag=false. Give each flag once.', width - 1),

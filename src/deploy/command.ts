@@ -1,6 +1,7 @@
 // The deploy, wait and rollback commands, as the run's table calls them: one Claw or a fleet, and
 // each one's outputs, summary and GitHub Deployment status.
-import type { Command, CommandResult } from '../command.js';
+import { type Command, type CommandDefinition, type CommandResult, READS } from '../command.js';
+import { refuseInput } from '../settings.js';
 import type { DeploymentState } from '../github/deployments.js';
 import { type GitHubRun, commitUrl, runUrl } from '../github/run.js';
 import { deployOutputs, deploySummary } from '../report/deploy-report.js';
@@ -91,3 +92,56 @@ export const rollback: Command = async ({ settings, deps, session, policy }) =>
     await rollbackCommand(deps, { deploymentId: settings.deploymentId, clawId: settings.clawId }, policy),
     session.github,
   );
+
+export const deployDefinition: CommandDefinition = {
+  name: 'deploy',
+  summary: 'trigger a deployment of one Claw (or a fleet), wait for a final status, roll back when told to',
+  inputs: [
+    'claw-id',
+    ...READS.deploying,
+    'wait',
+    ...READS.waiting,
+    ...READS.rollingBack,
+    ...READS.fleet,
+    ...READS.checks,
+    'baseline',
+    'fail-on',
+    'environment',
+    'github-token',
+  ],
+  targets: 'the Claw to deploy',
+  fleet: true,
+  githubDeployment: true,
+  validate: (settings, given, w) => {
+    if (settings.checks && !settings.wait)
+      refuseInput(
+        'wait',
+        given('wait'),
+        `true when ${w.input('checks')} is set: the checks run once the deployment has succeeded`,
+      );
+  },
+  run: deploy,
+};
+
+export const waitDefinition: CommandDefinition = {
+  name: 'wait',
+  summary: 'wait for an existing deployment (--deployment-id) to reach a final status',
+  inputs: ['deployment-id', ...READS.waiting, ...READS.rollingBack],
+  requires: { 'deployment-id': 'the id of the deployment to wait on' },
+  run: wait,
+};
+
+export const rollbackDefinition: CommandDefinition = {
+  name: 'rollback',
+  summary: "roll back a deployment, or a Claw's current one",
+  inputs: ['claw-id', 'deployment-id', ...READS.waiting],
+  validate: (settings, _given, w) => {
+    if (settings.clawId === '' && settings.deploymentId === '')
+      refuseInput(
+        'deployment-id',
+        '',
+        `the deployment to roll back, or a ${w.input('claw-id')} whose current deployment is rolled back`,
+      );
+  },
+  run: rollback,
+};

@@ -2,7 +2,7 @@
 // with `history` (or incidents or a status page, which turn it on), the run is also kept on the
 // history branch, incidents are opened and closed as issues, and the page is rendered.
 import { ApiError } from '../api/errors.js';
-import type { Command } from '../command.js';
+import { type Command, type CommandDefinition, READS } from '../command.js';
 import { errorMessage } from '../errors.js';
 import { type IncidentLine, healthOutputs, healthSummary, healthTimeSummary } from '../report/health-report.js';
 import { stateSealKey } from '../seal.js';
@@ -103,3 +103,29 @@ function incidentLines(time: OverTimeResult): IncidentLine[] {
   }
   return lines;
 }
+
+export const healthDefinition: CommandDefinition = {
+  name: 'health',
+  summary: "check Claws' health, with a chat probe or a checks file",
+  inputs: [
+    'claw-id',
+    ...READS.waiting,
+    ...READS.checks,
+    'probe-message',
+    'probe-expect',
+    'fail-on-unhealthy',
+    'github-token',
+    'state-secret',
+    'history',
+    'status-page',
+    'incidents',
+    'confirm',
+    'recover',
+    'reopen-within',
+    'assignees',
+    'mention',
+    'max-new-incidents',
+  ],
+  targets: 'one Claw',
+  run: health,
+};

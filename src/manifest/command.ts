@@ -1,7 +1,14 @@
 // The plan, apply and drift commands: plan against the service, then (apply) check the plan is the
 // reviewed one, write it, and deploy what changed through the fleet path.
-import type { Command, CommandContext, CommandResult } from '../command.js';
-import type { CommandDeps, Policy } from '../deploy/deploy.js';
+import {
+  type Command,
+  type CommandContext,
+  type CommandDefinition,
+  type CommandDeps,
+  type CommandResult,
+  type Policy,
+  READS,
+} from '../command.js';
 import { ACTION_WORDS, type Words, wordsOf } from '../words.js';
 import { errorMessage } from '../errors.js';
 import { runUrl } from '../github/run.js';
@@ -9,7 +16,7 @@ import { fleetOutputs, fleetSummary } from '../report/fleet-report.js';
 import { MAX_PLAN_SUMMARY_BYTES } from '../report/markdown.js';
 import { writePlanFiles } from '../report/plan-files.js';
 import { type PlanView, planMarkdown, planOutputs } from '../report/plan-report.js';
-import type { Settings } from '../settings.js';
+import { type Settings, refuseInput } from '../settings.js';
 import { type FleetRequest, rolloutFleet } from '../deploy/fleet.js';
 import { FileError } from '../config/yaml-file.js';
 import { applyPlan, describeOperation } from './apply.js';
@@ -198,3 +205,47 @@ async function manifestResult(
     plan: { result, view },
   };
 }
+
+export const planDefinition: CommandDefinition = {
+  name: 'plan',
+  summary: 'show what a manifest would change, writing nothing',
+  inputs: ['manifest', 'comment', 'github-token'],
+  run: plan,
+};
+
+export const applyDefinition: CommandDefinition = {
+  name: 'apply',
+  summary: 'apply a manifest (refusing another plan than --plan-id), then deploy the Claws that changed',
+  inputs: [
+    'manifest',
+    'plan-id',
+    'auto-approve',
+    'deploy-changed',
+    'rewrite-secrets',
+    ...READS.deploying,
+    ...READS.waiting,
+    ...READS.rollingBack,
+    ...READS.fleet,
+    ...READS.checks,
+  ],
+  validate: (settings, _given, w) => {
+    if (!settings.planId && !settings.autoApprove) {
+      refuseInput(
+        'plan-id',
+        '',
+        `the ${w.output('plan-id')} of the reviewed plan (apply refuses to write an unreviewed plan), or ${w.setting('auto-approve', 'true')} to apply without review`,
+      );
+    }
+  },
+  checkFiles: ({ manifest }, words) => {
+    if (manifest) requireSecrets(manifest, words);
+  },
+  run: apply,
+};
+
+export const driftDefinition: CommandDefinition = {
+  name: 'drift',
+  summary: 'fail when the service differs from a manifest',
+  inputs: ['manifest', 'fail-on-drift'],
+  run: drift,
+};

@@ -3,7 +3,7 @@
 // event; the code host is a plain interface (host.ts) and every service call goes through the run's
 // one client and pacer. Production Claws are never written to: every write goes through
 // `guardedId`, which refuses an id the manifest declares.
-import type { Command } from '../command.js';
+import { type Command, type CommandDefinition, READS } from '../command.js';
 import { InputError } from '../errors.js';
 import { previewOutputs, previewSummary } from '../report/preview-report.js';
 import { stateSealKey } from '../seal.js';
@@ -82,3 +82,29 @@ function comparisonsOf(result: PreviewResult): { comparisons?: ClawComparison[] 
   );
   return comparisons.length ? { comparisons } : {};
 }
+
+export const previewDefinition: CommandDefinition = {
+  name: 'preview',
+  summary: 'GitHub only: a preview Claw per changed Claw on a pull request, checked beside production',
+  inputs: [
+    'manifest',
+    ...READS.deploying,
+    ...READS.waiting,
+    ...READS.rollingBack,
+    ...READS.checks,
+    'preview-claws',
+    'preview-ttl',
+    'max-previews',
+    'fail-on',
+    'environment',
+    'github-token',
+    'state-secret',
+  ],
+  githubToken: "'pull-requests: write' for preview, which reads the pull request and keeps its comment",
+  pullRequest: {
+    commandLine:
+      'preview follows a GitHub pull request (opened, pushed, closed) and keeps its comment there: run it as the action, with command: preview, in a pull_request workflow.',
+    withoutKey: 'Previews need the API key; this run has none, as on pull requests from forks. No preview was made.',
+  },
+  run: preview,
+};
