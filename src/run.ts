@@ -139,14 +139,7 @@ export async function execute(
   const definition = definitionOf(settings.command, commands);
   const { log, signal } = session;
   const { suite } = files;
-  const cache = settings.judgeCache
-    ? await VerdictCache.load(
-        settings.judgeCache,
-        session.workspace,
-        log.warning,
-        sealKey(settings.apiKey, session.github.repository),
-      )
-    : undefined;
+  const cache = settings.judgeCache ? await loadCache(settings.judgeCache, settings, session) : undefined;
   const run = wireRun(settings, {
     clock: systemClock,
     log,
@@ -176,12 +169,7 @@ export async function execute(
         ...(mode?.comparing ? { comparing: true } : {}),
       });
     };
-    // deploy with `baseline: before`: both runs compared with the suite's tolerances (where a
-    // command reads `baseline-file`, its `baseline` is a Claw's id, whatever its name).
-    const behaviour: BehaviourGate | undefined =
-      suite && settings.baseline === 'before' && !definition.inputs.includes('baseline-file')
-        ? { failOn: settings.failOn, compare: (before, after) => compareRuns(before, after, suite) }
-        : undefined;
+    const behaviour = suite && behaviourGate(settings, definition, suite);
     const context: CommandContext = {
       settings,
       session,
@@ -214,6 +202,29 @@ export async function execute(
     await saveCache(log, cache);
     run.close();
   }
+}
+
+/** The judge's verdicts kept between runs, sealed under the key and the repository. */
+function loadCache(path: string, settings: Settings, session: Session): Promise<VerdictCache> {
+  return VerdictCache.load(
+    path,
+    session.workspace,
+    session.log.warning,
+    sealKey(settings.apiKey, session.github.repository),
+  );
+}
+
+/**
+ * deploy with `baseline: before`: both runs compared with the suite's tolerances (where a command
+ * reads `baseline-file`, its `baseline` is a Claw's id, whatever its name).
+ */
+function behaviourGate(
+  settings: Settings,
+  definition: CommandDefinition,
+  suite: CheckSuite,
+): BehaviourGate | undefined {
+  if (settings.baseline !== 'before' || definition.inputs.includes('baseline-file')) return undefined;
+  return { failOn: settings.failOn, compare: (before, after) => compareRuns(before, after, suite) };
 }
 
 /** Where the user's files are: the runner's workspace, or the current folder. */

@@ -432,6 +432,7 @@ function readClaws(r: Reading): Pick<Settings, 'clawId' | 'targets' | 'fleet' | 
     }
   } else {
     clawId = identifier(read, 'claw-id');
+    r.need('claw-id', clawId);
   }
   const fleet = r.command.fleet === true && clawId === '';
   const deploymentId = identifier(read, 'deployment-id');
