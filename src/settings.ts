@@ -543,40 +543,7 @@ function readApproval(r: Reading): Pick<Settings, 'planId' | 'autoApprove'> {
 }
 
 /** The inputs that tune a command, each parsed by its own rule: waves, timeouts, status words, previews. */
-function readTuning(
-  read: InputReader,
-): Omit<
-  Settings,
-  | 'command'
-  | 'apiKey'
-  | 'stateSecret'
-  | 'baseUrl'
-  | 'clawId'
-  | 'targets'
-  | 'fleet'
-  | 'deploymentId'
-  | 'strategy'
-  | 'probeMessage'
-  | 'probeExpect'
-  | 'authScheme'
-  | 'environment'
-  | 'githubToken'
-  | 'comment'
-  | 'wait'
-  | 'checks'
-  | 'checksJunit'
-  | 'judgeCache'
-  | 'baseline'
-  | 'baselineFile'
-  | 'manifest'
-  | 'planId'
-  | 'autoApprove'
-  | 'checksOutput'
-  | 'trustedFiles'
-  | 'incidents'
-  | 'history'
-  | 'statusPage'
-> {
+function readTuning(read: InputReader) {
   return {
     waves: parsed(read, 'waves', (v) => parseList(v).map((w) => parseShare(w))),
     bakeMs: parsed(read, 'bake', (v) => (v.trim() === '' ? 0 : parseDuration(v))),
