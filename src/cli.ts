@@ -176,17 +176,11 @@ async function prepare(
   { io, commands, secrets, stdout, stderr, json, end, refuse }: Entry,
 ): Promise<ExitCode | { args: CliArgs; settings: Settings; files: InputFiles; words: Words }> {
   const { env } = io;
+  const names = commands.map((c) => c.name);
   let args;
   try {
-    args = parseCli(
-      argv,
-      commands.map((c) => c.name),
-    );
-    if (args.command)
-      checkCommand(
-        args.command,
-        commands.map((c) => c.name),
-      );
+    args = parseCli(argv, names);
+    if (args.command) checkCommand(args.command, names);
   } catch (err) {
     return refuse(errorMessage(err));
   }
@@ -196,7 +190,7 @@ async function prepare(
   }
   if (!args.command) {
     if (!json) stderr.write(toolHelp(columnsFor(io.stderr), commands));
-    return refuse(`No command: expected one of ${commands.map((c) => c.name).join(', ')}.`);
+    return refuse(`No command: expected one of ${names.join(', ')}.`);
   }
   const definition = definitionOf(args.command, commands);
   if (definition.pullRequest) return refuse(definition.pullRequest.commandLine);
