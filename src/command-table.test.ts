@@ -129,6 +129,27 @@ describe('a command defined in a test', () => {
 });
 
 describe('the table', () => {
+  it("types a command's settings by its inputs: its run sees only what they fill (npm run build checks it)", () => {
+    const named: CommandDefinition<'claw-id'> = {
+      name: 'named',
+      summary: 'reads what it does not declare',
+      inputs: ['claw-id'],
+      run: async ({ settings }) => {
+        // @ts-expect-error: it does not read `manifest`, so its settings have none.
+        const manifest: string = settings.manifest;
+        return {
+          ok: true,
+          message: `${settings.clawId} ${manifest}`,
+          outputs: {},
+          summary: '',
+          notes: [],
+          failStep: true,
+        };
+      },
+    };
+    expect(named.inputs).toEqual(['claw-id']);
+  });
+
   it('names each command once, and each reads only inputs of the input table, every one read by some command', () => {
     const names = COMMANDS.map((c) => c.name);
     expect(new Set(names).size).toBe(names.length);

@@ -17,7 +17,7 @@ import type { PreviewHost } from './preview/host.js';
 import type { HealthHost } from './health/host.js';
 import type { PlanView } from './report/plan-report.js';
 import type { ClawComparison } from './report/comparison-report.js';
-import type { CommandInputs, Settings } from './settings.js';
+import type { CommandInputs, InputName, InputReader, Settings, SettingsOf } from './settings.js';
 
 /** The user's files, read and checked before any request: the checks and the manifest. */
 export interface InputFiles {
@@ -54,9 +54,9 @@ export interface Session {
   health?: { host: HealthHost };
 }
 
-/** Everything a command runs with: the settings, the run's layers, the user's files. */
-export interface CommandContext {
-  settings: Settings;
+/** Everything a command runs with: the settings (those its inputs fill), the run's layers, the user's files. */
+export interface CommandContext<S = Settings> {
+  settings: S;
   /** The client, pacer, clock, log, cancel signal, deadline and the checks gate. */
   deps: CommandDeps;
   session: Session;
@@ -97,7 +97,7 @@ export interface CommandResult {
 }
 
 /** A command: the run's layers in, its result out. */
-export type Command = (context: CommandContext) => Promise<CommandResult>;
+export type Command<S = Settings> = (context: CommandContext<S>) => Promise<CommandResult>;
 
 // What a run carries, named here for the commands and the run (the deploy feature, which uses them
 // below this layer, declares them).
@@ -107,10 +107,13 @@ export type { CommandDeps, Policy, Progress };
  * A command as both entries run it (wrangler's `{ args, validateArgs, handler }`): what settings.ts
  * reads and checks for it, its summary for --help, its run, and what the entries give it.
  */
-export interface CommandDefinition extends CommandInputs {
+export interface CommandDefinition<I extends InputName = InputName> extends CommandInputs {
   /** One line for --help's list of commands (`claw-deploy --help`). */
   summary: string;
-  run: Command;
+  /** The inputs it reads beyond the common ones: its run and its rules see only the settings they fill. */
+  inputs: readonly I[];
+  validate?: (settings: SettingsOf<I>, given: InputReader, w: Words) => void;
+  run: Command<SettingsOf<I>>;
   /** The user's files read, checked before any request (apply: every secret the manifest names is set). */
   checkFiles?: (files: Omit<InputFiles, 'secrets'>, words?: Words) => void;
   /**

@@ -35,7 +35,76 @@ export interface CommandInputs {
 }
 
 /** The inputs every command reads. */
-export const COMMON_INPUTS = ['command', 'api-key', 'base-url', 'auth-scheme', 'request-timeout', 'timeout'];
+export const COMMON_INPUTS: readonly string[] = [
+  'command',
+  'api-key',
+  'base-url',
+  'auth-scheme',
+  'request-timeout',
+  'timeout',
+] satisfies readonly CommonInput[];
+type CommonInput = 'command' | 'api-key' | 'base-url' | 'auth-scheme' | 'request-timeout' | 'timeout';
+
+/** The fields of Settings each input fills: a command sees only those of the inputs it reads. */
+export interface InputFields {
+  command: 'command';
+  'api-key': 'apiKey';
+  'base-url': 'baseUrl';
+  'claw-id': 'clawId' | 'targets' | 'fleet';
+  strategy: 'strategy';
+  payload: 'payload';
+  'deployment-id': 'deploymentId';
+  wait: 'wait';
+  timeout: 'timeoutMs';
+  'poll-interval': 'pollIntervalMs';
+  'auto-rollback': 'autoRollback';
+  'rollback-on': 'rollbackOn';
+  'success-statuses': 'successStatuses';
+  'failure-statuses': 'failureStatuses';
+  'request-timeout': 'requestTimeoutMs';
+  'auth-scheme': 'authScheme';
+  'probe-message': 'probeMessage';
+  'probe-expect': 'probeExpect';
+  'fail-on-unhealthy': 'failOnUnhealthy';
+  waves: 'waves';
+  bake: 'bakeMs';
+  'max-failures': 'maxFailures';
+  environment: 'environment';
+  'on-conflict': 'onConflict';
+  checks: 'checks';
+  'checks-junit': 'checksJunit';
+  'judge-cache': 'judgeCache';
+  manifest: 'manifest';
+  'plan-id': 'planId';
+  'deploy-changed': 'deployChanged';
+  'rewrite-secrets': 'rewriteSecrets';
+  'fail-on-drift': 'failOnDrift';
+  comment: 'comment';
+  'github-token': 'githubToken';
+  'preview-claws': 'previewClaws';
+  'preview-ttl': 'previewTtlMs';
+  'max-previews': 'maxPreviews';
+  'fail-on': 'failOn';
+  baseline: 'baseline';
+  'baseline-file': 'baselineFile';
+  'auto-approve': 'autoApprove';
+  'trusted-files': 'trustedFiles';
+  'checks-output': 'checksOutput';
+  incidents: 'incidents';
+  confirm: 'incidents';
+  recover: 'incidents';
+  'reopen-within': 'incidents';
+  assignees: 'incidents';
+  mention: 'incidents';
+  'max-new-incidents': 'incidents';
+  'state-secret': 'stateSecret';
+  history: 'history';
+  'status-page': 'statusPage';
+}
+export type InputName = keyof InputFields;
+
+/** Settings as a command that reads the inputs `I` sees them: the fields those inputs fill, and the common ones. */
+export type SettingsOf<I extends InputName> = Pick<Settings, InputFields[I | CommonInput]>;
 
 export interface Settings {
   /** The command's name, as its definition gives it. */

@@ -52,7 +52,8 @@ const GROUPS: { title: string; flags: string[]; when?: string; unless?: string; 
     when: 'baseline',
     whole: true,
   },
-  { title: 'Health', flags: ['probe-message', 'probe-expect', 'fail-on-unhealthy'] },
+  // deploy and apply read the probe for a fleet's bake; their help leaves it to health's.
+  { title: 'Health', flags: ['probe-message', 'probe-expect', 'fail-on-unhealthy'], when: 'fail-on-unhealthy' },
   { title: 'Previews', flags: ['preview-claws', 'preview-ttl', 'max-previews', 'fail-on'], when: 'preview-claws' },
   { title: 'The service', flags: ['base-url', 'auth-scheme', 'request-timeout'] },
   // The deadline of the whole run, for the commands that have no wait of their own.
@@ -155,7 +156,7 @@ export function commandFlags(
 ): { title: string; inputs: InputSpec[] }[] {
   const definition = commands.find((c) => c.name === command);
   const reads = (input: string): boolean =>
-    COMMON_INPUTS.includes(input) || (definition?.inputs.includes(input) ?? false);
+    COMMON_INPUTS.includes(input) || ((definition?.inputs as readonly string[] | undefined)?.includes(input) ?? false);
   const groups: { title: string; inputs: InputSpec[] }[] = [];
   for (const group of GROUPS) {
     if ((group.when && !reads(group.when)) || (group.unless && reads(group.unless))) continue;

@@ -1,7 +1,7 @@
 // The deploy, wait and rollback commands, as the run's table calls them: one Claw or a fleet, and
 // each one's outputs, summary and GitHub Deployment status.
 import { type Command, type CommandDefinition, type CommandResult, READS } from '../command.js';
-import { refuseInput } from '../settings.js';
+import { type SettingsOf, refuseInput } from '../settings.js';
 import type { DeploymentState } from '../github/deployments.js';
 import { type GitHubRun, commitUrl, runUrl } from '../github/run.js';
 import { deployOutputs, deploySummary } from '../report/deploy-report.js';
@@ -12,6 +12,26 @@ import { suitePower } from '../checks/comparison.js';
 import type { CheckSuite } from '../checks/check.js';
 import type { Logger } from '../clock.js';
 import { type ClawComparison, comparisonSummary } from '../report/comparison-report.js';
+
+/** The inputs each command reads (beyond the common ones): its run sees only the settings they fill. */
+const DEPLOY_READS = [
+  'claw-id',
+  ...READS.deploying,
+  'wait',
+  ...READS.waiting,
+  ...READS.rollingBack,
+  ...READS.fleet,
+  ...READS.checks,
+  'baseline',
+  'fail-on',
+  // A fleet's bake probes its Claws with them.
+  'probe-message',
+  'probe-expect',
+  'environment',
+  'github-token',
+] as const;
+const WAIT_READS = ['deployment-id', ...READS.waiting, ...READS.rollingBack] as const;
+const ROLLBACK_READS = ['claw-id', 'deployment-id', ...READS.waiting] as const;
 
 /** GitHub's reading of an outcome: failed or paused is a failure, timed-out or cancelled an error. */
 export function githubState(outcome: string): DeploymentState | undefined {
@@ -55,7 +75,13 @@ function sayPower(log: Logger, suite: CheckSuite): void {
   if (power.warning) log.warning(power.warning);
 }
 
-export const deploy: Command = async ({ settings, deps, session, policy, files }) => {
+export const deploy: Command<SettingsOf<(typeof DEPLOY_READS)[number]>> = async ({
+  settings,
+  deps,
+  session,
+  policy,
+  files,
+}) => {
   if (deps.behaviour && files.suite) sayPower(deps.log, files.suite);
   if (!settings.fleet) {
     const { clawId, strategy, payload, wait } = settings;
@@ -84,31 +110,24 @@ export const deploy: Command = async ({ settings, deps, session, policy, files }
   };
 };
 
-export const wait: Command = async ({ settings, deps, session, policy }) =>
+export const wait: Command<SettingsOf<(typeof WAIT_READS)[number]>> = async ({ settings, deps, session, policy }) =>
   fromDeploy(await waitOnDeployment(deps, settings.deploymentId, policy), session.github);
 
-export const rollback: Command = async ({ settings, deps, session, policy }) =>
+export const rollback: Command<SettingsOf<(typeof ROLLBACK_READS)[number]>> = async ({
+  settings,
+  deps,
+  session,
+  policy,
+}) =>
   fromDeploy(
     await rollbackCommand(deps, { deploymentId: settings.deploymentId, clawId: settings.clawId }, policy),
     session.github,
   );
 
-export const deployDefinition: CommandDefinition = {
+export const deployDefinition: CommandDefinition<(typeof DEPLOY_READS)[number]> = {
   name: 'deploy',
   summary: 'trigger a deployment of one Claw (or a fleet), wait for a final status, roll back when told to',
-  inputs: [
-    'claw-id',
-    ...READS.deploying,
-    'wait',
-    ...READS.waiting,
-    ...READS.rollingBack,
-    ...READS.fleet,
-    ...READS.checks,
-    'baseline',
-    'fail-on',
-    'environment',
-    'github-token',
-  ],
+  inputs: DEPLOY_READS,
   targets: 'the Claw to deploy',
   fleet: true,
   githubDeployment: true,
@@ -123,18 +142,18 @@ export const deployDefinition: CommandDefinition = {
   run: deploy,
 };
 
-export const waitDefinition: CommandDefinition = {
+export const waitDefinition: CommandDefinition<(typeof WAIT_READS)[number]> = {
   name: 'wait',
   summary: 'wait for an existing deployment (--deployment-id) to reach a final status',
-  inputs: ['deployment-id', ...READS.waiting, ...READS.rollingBack],
+  inputs: WAIT_READS,
   requires: { 'deployment-id': 'the id of the deployment to wait on' },
   run: wait,
 };
 
-export const rollbackDefinition: CommandDefinition = {
+export const rollbackDefinition: CommandDefinition<(typeof ROLLBACK_READS)[number]> = {
   name: 'rollback',
   summary: "roll back a deployment, or a Claw's current one",
-  inputs: ['claw-id', 'deployment-id', ...READS.waiting],
+  inputs: ROLLBACK_READS,
   validate: (settings, _given, w) => {
     if (settings.clawId === '' && settings.deploymentId === '')
       refuseInput(
