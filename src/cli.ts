@@ -7,7 +7,16 @@
 import { tmpdir } from 'node:os';
 import { resolve } from 'node:path';
 import { Redactor } from './api/redact.js';
-import { KEY_VARIABLES, checkCommand, cliReader, cliWords, parseCli, wantsHelp, wantsJson } from './cli/args.js';
+import {
+  type CliArgs,
+  KEY_VARIABLES,
+  checkCommand,
+  cliReader,
+  cliWords,
+  parseCli,
+  wantsHelp,
+  wantsJson,
+} from './cli/args.js';
 import { cancelNotice } from './cli/cancel.js';
 import { EXIT } from './cli/exit-codes.js';
 import { commandHelp, toolHelp } from './cli/help.js';
@@ -31,9 +40,18 @@ import { forkEventOfShell, githubRun } from './github/run.js';
 import type { DoraReport } from './health/dora.js';
 import { doraJson, doraText } from './report/dora-report.js';
 import { folderHealthHost, usableFolder } from './health/folder-host.js';
-import { COMMAND_SUMMARIES } from './inputs.js';
-import { type CommandResult, type InputFiles, execute, outputsOf, readInputFiles } from './run.js';
-import { type Settings, readSettings } from './settings.js';
+import {
+  COMMANDS,
+  type CommandResult,
+  type InputFiles,
+  definitionOf,
+  execute,
+  outputsOf,
+  readInputFiles,
+  readSettings,
+} from './run.js';
+import type { CommandDefinition } from './command.js';
+import type { Settings } from './settings.js';
 import { VERSION } from './version.js';
 import { describeFailure } from './wiring.js';
 import type { Words } from './words.js';
@@ -56,8 +74,71 @@ const defaultIo = (): CliIo => ({
   cwd: process.cwd(),
 });
 
-/** Runs one command; resolves to the exit code. */
-export async function run(argv: string[] = process.argv.slice(2), io: CliIo = defaultIo()): Promise<number> {
+/** The run's streams and how it ends: what every step below writes through. */
+interface Entry {
+  io: CliIo;
+  commands: readonly CommandDefinition[];
+  secrets: Redactor;
+  stdout: Output;
+  stderr: Output;
+  /** stdout for JSON text (`--output -`): escaped for a terminal. */
+  jsonStdout: Output;
+  json: boolean;
+  end: Reporting['end'];
+  /** A refusal before anything was sent: one line on stderr, exit 2 (or `exitCode`). */
+  refuse: (message: string, exitCode?: ExitCode) => ExitCode;
+}
+
+/** Runs one command of `commands` (the run's table, or another a test gives); resolves to the exit code. */
+export async function run(
+  argv: string[] = process.argv.slice(2),
+  io: CliIo = defaultIo(),
+  commands: readonly CommandDefinition[] = COMMANDS,
+): Promise<number> {
+  const entry = entryOf(argv, io, commands);
+  const { end, stderr } = entry;
+  // Until the command's own handlers take over (runCommand), a signal ends the run as a cancel
+  // does, before anything was sent: one line, --json's object, the signal's exit code.
+  const early = (signal: StopSignal): void => {
+    const message = `Interrupted (${signal}) before the command started: nothing was done.`;
+    stderr.write(`error: ${message}\n`);
+    process.exit(end(EXIT[signal], 'cancelled', message));
+  };
+  const endEarly = (): void => STOP_SIGNALS.forEach((signal) => process.off(signal, early));
+  STOP_SIGNALS.forEach((signal) => process.on(signal, early));
+  try {
+    // Help wins over every other mistake on the line; it is what the user asked for.
+    if (wantsHelp(argv)) return help(argv, entry);
+    const ready = await prepare(argv, entry);
+    if (typeof ready === 'number') return ready;
+    const { args, settings, files, words } = ready;
+    const { env } = io;
+    // A dumb terminal (Emacs' shell, some editors' consoles) draws escape sequences as text.
+    const color = !env.NO_COLOR && env.TERM !== 'dumb';
+    const terminal = new Terminal({
+      out: stderr,
+      color: color && stderr.isTTY,
+      progress: color && stderr.isTTY && args.progress && !env.CI,
+      verbose: args.verbose,
+      redact: entry.secrets.redact,
+    });
+    endEarly();
+    return await runCommand(settings, files, {
+      ...entry,
+      color: color && entry.stdout.isTTY,
+      terminal,
+      words,
+      historyFolder: args.historyDir === undefined ? undefined : resolve(io.cwd, args.historyDir),
+    });
+  } catch (err) {
+    // A fault of this program: still one line, still one JSON object.
+    return entry.refuse(`claw-deploy stopped on an unexpected error: ${errorMessage(err)}`, EXIT.error);
+  } finally {
+    endEarly();
+  }
+}
+
+function entryOf(argv: string[], io: CliIo, commands: readonly CommandDefinition[]): Entry {
   const { env } = io;
   const secrets = new Redactor([...KEY_VARIABLES.map((v) => env[v]), env.GITHUB_TOKEN]);
   const stdout = new Output(io.stdout, secrets.redact);
@@ -79,108 +160,81 @@ export async function run(argv: string[] = process.argv.slice(2), io: CliIo = de
     }
     return exitCode;
   };
-  // Until the command's own handlers take over (runCommand), a signal ends the run as a cancel
-  // does, before anything was sent: one line, --json's object, the signal's exit code.
-  const early = (signal: StopSignal): void => {
-    const message = `Interrupted (${signal}) before the command started: nothing was done.`;
-    stderr.write(`error: ${message}\n`);
-    process.exit(end(EXIT[signal], 'cancelled', message));
-  };
-  const endEarly = (): void => STOP_SIGNALS.forEach((signal) => process.off(signal, early));
-  STOP_SIGNALS.forEach((signal) => process.on(signal, early));
-  /** A refusal before anything was sent: one line on stderr, exit 2 (or `exitCode`). */
   const refuse = (message: string, exitCode: ExitCode = EXIT.badInput) => {
     stderr.write(`error: ${terminalLine(message)}\n`);
     return end(exitCode, 'error', message);
   };
+  return { io, commands, secrets, stdout, stderr, jsonStdout, json, end, refuse };
+}
+
+/** The help asked for: of the command named on the line, or of the tool. */
+function help(argv: string[], { io, commands, stdout, json, end }: Entry): ExitCode {
+  const command = argv.find((a) => commands.some((c) => c.name === a));
+  const width = columnsFor(io.stdout);
+  const text = command ? commandHelp(command, width, commands) : toolHelp(width, commands);
+  // With --json the help is the object's `help`, so stdout is still one object to parse.
+  if (!json) stdout.write(text);
+  return end(EXIT.ok, 'succeeded', `the help of claw-deploy${command ? ` ${command}` : ''}`, { help: text });
+}
+
+/**
+ * argv and the environment into Settings and the user's files, every refusal before any request:
+ * or the exit code of a run that ends here (a refusal, --version).
+ */
+async function prepare(
+  argv: string[],
+  { io, commands, secrets, stdout, stderr, json, end, refuse }: Entry,
+): Promise<ExitCode | { args: CliArgs; settings: Settings; files: InputFiles; words: Words }> {
+  const { env } = io;
+  const names = commands.map((c) => c.name);
+  let args;
   try {
-    if (wantsHelp(argv)) {
-      // Help wins over every other mistake on the line; it is what the user asked for.
-      const command = argv.find((a) => a in COMMAND_SUMMARIES);
-      const help = command ? commandHelp(command, columnsFor(io.stdout)) : toolHelp(columnsFor(io.stdout));
-      // With --json the help is the object's `help`, so stdout is still one object to parse.
-      if (!json) stdout.write(help);
-      return end(EXIT.ok, 'succeeded', `the help of claw-deploy${command ? ` ${command}` : ''}`, { help });
-    }
-    let args;
-    try {
-      args = parseCli(argv);
-      if (args.command) checkCommand(args.command);
-    } catch (err) {
-      return refuse(errorMessage(err));
-    }
-    if (args.version) {
-      if (!json) stdout.write(`claw-deploy ${VERSION}\n`);
-      return end(EXIT.ok, 'succeeded', `claw-deploy ${VERSION}`, { version: VERSION });
-    }
-    if (!args.command) {
-      if (!json) stderr.write(toolHelp(columnsFor(io.stderr)));
-      return refuse(`No command: expected one of ${Object.keys(COMMAND_SUMMARIES).join(', ')}.`);
-    }
-    if (args.command === 'preview') {
-      return refuse(
-        'preview follows a GitHub pull request (opened, pushed, closed) and keeps its comment there: run it as the action, with command: preview, in a pull_request workflow.',
-      );
-    }
-    if (!KEY_VARIABLES.some((v) => env[v]?.trim())) {
-      return refuse(
-        `No API key: set ${KEY_VARIABLES.join(' (or ')}) in the environment. The key is never taken from a flag.`,
-      );
-    }
-    const words = cliWords(args, env);
-    let settings: Settings;
-    let files: InputFiles;
-    try {
-      settings = readSettings(cliReader(args, env), words);
-      // `/dev/stdout` is standard output as `-` is: written by the program, never renamed over.
-      if (settings.checksOutput === '/dev/stdout') settings = { ...settings, checksOutput: '-' };
-      files = await readInputFiles(settings, io.cwd, env, words, forkEventOfShell(env));
-      secrets.add(...files.secrets, `${settings.authScheme} ${settings.apiKey}`.trim());
-    } catch (err) {
-      // A fork's event inside GitHub Actions: the opt-in is a flag here.
-      return refuse(errorMessage(err).replaceAll(TRUSTED_FILES, words.setting('trusted-files', 'true')));
-    }
-    // health's history (and page) in a local folder: the action's branch, previewed on disk.
-    if (args.historyDir !== undefined) {
-      const refusal = await historyFolderRefusal(settings, args.historyDir, io.cwd);
-      if (refusal) return refuse(refusal);
-      settings = { ...settings, history: args.historyDir, statusPage: args.statusPage };
-    }
-    // `--output -`: promptfoo's JSON is stdout's one document; --json would be a second.
-    if (settings.checksOutput === '-' && json) {
-      return refuse(
-        "--output - writes promptfoo's output to stdout, where --json writes its object: expected one of them (or --output FILE beside --json)",
-      );
-    }
-    // A dumb terminal (Emacs' shell, some editors' consoles) draws escape sequences as text.
-    const color = !env.NO_COLOR && env.TERM !== 'dumb';
-    const terminal = new Terminal({
-      out: stderr,
-      color: color && stderr.isTTY,
-      progress: color && stderr.isTTY && args.progress && !env.CI,
-      verbose: args.verbose,
-      redact: secrets.redact,
-    });
-    endEarly();
-    return await runCommand(settings, files, {
-      json,
-      color: color && stdout.isTTY,
-      io,
-      stdout,
-      jsonStdout,
-      stderr,
-      terminal,
-      secrets,
-      words,
-      end,
-      historyFolder: args.historyDir === undefined ? undefined : resolve(io.cwd, args.historyDir),
-    });
+    args = parseCli(argv, names);
+    if (args.command) checkCommand(args.command, names);
   } catch (err) {
-    // A fault of this program: still one line, still one JSON object.
-    return refuse(`claw-deploy stopped on an unexpected error: ${errorMessage(err)}`, EXIT.error);
-  } finally {
-    endEarly();
+    return refuse(errorMessage(err));
   }
+  if (args.version) {
+    if (!json) stdout.write(`claw-deploy ${VERSION}\n`);
+    return end(EXIT.ok, 'succeeded', `claw-deploy ${VERSION}`, { version: VERSION });
+  }
+  if (!args.command) {
+    if (!json) stderr.write(toolHelp(columnsFor(io.stderr), commands));
+    return refuse(`No command: expected one of ${names.join(', ')}.`);
+  }
+  const definition = definitionOf(args.command, commands);
+  if (definition.pullRequest) return refuse(definition.pullRequest.commandLine);
+  if (!KEY_VARIABLES.some((v) => env[v]?.trim())) {
+    return refuse(
+      `No API key: set ${KEY_VARIABLES.join(' (or ')}) in the environment. The key is never taken from a flag.`,
+    );
+  }
+  const words = cliWords(args, env);
+  let settings: Settings;
+  let files: InputFiles;
+  try {
+    settings = readSettings(cliReader(args, env), words, commands);
+    // `/dev/stdout` is standard output as `-` is: written by the program, never renamed over.
+    if (settings.checksOutput === '/dev/stdout') settings = { ...settings, checksOutput: '-' };
+    files = await readInputFiles(settings, io.cwd, env, words, forkEventOfShell(env), commands);
+    secrets.add(...files.secrets, `${settings.authScheme} ${settings.apiKey}`.trim());
+  } catch (err) {
+    // A fork's event inside GitHub Actions: the opt-in is a flag here.
+    return refuse(errorMessage(err).replaceAll(TRUSTED_FILES, words.setting('trusted-files', 'true')));
+  }
+  // health's history (and page) in a local folder: the action's branch, previewed on disk.
+  if (args.historyDir !== undefined) {
+    const refusal = await historyFolderRefusal(definition.inputs.includes('history'), args.historyDir, io.cwd);
+    if (refusal) return refuse(refusal);
+    settings = { ...settings, history: args.historyDir, statusPage: args.statusPage };
+  }
+  // `--output -`: promptfoo's JSON is stdout's one document; --json would be a second.
+  if (settings.checksOutput === '-' && json) {
+    return refuse(
+      "--output - writes promptfoo's output to stdout, where --json writes its object: expected one of them (or --output FILE beside --json)",
+    );
+  }
+  return { args, settings, files, words };
 }
 
 interface Reporting {
@@ -188,6 +242,7 @@ interface Reporting {
   /** Colour in the results on stdout (a TTY without NO_COLOR). */
   color: boolean;
   io: CliIo;
+  commands: readonly CommandDefinition[];
   stdout: Output;
   /** stdout for JSON text (`--output -`): escaped for a terminal. */
   jsonStdout: Output;
@@ -207,8 +262,8 @@ interface Reporting {
 }
 
 /** Why --history-dir cannot be used as given, or undefined. */
-async function historyFolderRefusal(settings: Settings, dir: string, cwd: string): Promise<string | undefined> {
-  if (settings.command !== 'health')
+async function historyFolderRefusal(keepsHistory: boolean, dir: string, cwd: string): Promise<string | undefined> {
+  if (!keepsHistory)
     return `--history-dir is for health (it keeps health's history and status page): expected claw-deploy health … --history-dir ${dir}.`;
   if (!(await usableFolder(resolve(cwd, dir))))
     return `--history-dir is ${JSON.stringify(dir)}, which is not a folder: expected a folder (created when missing) to keep the history in.`;
@@ -235,24 +290,29 @@ async function runCommand(settings: Settings, files: InputFiles, r: Reporting): 
   };
   for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
   try {
-    const work = execute(settings, files, {
-      log: terminal,
-      signal: cancel.signal,
-      workspace: r.io.cwd,
-      tempDir: tmpdir(),
-      github: githubRun(r.io.env),
-      userAgent: `claw-deploy-cli/${VERSION}`,
-      redact: r.secrets,
-      words: r.words,
-      stdout: settings.checksOutput === '-' ? (text) => r.jsonStdout.write(text) : undefined,
-      health: r.historyFolder ? { host: folderHealthHost(r.historyFolder) } : undefined,
-      onProgress: ({ deploymentId, final }) =>
-        void (final ? deployments.delete(deploymentId) : deployments.add(deploymentId)),
-      onFleetProgress: (inFlight) => {
-        deployments.clear();
-        inFlight.forEach((id) => deployments.add(id));
+    const work = execute(
+      settings,
+      files,
+      {
+        log: terminal,
+        signal: cancel.signal,
+        workspace: r.io.cwd,
+        tempDir: tmpdir(),
+        github: githubRun(r.io.env),
+        userAgent: `claw-deploy-cli/${VERSION}`,
+        redact: r.secrets,
+        words: r.words,
+        stdout: settings.checksOutput === '-' ? (text) => r.jsonStdout.write(text) : undefined,
+        health: r.historyFolder ? { host: folderHealthHost(r.historyFolder) } : undefined,
+        onProgress: ({ deploymentId, final }) =>
+          void (final ? deployments.delete(deploymentId) : deployments.add(deploymentId)),
+        onFleetProgress: (inFlight) => {
+          deployments.clear();
+          inFlight.forEach((id) => deployments.add(id));
+        },
       },
-    });
+      r.commands,
+    );
     const result = await terminal.whileWaiting(
       `${settings.command} ${settings.clawId || settings.targets.ids.join(',')}`,
       work,

@@ -1,5 +1,7 @@
-// What a command is: a function from the run's layers (built once, in wiring.ts) to a result both
-// entries know how to report. Each command's module exports its own; run.ts looks it up in a table.
+// What a command is: a definition (its name, summary, the inputs it reads, its own rules) and a run,
+// a function from the run's layers (built once, in wiring.ts) to a result both entries know how to
+// report. Each command's module exports its definition; run.ts holds the table of them, and both
+// entries, --help and the input checks read that table: a new command is one module and one line.
 import type { Words } from './words.js';
 import type { Redactor } from './api/redact.js';
 import type { ChecksResult, RunMode } from './checks/result.js';
@@ -16,7 +18,7 @@ import type { HealthHost } from './health/host.js';
 import type { DoraReport } from './health/dora.js';
 import type { PlanView } from './report/plan-report.js';
 import type { ClawComparison } from './report/comparison-report.js';
-import type { Settings } from './settings.js';
+import type { CommandInputs, InputName, InputReader, Settings, SettingsOf } from './settings.js';
 
 /** The user's files, read and checked before any request: the checks and the manifest. */
 export interface InputFiles {
@@ -53,9 +55,9 @@ export interface Session {
   health?: { host: HealthHost };
 }
 
-/** Everything a command runs with: the settings, the run's layers, the user's files. */
-export interface CommandContext {
-  settings: Settings;
+/** Everything a command runs with: the settings (those its inputs fill), the run's layers, the user's files. */
+export interface CommandContext<S = Settings> {
+  settings: S;
   /** The client, pacer, clock, log, cancel signal, deadline and the checks gate. */
   deps: CommandDeps;
   session: Session;
@@ -98,4 +100,43 @@ export interface CommandResult {
 }
 
 /** A command: the run's layers in, its result out. */
-export type Command = (context: CommandContext) => Promise<CommandResult>;
+export type Command<S = Settings> = (context: CommandContext<S>) => Promise<CommandResult>;
+
+// What a run carries, named here for the commands and the run (the deploy feature, which uses them
+// below this layer, declares them).
+export type { CommandDeps, Policy, Progress };
+
+/**
+ * A command as both entries run it (wrangler's `{ args, validateArgs, handler }`): what settings.ts
+ * reads and checks for it, its summary for --help, its run, and what the entries give it.
+ */
+export interface CommandDefinition<I extends InputName = InputName> extends CommandInputs {
+  /** One line for --help's list of commands (`claw-deploy --help`). */
+  summary: string;
+  /** The inputs it reads beyond the common ones: its run and its rules see only the settings they fill. */
+  inputs: readonly I[];
+  validate?: (settings: SettingsOf<I>, given: InputReader, w: Words) => void;
+  run: Command<SettingsOf<I>>;
+  /** The user's files read, checked before any request (apply: every secret the manifest names is set). */
+  checkFiles?: (files: Omit<InputFiles, 'secrets'>, words?: Words) => void;
+  /**
+   * It follows a GitHub pull request (preview): the action gives it the pull request's host and
+   * event, and notices `withoutKey` when a fork's run has no key; the command line refuses it.
+   */
+  pullRequest?: { commandLine: string; withoutKey: string };
+  /** The action mirrors it into a GitHub Deployment when `environment` is set. */
+  githubDeployment?: boolean;
+}
+
+/** Inputs several commands read together (a command's `inputs` spreads the groups it reads). */
+export const READS = {
+  /** Polling a deployment or a Claw's task, and the status words. */
+  waiting: ['poll-interval', 'success-statuses', 'failure-statuses'],
+  /** The trigger of a deployment. */
+  deploying: ['strategy', 'payload', 'on-conflict'],
+  rollingBack: ['auto-rollback', 'rollback-on'],
+  /** Several Claws in waves. */
+  fleet: ['waves', 'bake', 'max-failures'],
+  /** The conversation checks, their reports and the files they trust. */
+  checks: ['checks', 'checks-junit', 'checks-output', 'judge-cache', 'trusted-files'],
+} as const;

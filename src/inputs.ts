@@ -8,6 +8,8 @@ export interface InputSpec {
   /** Required inputs have no default. */
   required?: boolean;
   default?: string;
+  /** An empty value (`comment: ''`) takes the default, as a left-out input does; else empty is a value. */
+  emptyMeansDefault?: true;
 }
 
 export const INPUTS: readonly InputSpec[] = [
@@ -16,6 +18,7 @@ export const INPUTS: readonly InputSpec[] = [
     description:
       'What to do: deploy, wait, rollback, health, check (a checks file against Claws, no deployment); or, for Claws as code, plan, apply, drift or preview (preview Claws on pull requests).',
     default: 'deploy',
+    emptyMeansDefault: true,
   },
   {
     name: 'api-key',
@@ -125,6 +128,7 @@ export const INPUTS: readonly InputSpec[] = [
     description:
       'The Claw already has a deployment in progress (the trigger is refused with 409): wait for that deployment to finish, then trigger (wait, within timeout), or fail at once with outcome error (fail).',
     default: 'wait',
+    emptyMeansDefault: true,
   },
   {
     name: 'checks',
@@ -161,23 +165,27 @@ export const INPUTS: readonly InputSpec[] = [
     description:
       'apply: deploy the Claws it created or whose config or skills changed (through the fleet path: waves, bake, max-failures, checks and the rollback rules apply).',
     default: 'true',
+    emptyMeansDefault: true,
   },
   {
     name: 'rewrite-secrets',
     description:
       'apply: send write-only secrets ({ env: NAME } values) even to Claws with no other change, to rotate them.',
     default: 'false',
+    emptyMeansDefault: true,
   },
   {
     name: 'fail-on-drift',
     description: 'drift: fail the step when the service differs from the manifest.',
     default: 'true',
+    emptyMeansDefault: true,
   },
   {
     name: 'comment',
     description:
       'plan on a pull_request event: keep the plan in one comment on the pull request (needs permissions: pull-requests: write). Skipped on other events.',
     default: 'false',
+    emptyMeansDefault: true,
   },
   {
     name: 'github-token',
@@ -190,30 +198,35 @@ export const INPUTS: readonly InputSpec[] = [
     description:
       "preview: which of the manifest's Claws get a preview on a pull request: changed (those whose plan against production has operations) or all.",
     default: 'changed',
+    emptyMeansDefault: true,
   },
   {
     name: 'preview-ttl',
     description:
       'preview: on a schedule, the sweep removes the previews of pull requests not updated for this long (7d, 48h, …), and those of closed ones.',
     default: '7d',
+    emptyMeansDefault: true,
   },
   {
     name: 'max-previews',
     description:
       'preview: the most preview Claws the workspace may hold, counted on every push; a Claw past the cap gets no preview, with a notice (never a failed CI).',
     default: '10',
+    emptyMeansDefault: true,
   },
   {
     name: 'fail-on',
     description:
       'preview, and deploy with a baseline: what fails the step: regression (preview without a comparison: a check passes in production and not in the preview; with one: a metric is regressed), failure (any check fails), inconclusive (a metric is regressed or inconclusive), or never.',
     default: 'regression',
+    emptyMeansDefault: true,
   },
   {
     name: 'baseline',
     description:
       "deploy: none (the checks' absolute gate) or before (the checks run on the live Claw before the trigger and on the deployment after it, and are compared; fail-on decides). compare: the baseline Claw's id.",
     default: 'none',
+    emptyMeansDefault: true,
   },
   {
     name: 'baseline-file',
@@ -226,12 +239,14 @@ export const INPUTS: readonly InputSpec[] = [
     description:
       'apply: apply without a reviewed plan-id (as terraform apply -auto-approve). Without it, apply with an empty plan-id is refused, writing nothing.',
     default: 'false',
+    emptyMeansDefault: true,
   },
   {
     name: 'trusted-files',
     description:
       "The checks file, promptfoo config and manifest are the repository's own though the event is not one known to carry the repository's own commit (push, schedule, workflow_dispatch, release, merge_group, create, delete, a pull_request or workflow_run from this repository; any other, such as pull_request_target or check_suite, may carry a fork's): true lets them run code (javascript, transform) and choose where a secret goes (judge keys, headers, env values). Only for a workflow that checks out the base, never the pull request's head.",
     default: 'false',
+    emptyMeansDefault: true,
   },
   {
     name: 'checks-output',
@@ -244,23 +259,27 @@ export const INPUTS: readonly InputSpec[] = [
     description:
       'health: one GitHub issue per Claw incident, opened after confirm failing runs in a row and closed after recover healthy ones (needs permissions: issues: write, and history).',
     default: 'false',
+    emptyMeansDefault: true,
   },
   {
     name: 'confirm',
     description:
       'health with incidents: failing runs in a row before an incident opens (a failed probe is retried once first).',
     default: '2',
+    emptyMeansDefault: true,
   },
   {
     name: 'recover',
     description: 'health with incidents: healthy runs in a row before an incident closes.',
     default: '2',
+    emptyMeansDefault: true,
   },
   {
     name: 'reopen-within',
     description:
       'health with incidents: a Claw failing again this soon after its incident closed reopens the same issue.',
     default: '1h',
+    emptyMeansDefault: true,
   },
   {
     name: 'assignees',
@@ -277,6 +296,7 @@ export const INPUTS: readonly InputSpec[] = [
     description:
       'health with incidents: the most incident issues one run opens; the others open on the next runs (one line says how many were held back).',
     default: '20',
+    emptyMeansDefault: true,
   },
   {
     name: 'state-secret',
@@ -295,23 +315,9 @@ export const INPUTS: readonly InputSpec[] = [
     description:
       'health: render a status page (index.html, status.json, SVG badges) into the history branch, for GitHub Pages.',
     default: 'false',
+    emptyMeansDefault: true,
   },
 ];
-
-/** What each command does, for the command line's help. */
-export const COMMAND_SUMMARIES: Record<string, string> = {
-  deploy: 'trigger a deployment of one Claw (or a fleet), wait for a final status, roll back when told to',
-  wait: 'wait for an existing deployment (--deployment-id) to reach a final status',
-  rollback: "roll back a deployment, or a Claw's current one",
-  health: "check Claws' health, with a chat probe or a checks file",
-  check: 'run a checks file against one or more Claws, with no deployment',
-  plan: 'show what a manifest would change, writing nothing',
-  apply: 'apply a manifest (refusing another plan than --plan-id), then deploy the Claws that changed',
-  drift: 'fail when the service differs from a manifest',
-  preview: 'GitHub only: a preview Claw per changed Claw on a pull request, checked beside production',
-  compare:
-    'run the checks on a baseline (--baseline CLAW or --baseline-file) and a candidate (--claw-id), and compare them',
-};
 
 /** The default an input takes when it is not given (the runner's rule, and the command line's). */
 export function inputDefault(name: string): string {

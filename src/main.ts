@@ -12,13 +12,26 @@ import { commentBody, commentMarker } from './report/plan-report.js';
 import { CancelledError, InputError, errorMessage } from './errors.js';
 import { errorSummary } from './report/error-report.js';
 import { capMarkdown } from './report/markdown.js';
-import { type Settings, readSettings } from './settings.js';
+import type { Settings } from './settings.js';
+import type { CommandDefinition } from './command.js';
+import { inputDefault } from './inputs.js';
 import { GitHubDeployment } from './github/deployments.js';
 import { type GitHubRun, githubRun } from './github/run.js';
 import { inputSecrets, isPostState, runnerLogger, stateWriter } from './runner.js';
 import { githubPreviewHost } from './github/preview-host.js';
 import { githubHealthHost } from './github/health-host.js';
-import { type CommandResult, type InputFiles, execute, outputsOf, readInputFiles, workspaceOf } from './run.js';
+import {
+  COMMANDS,
+  type CommandResult,
+  type InputFiles,
+  type Session,
+  definitionOf,
+  execute,
+  outputsOf,
+  readInputFiles,
+  readSettings,
+  workspaceOf,
+} from './run.js';
 import { describeFailure } from './wiring.js';
 import { Redactor } from './api/redact.js';
 
@@ -35,40 +48,23 @@ export function isPostStep(): boolean {
   return isPostState({ save: core.saveState, get: core.getState });
 }
 
-export async function run(): Promise<void> {
+export async function run(commands: readonly CommandDefinition[] = COMMANDS): Promise<void> {
   // Mask the key before anything else can print it.
   const rawKey = core.getInput('api-key');
   for (const secret of inputSecrets(core.getInput)) core.setSecret(secret);
   secrets.add(...inputSecrets(core.getInput));
   state.markMain();
   // A pull request from a fork runs without secrets: a preview then does nothing, and says so once.
-  if (core.getInput('command').trim() === 'preview' && !rawKey.trim()) {
-    core.notice('Previews need the API key; this run has none, as on pull requests from forks. No preview was made.');
+  const named = commands.find((c) => c.name === core.getInput('command').trim());
+  if (named?.pullRequest && !rawKey.trim()) {
+    core.notice(named.pullRequest.withoutKey);
     return;
   }
-
   const workspace = workspaceOf(process.env);
-  let settings: Settings;
-  let files: InputFiles;
-  try {
-    settings = readSettings((name) => core.getInput(name));
-    // The command line's `--output -` is stdout; the action's stdout is the public log.
-    if (settings.checksOutput === '-' || settings.checksOutput === '/dev/stdout')
-      throw new InputError(
-        `Input 'checks-output' is ${JSON.stringify(settings.checksOutput)}: expected a file in the workspace, such as reports/claw-checks.json (stdout is the command line's --output -; here it is the log)`,
-      );
-    // The checks file and the manifest are input too: every mistake in them is found before any request.
-    files = await readInputFiles(settings, workspace, process.env, undefined, githubRun().forkEvent);
-    // The runner masks what they read from the environment too, wherever it might show up.
-    for (const value of files.secrets) core.setSecret(value);
-    secrets.add(...files.secrets, `${settings.authScheme} ${settings.apiKey}`.trim());
-  } catch (err) {
-    const message = errorMessage(err);
-    core.setOutput('outcome', 'error');
-    await writeSummary(errorSummary(core.getInput('command') || 'deploy', message)).catch(() => undefined);
-    fail(message);
-    return;
-  }
+  const input = await readInput(workspace, commands);
+  if (!input) return;
+  const { settings, files } = input;
+  const definition = definitionOf(settings.command, commands);
 
   const cancel = new AbortController();
   const onSignal = (signal: NodeJS.Signals): void => {
@@ -84,64 +80,15 @@ export async function run(): Promise<void> {
   process.on('SIGTERM', onSignal);
 
   const github = githubRun();
-  const mirror = mirrorFor(settings, github);
+  const mirror = definition.githubDeployment ? mirrorFor(settings, github) : undefined;
   try {
     if (settings.fleet) mirror?.start(settings.targets.all ? ['*'] : settings.targets.ids, []);
-    const result = await execute(settings, files, {
-      log,
-      signal: cancel.signal,
-      workspace,
-      tempDir: process.env.RUNNER_TEMP || tmpdir(),
-      github,
-      userAgent: `claw-deploy (${github.repository || 'local'})`,
-      redact: secrets,
-      onProgress: ({ deploymentId, final }) => {
-        // Set at once, so a later failure (the service gone quiet) still tells which deployment.
-        core.setOutput('deployment-id', deploymentId);
-        state.deployment(deploymentId, final);
-        mirror?.start([settings.clawId], [deploymentId]);
-      },
-      onFleetProgress: (inFlight) => state.fleetInFlight(inFlight),
-      preview:
-        settings.command === 'preview'
-          ? {
-              host: githubPreviewHost(settings.githubToken, connectGitHub(settings.githubToken, github), log.warning),
-              event: {
-                name: github.eventName,
-                action: github.eventAction,
-                pr: github.pullRequest,
-                headSha: github.headSha,
-              },
-            }
-          : undefined,
-      health: settings.history
-        ? {
-            host: githubHealthHost(
-              // Every GitHub call of health ends by the step's timeout; a rate limit stops them all.
-              // A deploy's record is written after its wait and rollback (each up to the timeout).
-              connectGitHub(settings.githubToken, github, {
-                deadline:
-                  Date.now() + (settings.command === 'health' ? settings.timeoutMs : 2 * settings.timeoutMs + 60_000),
-                signal: cancel.signal,
-                warn: log.warning,
-              }),
-              settings.history,
-            ),
-          }
-        : undefined,
-    });
+    const session = sessionOf(settings, definition, github, workspace, cancel.signal, mirror);
+    const result = await execute(settings, files, session, commands);
     if (mirror) result.outputs['github-deployment-id'] = await mirror.finish(result.github);
-    if (result.plan && settings.comment && settings.command === 'plan')
+    if (result.plan && settings.comment && definition.inputs.includes('comment'))
       await commentPlan(settings, result.plan, github);
-    // Outputs only through setOutput, and only values that pass the last check.
-    const outputs = outputsOf(result, files);
-    for (const [name, value] of Object.entries(outputs.values)) core.setOutput(name, secrets.redact(value));
-    outputs.warnings.forEach(log.warning);
-    for (const notice of result.notices ?? []) core.notice(clean(notice));
-    await writeSummary([result.summary, checksSummary(result.checks)].filter(Boolean).join('\n'), result.summaryCap);
-    if (result.ok) log.info(result.message);
-    else if (result.failStep) fail(result.message);
-    else log.warning(result.message);
+    await report(result, files);
     state.finished();
   } catch (err) {
     const cancelled = err instanceof CancelledError;
@@ -159,9 +106,109 @@ export async function run(): Promise<void> {
   }
 }
 
+/**
+ * The settings, then the checks file and the manifest (input too: every mistake in them is found
+ * before any request); on a mistake, the one error line, the outcome and the summary, and nothing.
+ */
+async function readInput(
+  workspace: string,
+  commands: readonly CommandDefinition[],
+): Promise<{ settings: Settings; files: InputFiles } | undefined> {
+  try {
+    const settings = readSettings((name) => core.getInput(name), undefined, commands);
+    // The command line's `--output -` is stdout; the action's stdout is the public log.
+    if (settings.checksOutput === '-' || settings.checksOutput === '/dev/stdout')
+      throw new InputError(
+        `Input 'checks-output' is ${JSON.stringify(settings.checksOutput)}: expected a file in the workspace, such as reports/claw-checks.json (stdout is the command line's --output -; here it is the log)`,
+      );
+    const files = await readInputFiles(settings, workspace, process.env, undefined, githubRun().forkEvent, commands);
+    // The runner masks what they read from the environment too, wherever it might show up.
+    for (const value of files.secrets) core.setSecret(value);
+    secrets.add(...files.secrets, `${settings.authScheme} ${settings.apiKey}`.trim());
+    return { settings, files };
+  } catch (err) {
+    const message = errorMessage(err);
+    core.setOutput('outcome', 'error');
+    await writeSummary(errorSummary(core.getInput('command') || inputDefault('command'), message)).catch(
+      () => undefined,
+    );
+    fail(message);
+    return undefined;
+  }
+}
+
+/** Where the run happens, as the action gives it: the runner's log, state and GitHub's hosts. */
+/** A command that waits on deployments before it writes its history (deploy, rollback). */
+const waitsFirst = (definition: CommandDefinition) =>
+  (definition.inputs as readonly string[]).includes('poll-interval');
+
+function sessionOf(
+  settings: Settings,
+  definition: CommandDefinition,
+  github: GitHubRun,
+  workspace: string,
+  signal: AbortSignal,
+  mirror: ReturnType<typeof mirrorFor>,
+): Session {
+  return {
+    log,
+    signal,
+    workspace,
+    tempDir: process.env.RUNNER_TEMP || tmpdir(),
+    github,
+    userAgent: `claw-deploy (${github.repository || 'local'})`,
+    redact: secrets,
+    onProgress: ({ deploymentId, final }) => {
+      // Set at once, so a later failure (the service gone quiet) still tells which deployment.
+      core.setOutput('deployment-id', deploymentId);
+      state.deployment(deploymentId, final);
+      mirror?.start([settings.clawId], [deploymentId]);
+    },
+    onFleetProgress: (inFlight) => state.fleetInFlight(inFlight),
+    preview: definition.pullRequest
+      ? {
+          host: githubPreviewHost(settings.githubToken, connectGitHub(settings.githubToken, github), log.warning),
+          event: {
+            name: github.eventName,
+            action: github.eventAction,
+            pr: github.pullRequest,
+            headSha: github.headSha,
+          },
+        }
+      : undefined,
+    // `history`: health keeps its runs there, deploy and rollback their deployments' records.
+    health: settings.history
+      ? {
+          host: githubHealthHost(
+            // Every GitHub call of health ends by the step's timeout; a rate limit stops them all.
+            // A deployment's record is written after its wait and rollback (each up to the timeout).
+            connectGitHub(settings.githubToken, github, {
+              deadline: Date.now() + (waitsFirst(definition) ? 2 * settings.timeoutMs + 60_000 : settings.timeoutMs),
+              signal,
+              warn: log.warning,
+            }),
+            settings.history,
+          ),
+        }
+      : undefined,
+  };
+}
+
+/** The result as the runner shows it: outputs (each through the last check), notices, the summary, the step's end. */
+async function report(result: CommandResult, files: InputFiles): Promise<void> {
+  const outputs = outputsOf(result, files);
+  for (const [name, value] of Object.entries(outputs.values)) core.setOutput(name, secrets.redact(value));
+  outputs.warnings.forEach(log.warning);
+  for (const notice of result.notices ?? []) core.notice(clean(notice));
+  await writeSummary([result.summary, checksSummary(result.checks)].filter(Boolean).join('\n'), result.summaryCap);
+  if (result.ok) log.info(result.message);
+  else if (result.failStep) fail(result.message);
+  else log.warning(result.message);
+}
+
 /** The GitHub Deployment of a deploy with `environment`: started at the trigger, closed at the end. */
 function mirrorFor(settings: Settings, github: GitHubRun) {
-  if (!settings.environment || settings.command !== 'deploy') return undefined;
+  if (!settings.environment) return undefined;
   const deployment = new GitHubDeployment({
     token: settings.githubToken,
     environment: settings.environment,

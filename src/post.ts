@@ -10,7 +10,8 @@ import { errorMessage } from './errors.js';
 import { GitHubDeployment } from './github/deployments.js';
 import { githubRun } from './github/run.js';
 import { inputSecrets, readLeftInFlight, runnerLogger } from './runner.js';
-import { type Settings, readSettings } from './settings.js';
+import { readSettings } from './run.js';
+import type { Settings } from './settings.js';
 import { createClient } from './wiring.js';
 
 // The post step's own redactor and logger, built from the same secret inputs as the main step's

@@ -1,7 +1,8 @@
 // The core both entries run: the action (main.ts) and the command line (cli.ts) each turn their
 // source into Settings, then read the user's files and run the command here, the same way, and
 // report what comes back through their own reporter. Nothing here knows which entry called. The
-// commands are a table: each one's module returns its own result, so a new command is one module.
+// commands are a table of definitions (command.ts): each one's module says what it reads, checks
+// and runs, so a new command is one module and one line in the table.
 import { resolve } from 'node:path';
 import { systemClock, type Logger } from './clock.js';
 import { DeploymentHistory } from './deploy/history.js';
@@ -18,38 +19,49 @@ import { type BehaviourGate, compareRuns } from './checks/comparison.js';
 import type { CheckSuite } from './checks/check.js';
 import { loadChecks } from './checks/load.js';
 import { InputError, errorMessage } from './errors.js';
-import { requireSecrets } from './manifest/command.js';
 import { refuseSecretsFromFork } from './preview/config.js';
 import { loadManifest, secretValues } from './manifest/manifest.js';
 import { checksOutputs } from './report/checks-report.js';
 import { checkOutputs } from './report/outputs.js';
 import { comparisonOutputs } from './report/comparison-report.js';
 import { sealKey } from './seal.js';
-import type { Command as CommandName, Settings } from './settings.js';
-import type { Command, CommandContext, CommandResult, InputFiles, Session } from './command.js';
-import { check, compare } from './checks/command.js';
-import { deploy, rollback, wait } from './deploy/command.js';
-import { health } from './health/command.js';
-import { apply, drift, plan } from './manifest/command.js';
-import { preview } from './preview/command.js';
+import { type InputReader, type Settings, readSettingsOf } from './settings.js';
+import type { CommandContext, CommandDefinition, CommandResult, InputFiles, Session } from './command.js';
+import { checkDefinition, compareDefinition } from './checks/command.js';
+import { deployDefinition, rollbackDefinition, waitDefinition } from './deploy/command.js';
+import { healthDefinition } from './health/command.js';
+import { applyDefinition, driftDefinition, planDefinition } from './manifest/command.js';
+import { previewDefinition } from './preview/command.js';
 import { wireRun, withProbe } from './wiring.js';
 import type { Words } from './words.js';
 
 export type { CommandResult, InputFiles, Session } from './command.js';
 
-/** Every command, by the name the `command` input and the command line's first word use. */
-const COMMANDS: Record<CommandName, Command> = {
-  deploy,
-  wait,
-  rollback,
-  health,
-  check,
-  plan,
-  apply,
-  drift,
-  preview,
-  compare,
-};
+/** Every command, in the order --help lists them; the `command` input and the command line's first word name one. */
+export const COMMANDS: readonly CommandDefinition[] = [
+  deployDefinition,
+  waitDefinition,
+  rollbackDefinition,
+  healthDefinition,
+  checkDefinition,
+  planDefinition,
+  applyDefinition,
+  driftDefinition,
+  previewDefinition,
+  compareDefinition,
+];
+
+/** The definition of the command `name`, in `commands` (the table, or another a test gives). */
+export function definitionOf(name: string, commands: readonly CommandDefinition[] = COMMANDS): CommandDefinition {
+  const definition = commands.find((c) => c.name === name);
+  if (!definition) throw new Error(`no command ${name} in the table`);
+  return definition;
+}
+
+/** Reads and checks every input for the command it names, one of `commands`: settings.ts does it. */
+export function readSettings(read: InputReader, words?: Words, commands = COMMANDS): Settings {
+  return readSettingsOf(commands, read, words);
+}
 
 /** Reads the checks file and the manifest; every mistake in them is an InputError, before any request. */
 export async function readInputFiles(
@@ -59,7 +71,9 @@ export async function readInputFiles(
   words?: Words,
   /** The event when the files may be a fork's (github/run.ts); the command line has one only inside GitHub Actions. */
   forkEventOfRun?: string,
+  commands: readonly CommandDefinition[] = COMMANDS,
 ): Promise<InputFiles> {
+  const definition = definitionOf(settings.command, commands);
   // Under an event where the files may be a fork's (github/run.ts), nothing in them runs code or
   // chooses where a secret goes, unless the workflow says its checkout is the repository's own.
   const forkEvent = settings.trustedFiles ? undefined : forkEventOfRun;
@@ -85,10 +99,10 @@ export async function readInputFiles(
     );
   }
   const compared = suite && firstCompare(suite);
-  const oneClaw = compared && oneClawRun(settings);
+  const oneClaw = compared && definition.targets !== undefined && oneClawRun(settings);
   if (compared && oneClaw) throw new InputError(oneClawRefusal(compared, oneClaw));
   const manifest = settings.manifest ? await loadManifest(settings.manifest, workspace, env, words) : undefined;
-  if (manifest && settings.command === 'apply') requireSecrets(manifest, words);
+  definition.checkFiles?.({ suite, manifest }, words);
   if (manifest && forkEvent) refuseSecretsFromFork(manifest, forkEvent);
   const secrets = [...judgeSecrets(suite?.judges ?? []), ...(manifest ? secretValues(manifest) : [])];
   return { suite, manifest, secrets };
@@ -99,10 +113,10 @@ export async function readInputFiles(
  * select-best and max-score compare Claws, and one Claw alone has nothing to compare with.
  */
 function oneClawRun(settings: Settings): string | undefined {
-  const { command, targets } = settings;
-  if ((command !== 'deploy' && command !== 'check' && command !== 'health') || targets.all) return undefined;
+  const { targets } = settings;
+  if (targets.all) return undefined;
   if (targets.ids.length === 1) return `this run checks one Claw (claw-id ${targets.ids[0]})`;
-  if (command !== 'deploy' || !settings.fleet) return undefined;
+  if (!settings.fleet) return undefined;
   // A fleet's gate decides each wave before the next deploys: the Claws of one wave compare.
   const waves = planWaves(targets.ids.length, settings.waves);
   const alone = waves.findIndex(([start, end]) => end - start === 1);
@@ -116,17 +130,16 @@ function oneClawRun(settings: Settings): string | undefined {
  * Throws what the command could not survive (a refused key, a cancel): the entry reports that as
  * outcome error or cancelled.
  */
-export async function execute(settings: Settings, files: InputFiles, session: Session): Promise<CommandResult> {
+export async function execute(
+  settings: Settings,
+  files: InputFiles,
+  session: Session,
+  commands: readonly CommandDefinition[] = COMMANDS,
+): Promise<CommandResult> {
+  const definition = definitionOf(settings.command, commands);
   const { log, signal } = session;
   const { suite } = files;
-  const cache = settings.judgeCache
-    ? await VerdictCache.load(
-        settings.judgeCache,
-        session.workspace,
-        log.warning,
-        sealKey(settings.apiKey, session.github.repository),
-      )
-    : undefined;
+  const cache = settings.judgeCache ? await loadCache(settings.judgeCache, settings, session) : undefined;
   const run = wireRun(settings, {
     clock: systemClock,
     log,
@@ -156,11 +169,7 @@ export async function execute(settings: Settings, files: InputFiles, session: Se
         ...(mode?.comparing ? { comparing: true } : {}),
       });
     };
-    // deploy with `baseline: before`: both runs compared with the suite's tolerances.
-    const behaviour: BehaviourGate | undefined =
-      suite && settings.command === 'deploy' && settings.baseline === 'before'
-        ? { failOn: settings.failOn, compare: (before, after) => compareRuns(before, after, suite) }
-        : undefined;
+    const behaviour = suite && behaviourGate(settings, definition, suite);
     const context: CommandContext = {
       settings,
       session,
@@ -185,7 +194,7 @@ export async function execute(settings: Settings, files: InputFiles, session: Se
       },
     };
     for (const notice of suite?.notices ?? []) log.info(notice);
-    const result = await COMMANDS[settings.command](context);
+    const result = await definition.run(context);
     if (suite && result.checks && settings.checksJunit) await keepJUnit(settings, session, result.checks, suite);
     if (suite && result.checks && settings.checksOutput) await keepOutput(settings, session, result.checks, suite);
     return result;
@@ -193,6 +202,29 @@ export async function execute(settings: Settings, files: InputFiles, session: Se
     await saveCache(log, cache);
     run.close();
   }
+}
+
+/** The judge's verdicts kept between runs, sealed under the key and the repository. */
+function loadCache(path: string, settings: Settings, session: Session): Promise<VerdictCache> {
+  return VerdictCache.load(
+    path,
+    session.workspace,
+    session.log.warning,
+    sealKey(settings.apiKey, session.github.repository),
+  );
+}
+
+/**
+ * deploy with `baseline: before`: both runs compared with the suite's tolerances (where a command
+ * reads `baseline-file`, its `baseline` is a Claw's id, whatever its name).
+ */
+function behaviourGate(
+  settings: Settings,
+  definition: CommandDefinition,
+  suite: CheckSuite,
+): BehaviourGate | undefined {
+  if (settings.baseline !== 'before' || definition.inputs.includes('baseline-file')) return undefined;
+  return { failOn: settings.failOn, compare: (before, after) => compareRuns(before, after, suite) };
 }
 
 /** Where the user's files are: the runner's workspace, or the current folder. */

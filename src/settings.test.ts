@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { InputError } from './errors.js';
-import { parseBaseUrl, readSettings } from './settings.js';
+import { parseBaseUrl } from './settings.js';
+import { readSettings } from './run.js';
 
 // The defaults action.yml gives, as the runner would pass them.
 const DEFAULTS: Record<string, string> = {

@@ -12,25 +12,103 @@ import { ON_CONFLICT, type OnConflict } from './deploy/conflict.js';
 import { readSecureUrl, withoutUserinfo } from './url.js';
 import { FAIL_ON, type FailOn, PREVIEW_CLAWS } from './preview/request.js';
 import { ACTION_WORDS, type Words } from './words.js';
+import { INPUTS } from './inputs.js';
 
-export const COMMANDS = [
-  'deploy',
-  'wait',
-  'rollback',
-  'health',
-  'check',
-  'plan',
-  'apply',
-  'drift',
-  'preview',
-  'compare',
-] as const;
-/** The commands that read a manifest (Claws as code). */
-export const MANIFEST_COMMANDS: readonly Command[] = ['plan', 'apply', 'drift', 'preview'];
-export type Command = (typeof COMMANDS)[number];
+/**
+ * What this module needs of a command's definition (command.ts adds its run): its name, the inputs
+ * it reads beyond those every command reads, and its own rules. An input it does not read is
+ * refused when set, where a command reads it only to refuse it elsewhere (`ONLY_WITH`).
+ */
+export interface CommandInputs {
+  name: string;
+  inputs: readonly string[];
+  /** `claw-id` names several Claws (or `*`): what to ask for when it names none. */
+  targets?: string;
+  /** Several Claws make a fleet rollout. */
+  fleet?: boolean;
+  /** Inputs it cannot run without: what to ask for when each is empty. */
+  requires?: Readonly<Record<string, string>>;
+  /** It always calls GitHub: what the token needs (the message when there is none). */
+  githubToken?: string;
+  /** Its rules across inputs, once all of them are read; `given` is each input as the user gave it. */
+  validate?: (settings: Settings, given: InputReader, w: Words) => void;
+}
+
+/** The inputs every command reads. */
+export const COMMON_INPUTS: readonly string[] = [
+  'command',
+  'api-key',
+  'base-url',
+  'auth-scheme',
+  'request-timeout',
+  'timeout',
+] satisfies readonly CommonInput[];
+type CommonInput = 'command' | 'api-key' | 'base-url' | 'auth-scheme' | 'request-timeout' | 'timeout';
+
+/** The fields of Settings each input fills: a command sees only those of the inputs it reads. */
+export interface InputFields {
+  command: 'command';
+  'api-key': 'apiKey';
+  'base-url': 'baseUrl';
+  'claw-id': 'clawId' | 'targets' | 'fleet';
+  strategy: 'strategy';
+  payload: 'payload';
+  'deployment-id': 'deploymentId';
+  wait: 'wait';
+  timeout: 'timeoutMs';
+  'poll-interval': 'pollIntervalMs';
+  'auto-rollback': 'autoRollback';
+  'rollback-on': 'rollbackOn';
+  'success-statuses': 'successStatuses';
+  'failure-statuses': 'failureStatuses';
+  'request-timeout': 'requestTimeoutMs';
+  'auth-scheme': 'authScheme';
+  'probe-message': 'probeMessage';
+  'probe-expect': 'probeExpect';
+  'fail-on-unhealthy': 'failOnUnhealthy';
+  waves: 'waves';
+  bake: 'bakeMs';
+  'max-failures': 'maxFailures';
+  environment: 'environment';
+  'on-conflict': 'onConflict';
+  checks: 'checks';
+  'checks-junit': 'checksJunit';
+  'judge-cache': 'judgeCache';
+  manifest: 'manifest';
+  'plan-id': 'planId';
+  'deploy-changed': 'deployChanged';
+  'rewrite-secrets': 'rewriteSecrets';
+  'fail-on-drift': 'failOnDrift';
+  comment: 'comment';
+  'github-token': 'githubToken';
+  'preview-claws': 'previewClaws';
+  'preview-ttl': 'previewTtlMs';
+  'max-previews': 'maxPreviews';
+  'fail-on': 'failOn';
+  baseline: 'baseline';
+  'baseline-file': 'baselineFile';
+  'auto-approve': 'autoApprove';
+  'trusted-files': 'trustedFiles';
+  'checks-output': 'checksOutput';
+  incidents: 'incidents';
+  confirm: 'incidents';
+  recover: 'incidents';
+  'reopen-within': 'incidents';
+  assignees: 'incidents';
+  mention: 'incidents';
+  'max-new-incidents': 'incidents';
+  'state-secret': 'stateSecret';
+  history: 'history';
+  'status-page': 'statusPage';
+}
+export type InputName = keyof InputFields;
+
+/** Settings as a command that reads the inputs `I` sees them: the fields those inputs fill, and the common ones. */
+export type SettingsOf<I extends InputName> = Pick<Settings, InputFields[I | CommonInput]>;
 
 export interface Settings {
-  command: Command;
+  /** The command's name, as its definition gives it. */
+  command: string;
   /** The API key; masked by main.ts before this object exists. */
   apiKey: string;
   /** Seals the state kept on GitHub instead of the API key, when set; masked by main.ts too. */
@@ -158,8 +236,13 @@ class InputValueError extends InputError {
   }
 }
 
-function fail(input: string, value: string, expected: string): never {
+/** Refuses a bad value of one input: one line naming the input, the value and what was expected. */
+export function refuseInput(input: string, value: string, expected: string): never {
   throw new InputValueError(input, value, expected);
+}
+
+function fail(input: string, value: string, expected: string): never {
+  return refuseInput(input, value, expected);
 }
 
 /** Runs a parser, turning its ParseError into the one-line message for `input`. */
@@ -227,13 +310,81 @@ function parsePattern(value: string): ReplyPattern | undefined {
   }
 }
 
+/** The default an empty input takes, where the input table says it does; else the value as given. */
+function orDefault(name: string, value: string): string {
+  const spec = INPUTS.find((i) => i.name === name);
+  return value.trim() === '' && spec?.emptyMeansDefault ? (spec.default ?? '') : value;
+}
+
+/** One reading of the inputs for one command: each input read once from its source. */
+class Reading {
+  private readonly values = new Map<string, string>();
+  readonly command: CommandInputs;
+  constructor(
+    readonly commands: readonly CommandInputs[],
+    private readonly source: InputReader,
+    readonly w: Words,
+  ) {
+    const names = commands.map((c) => c.name);
+    const name = parsed(this.read, 'command', (v) => parseEnum(v, names));
+    this.command = commands.find((c) => c.name === name)!;
+  }
+
+  /** The input as the user gave it (an empty one as its default, where the table says so). */
+  read = (name: string): string => {
+    let value = this.values.get(name);
+    if (value === undefined) {
+      value = orDefault(name, this.source(name));
+      this.values.set(name, value);
+    }
+    return value;
+  };
+
+  /** Whether this run's command reads the input. */
+  reads(input: string): boolean {
+    return COMMON_INPUTS.includes(input) || this.command.inputs.includes(input);
+  }
+
+  /** An input the command cannot run without, empty: what it is asked for. */
+  need(input: string, value: string): void {
+    const expected = this.command.requires?.[input];
+    if (expected !== undefined && value === '') fail(input, '', expected);
+  }
+
+  /** An input set for a command that does not read it: the commands that do, in the table's order. */
+  onlyWith(input: string, set: boolean, value: string): void {
+    if (!set || this.reads(input)) return;
+    const readers = this.commands.filter((c) => c.inputs.includes(input)).map((c) => c.name);
+    const list = readers.length > 1 ? `${readers.slice(0, -1).join(', ')} and ${readers.at(-1)}` : readers[0];
+    fail(
+      input,
+      value,
+      `to be set only with ${ONLY_WITH[input] ?? `the ${list} command${readers.length > 1 ? 's' : ''}`}`,
+    );
+  }
+}
+
+/** Where the commands that read an input are said another way than by their names. */
+const ONLY_WITH: Record<string, string> = {
+  checks: 'the deploy, apply, health, check and preview commands, which run checks',
+  history: 'health, deploy or rollback',
+};
+
 /**
- * Reads and checks every input. `words` names them in messages as the entry's user knows them
- * (the action's inputs, the command line's flags); `fail` needs none: its error is said again here.
+ * Reads and checks every input for the command it names, one of `commands` (the run's table).
+ * `words` names them in messages as the entry's user knows them (the action's inputs, the command
+ * line's flags); `fail` needs none: its error is said again here.
  */
-export function readSettings(read: InputReader, words: Words = ACTION_WORDS): Settings {
+export function readSettingsOf(
+  commands: readonly CommandInputs[],
+  read: InputReader,
+  words: Words = ACTION_WORDS,
+): Settings {
   try {
-    return readAll(read, words);
+    const reading = new Reading(commands, read, words);
+    const settings = readAll(reading);
+    reading.command.validate?.(settings, reading.read, words);
+    return settings;
   } catch (err) {
     if (err instanceof InputValueError && words !== ACTION_WORDS) {
       throw new InputValueError(err.input, err.value, err.expected, words);
@@ -242,9 +393,64 @@ export function readSettings(read: InputReader, words: Words = ACTION_WORDS): Se
   }
 }
 
-function readAll(read: InputReader, w: Words): Settings {
-  const command = parsed(read, 'command', (v) => parseEnum(v || 'deploy', COMMANDS));
+function readAll(r: Reading): Settings {
+  const { read, w } = r;
+  const command = r.command.name;
+  const service = readService(r);
+  const claws = readClaws(r);
+  const strategy = read('strategy').trim();
+  if (strategy !== '' && !/^[\w.:-]{1,100}$/.test(strategy)) {
+    fail('strategy', strategy, 'a strategy word such as blue-green, rolling or batched, or empty for the team default');
+  }
+  const probeExpect = parsed(read, 'probe-expect', parsePattern);
+  const probeMessage = read('probe-message');
+  if (probeExpect && probeMessage.trim() === '') {
+    fail('probe-message', '', `a chat message to send when ${w.input('probe-expect')} is set`);
+  }
+  const authScheme = read('auth-scheme').trim();
+  if (!/^[\w.-]*$/.test(authScheme)) fail('auth-scheme', authScheme, 'a single word such as Bearer, or empty');
+  const github = readGitHub(r);
+  const wait = parsed(read, 'wait', parseBoolean);
+  if (claws.fleet && !wait)
+    fail('wait', read('wait'), `true when ${w.input('claw-id')} names several Claws: a rollout waits for each wave`);
+  const files = readFiles(r);
+  const trustedFiles = parsed(read, 'trusted-files', parseBoolean);
+  if (trustedFiles && !files.checks && !files.manifest)
+    fail(
+      'trusted-files',
+      read('trusted-files'),
+      `to be set only with ${w.input('checks')} or ${w.input('manifest')}, the files it trusts`,
+    );
+  const health = readHealthOverTime(r);
+  if (health.history && github.githubToken === '') {
+    noToken(
+      w,
+      `'contents: write' (and 'issues: write' for incidents) when ${['history', 'incidents', 'status-page']
+        .map(w.input)
+        .join(', ')
+        .replace(/, ([^,]*)$/, ' or $1')} is set`,
+    );
+  }
+  return {
+    command,
+    ...service,
+    ...claws,
+    strategy,
+    probeMessage,
+    probeExpect,
+    authScheme,
+    ...github,
+    wait,
+    ...files,
+    trustedFiles,
+    ...health,
+    ...readTuning(read),
+  };
+}
 
+/** The service: its key, the secret that seals this action's state, its address. None is ever shown but the address. */
+function readService(r: Reading): Pick<Settings, 'apiKey' | 'stateSecret' | 'baseUrl'> {
+  const { read, w } = r;
   const apiKey = read('api-key').trim();
   // The key's value is never shown, not even here.
   if (apiKey === '')
@@ -268,16 +474,23 @@ function readAll(read: InputReader, w: Words): Settings {
     );
   }
   if (read('base-url').trim() === '') fail('base-url', '', 'the service address, such as https://api.example.com/v1');
-  const baseUrl = parseBaseUrl(read('base-url'));
+  return { apiKey, stateSecret, baseUrl: parseBaseUrl(read('base-url')) };
+}
 
+/** Which Claws, or which deployment: one id, or (for a command with `targets`) a list or `*`. */
+function readClaws(r: Reading): Pick<Settings, 'clawId' | 'targets' | 'fleet' | 'deploymentId'> {
+  const { read } = r;
   const clawInput = read('claw-id').trim();
   const targets = { all: false, ids: [] as string[] };
   let clawId = '';
-  if (command === 'health' || command === 'deploy' || command === 'check') {
+  if (r.command.targets !== undefined) {
     const ids = parseList(clawInput);
     if (ids.length === 0) {
-      const what = command === 'deploy' ? 'the Claw to deploy' : 'one Claw';
-      fail('claw-id', clawInput, `${what}, several ids (comma or newline separated), or '*' for every Claw`);
+      fail(
+        'claw-id',
+        clawInput,
+        `${r.command.targets}, several ids (comma or newline separated), or '*' for every Claw`,
+      );
     }
     if (ids.includes('*')) {
       if (ids.length > 1) fail('claw-id', clawInput, "either '*' alone or a list of Claw ids");
@@ -289,64 +502,52 @@ function readAll(read: InputReader, w: Words): Settings {
     }
   } else {
     clawId = identifier(read, 'claw-id');
+    r.need('claw-id', clawId);
   }
-  const fleet = command === 'deploy' && clawId === '';
+  const fleet = r.command.fleet === true && clawId === '';
   const deploymentId = identifier(read, 'deployment-id');
+  r.need('deployment-id', deploymentId);
+  return { clawId, targets, fleet, deploymentId };
+}
 
-  if (command === 'wait' && deploymentId === '') fail('deployment-id', '', 'the id of the deployment to wait on');
-  if (command === 'rollback' && clawId === '' && deploymentId === '') {
-    fail(
-      'deployment-id',
-      '',
-      `the deployment to roll back, or a ${w.input('claw-id')} whose current deployment is rolled back`,
-    );
-  }
+function noToken(w: Words, needs: string): never {
+  throw new InputError(
+    `${w.subject('github-token')} is empty: expected a token with ${needs} (the default is the workflow's github.token).`,
+  );
+}
 
-  const strategy = read('strategy').trim();
-  if (strategy !== '' && !/^[\w.:-]{1,100}$/.test(strategy)) {
-    fail('strategy', strategy, 'a strategy word such as blue-green, rolling or batched, or empty for the team default');
-  }
-
-  const probeExpect = parsed(read, 'probe-expect', parsePattern);
-  const probeMessage = read('probe-message');
-  if (probeExpect && probeMessage.trim() === '') {
-    fail('probe-message', '', `a chat message to send when ${w.input('probe-expect')} is set`);
-  }
-
-  const authScheme = read('auth-scheme').trim();
-  if (!/^[\w.-]*$/.test(authScheme)) fail('auth-scheme', authScheme, 'a single word such as Bearer, or empty');
-
+/** GitHub: the environment a deploy mirrors into, the plan comment, and the token they (and the command) need. */
+function readGitHub(r: Reading): Pick<Settings, 'environment' | 'githubToken' | 'comment'> {
+  const { read, w } = r;
   const environment = read('environment').trim();
   if (environment.length > 255 || hasControls(environment)) {
     fail('environment', environment, 'a GitHub environment name such as production, at most 255 characters');
   }
   const githubToken = read('github-token').trim();
-  const noToken = (needs: string): never => {
-    throw new InputError(
-      `${w.subject('github-token')} is empty: expected a token with ${needs} (the default is the workflow's github.token).`,
-    );
-  };
-  // Read once: every rule below that depends on it sees the same value (`TRUE` included).
-  const comment = parsed(read, 'comment', (v) => parseBoolean(v || 'false'));
-  if (comment && githubToken === '') {
-    noToken(`'pull-requests: write' when ${w.input('comment')} is true`);
-  }
-  if (command === 'preview' && githubToken === '') {
-    noToken("'pull-requests: write' for preview, which reads the pull request and keeps its comment");
-  }
-  if (environment && githubToken === '') noToken(`'deployments: write' when ${w.input('environment')} is set`);
+  // Parsed once: every rule below that depends on it sees the same value (`TRUE` included).
+  const comment = parsed(read, 'comment', parseBoolean);
+  if (comment && githubToken === '') noToken(w, `'pull-requests: write' when ${w.input('comment')} is true`);
+  const needs = r.command.githubToken;
+  if (needs !== undefined && githubToken === '') noToken(w, needs);
+  if (environment && githubToken === '') noToken(w, `'deployments: write' when ${w.input('environment')} is set`);
   // Never shown; with `environment` it goes in a header after the deployment starts, so it is checked now.
-  const tokenUsed = environment !== '' || command === 'preview' || comment;
+  const tokenUsed = environment !== '' || needs !== undefined || comment;
   if (tokenUsed && (hasSpaceOrControl(githubToken) || /[\u0100-\uffff]/.test(githubToken))) {
     throw new InputError(
       `${w.subject('github-token')} contains whitespace or characters no HTTP header can carry: expected a single-line token.`,
     );
   }
+  return { environment, githubToken, comment };
+}
 
-  const wait = parsed(read, 'wait', parseBoolean);
-  if (fleet && !wait)
-    fail('wait', read('wait'), `true when ${w.input('claw-id')} names several Claws: a rollout waits for each wave`);
-
+/** The user's files (checks, their reports, the judge's cache, the manifest) and the inputs that go with them. */
+function readFiles(
+  r: Reading,
+): Pick<
+  Settings,
+  'checks' | 'checksJunit' | 'judgeCache' | 'baseline' | 'baselineFile' | 'manifest' | 'planId' | 'autoApprove'
+> & { checksOutput: string } {
+  const { read, w } = r;
   const checks = filePath(
     read,
     'checks',
@@ -358,50 +559,14 @@ function readAll(read: InputReader, w: Words): Settings {
   const judgeCache = filePath(read, 'judge-cache', 'a file to keep judge verdicts in, such as .claw-judge-cache.json');
   if (judgeCache && !checks)
     fail('judge-cache', judgeCache, `to be set only with ${w.input('checks')} (no checks, no judge)`);
-  if (checks && (command === 'wait' || command === 'rollback' || command === 'plan' || command === 'drift')) {
-    fail(
-      'checks',
-      checks,
-      'to be set only with the deploy, apply, health, check and preview commands, which run checks',
-    );
-  }
-  if (command === 'check' && !checks)
-    fail('checks', '', 'the YAML file of conversation checks to run, such as .github/claw-checks.yml');
-  if (checks && command === 'deploy' && !wait) {
-    fail(
-      'wait',
-      read('wait'),
-      `true when ${w.input('checks')} is set: the checks run once the deployment has succeeded`,
-    );
-  }
-  const baselineSettings = readBaseline(read, command, checks, w);
+  r.onlyWith('checks', checks !== '', checks);
+  r.need('checks', checks);
+  const baseline = readBaseline(r, checks);
   const manifest = filePath(read, 'manifest', `a YAML manifest of Claws in ${w.folder}, such as claws.yml`);
-  const manifestCommand = MANIFEST_COMMANDS.includes(command);
-  if (manifestCommand && !manifest) fail('manifest', '', `the YAML manifest to ${command}, such as claws.yml`);
-  if (!manifestCommand && manifest)
-    fail('manifest', manifest, 'to be set only with the plan, apply, drift and preview commands');
-  const planId = read('plan-id').trim();
-  if (planId && !/^[0-9a-f]{16}$/.test(planId)) {
-    fail('plan-id', planId, `the ${w.output('plan-id')} of the reviewed plan: 16 hexadecimal digits`);
-  }
-  if (planId && command !== 'apply') fail('plan-id', planId, 'to be set only with the apply command');
-  const autoApprove = parsed(read, 'auto-approve', (v) => parseBoolean(v || 'false'));
-  if (autoApprove && command !== 'apply')
-    fail('auto-approve', read('auto-approve'), 'to be set only with the apply command');
-  if (autoApprove && planId) {
-    fail(
-      'auto-approve',
-      read('auto-approve'),
-      `false when ${w.input('plan-id')} names the reviewed plan (one or the other)`,
-    );
-  }
-  if (command === 'apply' && !planId && !autoApprove) {
-    fail(
-      'plan-id',
-      '',
-      `the ${w.output('plan-id')} of the reviewed plan (apply refuses to write an unreviewed plan), or ${w.setting('auto-approve', 'true')} to apply without review`,
-    );
-  }
+  if (r.reads('manifest') && !manifest)
+    fail('manifest', '', `the YAML manifest to ${r.command.name}, such as claws.yml`);
+  r.onlyWith('manifest', manifest !== '', manifest);
+  const approval = readApproval(r);
   const checksOutput = filePath(
     read,
     'checks-output',
@@ -424,38 +589,36 @@ function readAll(read: InputReader, w: Words): Settings {
       fail(report, path, `a file other than ${w.input(name)} (the report would replace ${what})`);
     }
   }
-  const trustedFiles = parsed(read, 'trusted-files', (v) => parseBoolean(v || 'false'));
-  if (trustedFiles && !checks && !manifest)
+  return { checks, checksJunit, judgeCache, ...baseline, manifest, ...approval, checksOutput };
+}
+
+/** apply's review: the reviewed plan's id, or `auto-approve`, never both. */
+function readApproval(r: Reading): Pick<Settings, 'planId' | 'autoApprove'> {
+  const { read, w } = r;
+  const planId = read('plan-id').trim();
+  if (planId && !/^[0-9a-f]{16}$/.test(planId)) {
+    fail('plan-id', planId, `the ${w.output('plan-id')} of the reviewed plan: 16 hexadecimal digits`);
+  }
+  r.onlyWith('plan-id', planId !== '', planId);
+  const autoApprove = parsed(read, 'auto-approve', parseBoolean);
+  r.onlyWith('auto-approve', autoApprove, read('auto-approve'));
+  if (autoApprove && planId) {
     fail(
-      'trusted-files',
-      read('trusted-files'),
-      `to be set only with ${w.input('checks')} or ${w.input('manifest')}, the files it trusts`,
-    );
-  const health = readHealthOverTime(read, command);
-  if (health.history && githubToken === '') {
-    noToken(
-      `'contents: write' (and 'issues: write' for incidents) when ${['history', 'incidents', 'status-page']
-        .map(w.input)
-        .join(', ')
-        .replace(/, ([^,]*)$/, ' or $1')} is set`,
+      'auto-approve',
+      read('auto-approve'),
+      `false when ${w.input('plan-id')} names the reviewed plan (one or the other)`,
     );
   }
+  return { planId, autoApprove };
+}
 
+/** The inputs that tune a command, each parsed by its own rule: waves, timeouts, status words, previews. */
+function readTuning(read: InputReader) {
   return {
-    command,
-    apiKey,
-    stateSecret,
-    baseUrl,
-    clawId,
-    targets,
-    fleet,
     waves: parsed(read, 'waves', (v) => parseList(v).map((w) => parseShare(w))),
     bakeMs: parsed(read, 'bake', (v) => (v.trim() === '' ? 0 : parseDuration(v))),
     maxFailures: parsed(read, 'max-failures', (v) => (v.trim() === '' ? { count: 0 } : parseShare(v, true))),
-    strategy,
     payload: parsed(read, 'payload', parsePayload),
-    deploymentId,
-    wait,
     timeoutMs: positiveDuration(read, 'timeout'),
     pollIntervalMs: positiveDuration(read, 'poll-interval'),
     autoRollback: parsed(read, 'auto-rollback', parseBoolean),
@@ -465,31 +628,15 @@ function readAll(read: InputReader, w: Words): Settings {
     successStatuses: statusWords(read, 'success-statuses'),
     failureStatuses: statusWords(read, 'failure-statuses'),
     requestTimeoutMs: positiveDuration(read, 'request-timeout'),
-    authScheme,
-    probeMessage,
-    probeExpect,
     failOnUnhealthy: parsed(read, 'fail-on-unhealthy', parseBoolean),
-    environment,
-    githubToken,
-    onConflict: parsed(read, 'on-conflict', (v) => parseEnum(v || 'wait', ON_CONFLICT)),
-    checks,
-    checksJunit,
-    judgeCache,
-    manifest,
-    planId,
-    deployChanged: parsed(read, 'deploy-changed', (v) => parseBoolean(v || 'true')),
-    rewriteSecrets: parsed(read, 'rewrite-secrets', (v) => parseBoolean(v || 'false')),
-    failOnDrift: parsed(read, 'fail-on-drift', (v) => parseBoolean(v || 'true')),
-    comment,
-    previewClaws: parsed(read, 'preview-claws', (v) => parseEnum(v || 'changed', PREVIEW_CLAWS)),
-    previewTtlMs: parsed(read, 'preview-ttl', (v) => parseDuration(v || '7d')),
-    maxPreviews: parsed(read, 'max-previews', (v) => parseCount(v || '10')),
-    failOn: parsed(read, 'fail-on', (v) => parseEnum(v || 'regression', FAIL_ON)),
-    ...baselineSettings,
-    autoApprove,
-    trustedFiles,
-    checksOutput,
-    ...health,
+    onConflict: parsed(read, 'on-conflict', (v) => parseEnum(v, ON_CONFLICT)),
+    deployChanged: parsed(read, 'deploy-changed', parseBoolean),
+    rewriteSecrets: parsed(read, 'rewrite-secrets', parseBoolean),
+    failOnDrift: parsed(read, 'fail-on-drift', parseBoolean),
+    previewClaws: parsed(read, 'preview-claws', (v) => parseEnum(v, PREVIEW_CLAWS)),
+    previewTtlMs: parsed(read, 'preview-ttl', parseDuration),
+    maxPreviews: parsed(read, 'max-previews', parseCount),
+    failOn: parsed(read, 'fail-on', (v) => parseEnum(v, FAIL_ON)),
   };
 }
 
@@ -497,41 +644,26 @@ const GITHUB_LOGIN = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/;
 /** A branch name git and GitHub accept, kept simple: no `..`, no leading `-` or `/`, no `.lock`. */
 const BRANCH = /^(?!-|\/)(?!.*\.\.)(?!.*\/\/)(?!.*\.lock$)[\w./-]{1,100}(?<![/.])$/;
 
-/** The commands that write the history branch: health's lines, and the records of deployments. */
-const HISTORY_COMMANDS: readonly Command[] = ['health', 'deploy', 'rollback'];
+/** A whole number from 1 to `max`. */
+const countUpTo =
+  (max: number) =>
+  (v: string): number => {
+    const n = parseCount(v);
+    if (n < 1 || n > max) throw new ParseError(`a whole number from 1 to ${max}`);
+    return n;
+  };
 
 /** health's incidents, history and status page: each only for health, history on when the others need it. */
-function readHealthOverTime(
-  read: InputReader,
-  command: Command,
-): Pick<Settings, 'incidents' | 'history' | 'statusPage'> {
-  const enabled = parsed(read, 'incidents', (v) => parseBoolean(v || 'false'));
-  const statusPage = parsed(read, 'status-page', (v) => parseBoolean(v || 'false'));
+function readHealthOverTime(r: Reading): Pick<Settings, 'incidents' | 'history' | 'statusPage'> {
+  const { read } = r;
+  const enabled = parsed(read, 'incidents', parseBoolean);
+  const statusPage = parsed(read, 'status-page', parseBoolean);
   let history = read('history').trim();
   if (history && !BRANCH.test(history)) fail('history', history, 'a branch name such as claw-health');
-  for (const [input, on] of [
-    ['incidents', enabled],
-    ['status-page', statusPage],
-    ['history', history !== ''],
-  ] as const) {
-    // A deploy or rollback keeps a record of each deployment on the history branch (docs/dora.md).
-    const allowed = input === 'history' ? HISTORY_COMMANDS.includes(command) : command === 'health';
-    if (on && !allowed)
-      fail(
-        input,
-        read(input),
-        input === 'history'
-          ? 'to be set only with health, deploy or rollback'
-          : 'to be set only with the health command',
-      );
-  }
+  r.onlyWith('incidents', enabled, read('incidents'));
+  r.onlyWith('status-page', statusPage, read('status-page'));
+  r.onlyWith('history', history !== '', read('history'));
   if ((enabled || statusPage) && history === '') history = DEFAULT_HISTORY_BRANCH;
-  const atLeastOne = (input: string): number =>
-    parsed(read, input, (v) => {
-      const n = parseCount(v || '2');
-      if (n < 1 || n > 100) throw new ParseError('a whole number from 1 to 100');
-      return n;
-    });
   const assignees = parseList(read('assignees'));
   for (const login of assignees)
     if (!GITHUB_LOGIN.test(login)) fail('assignees', login, 'GitHub user names, comma separated');
@@ -542,14 +674,10 @@ function readHealthOverTime(
   return {
     incidents: {
       enabled,
-      confirm: atLeastOne('confirm'),
-      recover: atLeastOne('recover'),
-      reopenWithinMs: parsed(read, 'reopen-within', (v) => parseDuration(v || '1h')),
-      maxNew: parsed(read, 'max-new-incidents', (v) => {
-        const n = parseCount(v || '20');
-        if (n < 1 || n > 10_000) throw new ParseError('a whole number from 1 to 10000');
-        return n;
-      }),
+      confirm: parsed(read, 'confirm', countUpTo(100)),
+      recover: parsed(read, 'recover', countUpTo(100)),
+      reopenWithinMs: parsed(read, 'reopen-within', parseDuration),
+      maxNew: parsed(read, 'max-new-incidents', countUpTo(10_000)),
       assignees,
       mention,
     },
@@ -558,45 +686,26 @@ function readHealthOverTime(
   };
 }
 
-/** deploy's `baseline` (none or before), or compare's (a Claw, or a saved checks output). */
-function readBaseline(
-  read: InputReader,
-  command: Command,
-  checks: string,
-  w: Words,
-): Pick<Settings, 'baseline' | 'baselineFile'> {
+/**
+ * deploy's `baseline` (none or before), or, for the command that reads `baseline-file`, a Claw's id
+ * ('' for the input's default, `none`, which names no Claw); that command's rules are its own.
+ */
+function readBaseline(r: Reading, checks: string): Pick<Settings, 'baseline' | 'baselineFile'> {
+  const { read, w } = r;
   const value = read('baseline').trim();
   const baselineFile = filePath(
     read,
     'baseline-file',
     'a checks output saved earlier, such as reports/claw-checks.json',
   );
-  if (baselineFile && command !== 'compare')
-    fail('baseline-file', baselineFile, 'to be set only with the compare command');
-  if (command === 'compare') {
-    // The input's default, `none`, names no Claw.
-    const claw = value === 'none' ? '' : value;
-    if (!checks)
-      fail('checks', '', 'the YAML file of conversation checks both sides run, such as .github/claw-checks.yml');
-    if (read('claw-id').trim() === '') fail('claw-id', '', 'the candidate Claw, checked now');
-    if (claw && baselineFile) fail('baseline', value, `a Claw id or ${w.input('baseline-file')}, not both`);
-    if (!claw && !baselineFile)
-      fail('baseline', '', `the baseline Claw's id, or ${w.input('baseline-file')}: a checks output saved earlier`);
-    if (claw && !isValidId(claw)) fail('baseline', value, `the baseline Claw's id: ${ID_EXPECTED}`);
-    if (claw && claw === read('claw-id').trim())
-      fail('baseline', value, `another Claw than ${w.input('claw-id')}, the candidate`);
-    return { baseline: claw, baselineFile };
-  }
-  const baseline = parseEnumOr(read, 'baseline', value, ['none', 'before'] as const);
-  if (baseline === 'before' && command !== 'deploy')
+  r.onlyWith('baseline-file', baselineFile !== '', baselineFile);
+  if (r.reads('baseline-file')) return { baseline: value === 'none' ? '' : value, baselineFile };
+  const baseline = parsed(read, 'baseline', (v) => parseEnum(v, ['none', 'before'] as const));
+  if (baseline === 'before' && !r.reads('baseline'))
     fail('baseline', value, 'none, or before only with the deploy command');
   if (baseline === 'before' && !checks)
     fail('baseline', value, `none when ${w.input('checks')} is empty (before compares the checks' results)`);
   return { baseline, baselineFile: '' };
-}
-
-function parseEnumOr<T extends string>(read: InputReader, input: string, value: string, allowed: readonly T[]): T {
-  return parsed(read, input, () => parseEnum(value || allowed[0], allowed));
 }
 
 /** A path in the workspace: one line of visible text, or empty. */

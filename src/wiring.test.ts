@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiError } from './api/errors.js';
 import { parseChecks } from './checks/load.js';
 import { InputError } from './errors.js';
-import { readSettings } from './settings.js';
+import { readSettings } from './run.js';
 import { readActionYml } from '../test/e2e/harness.ts';
 import { applyOptions } from './manifest/command.js';
 import { describeFailure, withProbe } from './wiring.js';

@@ -5,7 +5,7 @@ import { AmsClient } from './api/client.js';
 import { RateLimitPacer } from './api/rate-limit.js';
 import { Transport } from './api/transport.js';
 import type { Clock, Logger } from './clock.js';
-import type { Policy } from './deploy/deploy.js';
+import type { Policy } from './command.js';
 import { type Classifier, statusClassifier } from './status.js';
 import { ApiError } from './api/errors.js';
 import type { Assertion } from './checks/assertions.js';

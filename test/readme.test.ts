@@ -6,9 +6,13 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { COMMAND_SUMMARIES, INPUTS } from '../src/inputs.ts';
-import { COMMANDS } from '../src/settings.ts';
+import { INPUTS } from '../src/inputs.ts';
+import { COMMANDS as TABLE } from '../src/run.ts';
 import { ROOT, readActionYml } from './e2e/harness.ts';
+
+/** The commands' names and summaries, from their definitions (the run's table). */
+const COMMANDS = TABLE.map((c) => c.name);
+const COMMAND_SUMMARIES = Object.fromEntries(TABLE.map((c) => [c.name, c.summary]));
 
 /** The README's workflow examples, parsed. */
 function workflowExamples(markdown: string): Record<string, unknown>[] {

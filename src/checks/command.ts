@@ -1,5 +1,7 @@
 // The check command: a checks file against Claws, with no deployment.
-import type { Command } from '../command.js';
+import { type Command, type CommandDefinition, READS } from '../command.js';
+import { isValidId, ID_EXPECTED } from '../identifiers.js';
+import { type SettingsOf, refuseInput } from '../settings.js';
 import { CONCURRENCY, mapWithConcurrency } from '../concurrency.js';
 import { describeFailedChecks } from './result.js';
 import { readBaselineFile } from './baseline-file.js';
@@ -13,7 +15,10 @@ import {
 } from './comparison.js';
 import { comparisonSummary } from '../report/comparison-report.js';
 
-export const check: Command = async ({ settings, deps }) => {
+/** The inputs each command reads (beyond the common ones): its run sees only the settings they fill. */
+const CHECK_READS = ['claw-id', ...READS.waiting, ...READS.checks] as const;
+const COMPARE_READS = ['claw-id', ...READS.waiting, ...READS.checks, 'baseline', 'baseline-file', 'fail-on'] as const;
+export const check: Command<SettingsOf<(typeof CHECK_READS)[number]>> = async ({ settings, deps }) => {
   if (!deps.checks) throw new Error('the check command needs a checks file');
   const options = { deadline: deps.deadline, signal: deps.signal };
   // Each Claw named is read first: an unknown Claw or a refused key is the run's error (could not
@@ -46,7 +51,13 @@ export const check: Command = async ({ settings, deps }) => {
  * The compare command: the checks on a baseline (a Claw, or a checks output saved earlier) and on
  * the candidate Claw, every attempt on both sides, compared. Two Claws are checked at once.
  */
-export const compare: Command = async ({ settings, deps, session, files, checksFor }) => {
+export const compare: Command<SettingsOf<(typeof COMPARE_READS)[number]>> = async ({
+  settings,
+  deps,
+  session,
+  files,
+  checksFor,
+}) => {
   const suite = files.suite;
   if (!suite) throw new Error('the compare command needs a checks file');
   const candidate = settings.clawId;
@@ -86,4 +97,37 @@ export const compare: Command = async ({ settings, deps, session, files, checksF
     checks: result,
     comparisons,
   };
+};
+
+export const checkDefinition: CommandDefinition<(typeof CHECK_READS)[number]> = {
+  name: 'check',
+  summary: 'run a checks file against one or more Claws, with no deployment',
+  inputs: CHECK_READS,
+  targets: 'one Claw',
+  requires: { checks: 'the YAML file of conversation checks to run, such as .github/claw-checks.yml' },
+  run: check,
+};
+
+export const compareDefinition: CommandDefinition<(typeof COMPARE_READS)[number]> = {
+  name: 'compare',
+  summary:
+    'run the checks on a baseline (--baseline CLAW or --baseline-file) and a candidate (--claw-id), and compare them',
+  inputs: COMPARE_READS,
+  // `baseline` is the baseline Claw's id here ('' when not given), or `baseline-file` instead.
+  validate: ({ checks, clawId, baseline: claw, baselineFile }, _given, w) => {
+    if (!checks)
+      refuseInput('checks', '', 'the YAML file of conversation checks both sides run, such as .github/claw-checks.yml');
+    if (clawId === '') refuseInput('claw-id', '', 'the candidate Claw, checked now');
+    if (claw && baselineFile) refuseInput('baseline', claw, `a Claw id or ${w.input('baseline-file')}, not both`);
+    if (!claw && !baselineFile)
+      refuseInput(
+        'baseline',
+        '',
+        `the baseline Claw's id, or ${w.input('baseline-file')}: a checks output saved earlier`,
+      );
+    if (claw && !isValidId(claw)) refuseInput('baseline', claw, `the baseline Claw's id: ${ID_EXPECTED}`);
+    if (claw && claw === clawId)
+      refuseInput('baseline', claw, `another Claw than ${w.input('claw-id')}, the candidate`);
+  },
+  run: compare,
 };

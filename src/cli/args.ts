@@ -6,7 +6,8 @@
 // is one line naming the flag, and the nearest real one when it looks like a typo.
 import { nearest } from '../nearest.js';
 import { InputError } from '../errors.js';
-import { COMMAND_SUMMARIES, INPUTS, inputDefault } from '../inputs.js';
+import { INPUTS, inputDefault } from '../inputs.js';
+import { COMMANDS } from '../run.js';
 import type { InputReader } from '../settings.js';
 import type { Words } from '../words.js';
 
@@ -88,15 +89,14 @@ export const wantsJson = (argv: string[]): boolean => argv.some((a) => a === '--
 export const wantsHelp = (argv: string[]): boolean =>
   argv.slice(0, argv.includes('--') ? argv.indexOf('--') : argv.length).some((a) => a === '-h' || a === '--help');
 
-export function parseCli(argv: string[]): CliArgs {
+/** The names of the run's commands (a test may give others). */
+const NAMES = COMMANDS.map((c) => c.name);
+
+export function parseCli(argv: string[], commands: readonly string[] = NAMES): CliArgs {
   const given = new Map<string, string>();
   // --status-page beside --history-dir: the tool's switch, never the action's input (a branch).
   let pageSwitch = false;
   const positionals: string[] = [];
-  const hint = (typed: string): string => {
-    const near = nearest(typed, FLAGS);
-    return near ? `; did you mean --${near}?` : ' (claw-deploy <command> --help lists the flags)';
-  };
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i];
     if (arg === '--') {
@@ -111,67 +111,101 @@ export function parseCli(argv: string[]): CliArgs {
       positionals.push(arg);
       continue;
     }
-    if (!arg.startsWith('--')) throw new InputError(`Unknown flag ${arg}${hint(arg.replace(/^-+/, ''))}`);
-    const eq = arg.indexOf('=');
-    const name = arg.slice(2, eq < 0 ? undefined : eq);
-    let value = eq < 0 ? undefined : arg.slice(eq + 1);
-    if (name === 'api-key') {
-      throw new InputError(
-        `The API key is read only from the environment (${KEY_VARIABLES.join(', or ')}), never from a flag: a flag would land in the shell's history and in ps.`,
-      );
-    }
-    // The page renders into a folder with --history-dir: then --status-page is a switch of the tool.
-    const pageInFolder =
-      name === 'status-page' && argv.some((a) => a === '--history-dir' || a.startsWith('--history-dir='));
-    if (pageInFolder) {
-      if (value !== undefined) throw new InputError(`--status-page takes no value (given ${JSON.stringify(value)}).`);
+    // A bare true/false flag may be followed by the command: only before the first positional.
+    const flag = readFlag(argv, i, positionals.length === 0 ? commands : [], given);
+    i = flag.last;
+    if (flag.name === PAGE_SWITCH) {
       if (pageSwitch) throw new InputError('--status-page is given twice: give each flag once.');
       pageSwitch = true;
       continue;
     }
-    if (name in ACTION_ONLY) throw new InputError(`--${name} is not for the command line: it ${ACTION_ONLY[name]}.`);
-    if (!FLAGS.includes(name)) throw new InputError(`Unknown flag --${name}${hint(name)}`);
-    if (given.has(name)) {
-      throw new InputError(
-        `--${name} is given twice: give each flag once${name === 'claw-id' ? ' (several Claws: --claw-id c1,c2)' : ''}.`,
-      );
-    }
-    if ((SWITCHES as readonly string[]).includes(name)) {
-      if (value !== undefined) throw new InputError(`--${name} takes no value (given ${JSON.stringify(value)}).`);
-      value = 'true';
-    } else if (value === undefined) {
-      const next = argv[i + 1];
-      if (BOOLEAN_INPUTS.has(name)) {
-        // A bare switch is true; `--auto-rollback false` reads the word after it. Any other word
-        // there, when it cannot be the command, was meant as the value (`--wait no`).
-        const command = positionals.length === 0 && next !== undefined && next in COMMAND_SUMMARIES;
-        if (next !== undefined && next !== 'true' && next !== 'false' && !next.startsWith('-') && !command) {
-          throw new InputError(
-            `--${name} is ${JSON.stringify(next)}: expected true or false (--${name} alone is true; --${name} false, or --${name}=false).`,
-          );
-        }
-        value = next === 'true' || next === 'false' ? (i++, next) : 'true';
-      } else if (next === undefined || next.startsWith('--')) {
-        throw new InputError(`--${name} needs a value: --${name} VALUE, or --${name}=VALUE.`);
-      } else {
-        value = next;
-        i += 1;
-      }
-    }
-    // An empty value reads as the flag left out (`--output=$OUT` with OUT unset): a run that then
-    // writes no file, or uses a default, and says nothing. Given, a flag has a value.
-    if (value.trim() === '') {
-      throw new InputError(
-        `--${name} is empty: give it a value (--${name} VALUE, or --${name}=VALUE), or leave the flag out.`,
-      );
-    }
-    given.set(name, value);
+    given.set(flag.name, flag.value);
   }
   if (positionals.length > 1) {
     throw new InputError(
       `Unexpected argument ${JSON.stringify(positionals[1])}: expected one command, then flags (several Claws: --claw-id c1,c2).`,
     );
   }
+  return { ...flagsOf(given), ...toolFlagsOf(given), command: positionals[0], statusPage: pageSwitch };
+}
+
+/** What readFlag returns for --status-page beside --history-dir: the tool's switch. */
+const PAGE_SWITCH = ' status-page';
+
+/** The hint after an unknown flag: the nearest real one, or where the flags are listed. */
+function hint(typed: string): string {
+  const near = nearest(typed, FLAGS);
+  return near ? `; did you mean --${near}?` : ' (claw-deploy <command> --help lists the flags)';
+}
+
+/**
+ * The flag at `argv[i]` and its value (`--name=value`, `--name value`, a bare switch or boolean),
+ * and the index of the last word it took. `commands` may follow a bare boolean flag; a flag in
+ * `given` already is refused.
+ */
+function readFlag(
+  argv: string[],
+  i: number,
+  commands: readonly string[],
+  given: ReadonlyMap<string, string>,
+): { name: string; value: string; last: number } {
+  const arg = argv[i];
+  if (!arg.startsWith('--')) throw new InputError(`Unknown flag ${arg}${hint(arg.replace(/^-+/, ''))}`);
+  const eq = arg.indexOf('=');
+  const name = arg.slice(2, eq < 0 ? undefined : eq);
+  let value = eq < 0 ? undefined : arg.slice(eq + 1);
+  if (name === 'api-key') {
+    throw new InputError(
+      `The API key is read only from the environment (${KEY_VARIABLES.join(', or ')}), never from a flag: a flag would land in the shell's history and in ps.`,
+    );
+  }
+  // The page renders into a folder with --history-dir: then --status-page is a switch of the tool.
+  if (name === 'status-page' && argv.some((a) => a === '--history-dir' || a.startsWith('--history-dir='))) {
+    if (value !== undefined) throw new InputError(`--status-page takes no value (given ${JSON.stringify(value)}).`);
+    return { name: PAGE_SWITCH, value: 'true', last: i };
+  }
+  if (name in ACTION_ONLY) throw new InputError(`--${name} is not for the command line: it ${ACTION_ONLY[name]}.`);
+  if (!FLAGS.includes(name)) throw new InputError(`Unknown flag --${name}${hint(name)}`);
+  if (given.has(name)) {
+    throw new InputError(
+      `--${name} is given twice: give each flag once${name === 'claw-id' ? ' (several Claws: --claw-id c1,c2)' : ''}.`,
+    );
+  }
+  let last = i;
+  if ((SWITCHES as readonly string[]).includes(name)) {
+    if (value !== undefined) throw new InputError(`--${name} takes no value (given ${JSON.stringify(value)}).`);
+    value = 'true';
+  } else if (value === undefined) {
+    const next = argv[i + 1];
+    if (BOOLEAN_INPUTS.has(name)) {
+      // A bare switch is true; `--auto-rollback false` reads the word after it. Any other word
+      // there, when it cannot be the command, was meant as the value (`--wait no`).
+      const command = next !== undefined && commands.includes(next);
+      if (next !== undefined && next !== 'true' && next !== 'false' && !next.startsWith('-') && !command) {
+        throw new InputError(
+          `--${name} is ${JSON.stringify(next)}: expected true or false (--${name} alone is true; --${name} false, or --${name}=false).`,
+        );
+      }
+      value = next === 'true' || next === 'false' ? (last++, next) : 'true';
+    } else if (next === undefined || next.startsWith('--')) {
+      throw new InputError(`--${name} needs a value: --${name} VALUE, or --${name}=VALUE.`);
+    } else {
+      value = next;
+      last += 1;
+    }
+  }
+  // An empty value reads as the flag left out (`--output=$OUT` with OUT unset): a run that then
+  // writes no file, or uses a default, and says nothing. Given, a flag has a value.
+  if (value.trim() === '') {
+    throw new InputError(
+      `--${name} is empty: give it a value (--${name} VALUE, or --${name}=VALUE), or leave the flag out.`,
+    );
+  }
+  return { name, value, last };
+}
+
+/** The inputs given as flags, an alias under the input it stands for. */
+function flagsOf(given: Map<string, string>): Pick<CliArgs, 'flags' | 'aliased'> {
   const flags: Record<string, string> = {};
   for (const input of INPUTS) {
     const value = given.get(input.name);
@@ -186,23 +220,23 @@ export function parseCli(argv: string[]): CliArgs {
     flags[name] = value;
     aliased[name] = `--${alias}`;
   }
+  return { flags, aliased };
+}
+
+/** The tool's own flags. */
+function toolFlagsOf(given: Map<string, string>): Omit<CliArgs, 'flags' | 'aliased' | 'command' | 'statusPage'> {
   return {
-    command: positionals[0],
-    flags,
-    aliased,
     json: given.has('json'),
     progress: !given.has('no-progress'),
     verbose: given.has('verbose'),
     help: given.has('help'),
     version: given.has('version'),
     historyDir: given.get('history-dir'),
-    statusPage: pageSwitch,
   };
 }
 
 /** The command named, or the one-line refusal naming the nearest real one. */
-export function checkCommand(command: string): void {
-  const commands = Object.keys(COMMAND_SUMMARIES);
+export function checkCommand(command: string, commands: readonly string[] = NAMES): void {
   if (commands.includes(command)) return;
   const near = nearest(command, commands);
   throw new InputError(

@@ -4,12 +4,15 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { explainErrorResponse } from '../api/errors.js';
-import { COMMAND_SUMMARIES, INPUTS } from '../inputs.js';
-import { readSettings } from '../settings.js';
+import { INPUTS } from '../inputs.js';
+import { COMMANDS, readSettings } from '../run.js';
 import { ACTION_ONLY, checkCommand, cliReader, cliWords, nearest, parseCli, wantsHelp } from './args.js';
 import { commandFlags, commandHelp } from './help.js';
 import { Output, jsonResult } from './output.js';
 import { Terminal, columnsOf, fitColumns, terminalLine, wrapColumns } from './terminal.js';
+
+/** Each command's summary, from its definition. */
+const COMMAND_SUMMARIES = Object.fromEntries(COMMANDS.map((c) => [c.name, c.summary]));
 
 const ENV = { CLAW_DEPLOY_API_KEY: 'k-123', CLAW_DEPLOY_BASE_URL: 'https://api.example.com/v1' };
 

@@ -1,8 +1,11 @@
-// `--help`, for the tool and for each command, generated from the one table of inputs that
-// action.yml documents: a command's help lists the flags that command reads, in groups, each with
-// the table's words and default. Only the grouping lives here; an input no group names yet is
+// `--help`, for the tool and for each command, generated from the commands' definitions and the one
+// table of inputs that action.yml documents: a command's help lists the flags its definition reads,
+// in groups, each with the table's words and default. Only the grouping lives here; an input no group names yet is
 // listed under "Other flags", so a new input is never missing from the help.
-import { COMMAND_SUMMARIES, INPUTS, type InputSpec } from '../inputs.js';
+import type { CommandDefinition } from '../command.js';
+import { INPUTS, type InputSpec } from '../inputs.js';
+import { COMMANDS } from '../run.js';
+import { COMMON_INPUTS } from '../settings.js';
 import { ACTION_ONLY, BASE_URL_VARIABLE, KEY_VARIABLES } from './args.js';
 import { EXIT_TABLE } from './exit-codes.js';
 import { wrapColumns } from './terminal.js';
@@ -21,40 +24,40 @@ const TOOL_FLAGS: [string, string][] = [
   ['--version', 'the version'],
 ];
 
-type Command = keyof typeof COMMAND_SUMMARIES;
-const RUNS = ['deploy', 'wait', 'rollback', 'health', 'check', 'plan', 'apply', 'drift', 'compare'];
-
-/** Which flags each command reads, in groups a person looks for. */
-const GROUPS: { title: string; commands: string[]; flags: string[] }[] = [
-  { title: 'Which Claw', commands: ['deploy', 'rollback', 'health', 'check', 'compare'], flags: ['claw-id'] },
-  { title: 'Which deployment', commands: ['wait', 'rollback'], flags: ['deployment-id'] },
-  { title: 'Claws as code', commands: ['plan', 'apply', 'drift', 'preview'], flags: ['manifest'] },
-  { title: 'Applying', commands: ['apply'], flags: ['plan-id', 'auto-approve', 'deploy-changed', 'rewrite-secrets'] },
-  { title: 'Drift', commands: ['drift'], flags: ['fail-on-drift'] },
-  { title: 'The deployment', commands: ['deploy', 'apply', 'preview'], flags: ['strategy', 'payload', 'on-conflict'] },
-  { title: 'Waiting', commands: ['deploy'], flags: ['wait'] },
+/**
+ * The flags a command reads, in groups a person looks for: a command's help shows each group's
+ * flags that its definition reads (`when`: only if it reads that flag too; `unless`: only if not;
+ * `whole`: every flag of the group).
+ */
+const GROUPS: { title: string; flags: string[]; when?: string; unless?: string; whole?: boolean }[] = [
+  { title: 'Which Claw', flags: ['claw-id'] },
+  { title: 'Which deployment', flags: ['deployment-id'] },
+  { title: 'Claws as code', flags: ['manifest'] },
+  { title: 'Applying', flags: ['plan-id', 'auto-approve', 'deploy-changed', 'rewrite-secrets'] },
+  { title: 'Drift', flags: ['fail-on-drift'] },
+  { title: 'The deployment', flags: ['strategy', 'payload', 'on-conflict'] },
+  { title: 'Waiting', flags: ['wait'] },
   {
     title: 'Waiting',
-    commands: ['deploy', 'wait', 'rollback', 'health', 'check', 'apply', 'preview', 'compare'],
     flags: ['timeout', 'poll-interval', 'success-statuses', 'failure-statuses'],
+    when: 'poll-interval',
   },
-  { title: 'Rolling back', commands: ['deploy', 'wait', 'apply', 'preview'], flags: ['auto-rollback', 'rollback-on'] },
-  { title: 'A fleet (several Claws)', commands: ['deploy', 'apply'], flags: ['waves', 'bake', 'max-failures'] },
-  {
-    title: 'Conversation checks',
-    commands: ['deploy', 'health', 'check', 'apply', 'preview', 'compare'],
-    flags: ['checks', 'checks-junit', 'checks-output', 'judge-cache', 'trusted-files'],
-  },
+  { title: 'Rolling back', flags: ['auto-rollback', 'rollback-on'] },
+  { title: 'A fleet (several Claws)', flags: ['waves', 'bake', 'max-failures'] },
+  { title: 'Conversation checks', flags: ['checks', 'checks-junit', 'checks-output', 'judge-cache', 'trusted-files'] },
+  // Shown whole, as it always was: deploy's help names compare's --baseline-file too.
   {
     title: 'Comparing (before and after)',
-    commands: ['deploy', 'compare'],
     flags: ['baseline', 'baseline-file', 'fail-on'],
+    when: 'baseline',
+    whole: true,
   },
-  { title: 'Health', commands: ['health'], flags: ['probe-message', 'probe-expect', 'fail-on-unhealthy'] },
-  { title: 'Previews', commands: ['preview'], flags: ['preview-claws', 'preview-ttl', 'max-previews', 'fail-on'] },
-  { title: 'The service', commands: [...RUNS, 'preview'], flags: ['base-url', 'auth-scheme', 'request-timeout'] },
+  // deploy and apply read the probe for a fleet's bake; their help leaves it to health's.
+  { title: 'Health', flags: ['probe-message', 'probe-expect', 'fail-on-unhealthy'], when: 'fail-on-unhealthy' },
+  { title: 'Previews', flags: ['preview-claws', 'preview-ttl', 'max-previews', 'fail-on'], when: 'preview-claws' },
+  { title: 'The service', flags: ['base-url', 'auth-scheme', 'request-timeout'] },
   // The deadline of the whole run, for the commands that have no wait of their own.
-  { title: 'The service', commands: ['plan', 'drift'], flags: ['timeout'] },
+  { title: 'The service', flags: ['timeout'], unless: 'poll-interval' },
 ];
 
 const GROUPED = new Set(GROUPS.flatMap((g) => g.flags));
@@ -124,7 +127,7 @@ function environment(width: number): string[] {
   ];
 }
 
-export function toolHelp(width = 80): string {
+export function toolHelp(width = 80, commands: readonly CommandDefinition[] = COMMANDS): string {
   return [
     'Usage: claw-deploy <command> [flags]',
     '',
@@ -134,7 +137,10 @@ export function toolHelp(width = 80): string {
     ),
     '',
     'Commands:',
-    ...rows(Object.entries(COMMAND_SUMMARIES), width),
+    ...rows(
+      commands.map((c) => [c.name, c.summary]),
+      width,
+    ),
     '',
     ...environment(width),
     ...footer(width),
@@ -144,10 +150,17 @@ export function toolHelp(width = 80): string {
 }
 
 /** The flags `command` reads, in their groups (an input no group names yet under "Other flags"). */
-export function commandFlags(command: string): { title: string; inputs: InputSpec[] }[] {
+export function commandFlags(
+  command: string,
+  commands: readonly CommandDefinition[] = COMMANDS,
+): { title: string; inputs: InputSpec[] }[] {
+  const definition = commands.find((c) => c.name === command);
+  const reads = (input: string): boolean =>
+    COMMON_INPUTS.includes(input) || ((definition?.inputs as readonly string[] | undefined)?.includes(input) ?? false);
   const groups: { title: string; inputs: InputSpec[] }[] = [];
-  for (const group of GROUPS.filter((g) => g.commands.includes(command))) {
-    const inputs = FLAG_INPUTS.filter((i) => group.flags.includes(i.name));
+  for (const group of GROUPS) {
+    if ((group.when && !reads(group.when)) || (group.unless && reads(group.unless))) continue;
+    const inputs = FLAG_INPUTS.filter((i) => group.flags.includes(i.name) && (group.whole || reads(i.name)));
     const same = groups.find((g) => g.title === group.title);
     if (same) same.inputs.push(...inputs);
     else if (inputs.length) groups.push({ title: group.title, inputs });
@@ -157,8 +170,8 @@ export function commandFlags(command: string): { title: string; inputs: InputSpe
   return groups;
 }
 
-export function commandHelp(command: Command | string, width = 80): string {
-  const groups = commandFlags(command).flatMap(({ title, inputs }) => [
+export function commandHelp(command: string, width = 80, commands: readonly CommandDefinition[] = COMMANDS): string {
+  const groups = commandFlags(command, commands).flatMap(({ title, inputs }) => [
     `${title}:`,
     ...rows(
       inputs.map((i) => [`--${i.name}`, `${forShell(i.description)}${shownDefault(i)}`]),
@@ -169,7 +182,7 @@ export function commandHelp(command: Command | string, width = 80): string {
   return [
     `Usage: claw-deploy ${command} [flags]`,
     '',
-    ...wrapColumns(`${command}: ${COMMAND_SUMMARIES[command] ?? ''}.`, width - 1),
+    ...wrapColumns(`${command}: ${commands.find((c) => c.name === command)?.summary ?? ''}.`, width - 1),
     '',
     ...groups,
     ...wrapColumns('A true/false flag alone means true; give false as --flag=false. Give each flag once.', width - 1),

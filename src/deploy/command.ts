@@ -1,6 +1,8 @@
 // The deploy, wait and rollback commands, as the run's table calls them: one Claw or a fleet, and
 // each one's outputs, summary and GitHub Deployment status.
-import type { Command, CommandContext, CommandResult } from '../command.js';
+import type { CommandContext } from '../command.js';
+import { type Command, type CommandDefinition, type CommandResult, READS } from '../command.js';
+import { type SettingsOf, refuseInput } from '../settings.js';
 import type { DeploymentState } from '../github/deployments.js';
 import { type GitHubRun, commitUrl, runUrl } from '../github/run.js';
 import { deployOutputs, deploySummary } from '../report/deploy-report.js';
@@ -15,6 +17,36 @@ import type { DeploymentRecord, RunFacts } from '../health/deployment-records.js
 import { keepDeploymentRecords } from '../health/deployment-log.js';
 import { stateSealKey } from '../seal.js';
 import { deployRecords, fleetRecords } from './records.js';
+
+/** The inputs each command reads (beyond the common ones): its run sees only the settings they fill. */
+const DEPLOY_READS = [
+  'claw-id',
+  ...READS.deploying,
+  'wait',
+  ...READS.waiting,
+  ...READS.rollingBack,
+  ...READS.fleet,
+  ...READS.checks,
+  'baseline',
+  'fail-on',
+  // A fleet's bake probes its Claws with them.
+  'probe-message',
+  'probe-expect',
+  'environment',
+  'github-token',
+  // With it, each deployment is kept as a record on the history branch, sealed with the state secret.
+  'history',
+  'state-secret',
+] as const;
+const WAIT_READS = ['deployment-id', ...READS.waiting, ...READS.rollingBack] as const;
+const ROLLBACK_READS = [
+  'claw-id',
+  'deployment-id',
+  ...READS.waiting,
+  'history',
+  'github-token',
+  'state-secret',
+] as const;
 
 /** GitHub's reading of an outcome: failed or paused is a failure, timed-out or cancelled an error. */
 export function githubState(outcome: string): DeploymentState | undefined {
@@ -63,7 +95,7 @@ function sayPower(log: Logger, suite: CheckSuite): void {
  * to write is a warning (health/deployment-log.ts), never the deployment's outcome.
  */
 async function keepRecords(
-  { settings, deps, session }: CommandContext,
+  { settings, deps, session }: CommandContext<SettingsOf<'history' | 'state-secret'>>,
   build: (facts: RunFacts) => DeploymentRecord[],
 ): Promise<void> {
   if (!settings.history || !session.health) return;
@@ -91,7 +123,7 @@ async function clawOfDeployment(deps: CommandContext['deps'], deploymentId: stri
   }
 }
 
-export const deploy: Command = async (context) => {
+export const deploy: Command<SettingsOf<(typeof DEPLOY_READS)[number]>> = async (context) => {
   const { settings, deps, session, policy, files } = context;
   if (deps.behaviour && files.suite) sayPower(deps.log, files.suite);
   if (!settings.fleet) {
@@ -124,10 +156,10 @@ export const deploy: Command = async (context) => {
   };
 };
 
-export const wait: Command = async ({ settings, deps, session, policy }) =>
+export const wait: Command<SettingsOf<(typeof WAIT_READS)[number]>> = async ({ settings, deps, session, policy }) =>
   fromDeploy(await waitOnDeployment(deps, settings.deploymentId, policy), session.github);
 
-export const rollback: Command = async (context) => {
+export const rollback: Command<SettingsOf<(typeof ROLLBACK_READS)[number]>> = async (context) => {
   const { settings, deps, session, policy } = context;
   const result = await rollbackCommand(deps, { deploymentId: settings.deploymentId, clawId: settings.clawId }, policy);
   // Rolled back by id alone: the record needs its Claw, which the deployment names (one read, with history only).
@@ -138,4 +170,45 @@ export const rollback: Command = async (context) => {
       : undefined);
   await keepRecords(context, (facts) => deployRecords({ ...result, clawId }, facts));
   return fromDeploy(result, session.github);
+};
+
+export const deployDefinition: CommandDefinition<(typeof DEPLOY_READS)[number]> = {
+  name: 'deploy',
+  summary: 'trigger a deployment of one Claw (or a fleet), wait for a final status, roll back when told to',
+  inputs: DEPLOY_READS,
+  targets: 'the Claw to deploy',
+  fleet: true,
+  githubDeployment: true,
+  validate: (settings, given, w) => {
+    if (settings.checks && !settings.wait)
+      refuseInput(
+        'wait',
+        given('wait'),
+        `true when ${w.input('checks')} is set: the checks run once the deployment has succeeded`,
+      );
+  },
+  run: deploy,
+};
+
+export const waitDefinition: CommandDefinition<(typeof WAIT_READS)[number]> = {
+  name: 'wait',
+  summary: 'wait for an existing deployment (--deployment-id) to reach a final status',
+  inputs: WAIT_READS,
+  requires: { 'deployment-id': 'the id of the deployment to wait on' },
+  run: wait,
+};
+
+export const rollbackDefinition: CommandDefinition<(typeof ROLLBACK_READS)[number]> = {
+  name: 'rollback',
+  summary: "roll back a deployment, or a Claw's current one",
+  inputs: ROLLBACK_READS,
+  validate: (settings, _given, w) => {
+    if (settings.clawId === '' && settings.deploymentId === '')
+      refuseInput(
+        'deployment-id',
+        '',
+        `the deployment to roll back, or a ${w.input('claw-id')} whose current deployment is rolled back`,
+      );
+  },
+  run: rollback,
 };

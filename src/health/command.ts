@@ -2,7 +2,8 @@
 // with `history` (or incidents or a status page, which turn it on), the run is also kept on the
 // history branch, incidents are opened and closed as issues, and the page is rendered.
 import { ApiError } from '../api/errors.js';
-import type { Command } from '../command.js';
+import { type Command, type CommandDefinition, READS } from '../command.js';
+import type { SettingsOf } from '../settings.js';
 import { errorMessage } from '../errors.js';
 import { type IncidentLine, healthOutputs, healthSummary, healthTimeSummary } from '../report/health-report.js';
 import { stateSealKey } from '../seal.js';
@@ -20,7 +21,32 @@ const MAX_PROBE_RETRY_MS = 30_000;
  */
 const MAX_GITHUB_SHARE_MS = 30_000;
 
-export const health: Command = async ({ settings, deps, policy, session }) => {
+/** The inputs each command reads (beyond the common ones): its run sees only the settings they fill. */
+const HEALTH_READS = [
+  'claw-id',
+  ...READS.waiting,
+  ...READS.checks,
+  'probe-message',
+  'probe-expect',
+  'fail-on-unhealthy',
+  'github-token',
+  'state-secret',
+  'history',
+  'status-page',
+  'incidents',
+  'confirm',
+  'recover',
+  'reopen-within',
+  'assignees',
+  'mention',
+  'max-new-incidents',
+] as const;
+export const health: Command<SettingsOf<(typeof HEALTH_READS)[number]>> = async ({
+  settings,
+  deps,
+  policy,
+  session,
+}) => {
   const overTime = settings.history !== '';
   let result: HealthResult | undefined;
   let service: ServiceState;
@@ -109,3 +135,11 @@ function incidentLines(time: OverTimeResult): IncidentLine[] {
   }
   return lines;
 }
+
+export const healthDefinition: CommandDefinition<(typeof HEALTH_READS)[number]> = {
+  name: 'health',
+  summary: "check Claws' health, with a chat probe or a checks file",
+  inputs: HEALTH_READS,
+  targets: 'one Claw',
+  run: health,
+};

@@ -1,7 +1,14 @@
 // The plan, apply and drift commands: plan against the service, then (apply) check the plan is the
 // reviewed one, write it, and deploy what changed through the fleet path.
-import type { Command, CommandContext, CommandResult } from '../command.js';
-import type { CommandDeps, Policy } from '../deploy/deploy.js';
+import {
+  type Command,
+  type CommandContext,
+  type CommandDefinition,
+  type CommandDeps,
+  type CommandResult,
+  type Policy,
+  READS,
+} from '../command.js';
 import { ACTION_WORDS, type Words, wordsOf } from '../words.js';
 import { errorMessage } from '../errors.js';
 import { runUrl } from '../github/run.js';
@@ -9,7 +16,7 @@ import { fleetOutputs, fleetSummary } from '../report/fleet-report.js';
 import { MAX_PLAN_SUMMARY_BYTES } from '../report/markdown.js';
 import { writePlanFiles } from '../report/plan-files.js';
 import { type PlanView, planMarkdown, planOutputs } from '../report/plan-report.js';
-import type { Settings } from '../settings.js';
+import { type Settings, type SettingsOf, refuseInput } from '../settings.js';
 import { type FleetRequest, rolloutFleet } from '../deploy/fleet.js';
 import { FileError } from '../config/yaml-file.js';
 import { applyPlan, describeOperation } from './apply.js';
@@ -129,21 +136,40 @@ export async function applyCommand(
   return { plan, apply, rollout, outcome: rollout.outcome, ok: rollout.ok, message: `${applied}. ${rollout.message}` };
 }
 
+/** The inputs each command reads (beyond the common ones): its run sees only the settings they fill. */
+const PLAN_READS = ['manifest', 'comment', 'github-token'] as const;
+const APPLY_READS = [
+  'manifest',
+  'plan-id',
+  'auto-approve',
+  'deploy-changed',
+  'rewrite-secrets',
+  ...READS.deploying,
+  ...READS.waiting,
+  ...READS.rollingBack,
+  ...READS.fleet,
+  ...READS.checks,
+  // A fleet's bake probes its Claws with them.
+  'probe-message',
+  'probe-expect',
+] as const;
+const DRIFT_READS = ['manifest', 'fail-on-drift'] as const;
+
 /** The manifest the run read, for the commands that need one (Settings refuses them without it). */
-function manifestOf(context: CommandContext): Manifest {
+function manifestOf(context: CommandContext<Pick<Settings, 'command'>>): Manifest {
   const { manifest } = context.files;
   if (!manifest) throw new Error(`the ${context.settings.command} command needs a manifest`);
   return manifest;
 }
 
-export const plan: Command = async (context) =>
+export const plan: Command<SettingsOf<(typeof PLAN_READS)[number]>> = async (context) =>
   manifestResult(context, 'Plan', await planCommand(context.deps, manifestOf(context)));
 
-export const drift: Command = async (context) =>
+export const drift: Command<SettingsOf<(typeof DRIFT_READS)[number]>> = async (context) =>
   manifestResult(context, 'Drift', await driftCommand(context.deps, manifestOf(context), context.settings.failOnDrift));
 
 /** The apply command's options, and the fleet request it deploys the changed Claws with. */
-export function applyOptions(settings: Settings): ApplyOptions {
+export function applyOptions(settings: SettingsOf<(typeof APPLY_READS)[number]>): ApplyOptions {
   const { strategy, payload, waves, bakeMs, maxFailures, probeMessage, probeExpect } = settings;
   return {
     planId: settings.planId,
@@ -153,14 +179,14 @@ export function applyOptions(settings: Settings): ApplyOptions {
   };
 }
 
-export const apply: Command = async (context) => {
+export const apply: Command<SettingsOf<(typeof APPLY_READS)[number]>> = async (context) => {
   const result = await applyCommand(context.deps, manifestOf(context), applyOptions(context.settings), context.policy);
   return manifestResult(context, 'Apply', result);
 };
 
 /** Plan, drift and apply: the plan's outputs and summary (and an apply's rollout), and its files. */
 async function manifestResult(
-  { session }: CommandContext,
+  { session }: Pick<CommandContext, 'session'>,
   title: PlanView['title'],
   result: ManifestResult,
 ): Promise<CommandResult> {
@@ -198,3 +224,36 @@ async function manifestResult(
     plan: { result, view },
   };
 }
+
+export const planDefinition: CommandDefinition<(typeof PLAN_READS)[number]> = {
+  name: 'plan',
+  summary: 'show what a manifest would change, writing nothing',
+  inputs: PLAN_READS,
+  run: plan,
+};
+
+export const applyDefinition: CommandDefinition<(typeof APPLY_READS)[number]> = {
+  name: 'apply',
+  summary: 'apply a manifest (refusing another plan than --plan-id), then deploy the Claws that changed',
+  inputs: APPLY_READS,
+  validate: (settings, _given, w) => {
+    if (!settings.planId && !settings.autoApprove) {
+      refuseInput(
+        'plan-id',
+        '',
+        `the ${w.output('plan-id')} of the reviewed plan (apply refuses to write an unreviewed plan), or ${w.setting('auto-approve', 'true')} to apply without review`,
+      );
+    }
+  },
+  checkFiles: ({ manifest }, words) => {
+    if (manifest) requireSecrets(manifest, words);
+  },
+  run: apply,
+};
+
+export const driftDefinition: CommandDefinition<(typeof DRIFT_READS)[number]> = {
+  name: 'drift',
+  summary: 'fail when the service differs from a manifest',
+  inputs: DRIFT_READS,
+  run: drift,
+};
