@@ -5,6 +5,7 @@
 // profile (80% near-certain at 0.99, 20% flaky, 0.90 overall, each question's rate dropping by the
 // same share): the profile the benchmark simulates, which checks the figure.
 import { phi, zQuantile } from './distributions.js';
+import { DEFAULT_LEVEL, PASS_RATE_SHARE } from './engine.js';
 import type { Detectable } from './types.js';
 
 export interface PowerOptions {
@@ -12,7 +13,7 @@ export interface PowerOptions {
   drop?: number;
   /** The suite's tolerance on the pass rate, in points of share (default 0). */
   tolerance?: number;
-  /** The one-sided level (default 0.05). */
+  /** The one-sided level of the suite's test (default 0.045: its share of the 5% of `behaviour`). */
   level?: number;
   /** The baseline's pass rate (default 0.9). */
   passRate?: number;
@@ -31,7 +32,7 @@ export function referenceProfile(passRate = 0.9): { share: number; rate: number 
 /** The chance that the suite's pass rate is called `regressed` after a relative drop. */
 export function passRatePower(questions: number, repeats: number, options: PowerOptions = {}): number {
   const drop = options.drop ?? 0.1;
-  const level = options.level ?? 0.05;
+  const level = options.level ?? DEFAULT_LEVEL * PASS_RATE_SHARE;
   const profile = referenceProfile(options.passRate);
   let delta = 0;
   let variance = 0;
