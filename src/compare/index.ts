@@ -10,3 +10,5 @@ export {
   NO_CHANGE_BAND,
 } from './engine.js';
 export { detectableDrop, passRatePower } from './power.js';
+export type { WatchInput, WatchResult, WatchRun, WatchSide, WatchVerdict } from './watch.js';
+export { DEFAULT_WATCH_LEVEL, DEFAULT_WINDOW_DAYS, watchDeployment } from './watch.js';

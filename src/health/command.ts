@@ -63,6 +63,7 @@ export const health: Command = async ({ settings, deps, policy, session }) => {
         seal: stateSealKey(settings, session.github.repository),
         redact: session.redact.redact,
         repository: session.github.repository,
+        serverUrl: session.github.serverUrl,
         listedAll: settings.targets.all,
       },
       { result, service, serviceProblem: problem && errorMessage(problem) },

@@ -4,12 +4,15 @@
 // readable history, incidents count this run only.
 import type { Clock, Logger } from '../clock.js';
 import { verdictOf } from '../checks/result.js';
+import { DEFAULT_WINDOW_DAYS } from '../compare/index.js';
 import { clip } from '../format.js';
 import { allBadge, clawBadge } from '../report/badge.js';
 import { statusJson, statusPage } from '../report/status-page.js';
 import type { SealKey } from '../seal.js';
 import type { HealthEntry, HealthResult } from './health.js';
 import { HealthHistory, type HistoryView } from './history.js';
+import type { DeploymentRecord } from './deployment-records.js';
+import { type ClawWatch, deploymentRows, watchClaws } from './deployment-watch.js';
 import { type FileChange, type HealthHost, hostError, isQuiet } from './host.js';
 import { type IncidentOptions, type IncidentOutcome, type Observation, trackIncidents } from './incidents.js';
 import { type ClawRecord, type RunRecord, type ServiceState, isClawRecord } from './records.js';
@@ -27,6 +30,8 @@ export interface OverTimeRequest {
   repository: string;
   /** The run checked every Claw of the workspace (`*`). */
   listedAll: boolean;
+  /** `https://github.com` or the enterprise server: for links to commits. */
+  serverUrl?: string;
 }
 
 /** What the run found: its Claws' entries, and how the service answered. */
@@ -73,6 +78,8 @@ export async function healthOverTime(
       );
   }
   const records = recordsOf(checked, now, host.runId);
+  // The watch and the suspects read sealed records only: without a readable history, none.
+  const watches = view && watchesOf(view, records, now, checkedIds, host, request);
   let incidents: IncidentOutcome | undefined;
   if (request.incidents) {
     incidents = await trackIncidents(
@@ -86,11 +93,15 @@ export async function healthOverTime(
         runUrl: host.runUrl,
       },
       request.incidents,
-      observationsOf(checked),
+      observationsOf(checked, watches),
       view?.recent ?? [],
       request.listedAll && checked.result !== undefined,
     );
   }
+  const deployments = watches && {
+    windowDays: DEFAULT_WINDOW_DAYS,
+    rows: deploymentRows(watches, incidents?.open ?? new Map()),
+  };
   const model = (v: HistoryView): StatusModel => {
     const claws = clawStatuses(v, now, checkedIds).map((c) => {
       const open = incidents?.open.get(`claw:${c.claw}`);
@@ -116,6 +127,7 @@ export async function healthOverTime(
       ...(service ? { serviceIncident: service } : {}),
       ...(listed.length ? { incidents: listed } : {}),
       ...(leftOut > 0 ? { leftOut } : {}),
+      ...(deployments ? { deployments } : {}),
     };
   };
   let written: HistoryView | undefined;
@@ -181,7 +193,32 @@ function recordsOf(checked: CheckedRun, at: number, run: string): RunRecord[] {
   return records;
 }
 
-function observationsOf(checked: CheckedRun): Observation[] {
+/** Each Claw's watched deployments and suspect, from the history and this run's records. */
+function watchesOf(
+  view: HistoryView,
+  records: RunRecord[],
+  now: number,
+  claws: string[],
+  host: HealthHost,
+  request: OverTimeRequest,
+): Map<string, ClawWatch> {
+  const repositoryUrl =
+    request.serverUrl && request.repository ? `${request.serverUrl}/${request.repository}` : undefined;
+  return watchClaws({
+    runs: [...view.recent, ...records],
+    deployments: deploymentRecordsOf(view),
+    now,
+    claws,
+    links: { run: host.runUrl, ...(repositoryUrl ? { repositoryUrl } : {}) },
+  });
+}
+
+/** The deployment records the history holds. */
+function deploymentRecordsOf(view: HistoryView): DeploymentRecord[] {
+  return (view as HistoryView & { deployments?: DeploymentRecord[] }).deployments ?? [];
+}
+
+function observationsOf(checked: CheckedRun, watches: Map<string, ClawWatch> | undefined): Observation[] {
   const service: Observation =
     checked.service === 'up'
       ? { subject: { service: true }, status: 'healthy' }
@@ -199,8 +236,10 @@ function observationsOf(checked: CheckedRun): Observation[] {
         };
   const checks = checked.result?.checks?.entries ?? [];
   const claws = (checked.result?.entries ?? []).map((e): Observation => {
-    if (e.verdict !== 'unhealthy') return { subject: { claw: e.clawId }, status: e.verdict };
-    return { subject: { claw: e.clawId }, status: 'unhealthy', failing: failingOf(e, checks) };
+    const facts = watches?.get(e.clawId)?.facts;
+    const deployments = facts ? { deployments: facts } : {};
+    if (e.verdict !== 'unhealthy') return { subject: { claw: e.clawId }, status: e.verdict, ...deployments };
+    return { subject: { claw: e.clawId }, status: 'unhealthy', failing: failingOf(e, checks), ...deployments };
   });
   return [service, ...claws];
 }
