@@ -287,7 +287,7 @@ export const INPUTS: readonly InputSpec[] = [
   {
     name: 'history',
     description:
-      'health: a branch that keeps one record per Claw per run (NDJSON month files, needs permissions: contents: write). Empty: no history, unless incidents or status-page turn it on with claw-health.',
+      'health: a branch that keeps one record per Claw per run (NDJSON month files, needs permissions: contents: write); deploy and rollback: one sealed record per deployment on it. Empty: no history, unless incidents or status-page turn it on with claw-health.',
     default: '',
   },
   {

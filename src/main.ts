@@ -114,20 +114,21 @@ export async function run(): Promise<void> {
               },
             }
           : undefined,
-      health:
-        settings.command === 'health' && settings.history
-          ? {
-              host: githubHealthHost(
-                // Every GitHub call of health ends by the step's timeout; a rate limit stops them all.
-                connectGitHub(settings.githubToken, github, {
-                  deadline: Date.now() + settings.timeoutMs,
-                  signal: cancel.signal,
-                  warn: log.warning,
-                }),
-                settings.history,
-              ),
-            }
-          : undefined,
+      health: settings.history
+        ? {
+            host: githubHealthHost(
+              // Every GitHub call of health ends by the step's timeout; a rate limit stops them all.
+              // A deploy's record is written after its wait and rollback (each up to the timeout).
+              connectGitHub(settings.githubToken, github, {
+                deadline:
+                  Date.now() + (settings.command === 'health' ? settings.timeoutMs : 2 * settings.timeoutMs + 60_000),
+                signal: cancel.signal,
+                warn: log.warning,
+              }),
+              settings.history,
+            ),
+          }
+        : undefined,
     });
     if (mirror) result.outputs['github-deployment-id'] = await mirror.finish(result.github);
     if (result.plan && settings.comment && settings.command === 'plan')

@@ -299,6 +299,16 @@ describe('checks and manifests', () => {
     expect(() => settings({ 'claw-id': 'c1', incidents: 'true' })).toThrow(
       /^Input 'incidents' is "true": expected to be set only with the health command\.$/,
     );
+    // deploy and rollback record their deployments on the branch; incidents and the page stay health's.
+    expect(settings({ 'claw-id': 'c1', history: 'claw-health', 'github-token': 't' })).toMatchObject({
+      history: 'claw-health',
+    });
+    expect(
+      settings({ command: 'rollback', 'claw-id': 'c1', history: 'claw-health', 'github-token': 't' }).history,
+    ).toBe('claw-health');
+    expect(() => settings({ command: 'check', 'claw-id': 'c1', checks: 'c.yml', history: 'claw-health' })).toThrow(
+      /^Input 'history' is "claw-health": expected to be set only with health, deploy or rollback\.$/,
+    );
     expect(() => settings({ 'claw-id': 'c1', 'checks-output': 'out.json' })).toThrow(
       /^Input 'checks-output' is "out\.json": expected to be set only with 'checks'/,
     );

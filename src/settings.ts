@@ -497,6 +497,9 @@ const GITHUB_LOGIN = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/;
 /** A branch name git and GitHub accept, kept simple: no `..`, no leading `-` or `/`, no `.lock`. */
 const BRANCH = /^(?!-|\/)(?!.*\.\.)(?!.*\/\/)(?!.*\.lock$)[\w./-]{1,100}(?<![/.])$/;
 
+/** The commands that write the history branch: health's lines, and the records of deployments. */
+const HISTORY_COMMANDS: readonly Command[] = ['health', 'deploy', 'rollback'];
+
 /** health's incidents, history and status page: each only for health, history on when the others need it. */
 function readHealthOverTime(
   read: InputReader,
@@ -511,7 +514,16 @@ function readHealthOverTime(
     ['status-page', statusPage],
     ['history', history !== ''],
   ] as const) {
-    if (on && command !== 'health') fail(input, read(input), 'to be set only with the health command');
+    // A deploy or rollback keeps a record of each deployment on the history branch (docs/dora.md).
+    const allowed = input === 'history' ? HISTORY_COMMANDS.includes(command) : command === 'health';
+    if (on && !allowed)
+      fail(
+        input,
+        read(input),
+        input === 'history'
+          ? 'to be set only with health, deploy or rollback'
+          : 'to be set only with the health command',
+      );
   }
   if ((enabled || statusPage) && history === '') history = DEFAULT_HISTORY_BRANCH;
   const atLeastOne = (input: string): number =>

@@ -1,6 +1,6 @@
 // The deploy, wait and rollback commands, as the run's table calls them: one Claw or a fleet, and
 // each one's outputs, summary and GitHub Deployment status.
-import type { Command, CommandResult } from '../command.js';
+import type { Command, CommandContext, CommandResult } from '../command.js';
 import type { DeploymentState } from '../github/deployments.js';
 import { type GitHubRun, commitUrl, runUrl } from '../github/run.js';
 import { deployOutputs, deploySummary } from '../report/deploy-report.js';
@@ -11,6 +11,10 @@ import { suitePower } from '../checks/comparison.js';
 import type { CheckSuite } from '../checks/check.js';
 import type { Logger } from '../clock.js';
 import { type ClawComparison, comparisonSummary } from '../report/comparison-report.js';
+import type { DeploymentRecord, RunFacts } from '../health/deployment-records.js';
+import { keepDeploymentRecords } from '../health/deployment-log.js';
+import { stateSealKey } from '../seal.js';
+import { deployRecords, fleetRecords } from './records.js';
 
 /** GitHub's reading of an outcome: failed or paused is a failure, timed-out or cancelled an error. */
 export function githubState(outcome: string): DeploymentState | undefined {
@@ -54,13 +58,40 @@ function sayPower(log: Logger, suite: CheckSuite): void {
   if (power.warning) log.warning(power.warning);
 }
 
-export const deploy: Command = async ({ settings, deps, session, policy, files }) => {
+/**
+ * With `history`, the run's deployments as sealed records on the branch, in one commit; a failure
+ * to write is a warning (health/deployment-log.ts), never the deployment's outcome.
+ */
+async function keepRecords(
+  { settings, deps, session }: CommandContext,
+  build: (facts: RunFacts) => DeploymentRecord[],
+): Promise<void> {
+  if (!settings.history || !session.health) return;
+  const { github } = session;
+  await keepDeploymentRecords(
+    { clock: deps.clock, log: deps.log },
+    {
+      host: session.health.host,
+      branch: settings.history,
+      seal: stateSealKey(settings, github.repository),
+      sha: github.sha,
+      actor: github.actor ?? '',
+    },
+    build,
+  );
+}
+
+export const deploy: Command = async (context) => {
+  const { settings, deps, session, policy, files } = context;
   if (deps.behaviour && files.suite) sayPower(deps.log, files.suite);
   if (!settings.fleet) {
     const { clawId, strategy, payload, wait } = settings;
-    return fromDeploy(await deployClaw(deps, { clawId, strategy, payload, wait }, policy), session.github);
+    const one = await deployClaw(deps, { clawId, strategy, payload, wait }, policy);
+    await keepRecords(context, (facts) => deployRecords(one, facts));
+    return fromDeploy(one, session.github);
   }
   const result = await rolloutFleet(deps, settings, policy);
+  await keepRecords(context, (facts) => fleetRecords(result, settings.strategy, facts));
   const { outputs, notes } = fleetOutputs(result);
   const t = tally(result.entries);
   const state = githubState(result.outcome);
@@ -86,8 +117,9 @@ export const deploy: Command = async ({ settings, deps, session, policy, files }
 export const wait: Command = async ({ settings, deps, session, policy }) =>
   fromDeploy(await waitOnDeployment(deps, settings.deploymentId, policy), session.github);
 
-export const rollback: Command = async ({ settings, deps, session, policy }) =>
-  fromDeploy(
-    await rollbackCommand(deps, { deploymentId: settings.deploymentId, clawId: settings.clawId }, policy),
-    session.github,
-  );
+export const rollback: Command = async (context) => {
+  const { settings, deps, session, policy } = context;
+  const result = await rollbackCommand(deps, { deploymentId: settings.deploymentId, clawId: settings.clawId }, policy);
+  await keepRecords(context, (facts) => deployRecords(result, facts));
+  return fromDeploy(result, session.github);
+};

@@ -21,6 +21,8 @@ export interface GitHubRun {
   apiUrl: string;
   sha: string;
   runId: string;
+  /** Who started the run (GITHUB_ACTOR), when the runner says. */
+  actor?: string;
 }
 
 export function githubRun(env: NodeJS.ProcessEnv = process.env): GitHubRun {
@@ -32,6 +34,7 @@ export function githubRun(env: NodeJS.ProcessEnv = process.env): GitHubRun {
     apiUrl: (env.GITHUB_API_URL || 'https://api.github.com').replace(/\/+$/, ''),
     sha: env.GITHUB_SHA ?? '',
     runId: env.GITHUB_RUN_ID ?? '',
+    actor: env.GITHUB_ACTOR ?? '',
   };
 }
 

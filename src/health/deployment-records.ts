@@ -12,6 +12,25 @@ const OUTCOMES: readonly DeploymentOutcome[] = ['succeeded', 'failed', 'timed-ou
 export type Behaviour = 'regressed' | 'improved' | 'unchanged' | 'inconclusive';
 const BEHAVIOURS: readonly Behaviour[] = ['regressed', 'improved', 'unchanged', 'inconclusive'];
 
+/**
+ * The suite's pass rate before and after the deployment, as its gate compared them: fractions, the
+ * attempts each rests on, and the change's 95% interval (candidate minus baseline) when there is one.
+ */
+export interface PassRateFigures {
+  before: number;
+  beforeN: number;
+  after: number;
+  afterN: number;
+  low?: number;
+  high?: number;
+}
+
+/** Where the records are kept on the history branch: one NDJSON file per month, parts past 1 MiB. */
+export const DEPLOYMENTS_DIR = 'history/deployments';
+/** The kind a record's seal binds: its month's file (a line moved to another month does not verify). */
+export const deploymentKind = (month: string): `deployment-record ${string}` => `deployment-record ${month}`;
+export const DEPLOYMENT_PARTS = /^history\/deployments\/(\d{4}-\d{2})(?:\.([2-9]|[1-9]\d{1,3}))?\.ndjson$/;
+
 export interface DeploymentRecord {
   /** When the deployment reached its outcome (epoch milliseconds). */
   at: number;
@@ -29,6 +48,20 @@ export interface DeploymentRecord {
   committedAt?: number;
   actor?: string;
   behaviour?: Behaviour;
+  /** The suite's pass rate before and after, when the gate compared (`baseline: before`). */
+  passRate?: PassRateFigures;
+}
+
+/** What a run knows of itself, the same for each of its records. */
+export interface RunFacts {
+  /** When the run recorded its deployments (epoch ms). */
+  at: number;
+  /** The workflow run's id ('' outside GitHub). */
+  run: string;
+  /** The commit deployed, and when it was made (when the host could tell). */
+  commit?: string;
+  committedAt?: number;
+  actor?: string;
 }
 
 const MAX_DURATION_MS = 30 * 24 * 3600_000;
@@ -82,7 +115,31 @@ export function readDeploymentRecord(data: unknown): DeploymentRecord | string {
     if (!BEHAVIOURS.includes(r.behaviour as Behaviour)) return 'an unknown "behaviour"';
     record.behaviour = r.behaviour as Behaviour;
   }
+  if (r.passRate !== undefined) {
+    const passRate = readPassRate(r.passRate);
+    if (passRate === undefined) return 'unusable "passRate" figures';
+    record.passRate = passRate;
+  }
   return record;
+}
+
+const MAX_ATTEMPTS = 1_000_000;
+const fraction = (v: unknown, low = 0): v is number =>
+  typeof v === 'number' && Number.isFinite(v) && v >= low && v <= 1;
+const attempts = (v: unknown): v is number =>
+  Number.isSafeInteger(v) && (v as number) >= 0 && (v as number) <= MAX_ATTEMPTS;
+
+function readPassRate(v: unknown): PassRateFigures | undefined {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return undefined;
+  const p = v as Record<string, unknown>;
+  if (!fraction(p.before) || !fraction(p.after) || !attempts(p.beforeN) || !attempts(p.afterN)) return undefined;
+  const figures: PassRateFigures = { before: p.before, beforeN: p.beforeN, after: p.after, afterN: p.afterN };
+  for (const end of ['low', 'high'] as const) {
+    if (p[end] === undefined) continue;
+    if (!fraction(p[end], -1)) return undefined;
+    figures[end] = p[end];
+  }
+  return figures;
 }
 
 /** The line's JSON, times as ISO strings (what `readDeploymentRecord` reads back). */

@@ -6,10 +6,12 @@
 // needs, and one commit. Two runs that write at once both land: the commit that finds the branch
 // moved reads it again and appends to what is there now. Anyone with push access writes the branch
 // too: a file larger than a run ever writes is skipped unread, and only lines this action sealed,
-// dated no later than now and naming a Claw the service lists, are read as records.
+// dated no later than now and naming a Claw the service lists, are read as records. The deployment
+// records (deployment-log.ts writes them) are read here too, in their own folder and budget.
 import type { Clock, Logger } from '../clock.js';
 import { CancelledError } from '../errors.js';
 import type { SealKey } from '../seal.js';
+import { DEPLOYMENT_PARTS, type DeploymentRecord, deploymentKind, readDeploymentRecord } from './deployment-records.js';
 import type { BranchFile, BranchSnapshot, FileChange, HistoryBranch } from './host.js';
 import {
   type ClawRecord,
@@ -24,7 +26,7 @@ import {
   readRunRecord,
   recordLine,
 } from './records.js';
-import { resealOlder, sealLine, unsealLine } from './sealed-line.js';
+import { type LineKind, resealOlder, sealLine, unsealLine } from './sealed-line.js';
 
 export const MAX_FILE_BYTES = 1024 * 1024;
 /** Raw records are kept this long (whole months), daily lines for good. */
@@ -36,6 +38,12 @@ export const RAW_DAYS = 90;
  */
 export const MAX_READ_BYTES = 8 * MAX_FILE_BYTES;
 export const MAX_READ_FILES = 24;
+/**
+ * The deployment records' own share of a read, beside the health lines' (a record is ~400 bytes:
+ * 4 MiB holds ~10,000 deployments, 90 days of a 1,000-Claw fleet deploying weekly). Newest first.
+ */
+export const MAX_DEPLOYMENT_READ_BYTES = 4 * MAX_FILE_BYTES;
+export const MAX_DEPLOYMENT_READ_FILES = 8;
 const DAY_MS = 24 * 3600_000;
 /** Commits that find the branch moved are tried again this many times. */
 const ATTEMPTS = 5;
@@ -60,15 +68,20 @@ interface Ignored {
   /** Sealed lines read before in this read: a copy of the action's own line is one run, not two. */
   repeated: number;
 }
+const noneIgnored = (): Ignored => ({ unsealed: 0, future: 0, unknownClaw: 0, unusable: 0, repeated: 0 });
 
 /** What one read of the branch has taken, and what it left unread for want of room. */
 class ReadBudget {
   bytes = 0;
   files = 0;
   readonly skipped: string[] = [];
+  constructor(
+    readonly maxBytes = MAX_READ_BYTES,
+    readonly maxFiles = MAX_READ_FILES,
+  ) {}
   /** Whether `file` fits (within `share` of the budget when given); one that does not is named. */
   take(file: BranchFile, share = 1): boolean {
-    if (this.files + 1 > MAX_READ_FILES * share || this.bytes + file.size > MAX_READ_BYTES * share) {
+    if (this.files + 1 > this.maxFiles * share || this.bytes + file.size > this.maxBytes * share) {
       this.skipped.push(file.path);
       return false;
     }
@@ -84,13 +97,13 @@ const AHEAD = 'a time after this run (dated in the future)';
 const RAW = /^history\/(\d{4}-\d{2})(?:\.([2-9]|[1-9]\d{1,3}))?\.ndjson$/;
 const DAILY = /^history\/daily\/(\d{4}-\d{2})(?:\.([2-9]|[1-9]\d{1,3}))?\.ndjson$/;
 
-interface Part {
+export interface Part {
   file: BranchFile;
   month: string;
   part: number;
 }
 
-function partsOf(files: BranchFile[], pattern: RegExp): Part[] {
+export function partsOf(files: BranchFile[], pattern: RegExp): Part[] {
   const parts: Part[] = [];
   for (const file of files) {
     const match = pattern.exec(file.path);
@@ -108,6 +121,12 @@ export interface HistoryView {
   recent: RunRecord[];
   /** Daily lines of the last 90 days, oldest first (those folded by this run included). */
   daily: DailyRecord[];
+  /**
+   * The deployment records of the last 90 days that this action sealed (newest files first, within
+   * their budget), oldest first. A record copied verbatim is here once; one deployment may have
+   * several records (its outcome, then its rollback): `mergeDeployments` (dora.ts) joins them.
+   */
+  deployments: DeploymentRecord[];
   /** Every file on the branch as it was read. */
   paths: string[];
 }
@@ -126,6 +145,20 @@ interface Loaded extends HistoryView {
   expired: Part[];
 }
 
+/** One read of the branch as it goes: its time, budget, and the texts kept for the commit. */
+interface Reading {
+  now: number;
+  files: BranchFile[];
+  budget: ReadBudget;
+  texts: Map<string, string>;
+  read: Set<string>;
+}
+
+/** A part the run may append to: its month's last; only its text is kept past parsing. */
+const lastOfMonth = (parts: Part[]): Set<string> =>
+  new Set(parts.filter((p, i) => parts[i + 1]?.month !== p.month).map((p) => p.file.path));
+const dayStart = (day: string): number => Date.parse(`${day}T00:00:00Z`);
+
 export class HealthHistory {
   /** Texts of months' last parts by blob sha: a retry after a conflict reads only what changed. */
   private readonly cache = new Map<string, string>();
@@ -133,7 +166,7 @@ export class HealthHistory {
   /** What `load` read: the first commit goes on it, so a run reads the branch once unless it moved. */
   private loaded?: Loaded;
 
-  private ignored: Ignored = { unsealed: 0, future: 0, unknownClaw: 0, unusable: 0, repeated: 0 };
+  private ignored: Ignored = noneIgnored();
   /** The sealed lines a read has taken, across its files: anyone with push access can copy one. */
   private taken = new Set<string>();
 
@@ -151,11 +184,11 @@ export class HealthHistory {
     },
   ) {}
 
-  /** The past as of now. Throws when the branch cannot be read. */
+  /** The past as of now (health lines and deployment records). Throws when the branch cannot be read. */
   async load(now: number): Promise<HistoryView> {
     const loaded = await this.read(now);
     this.loaded = loaded;
-    return { recent: loaded.recent, daily: loaded.daily, paths: loaded.paths };
+    return { recent: loaded.recent, daily: loaded.daily, deployments: loaded.deployments, paths: loaded.paths };
   }
 
   /**
@@ -195,15 +228,19 @@ export class HealthHistory {
   }
 
   /**
-   * The records of a file: lines this action sealed, through `read`, of Claws the service lists.
-   * What is left out is counted for the read's one warning.
+   * The records of a file: lines this action sealed as `kind`, through `read`, of Claws the service
+   * lists. What is left out is counted for the read's one warning.
    */
-  private lines<T extends RunRecord | DailyRecord>(text: string, read: (data: unknown) => T | string): T[] {
+  private lines<T extends RunRecord | DailyRecord | DeploymentRecord>(
+    text: string,
+    read: (data: unknown) => T | string,
+    kind: LineKind = 'history-line',
+  ): T[] {
     const sealed: string[] = [];
     for (const raw of text.split('\n')) {
       const line = raw.trim();
       if (line === '') continue;
-      const content = unsealLine(line, this.deps.seal);
+      const content = unsealLine(line, this.deps.seal, kind);
       if (content === undefined) this.ignored.unsealed += 1;
       // A genuine line copied (push access) is still one run: counted twice, it would lift uptime.
       else if (this.taken.has(content)) this.ignored.repeated += 1;
@@ -261,27 +298,37 @@ export class HealthHistory {
   private async read(now: number): Promise<Loaded> {
     const snapshot = await this.branch.snapshot();
     const files = snapshot?.files ?? [];
-    const texts = new Map<string, string>();
-    const windowStart = now - RAW_DAYS * DAY_MS;
-    this.ignored = { unsealed: 0, future: 0, unknownClaw: 0, unusable: 0, repeated: 0 };
+    this.ignored = noneIgnored();
     this.taken = new Set();
+    const reading: Reading = { now, files, budget: new ReadBudget(), texts: new Map(), read: new Set() };
+    const { daily, dailyParts } = await this.readDaily(reading);
+    const { recent, rawParts, readFrom } = await this.readRaw(reading, daily.at(-1)?.day);
+    const deployments = await this.readDeployments(now, files);
+    this.warnBudget(reading.budget, 'Incidents and the page use what was read; older days are folded by a later run.');
+    this.warnIgnored();
+    return {
+      snapshot,
+      texts: reading.texts,
+      read: reading.read,
+      rawParts,
+      dailyParts,
+      recent,
+      daily,
+      deployments,
+      paths: files.map((f) => f.path),
+      ...foldPlan(now, recent, daily, rawParts, reading.read, readFrom),
+    };
+  }
+
+  /** Daily lines of the window's months, newest first, in half the budget at most; oldest first. */
+  private async readDaily(reading: Reading): Promise<{ daily: DailyRecord[]; dailyParts: Part[] }> {
+    const { now, budget, texts, read } = reading;
+    const windowStart = now - RAW_DAYS * DAY_MS;
     const readDaily = (data: unknown): DailyRecord | string => {
       const r = readDailyRecord(data);
       return typeof r !== 'string' && r.day > dayOf(now + MAX_AHEAD_MS) ? AHEAD : r;
     };
-    const readRun = (data: unknown): RunRecord | string => {
-      const r = readRunRecord(data);
-      return typeof r !== 'string' && r.at > now + MAX_AHEAD_MS ? AHEAD : r;
-    };
-
-    const budget = new ReadBudget();
-    const read = new Set<string>();
-    /** A part the run may append to: its month's last; only its text is kept past parsing. */
-    const lastOfMonth = (parts: Part[]) =>
-      new Set(parts.filter((p, i) => parts[i + 1]?.month !== p.month).map((p) => p.file.path));
-
-    // Daily lines of the window's months, newest first, in half the budget at most.
-    const dailyParts = partsOf(files, DAILY);
+    const dailyParts = partsOf(reading.files, DAILY);
     const lastDaily = lastOfMonth(dailyParts);
     const daily: DailyRecord[] = [];
     for (const part of dailyParts.filter((p) => p.month >= monthOf(windowStart)).reverse()) {
@@ -292,16 +339,28 @@ export class HealthHistory {
       for (const d of this.lines(text, readDaily)) daily.push(d);
     }
     daily.sort((a, b) => a.day.localeCompare(b.day));
-    const folded = new Set(daily.map((d) => d.day));
-    const lastFolded = [...folded].sort().at(-1);
+    return { daily, dailyParts };
+  }
 
-    // Raw records, newest part first, back to the last day and to the first day not yet folded.
-    const dayStart = (day: string): number => Date.parse(`${day}T00:00:00Z`);
+  /**
+   * Raw records, newest part first, back to the last day and to the first day not yet folded;
+   * `readFrom`: the oldest time read when every part before it was reached (else Infinity).
+   */
+  private async readRaw(
+    reading: Reading,
+    lastFolded: string | undefined,
+  ): Promise<{ recent: RunRecord[]; rawParts: Part[]; readFrom: number }> {
+    const { now, budget, texts, read } = reading;
+    const windowStart = now - RAW_DAYS * DAY_MS;
+    const readRun = (data: unknown): RunRecord | string => {
+      const r = readRunRecord(data);
+      return typeof r !== 'string' && r.at > now + MAX_AHEAD_MS ? AHEAD : r;
+    };
     const wanted = Math.max(
       windowStart,
       Math.min(now - DAY_MS, lastFolded ? dayStart(lastFolded) + DAY_MS : windowStart),
     );
-    const rawParts = partsOf(files, RAW);
+    const rawParts = partsOf(reading.files, RAW);
     const lastRaw = lastOfMonth(rawParts);
     const recent: RunRecord[] = [];
     let reachedStart = true;
@@ -328,45 +387,39 @@ export class HealthHistory {
       if (oldest < wanted) break;
     }
     recent.sort((a, b) => a.at - b.at);
-    const readFrom = recent.length && reachedStart ? recent[0].at : Infinity;
-    if (budget.skipped.length > 0) {
-      const named = budget.skipped.slice(0, 5).join(', ');
-      this.warnOnce(
-        'budget',
-        `History: read ${budget.files} file(s), ${(budget.bytes / 1048576).toFixed(1)} MiB of '${this.deps.name}', the most one run reads (${MAX_READ_FILES} files, ${MAX_READ_BYTES / 1048576} MiB); left ${budget.skipped.length} unread: ${named}${budget.skipped.length > 5 ? ', …' : ''}. Incidents and the page use what was read; older days are folded by a later run.`,
-      );
-    }
+    return { recent, rawParts, readFrom: recent.length && reachedStart ? recent[0].at : Infinity };
+  }
 
-    this.warnIgnored();
-
-    // Finished days whose records were read whole (a part before them was reached) and not folded.
-    const today = dayOf(now);
-    const readAllParts = rawParts.every((p) => read.has(p.file.path));
-    const toFold = new Map<string, ClawRecord[]>();
-    for (const record of recent) {
-      if (!isClawRecord(record)) continue;
-      const day = dayOf(record.at);
-      if (day >= today || folded.has(day) || dayStart(day) < windowStart) continue;
-      if (!readAllParts && readFrom >= dayStart(day)) continue;
-      toFold.set(day, [...(toFold.get(day) ?? []), record]);
-    }
-    // A raw month goes once the window has passed its end and every day of it is folded.
-    const expired = rawParts.filter((p) => {
-      const end = Date.parse(`${nextMonth(p.month)}-01T00:00:00Z`);
-      return end <= windowStart && lastFolded !== undefined && dayStart(lastFolded) + DAY_MS >= end;
-    });
-    return {
-      snapshot,
-      texts,
-      read,
-      rawParts,
-      dailyParts,
-      recent,
-      daily,
-      paths: files.map((f) => f.path),
-      toFold,
-      expired,
+  /**
+   * The deployment records of the last 90 days, newest part first, in their own budget: each sealed
+   * as a record of its file's month (deploymentKind) and dated no later than now.
+   */
+  private async readDeployments(now: number, files: BranchFile[]): Promise<DeploymentRecord[]> {
+    const budget = new ReadBudget(MAX_DEPLOYMENT_READ_BYTES, MAX_DEPLOYMENT_READ_FILES);
+    const windowStart = now - RAW_DAYS * DAY_MS;
+    const readRecord = (data: unknown): DeploymentRecord | string => {
+      const r = readDeploymentRecord(data);
+      return typeof r !== 'string' && r.at > now + MAX_AHEAD_MS ? AHEAD : r;
     };
+    const records: DeploymentRecord[] = [];
+    const parts = partsOf(files, DEPLOYMENT_PARTS).filter((p) => p.month >= monthOf(windowStart));
+    for (const part of parts.reverse()) {
+      const text = await this.readable(part.file, budget, false);
+      if (text === undefined) continue;
+      for (const r of this.lines(text, readRecord, deploymentKind(part.month))) if (r.at > windowStart) records.push(r);
+    }
+    this.warnBudget(budget, 'The figures use the newest records read.', 'deployments');
+    return records.sort((a, b) => a.at - b.at || a.claw.localeCompare(b.claw));
+  }
+
+  /** One warning naming the files a budget left unread. */
+  private warnBudget(budget: ReadBudget, consequence: string, key = 'budget'): void {
+    if (budget.skipped.length === 0) return;
+    const named = budget.skipped.slice(0, 5).join(', ');
+    this.warnOnce(
+      key,
+      `History: read ${budget.files} file(s), ${(budget.bytes / 1048576).toFixed(1)} MiB of '${this.deps.name}', the most one run reads (${budget.maxFiles} files, ${budget.maxBytes / 1048576} MiB); left ${budget.skipped.length} unread: ${named}${budget.skipped.length > 5 ? ', …' : ''}. ${consequence}`,
+    );
   }
 
   /** A record's line, sealed. */
@@ -430,10 +483,43 @@ export class HealthHistory {
     const view: HistoryView = {
       recent: [...loaded.recent, ...records].sort((a, b) => a.at - b.at),
       daily: [...loaded.daily, ...newDaily].sort((a, b) => a.day.localeCompare(b.day)),
+      deployments: loaded.deployments,
       paths: loaded.paths,
     };
     return { changes, view };
   }
+}
+
+/**
+ * Finished days whose records were read whole (a part before them was reached) and not folded,
+ * and the raw months old enough to delete: the window has passed their end and every day is folded.
+ */
+function foldPlan(
+  now: number,
+  recent: RunRecord[],
+  daily: DailyRecord[],
+  rawParts: Part[],
+  read: Set<string>,
+  readFrom: number,
+): Pick<Loaded, 'toFold' | 'expired'> {
+  const windowStart = now - RAW_DAYS * DAY_MS;
+  const folded = new Set(daily.map((d) => d.day));
+  const lastFolded = daily.at(-1)?.day;
+  const today = dayOf(now);
+  const readAllParts = rawParts.every((p) => read.has(p.file.path));
+  const toFold = new Map<string, ClawRecord[]>();
+  for (const record of recent) {
+    if (!isClawRecord(record)) continue;
+    const day = dayOf(record.at);
+    if (day >= today || folded.has(day) || dayStart(day) < windowStart) continue;
+    if (!readAllParts && readFrom >= dayStart(day)) continue;
+    toFold.set(day, [...(toFold.get(day) ?? []), record]);
+  }
+  const expired = rawParts.filter((p) => {
+    const end = Date.parse(`${nextMonth(p.month)}-01T00:00:00Z`);
+    return end <= windowStart && lastFolded !== undefined && dayStart(lastFolded) + DAY_MS >= end;
+  });
+  return { toFold, expired };
 }
 
 function nextMonth(month: string): string {

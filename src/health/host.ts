@@ -105,4 +105,6 @@ export interface HealthHost {
   runUrl(runId: string): string | undefined;
   /** This run's id ('' outside GitHub). */
   runId: string;
+  /** When a commit of the repository was made (its committer's time), or undefined; throws when it cannot ask. */
+  commitTime?(sha: string): Promise<number | undefined>;
 }

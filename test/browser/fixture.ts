@@ -68,7 +68,7 @@ export function fixtureModel(names: string[] = CLAWS): StatusModel {
       } else daily.push(record);
     }
   }
-  const view: HistoryView = { recent: recent.sort((a, b) => a.at - b.at), daily, paths: [] };
+  const view: HistoryView = { recent: recent.sort((a, b) => a.at - b.at), daily, deployments: [], paths: [] };
   const incident = { number: 42, url: 'https://github.com/octo/claws/issues/42' };
   const claws = clawStatuses(view, NOW).map((c) => (c.claw === names[1] ? { ...c, incident } : c));
   return {

@@ -32,6 +32,8 @@ export class FakeRepo {
   /** Trees as flat maps of path → blob sha. */
   readonly trees = new Map<string, Map<string, string>>();
   readonly commits = new Map<string, Commit>();
+  /** Commits of the repository's code (what a run deploys), by sha: their committer's time (ISO). */
+  readonly codeCommits = new Map<string, string>();
   readonly refs = new Map<string, string>();
   readonly issues: FakeIssue[] = [];
   /** Answer every git data call with this status (403: no contents: write). */
@@ -280,6 +282,8 @@ export class FakeRepo {
     }
     const commit = /^commits\/([0-9a-f]{40})$/.exec(rest);
     if (commit && method === 'GET') {
+      const code = this.codeCommits.get(commit[1]);
+      if (code) return send(200, { sha: commit[1], committer: { name: 'octo', date: code }, parents: [] });
       const found = this.commits.get(commit[1]);
       if (!found) return notFound();
       return send(200, {

@@ -1,0 +1,160 @@
+// The deployments this action made, kept on the history branch beside health's lines: one sealed
+// line per deployment in `history/deployments/<month>.ndjson`, parts past 1 MiB as health's are.
+// One run writes one commit whatever its number of Claws (a fleet of 1,000 is one listing, one read
+// of the month's last part and one commit); a commit that finds the branch moved reads it again and
+// appends to what is there now. history.ts reads them back (HistoryView.deployments).
+import type { Clock, Logger } from '../clock.js';
+import type { SealKey } from '../seal.js';
+import {
+  DEPLOYMENTS_DIR,
+  DEPLOYMENT_PARTS,
+  type DeploymentRecord,
+  type RunFacts,
+  deploymentKind,
+  deploymentRecordJson,
+} from './deployment-records.js';
+import { MAX_READABLE_BYTES, appendLines, partsOf } from './history.js';
+import {
+  type BranchSnapshot,
+  type FileChange,
+  type HealthHost,
+  type HistoryBranch,
+  hostError,
+  isQuiet,
+} from './host.js';
+import { monthOf } from './records.js';
+import { resealOlder, sealLine } from './sealed-line.js';
+
+/** Commits that find the branch moved are tried again this many times (as health's). */
+const ATTEMPTS = 5;
+
+export interface DeploymentLogDeps {
+  clock: Clock;
+  log: Logger;
+  signal?: AbortSignal;
+  /** The branch's name, for messages. */
+  name: string;
+  /** The seal of health's lines (the same key), bound to the kind `deployment-record`. */
+  seal: SealKey;
+}
+
+/** A record's line as it is kept: its JSON, sealed as a deployment record of its month. */
+export function deploymentLine(record: DeploymentRecord, seal: SealKey): string {
+  return sealLine(JSON.stringify(deploymentRecordJson(record)), seal, deploymentKind(monthOf(record.at)));
+}
+
+/** What one append cost: the commits tried, and the calls the host was asked for. */
+export interface AppendCost {
+  attempts: number;
+  /** Files read (each one GitHub call) over every attempt. */
+  reads: number;
+  /** Bytes of the lines appended. */
+  bytes: number;
+}
+
+/**
+ * Appends `records` (one run's deployments) to their months' files in one commit. Throws when it
+ * cannot read or write the branch: the caller warns, the deployment's outcome stands.
+ */
+export async function appendDeploymentRecords(
+  branch: HistoryBranch,
+  records: DeploymentRecord[],
+  deps: DeploymentLogDeps,
+  message: string,
+): Promise<AppendCost> {
+  const cost: AppendCost = { attempts: 0, reads: 0, bytes: 0 };
+  if (records.length === 0) return cost;
+  const byMonth = new Map<string, string[]>();
+  for (const r of records)
+    byMonth.set(monthOf(r.at), [...(byMonth.get(monthOf(r.at)) ?? []), deploymentLine(r, deps.seal)]);
+  cost.bytes = [...byMonth.values()].flat().reduce((n, line) => n + Buffer.byteLength(line, 'utf8') + 1, 0);
+  for (;;) {
+    cost.attempts += 1;
+    const snapshot = await branch.snapshot();
+    const changes = await appendChanges(branch, snapshot, byMonth, deps.seal, cost);
+    if ((await branch.commit(snapshot, changes, message)) === 'written') return cost;
+    if (cost.attempts >= ATTEMPTS)
+      throw new Error(`the branch '${deps.name}' kept moving: ${ATTEMPTS} commits in a row found it changed`);
+    deps.log.info(`History: the branch '${deps.name}' moved while this run wrote; reading it again.`);
+    await deps.clock.sleep(250 * cost.attempts + Math.floor(Math.random() * 250), deps.signal);
+  }
+}
+
+/** Each month's lines appended to its last part (read when it is one this action could have written). */
+async function appendChanges(
+  branch: HistoryBranch,
+  snapshot: BranchSnapshot | undefined,
+  byMonth: Map<string, string[]>,
+  seal: SealKey,
+  cost: AppendCost,
+): Promise<FileChange[]> {
+  const parts = partsOf(snapshot?.files ?? [], DEPLOYMENT_PARTS);
+  const changes: FileChange[] = [];
+  for (const [month, lines] of byMonth) {
+    const texts = new Map<string, string>();
+    const last = parts.filter((p) => p.month === month).at(-1);
+    // A part larger than a run ever writes (pushed by hand) is not read: the lines start a new part.
+    if (last && last.file.size <= MAX_READABLE_BYTES) {
+      texts.set(last.file.path, await branch.read(last.file));
+      cost.reads += 1;
+    }
+    changes.push(
+      ...appendLines(DEPLOYMENTS_DIR, month, parts, texts, lines, (text) =>
+        resealOlder(text, seal, deploymentKind(month)),
+      ),
+    );
+  }
+  return changes;
+}
+
+/** Where a run keeps its deployments, and what it knows of its commit. */
+export interface KeepRequest {
+  host: HealthHost;
+  /** The history branch. */
+  branch: string;
+  seal: SealKey;
+  /** The commit the run deploys (GITHUB_SHA) and who started it; '' outside GitHub. */
+  sha: string;
+  actor: string;
+}
+
+/**
+ * Records a run's deployments (`build` makes them from the run's facts) in one commit. Never
+ * throws: a deployment that happened stands whatever the branch does; a failure is one warning.
+ */
+export async function keepDeploymentRecords(
+  ctx: { clock: Clock; log: Logger; signal?: AbortSignal },
+  request: KeepRequest,
+  build: (facts: RunFacts) => DeploymentRecord[],
+): Promise<AppendCost | undefined> {
+  const { log } = ctx;
+  let records: DeploymentRecord[] = [];
+  try {
+    const commit = /^[0-9a-f]{40}$/.test(request.sha) ? request.sha : undefined;
+    // The commit's time, for lead time: one call; without it the record still counts.
+    const committedAt = commit ? await request.host.commitTime?.(commit).catch(() => undefined) : undefined;
+    const facts: RunFacts = {
+      at: ctx.clock.now(),
+      run: request.host.runId,
+      ...(commit ? { commit } : {}),
+      ...(committedAt !== undefined ? { committedAt } : {}),
+      ...(request.actor ? { actor: request.actor } : {}),
+    };
+    records = build(facts);
+    if (records.length === 0) return undefined;
+    const cost = await appendDeploymentRecords(
+      request.host.branch,
+      records,
+      { ...ctx, name: request.branch, seal: request.seal },
+      `deployments: ${request.host.runId ? `run ${request.host.runId}, ` : ''}${records.length} record(s)`,
+    );
+    log.info(`History: recorded ${records.length} deployment(s) on '${request.branch}' in one commit.`);
+    return cost;
+  } catch (err) {
+    if (!isQuiet(err))
+      log.warning(
+        `History: could not record ${records.length || 'the'} deployment(s) on '${request.branch}' (${hostError(err, 'contents: write')}); the deployment's outcome stands.`,
+      );
+    return undefined;
+  }
+}
