@@ -133,4 +133,18 @@ describe('watchClaws', () => {
     // dep-1's watch stops where dep-2 went live: dep-2's drop is never dep-1's.
     expect(rows[2]).toMatchObject({ gate: 'unchanged', watch: 'inconclusive' });
   });
+
+  it('a rollback ends the regression: its later record makes the deployment rolled-back', () => {
+    const bad = NOW - 3 * DAY;
+    const records = runs('a', 14, (at) => (at >= bad && at < NOW - DAY ? 0.6 : 0.9));
+    const deployments = [
+      deployment('a', 'dep-2', bad),
+      deployment('a', 'dep-2', NOW - DAY, { outcome: 'rolled-back', rollback: 'dep-r' }),
+    ];
+    const watch = watchClaws({ runs: records, deployments, now: NOW, claws: ['a'], links }).get('a')!;
+    expect(watch.deployments.map((d) => [d.record.deployment, d.record.outcome])).toEqual([['dep-2', 'rolled-back']]);
+    expect(watch.deployments[0].watch?.verdict).toBe('regressed');
+    expect(watch.facts.regression).toBeUndefined();
+    expect(watch.facts.suspect?.id).toBe('dep-2');
+  });
 });

@@ -21,7 +21,7 @@ export interface DeploymentLinks {
 }
 
 export interface WatchedDeployment {
-  record: DeploymentRecord;
+  record: Deployed;
   /** The Claw's deployment before it, for the compare link. */
   previous?: DeploymentRecord;
   /** Its watch; only a deployment that went live is watched. */
@@ -37,18 +37,30 @@ export interface ClawWatch {
   facts: DeploymentFacts;
 }
 
+/** A deployment after its records are joined: whether it went live, and when a rollback ended it. */
+export type Deployed = DeploymentRecord & { live: boolean; endedAt?: number };
+
 /**
- * One record per deployment id of a Claw, the earliest (a copied or retried line is one
- * deployment); a record reached after the run's time is not yet one.
+ * One entry per deployment id of a Claw, from its earliest record (a copied or retried line is
+ * one deployment); a later record rolling it back makes it `rolled-back` and ends its watch there.
+ * A record reached after the run's time is not yet one.
  */
-function deploymentsOf(records: readonly DeploymentRecord[], now: number): Map<string, DeploymentRecord[]> {
-  const seen = new Set<string>();
-  const byClaw = new Map<string, DeploymentRecord[]>();
+function deploymentsOf(records: readonly DeploymentRecord[], now: number): Map<string, Deployed[]> {
+  const byKey = new Map<string, Deployed>();
+  const byClaw = new Map<string, Deployed[]>();
   for (const r of [...records].sort((a, b) => a.at - b.at)) {
+    if (r.at > now) continue;
     const key = JSON.stringify([r.claw, r.deployment]);
-    if (r.at > now || seen.has(key)) continue;
-    seen.add(key);
-    byClaw.set(r.claw, [...(byClaw.get(r.claw) ?? []), r]);
+    const known = byKey.get(key);
+    if (!known) {
+      const d: Deployed = { ...r, live: r.outcome === 'succeeded' };
+      byKey.set(key, d);
+      byClaw.set(r.claw, [...(byClaw.get(r.claw) ?? []), d]);
+    } else if (r.outcome === 'rolled-back' && known.outcome !== 'rolled-back') {
+      known.outcome = 'rolled-back';
+      if (r.rollback) known.rollback = r.rollback;
+      if (known.live) known.endedAt = r.at;
+    }
   }
   return byClaw;
 }
@@ -100,9 +112,6 @@ function suspectView(d: Omit<WatchedDeployment, 'view'>, links: DeploymentLinks)
   };
 }
 
-/** Outcomes after which the Claw serves something else: the next deployment's watch begins there. */
-const CHANGED: readonly DeploymentRecord['outcome'][] = ['succeeded', 'rolled-back'];
-
 /**
  * A deployment's watch, cut where the Claw's next deployment changed what it serves: the runs
  * after that are the next one's, never blamed on this one. Cut before it decided, it is
@@ -110,15 +119,16 @@ const CHANGED: readonly DeploymentRecord['outcome'][] = ['succeeded', 'rolled-ba
  */
 function watchUntilNext(
   runs: WatchRun[],
-  records: DeploymentRecord[],
+  records: Deployed[],
   i: number,
   now: number,
   windowDays: number,
 ): WatchResult {
-  const next = records.slice(i + 1).find((r) => CHANGED.includes(r.outcome));
-  const until = next ? Math.min(now, next.at - 1) : now;
+  const ends = [records[i].endedAt, records.slice(i + 1).find((r) => r.live)?.at].filter((t) => t !== undefined);
+  const next = ends.length ? Math.min(...ends) : undefined;
+  const until = next === undefined ? now : Math.min(now, next - 1);
   const watch = watchDeployment({ runs, deployedAt: records[i].at, now: until, windowDays });
-  if (!next || next.at > now || watch.verdict !== 'watching') return watch;
+  if (next === undefined || next > now || watch.verdict !== 'watching') return watch;
   return { ...watch, verdict: 'inconclusive', reason: 'the next deployment came before the watch could tell' };
 }
 
@@ -156,14 +166,15 @@ export function watchClaws(request: WatchRequest): Map<string, ClawWatch> {
     // The window's deployments (the newest MAX_WATCHED: a flood of records costs a bounded time)
     // and the latest one, whose regression holds however old it is.
     const first = Math.max(0, records.length - MAX_WATCHED);
+    const lastLive = records.findLastIndex((r) => r.live);
     const picked = records
       .map((record, i) => ({ record, i }))
-      .filter(({ record, i }) => i >= first && (record.at > since || i === records.length - 1));
+      .filter(({ record, i }) => i >= first && (record.at > since || i === lastLive));
     const watched: WatchedDeployment[] = picked.map(({ record, i }) => {
       const base = {
         record,
         previous: records[i - 1],
-        ...(record.outcome === 'succeeded' ? { watch: watchUntilNext(runs, records, i, now, windowDays) } : {}),
+        ...(record.live ? { watch: watchUntilNext(runs, records, i, now, windowDays) } : {}),
       };
       return { ...base, view: suspectView(base, links) };
     });
@@ -190,14 +201,15 @@ export function watchClaws(request: WatchRequest): Map<string, ClawWatch> {
  * in the window, the quiet watch: this UTC week's runs against the week before.
  */
 function regressionOf(
-  watched: Omit<WatchedDeployment, 'view'>[],
+  watched: { record: Deployed; watch?: WatchResult }[],
   deployedInWindow: boolean,
   runs: WatchRun[],
   now: number,
   windowDays: number,
 ): DeploymentFacts['regression'] {
-  const latest = watched.at(-1);
-  if (latest?.watch?.verdict === 'regressed')
+  // The deployment the Claw serves now: the last that went live, unless a rollback ended it.
+  const latest = watched.findLast((d) => d.record.live);
+  if (latest?.watch?.verdict === 'regressed' && latest.record.endedAt === undefined)
     return {
       figures: figuresOf(latest.watch),
       deployment: latest.record.deployment,

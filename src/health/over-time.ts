@@ -11,7 +11,6 @@ import { statusJson, statusPage } from '../report/status-page.js';
 import type { SealKey } from '../seal.js';
 import type { HealthEntry, HealthResult } from './health.js';
 import { HealthHistory, type HistoryView } from './history.js';
-import type { DeploymentRecord } from './deployment-records.js';
 import { type ClawWatch, deploymentRows, watchClaws } from './deployment-watch.js';
 import { type FileChange, type HealthHost, hostError, isQuiet } from './host.js';
 import { type IncidentOptions, type IncidentOutcome, type Observation, trackIncidents } from './incidents.js';
@@ -206,16 +205,11 @@ function watchesOf(
     request.serverUrl && request.repository ? `${request.serverUrl}/${request.repository}` : undefined;
   return watchClaws({
     runs: [...view.recent, ...records],
-    deployments: deploymentRecordsOf(view),
+    deployments: view.deployments,
     now,
     claws,
     links: { run: host.runUrl, ...(repositoryUrl ? { repositoryUrl } : {}) },
   });
-}
-
-/** The deployment records the history holds. */
-function deploymentRecordsOf(view: HistoryView): DeploymentRecord[] {
-  return (view as HistoryView & { deployments?: DeploymentRecord[] }).deployments ?? [];
 }
 
 function observationsOf(checked: CheckedRun, watches: Map<string, ClawWatch> | undefined): Observation[] {
