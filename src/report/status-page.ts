@@ -374,7 +374,7 @@ function deploymentTable(model: StatusModel): string {
   return [
     `<section aria-labelledby="deployments">${heading}`,
     `<p class="muted">Each deployment that went live is watched for ${windowDays} days: the health runs since against those of the ${windowDays} days before, with a sequential rule whose false alarms stay at or under 5% per deployment however many runs look. The verdict is the gate's or the watch's (regressed when either says so).</p>`,
-    `<div class="table-wrap"><table><thead><tr>${head.map((h) => `<th scope="col">${h}</th>`).join('')}</tr></thead><tbody>${shown.map(deploymentRow).join('')}</tbody></table></div>${more}</section>`,
+    `<div class="table-wrap" role="region" aria-labelledby="deployments" tabindex="0"><table><thead><tr>${head.map((h) => `<th scope="col">${h}</th>`).join('')}</tr></thead><tbody>${shown.map(deploymentRow).join('')}</tbody></table></div>${more}</section>`,
   ].join('');
 }
 
