@@ -43,7 +43,7 @@ const world = new HealthWorld(
   { checks: 'claw-checks.yml', 'status-page': 'true', 'claw-id': 'bot', timeout: '20s' },
   { env: { GITHUB_WORKSPACE: workspace } },
 );
-let deploymentIds: string[] = [];
+const deploymentIds: string[] = [];
 
 beforeAll(async () => {
   const { sim } = await world.start();
