@@ -121,6 +121,10 @@ export function measureSuspects(trials: number): string[] {
   rows.push(
     `| 20% drop with nothing deployed (the last deployment 20 days before), the rest of the week (24 runs) | the incident says nothing was deployed | ${trials} | opened ${pct(found.length, trials)} (median run ${sorted.length ? sorted[sorted.length >> 1] : '—'}); of those, saying nothing was deployed ${pct(says, found.length)}, naming a deployment ${pct(found.filter((t) => t.body.includes('**Suspect deployment:** `')).length, found.length)} | ${quietMs.toFixed(0)} |`,
   );
+  const [still, stillMs] = time(() => range((i) => trial(i, quietAt, referenceBehaviour(), 24, [previous])));
+  rows.push(
+    `| nothing deployed and nothing changed, the rest of the week (24 runs) | flagged ≤ 5% | ${trials} | flagged ${pct(still.filter((t) => t.openedAt <= 24).length, trials)} | ${stillMs.toFixed(0)} |`,
+  );
   return [
     `Suspects through health's own decisions (the watch and the incident rules at every run, as the action runs them): the reference Claw (0.90), 10 questions × 3 repeats a run, 4 runs a day, two weeks of history; ${trials} simulated Claws a row. With nothing deployed in the window, the quiet watch compares the UTC week's runs with the week before.`,
     '',

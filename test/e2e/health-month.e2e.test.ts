@@ -39,10 +39,8 @@ const CHECKS = `checks:
 
 const workspace = mkdtempSync(join(tmpdir(), 'claw-month-'));
 writeFileSync(join(workspace, 'claw-checks.yml'), CHECKS);
-const world = new HealthWorld(
-  { checks: 'claw-checks.yml', 'status-page': 'true', 'claw-id': 'bot', timeout: '20s' },
-  { env: { GITHUB_WORKSPACE: workspace } },
-);
+const world = new HealthWorld({ checks: 'claw-checks.yml', 'status-page': 'true', 'claw-id': 'bot', timeout: '20s' });
+const inWorkspace = { env: { GITHUB_WORKSPACE: workspace } };
 const deploymentIds: string[] = [];
 
 beforeAll(async () => {
@@ -61,8 +59,9 @@ beforeAll(async () => {
   // One health run a day at 06:00, and one at 18:00 from day 16 on; a deployment at 09:00 on its day.
   for (let day = 1; day <= 30; day++) {
     for (const hour of day >= 16 ? [6, 18] : [6]) {
-      const run = await world.run(at(day, hour));
-      expect(run.errors).toEqual([]);
+      const run = await world.run(at(day, hour), {}, inWorkspace);
+      // From the third deployment on, the step fails as health does for an unhealthy Claw; nothing else.
+      expect(run.errors.filter((e) => e !== 'The Claw is not healthy: bot (unhealthy).')).toEqual([]);
       const n = DEPLOY_DAYS.indexOf(day);
       if (n < 0 || hour !== 6) continue;
       await deploy(n);
