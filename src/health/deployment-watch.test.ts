@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { seededUniform } from '../compare/distributions.js';
 import type { DeploymentRecord } from './deployment-records.js';
-import { deploymentRows, watchClaws, weekStart } from './deployment-watch.js';
+import { MAX_WATCHED, deploymentRows, watchClaws, weekStart } from './deployment-watch.js';
 import type { ClawRecord } from './records.js';
 
 const HOUR = 3600_000;
@@ -146,5 +146,14 @@ describe('watchClaws', () => {
     expect(watch.deployments[0].watch?.verdict).toBe('regressed');
     expect(watch.facts.regression).toBeUndefined();
     expect(watch.facts.suspect?.id).toBe('dep-2');
+  });
+
+  it('a flood of records costs a bounded watch: the newest 50 deployments of a Claw, the rest listed unwatched', () => {
+    const records = runs('a', 10, () => 0.9);
+    const flood = Array.from({ length: 5000 }, (_, i) => deployment('a', `dep-f${i}`, NOW - 6 * DAY + i * 60_000));
+    const watch = watchClaws({ runs: records, deployments: flood, now: NOW, claws: ['a'], links }).get('a')!;
+    expect(watch.deployments).toHaveLength(MAX_WATCHED);
+    expect(watch.deployments.at(-1)?.record.deployment).toBe('dep-f4999');
+    expect(watch.facts.suspect?.id).toBe('dep-f4999');
   });
 });

@@ -55,7 +55,9 @@ function deploymentsOf(records: readonly DeploymentRecord[], now: number): Map<s
     if (!known) {
       const d: Deployed = { ...r, live: r.outcome === 'succeeded' };
       byKey.set(key, d);
-      byClaw.set(r.claw, [...(byClaw.get(r.claw) ?? []), d]);
+      const own = byClaw.get(r.claw);
+      if (own) own.push(d);
+      else byClaw.set(r.claw, [d]);
     } else if (r.outcome === 'rolled-back' && known.outcome !== 'rolled-back') {
       known.outcome = 'rolled-back';
       if (r.rollback) known.rollback = r.rollback;
@@ -157,8 +159,12 @@ export function watchClaws(request: WatchRequest): Map<string, ClawWatch> {
   const since = now - windowDays * DAY_MS;
   const byClaw = deploymentsOf(request.deployments, now);
   const runsOf = new Map<string, ClawRecord[]>();
-  for (const r of request.runs)
-    if (isClawRecord(r) && r.at <= now) runsOf.set(r.claw, [...(runsOf.get(r.claw) ?? []), r]);
+  for (const r of request.runs) {
+    if (!isClawRecord(r) || r.at > now) continue;
+    const own = runsOf.get(r.claw);
+    if (own) own.push(r);
+    else runsOf.set(r.claw, [r]);
+  }
   const out = new Map<string, ClawWatch>();
   for (const claw of new Set([...request.claws, ...byClaw.keys()])) {
     const runs = watchRuns(runsOf.get(claw) ?? []);

@@ -173,11 +173,10 @@ interface Mark {
 
 /** The chart's deployments: those the health runs saw go live, and those the records name, each once. */
 function marksOf(claw: ClawStatus, rows: DeploymentRow[]): Mark[] {
-  const own = rows.filter((r) => r.claw === claw.claw);
   const index = new Map(claw.days.map((d, i) => [d.day, i]));
   const marks = new Map<string, Mark>();
   claw.days.forEach((d, i) => d.newDeployments.forEach((id) => marks.set(id, { index: i, id, verdict: null })));
-  for (const r of own) {
+  for (const r of rows) {
     const i = index.get(new Date(r.at).toISOString().slice(0, 10));
     if (i !== undefined) marks.set(r.id, { index: i, id: r.id, verdict: r.verdict });
   }
@@ -407,8 +406,15 @@ export function statusPage(model: StatusModel): string {
   let bytes = size(top + end) + 1024;
   let short = 0;
   let omitted = 0;
+  // Each Claw's deployments, grouped once (the rows hold every Claw's).
+  const rowsOf = new Map<string, DeploymentRow[]>();
+  for (const r of model.deployments?.rows ?? []) {
+    const own = rowsOf.get(r.claw);
+    if (own) own.push(r);
+    else rowsOf.set(r.claw, [r]);
+  }
   model.claws.forEach((claw, i) => {
-    const full = section(claw, i + 1, model.deployments?.rows ?? []);
+    const full = section(claw, i + 1, rowsOf.get(claw.claw) ?? []);
     const charts = short === 0 && omitted === 0 && bytes + size(full) <= CHARTS_BYTES;
     const part = charts ? full : shortSection(claw, i + 1);
     if (omitted > 0 || bytes + size(part) > MAX_PAGE_BYTES) {
