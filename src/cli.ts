@@ -28,6 +28,8 @@ import { CancelledError, InputError, errorMessage } from './errors.js';
 import { TRUSTED_FILES } from './config/fork.js';
 import { clip } from './format.js';
 import { forkEventOfShell, githubRun } from './github/run.js';
+import type { DoraReport } from './health/dora.js';
+import { doraJson, doraText } from './report/dora-report.js';
 import { folderHealthHost, usableFolder } from './health/folder-host.js';
 import { COMMAND_SUMMARIES } from './inputs.js';
 import { type CommandResult, type InputFiles, execute, outputsOf, readInputFiles } from './run.js';
@@ -64,9 +66,17 @@ export async function run(argv: string[] = process.argv.slice(2), io: CliIo = de
   const jsonStdout = new Output(io.stdout, (text) => terminalSafeJson(secrets.redact(text)));
   const json = wantsJson(argv);
   /** Ends the run: with --json, its one JSON object on stdout; the exit code. */
-  const end = (exitCode: ExitCode, outcome: string, message: string, outputs: Record<string, string> = {}) => {
-    if (json)
-      jsonStdout.write(`${JSON.stringify(jsonResult(outputs, { outcome, exitCode, message: clip(message, 4000) }))}\n`);
+  const end = (
+    exitCode: ExitCode,
+    outcome: string,
+    message: string,
+    outputs: Record<string, string> = {},
+    dora?: DoraReport,
+  ) => {
+    if (json) {
+      const result = jsonResult(outputs, { outcome, exitCode, message: clip(message, 4000) });
+      jsonStdout.write(`${JSON.stringify(dora ? { ...result, dora: doraJson(dora) } : result)}\n`);
+    }
     return exitCode;
   };
   // Until the command's own handlers take over (runCommand), a signal ends the run as a cancel
@@ -185,7 +195,13 @@ interface Reporting {
   terminal: Terminal;
   secrets: Redactor;
   words: Words;
-  end: (exitCode: ExitCode, outcome: string, message: string, outputs?: Record<string, string>) => ExitCode;
+  end: (
+    exitCode: ExitCode,
+    outcome: string,
+    message: string,
+    outputs?: Record<string, string>,
+    dora?: DoraReport,
+  ) => ExitCode;
   /** health: the folder its history and page are kept in (--history-dir). */
   historyFolder?: string;
 }
@@ -251,7 +267,7 @@ async function runCommand(settings: Settings, files: InputFiles, r: Reporting): 
         : outputs.outcome === 'error'
           ? EXIT.error
           : EXIT.failed;
-    if (r.json) return end(exitCode, outputs.outcome, result.message, outputs);
+    if (r.json) return end(exitCode, outputs.outcome, result.message, outputs, result.dora);
     // With `--output -` stdout holds promptfoo's JSON alone: the summary goes to stderr.
     (settings.checksOutput === '-' ? r.stderr : r.stdout).write(`${summary(result, outputs, r)}\n`);
     return exitCode;
@@ -286,5 +302,7 @@ function summary(result: CommandResult, outputs: Record<string, string>, r: Repo
   const unhealthy = outputs.healthy === 'false' && outputs.report && unhealthyText(outputs.report, width, r.color);
   if (unhealthy) parts.push('', unhealthy);
   if (result.comparisons?.length) parts.push('', comparisonText(result.comparisons, r.color));
+  const dora = doraText(result.dora);
+  if (dora) parts.push('', dora);
   return parts.join('\n');
 }

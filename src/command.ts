@@ -13,6 +13,7 @@ import type { Manifest } from './manifest/manifest.js';
 import type { PreviewEvent } from './preview/request.js';
 import type { PreviewHost } from './preview/host.js';
 import type { HealthHost } from './health/host.js';
+import type { DoraReport } from './health/dora.js';
 import type { PlanView } from './report/plan-report.js';
 import type { ClawComparison } from './report/comparison-report.js';
 import type { Settings } from './settings.js';
@@ -90,6 +91,8 @@ export interface CommandResult {
   checks?: ChecksResult;
   /** A comparison of two runs of the checks, per Claw (deploy with a baseline, compare, preview). */
   comparisons?: ClawComparison[];
+  /** health with history: the figures teams track (status.json's `dora`), for the command line. */
+  dora?: DoraReport;
   /** A summary that may be larger than most (a plan's whole values), and where it is whole. */
   summaryCap?: { bytes: number; whereWhole: string };
 }

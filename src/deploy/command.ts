@@ -81,6 +81,16 @@ async function keepRecords(
   );
 }
 
+/** The Claw a deployment belongs to, as the service says, or undefined (never a reason to fail). */
+async function clawOfDeployment(deps: CommandContext['deps'], deploymentId: string): Promise<string | undefined> {
+  try {
+    const deadline = Math.max(deps.deadline, deps.clock.now() + 10_000);
+    return (await deps.client.getDeployment(deploymentId, { deadline, signal: deps.signal })).clawId;
+  } catch {
+    return undefined;
+  }
+}
+
 export const deploy: Command = async (context) => {
   const { settings, deps, session, policy, files } = context;
   if (deps.behaviour && files.suite) sayPower(deps.log, files.suite);
@@ -120,6 +130,12 @@ export const wait: Command = async ({ settings, deps, session, policy }) =>
 export const rollback: Command = async (context) => {
   const { settings, deps, session, policy } = context;
   const result = await rollbackCommand(deps, { deploymentId: settings.deploymentId, clawId: settings.clawId }, policy);
-  await keepRecords(context, (facts) => deployRecords(result, facts));
+  // Rolled back by id alone: the record needs its Claw, which the deployment names (one read, with history only).
+  const clawId =
+    result.clawId ??
+    (settings.history && result.rollback?.succeeded && result.deploymentId
+      ? await clawOfDeployment(deps, result.deploymentId)
+      : undefined);
+  await keepRecords(context, (facts) => deployRecords({ ...result, clawId }, facts));
   return fromDeploy(result, session.github);
 };

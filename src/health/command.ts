@@ -6,6 +6,7 @@ import type { Command } from '../command.js';
 import { errorMessage } from '../errors.js';
 import { type IncidentLine, healthOutputs, healthSummary, healthTimeSummary } from '../report/health-report.js';
 import { stateSealKey } from '../seal.js';
+import { doraSummary } from '../report/dora-report.js';
 import { type HealthResult, checkHealth } from './health.js';
 import { type OverTimeResult, healthOverTime, serviceOf } from './over-time.js';
 import type { ServiceState } from './records.js';
@@ -75,13 +76,18 @@ export const health: Command = async ({ settings, deps, policy, session }) => {
     ok: result.healthy,
     message: result.message,
     outputs,
-    summary: [healthSummary(result), time ? healthTimeSummary(time.statuses, incidentLines(time)) : '']
+    summary: [
+      healthSummary(result),
+      time ? healthTimeSummary(time.statuses, incidentLines(time)) : '',
+      doraSummary(time?.dora),
+    ]
       .filter(Boolean)
       .join('\n'),
     notes,
     ...(time?.incidents?.notices.length ? { notices: time.incidents.notices } : {}),
     failStep: settings.failOnUnhealthy,
     checks: result.checks,
+    ...(time?.dora ? { dora: time.dora } : {}),
   };
 };
 

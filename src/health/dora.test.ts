@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type DeploymentRecord, deploymentRecordJson, readDeploymentRecord } from './deployment-records.js';
-import { doraReport, median, mergeDeployments } from './dora.js';
+import { doraReport, healthySightings, median, mergeDeployments } from './dora.js';
 
 const DAY = 24 * 3600_000;
 const HOUR = 3600_000;
@@ -103,5 +103,32 @@ describe('the figures teams track', () => {
       changeFailureRate: { failed: 0, total: 0, rate: null },
     });
     expect(median([3, 1, 2])).toEqual({ median: 2, n: 3 });
+  });
+});
+
+describe('healthy sightings from what health keeps', () => {
+  it('every healthy raw run, and for days only folded the end of a day that had one', () => {
+    const day = (d: string, healthy: number) => ({
+      day: d,
+      claw: 'a',
+      runs: 2,
+      healthy,
+      unhealthy: 2 - healthy,
+      unknown: 0,
+      deployments: [],
+    });
+    const sightings = healthySightings({
+      recent: [
+        { at: ago(1), run: '1', claw: 'a', status: 'healthy' },
+        { at: ago(1, -1), run: '2', claw: 'a', status: 'unhealthy' },
+        { at: ago(1, -2), run: '3', service: 'up' },
+      ],
+      daily: [day('2026-11-20', 1), day('2026-11-21', 0), day('2026-11-27', 2)],
+    });
+    // 2026-11-27 is covered by raw records already (they start on it): its daily line adds nothing.
+    expect(sightings).toEqual([
+      { claw: 'a', at: ago(1) },
+      { claw: 'a', at: Date.parse('2026-11-21T00:00:00Z') - 1 },
+    ]);
   });
 });

@@ -13,6 +13,8 @@
 //   the Claw healthy again: its next healthy health run or its next live deployment that did not
 //   fail. A failure not yet recovered is counted as open, never as zero.
 import type { DeploymentRecord } from './deployment-records.js';
+import type { HistoryView } from './history.js';
+import { isClawRecord } from './records.js';
 
 export const DORA_WINDOWS_DAYS = [7, 30, 90] as const;
 const DAY_MS = 24 * 3600_000;
@@ -39,6 +41,8 @@ export interface Median {
 }
 
 export interface DoraFigures {
+  /** The window's length: `perWeek` is `deployments` / `days` × 7. */
+  days: number;
   deployments: number;
   /** Deployments per week over the window. */
   perWeek: number;
@@ -96,18 +100,27 @@ export function median(values: number[]): Median {
   return { median: value, n: values.length };
 }
 
-/** When the Claw was next healthy after `from`: a healthy run, or a later live deployment that did not fail. */
-function recoveredAt(d: Deployment, from: number, all: Deployment[], healthy: HealthySighting[]): number | undefined {
-  let best: number | undefined;
-  for (const h of healthy) if (h.claw === d.claw && h.at > from && (best === undefined || h.at < best)) best = h.at;
-  for (const other of all) {
-    if (other.claw !== d.claw || other === d || other.failedAt !== undefined || other.liveAt === undefined) continue;
-    if (other.liveAt > from && (best === undefined || other.liveAt < best)) best = other.liveAt;
+/**
+ * When each failed deployment's Claw was next healthy after the failure: a healthy run, or a later
+ * live deployment that did not fail (undefined: not yet). Each Claw's own times only, once per
+ * deployment whatever the windows.
+ */
+function recoveries(all: Deployment[], healthy: HealthySighting[]): Map<Deployment, number | undefined> {
+  const times = new Map<string, number[]>();
+  const add = (claw: string, at: number): void => void (times.get(claw) ?? times.set(claw, []).get(claw)!).push(at);
+  for (const h of healthy) add(h.claw, h.at);
+  for (const d of all) if (d.failedAt === undefined && d.liveAt !== undefined) add(d.claw, d.liveAt);
+  const found = new Map<Deployment, number | undefined>();
+  for (const d of all) {
+    if (d.failedAt === undefined) continue;
+    let best: number | undefined;
+    for (const at of times.get(d.claw) ?? []) if (at > d.failedAt && (best === undefined || at < best)) best = at;
+    found.set(d, best);
   }
-  return best;
+  return found;
 }
 
-function figures(deployments: Deployment[], all: Deployment[], healthy: HealthySighting[], days: number): DoraFigures {
+function figures(deployments: Deployment[], recovered: Map<Deployment, number | undefined>, days: number): DoraFigures {
   const failed = deployments.filter((d) => d.failedAt !== undefined);
   const leads = deployments
     .filter((d) => d.liveAt !== undefined && d.committedAt !== undefined)
@@ -115,11 +128,12 @@ function figures(deployments: Deployment[], all: Deployment[], healthy: HealthyS
   const recoveries: number[] = [];
   let open = 0;
   for (const d of failed) {
-    const at = recoveredAt(d, d.failedAt as number, all, healthy);
+    const at = recovered.get(d);
     if (at === undefined) open += 1;
     else recoveries.push(at - (d.failedAt as number));
   }
   return {
+    days,
     deployments: deployments.length,
     perWeek: Math.round((deployments.length / days) * 7 * 100) / 100,
     leadTimeMs: median(leads),
@@ -141,15 +155,47 @@ export function doraReport(
   windowsDays: readonly number[] = DORA_WINDOWS_DAYS,
 ): DoraReport {
   const all = mergeDeployments(records, incidents);
+  const recovered = recoveries(all, healthy);
   const report: DoraReport = { windowsDays: [...windowsDays], overall: {}, claws: {} };
   const claws = [...new Set(all.map((d) => d.claw))].sort();
   for (const days of windowsDays) {
     const inWindow = all.filter((d) => d.at > now - days * DAY_MS && d.at <= now);
-    report.overall[String(days)] = figures(inWindow, all, healthy, days);
-    for (const claw of claws) {
-      const own = inWindow.filter((d) => d.claw === claw);
-      (report.claws[claw] ??= {})[String(days)] = figures(own, all, healthy, days);
-    }
+    report.overall[String(days)] = figures(inWindow, recovered, days);
+    const byClaw = new Map<string, Deployment[]>(claws.map((claw) => [claw, []]));
+    for (const d of inWindow) byClaw.get(d.claw)!.push(d);
+    for (const claw of claws) (report.claws[claw] ??= {})[String(days)] = figures(byClaw.get(claw)!, recovered, days);
   }
   return report;
+}
+
+/**
+ * When each Claw was seen healthy, from what health keeps: every healthy run of the raw records,
+ * and for older days (folded) the end of each day that had a healthy run (a recovery is never
+ * shorter than it was).
+ */
+export function healthySightings(view: Pick<HistoryView, 'recent' | 'daily'>): HealthySighting[] {
+  const sightings: HealthySighting[] = [];
+  const rawFrom = new Map<string, number>();
+  for (const r of view.recent) {
+    if (!isClawRecord(r)) continue;
+    rawFrom.set(r.claw, Math.min(rawFrom.get(r.claw) ?? Infinity, r.at));
+    if (r.status === 'healthy') sightings.push({ claw: r.claw, at: r.at });
+  }
+  for (const d of view.daily) {
+    const end = Date.parse(`${d.day}T00:00:00Z`) + DAY_MS - 1;
+    if (d.healthy > 0 && end < (rawFrom.get(d.claw) ?? Infinity)) sightings.push({ claw: d.claw, at: end });
+  }
+  return sightings;
+}
+
+/**
+ * The figures from what a health run read: the deployment records, the incidents (`IncidentSpan`:
+ * the seam where an incident names its suspect deployment), and the Claws' healthy runs.
+ */
+export function doraOf(
+  view: Pick<HistoryView, 'recent' | 'daily' | 'deployments'>,
+  incidents: IncidentSpan[],
+  now: number,
+): DoraReport {
+  return doraReport(view.deployments, incidents, healthySightings(view), now);
 }

@@ -75,6 +75,14 @@ const up = (claw: string): Observation => ({ subject: { claw }, status: 'healthy
 const unknown = (claw: string): Observation => ({ subject: { claw }, status: 'unknown' });
 
 describe('trackIncidents', () => {
+  it('gives the DORA figures a span per Claw incident its own issues tell of (the service is not a Claw)', async () => {
+    const { step } = harness(undefined, { confirm: 1, recover: 1 });
+    await step(T, [down('a'), { subject: { service: true }, status: 'healthy' }]);
+    await step(T + 10 * MIN, [up('a')]);
+    const outcome = await step(T + 20 * MIN, [up('a')]);
+    expect(outcome.spans).toEqual([{ claw: 'a', openedAt: T, closedAt: T + 10 * MIN }]);
+  });
+
   it('an issue alone for its Claw stays its own whatever its labels (GitHub may keep a label as it likes)', async () => {
     const { issues, log, step } = harness(undefined, { confirm: 1 });
     await step(T, [down('a')]);

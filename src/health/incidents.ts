@@ -19,7 +19,8 @@ import {
   type PlannedWrite,
   planIncidents,
 } from './incident-plan.js';
-import { INCIDENT_LABEL, type Subject, keyOf, readIssues, sealedText } from './incident-state.js';
+import { INCIDENT_LABEL, type KnownIncident, type Subject, keyOf, readIssues, sealedText } from './incident-state.js';
+import type { IncidentSpan } from './dora.js';
 import type { RunRecord } from './records.js';
 
 export { INCIDENT_LABEL, type Subject } from './incident-state.js';
@@ -60,6 +61,8 @@ export interface IncidentOutcome {
   open: Map<string, OpenIncident>;
   /** What the run did that the team should notice (state sealed again under the state-secret). */
   notices: string[];
+  /** The Claws' incidents this action's own issues tell of (and those this run opened), as the DORA figures read them (dora.ts). */
+  spans: IncidentSpan[];
 }
 
 export async function trackIncidents(
@@ -71,7 +74,7 @@ export async function trackIncidents(
   listedAll = false,
 ): Promise<IncidentOutcome> {
   const { log, issues, now } = deps;
-  const outcome: IncidentOutcome = { actions: [], open: new Map(), notices: [] };
+  const outcome: IncidentOutcome = { actions: [], open: new Map(), notices: [], spans: [] };
   let found: IncidentIssue[];
   try {
     found = await issues.list(INCIDENT_LABEL, now - options.reopenWithinMs);
@@ -89,6 +92,7 @@ export async function trackIncidents(
     const suspect = state.suspect === undefined ? {} : { suspect: state.suspect };
     outcome.open.set(key, { number: issue.number, url: issue.url, title: issue.title, since: state.since, ...suspect });
   }
+  outcome.spans = spansOf(read.known.values());
   const plan = planIncidents({
     ...read,
     options,
@@ -129,6 +133,13 @@ function record(outcome: IncidentOutcome, step: PlannedWrite, issue: { number: n
   const key = keyOf(step.subject);
   if (step.after === null) outcome.open.delete(key);
   else if (step.after) outcome.open.set(key, { number: issue.number, url: issue.url, ...step.after });
+  // An incident this run opened is a span too, naming its suspect.
+  if (step.kind === 'opened' && 'claw' in step.subject && step.after)
+    outcome.spans.push({
+      claw: step.subject.claw,
+      openedAt: step.after.since,
+      ...(step.after.suspect ? { suspect: step.after.suspect } : {}),
+    });
   if (step.kind !== 'resealed' && step.kind !== 'duplicate')
     outcome.actions.push({ subject: step.subject, action: step.kind, number: issue.number, url: issue.url });
 }
@@ -195,4 +206,19 @@ class IssueWriter {
       this.deps.log.info(`Incidents: ${this.held} issue write(s) wait for the next run.`);
     }
   }
+}
+
+/** Each Claw incident as a span, from its first failing run to its close (open: no end), with its sealed suspect. */
+function spansOf(known: Iterable<KnownIncident>): IncidentSpan[] {
+  const spans: IncidentSpan[] = [];
+  for (const { state } of known) {
+    if (!('claw' in state.subject)) continue;
+    spans.push({
+      claw: state.subject.claw,
+      openedAt: state.since,
+      ...(state.closedAt !== undefined ? { closedAt: state.closedAt } : {}),
+      ...(state.suspect ? { suspect: state.suspect } : {}),
+    });
+  }
+  return spans;
 }

@@ -12,6 +12,7 @@ import type { SealKey } from '../seal.js';
 import type { HealthEntry, HealthResult } from './health.js';
 import { HealthHistory, type HistoryView } from './history.js';
 import { type ClawWatch, deploymentRows, watchClaws } from './deployment-watch.js';
+import { type DoraReport, doraOf } from './dora.js';
 import { type FileChange, type HealthHost, hostError, isQuiet } from './host.js';
 import { type IncidentOptions, type IncidentOutcome, type Observation, trackIncidents } from './incidents.js';
 import { type ClawRecord, type RunRecord, type ServiceState, isClawRecord } from './records.js';
@@ -47,6 +48,8 @@ export interface OverTimeResult {
   incidents?: IncidentOutcome;
   /** The history was written (with the page, when asked for). */
   written: boolean;
+  /** The figures teams track, from the deployment records read (none when the history could not be read). */
+  dora?: DoraReport;
 }
 
 /** Reads the service's state off a run's entries: failing for every Claw is the service failing. */
@@ -97,10 +100,7 @@ export async function healthOverTime(
       request.listedAll && checked.result !== undefined,
     );
   }
-  const deployments = watches && {
-    windowDays: DEFAULT_WINDOW_DAYS,
-    rows: deploymentRows(watches, incidents?.open ?? new Map()),
-  };
+  const rows = watches && deploymentRows(watches, incidents?.open ?? new Map());
   const model = (v: HistoryView): StatusModel => {
     const claws = clawStatuses(v, now, checkedIds).map((c) => {
       const open = incidents?.open.get(`claw:${c.claw}`);
@@ -123,10 +123,11 @@ export async function healthOverTime(
       generatedAt: now,
       repository: request.repository,
       claws,
+      dora: doraOf(v, incidents?.spans ?? [], now),
       ...(service ? { serviceIncident: service } : {}),
       ...(listed.length ? { incidents: listed } : {}),
       ...(leftOut > 0 ? { leftOut } : {}),
-      ...(deployments ? { deployments } : {}),
+      ...(rows ? { deployments: { windowDays: DEFAULT_WINDOW_DAYS, rows } } : {}),
     };
   };
   let written: HistoryView | undefined;
@@ -151,8 +152,9 @@ export async function healthOverTime(
       );
   }
   const past = written ?? (view && { ...view, recent: [...view.recent, ...records] });
-  const statuses = past ? model(past).claws.filter((c) => checkedIds.includes(c.claw)) : [];
-  return { statuses, incidents, written: written !== undefined };
+  const final = past && model(past);
+  const statuses = final ? final.claws.filter((c) => checkedIds.includes(c.claw)) : [];
+  return { statuses, incidents, written: written !== undefined, ...(final?.dora ? { dora: final.dora } : {}) };
 }
 
 /** index.html, status.json, the badges, and `.nojekyll` so Pages serves the files as they are. */

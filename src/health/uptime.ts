@@ -4,6 +4,7 @@
 // Uptime counts runs that could tell (healthy or unhealthy); `unknown` runs say nothing either way.
 import type { DeploymentRow } from './deployment-watch.js';
 import type { HistoryView } from './history.js';
+import type { DoraReport } from './dora.js';
 import { type ClawRecord, type DailyRecord, type RunStatus, aggregateDay, dayOf, isClawRecord } from './records.js';
 
 export const STRIP_DAYS = 90;
@@ -65,6 +66,8 @@ export interface StatusModel {
   leftOut?: number;
   /** The deployments of the watch's window, newest first, and the window in days. */
   deployments?: { windowDays: number; rows: DeploymentRow[] };
+  /** The figures teams track, from the deployment records (report/dora-report.ts renders them). */
+  dora?: DoraReport;
 }
 
 /** The Claws the history names in the last 90 days, the most recently checked first. */

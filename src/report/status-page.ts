@@ -2,6 +2,7 @@
 // loaded from elsewhere, one column that fits a phone, the system's dark mode, and a text
 // equivalent for every chart. Every value from the service or a Claw (ids, deployment ids) and
 // from GitHub (the repository, links) is escaped for HTML; links only to http(s) URLs.
+import { doraJson, doraSection } from './dora-report.js';
 import { type ClawStatus, type DayStat, type StatusModel, STRIP_DAYS, dayClass, percent } from '../health/uptime.js';
 import { type DeploymentRow, MAX_DEPLOYMENT_ROWS } from '../health/deployment-watch.js';
 import { counted, markupChars } from '../format.js';
@@ -396,6 +397,7 @@ export function statusPage(model: StatusModel): string {
     banner(model),
     incidentList(model),
     deploymentTable(model),
+    doraSection(model.dora, escapeHtml),
   ]
     .filter(Boolean)
     .join('\n');
@@ -442,7 +444,8 @@ export function statusPage(model: StatusModel): string {
 /** status.json: the same figures for scripts; per-day series only while the file stays under the cap. */
 export function statusJson(model: StatusModel): string {
   const round = (v: number | undefined): number | null => (v === undefined ? null : Math.round(v * 1e6) / 1e6);
-  let bytes = 0;
+  const dora = model.dora && doraJson(model.dora);
+  let bytes = dora ? Buffer.byteLength(JSON.stringify(dora), 'utf8') : 0;
   let leftOut = model.leftOut ?? 0;
   const claws: Record<string, unknown>[] = [];
   for (const c of model.claws) {
@@ -491,7 +494,7 @@ export function statusJson(model: StatusModel): string {
     ? { number: model.serviceIncident.number, url: httpUrl(model.serviceIncident.url) ?? null }
     : null;
   const generatedAt = new Date(model.generatedAt).toISOString();
-  return `${JSON.stringify({ generatedAt, serviceIncident: service, claws, ...(leftOut ? { clawsLeftOut: leftOut } : {}), ...deploymentsJson(model) }, null, 1)}\n`;
+  return `${JSON.stringify({ generatedAt, serviceIncident: service, claws, ...(leftOut ? { clawsLeftOut: leftOut } : {}), ...(dora ? { dora } : {}), ...deploymentsJson(model) }, null, 1)}\n`;
 }
 
 /**

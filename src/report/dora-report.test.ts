@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { doraReport } from '../health/dora.js';
+import type { DeploymentRecord } from '../health/deployment-records.js';
+import { doraCells, doraJson, doraSection, doraSummary, doraText } from './dora-report.js';
+import { escapeHtml } from './status-page.js';
+
+const DAY = 24 * 3600_000;
+const NOW = Date.parse('2026-11-28T12:00:00Z');
+const record = (
+  claw: string,
+  deployment: string,
+  daysAgo: number,
+  extra: Partial<DeploymentRecord> = {},
+): DeploymentRecord => ({
+  at: NOW - daysAgo * DAY,
+  claw,
+  deployment,
+  outcome: 'succeeded',
+  run: '1',
+  committedAt: NOW - daysAgo * DAY - 2 * 3600_000,
+  ...extra,
+});
+
+const report = doraReport(
+  [
+    record('bot-a', 'd1', 3),
+    record('bot-a', 'd2', 2, { outcome: 'failed' }),
+    record('<b>bot</b>', 'd3', 20, { behaviour: 'regressed', rollback: 'r3' }),
+  ],
+  [],
+  [{ claw: 'bot-a', at: NOW - 2 * DAY + 3 * 3600_000 }],
+  NOW,
+);
+
+describe('the figures as each reader sees them', () => {
+  it('show every rate as numerator / denominator, and an open recovery as open', () => {
+    expect(doraCells(report.overall['7'])).toEqual(['2 (2/week)', '2h (n=1)', '1 / 2 (50%)', '3h (n=1)']);
+    expect(doraCells(report.overall['30'])).toEqual(['3 (0.7/week)', '2h (n=2)', '2 / 3 (67%)', '3h (n=1), 1 open']);
+  });
+
+  it('escape Claw ids on the page, and say nothing without deployments', () => {
+    const html = doraSection(report, escapeHtml);
+    expect(html).toContain('&lt;b&gt;bot&lt;/b&gt;');
+    expect(html).not.toContain('<b>bot</b>');
+    expect(doraSection(doraReport([], [], [], NOW), escapeHtml)).toBe('');
+    expect(doraSummary(doraReport([], [], [], NOW))).toBe('');
+    expect(doraSummary(report)).toContain('| 30 days | 3 (0.7/week) | 2h (n=2) | 2 / 3 (67%) | 3h (n=1), 1 open |');
+    expect(doraText(report)).toContain('30 days  3 (0.7/week); lead time 2h (n=2); change failure rate 2 / 3 (67%)');
+  });
+
+  it('keep status.json’s dora under its cap: Claws left out, the overall figures never', () => {
+    const many = doraReport(
+      Array.from({ length: 3000 }, (_, i) => record(`claw-${i}`, `d${i}`, 1)),
+      [],
+      [],
+      NOW,
+    );
+    const json = doraJson(many);
+    expect(Buffer.byteLength(JSON.stringify(json))).toBeLessThan(210 * 1024);
+    expect(json.overall).toEqual(many.overall);
+    expect(json.clawsLeftOut).toBe(3000 - Object.keys(json.claws as object).length);
+    expect(json.clawsLeftOut).toBeGreaterThan(0);
+  });
+});
