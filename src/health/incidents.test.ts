@@ -312,5 +312,7 @@ describe('trackIncidents', () => {
     expect(issues.issues[0].body).toContain('**Suspect deployment:** `dep-2`');
     expect(issues.issues[0].comments[0]).toContain('**Suspect deployment:** `dep-2`');
     expect(outcome.open.get('claw:a')).toMatchObject({ number: 1, suspect: 'dep-2' });
+    // The figures teams track count the sealed suspect too (dora.ts).
+    expect(outcome.spans).toEqual([{ claw: 'a', openedAt: T, suspect: 'dep-2' }]);
   });
 });
