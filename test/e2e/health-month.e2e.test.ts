@@ -114,7 +114,10 @@ describe('a month with three deployments, the third breaking one check', () => {
 
   it('the page marks the third deployment suspect and links its incident; the screenshot is written', async () => {
     const html = world.github!.repo.file('claw-health', 'index.html')!;
+    // The page of the month's last run, the watch of the third deployment decided by then.
+    expect(html).toContain('<time datetime="2026-11-30T18:00');
     const row = html.slice(html.indexOf('<tr class="suspect">'));
+    expect(row).toContain('<span class="verdict v-regressed">regressed</span>');
     expect(row).toContain(`<code>${deploymentIds[2]}</code>`);
     expect(row).toMatch(/Incident #\d+<\/a>/);
     expect(html.match(/<tr class="suspect">/g)).toHaveLength(1);
