@@ -90,6 +90,7 @@ export const health: Command<SettingsOf<(typeof HEALTH_READS)[number]>> = async 
         seal: stateSealKey(settings, session.github.repository),
         redact: session.redact.redact,
         repository: session.github.repository,
+        serverUrl: session.github.serverUrl,
         listedAll: settings.targets.all,
       },
       { result, service, serviceProblem: problem && errorMessage(problem) },

@@ -294,4 +294,25 @@ describe('trackIncidents', () => {
     expect(readSealed(issues.issues[0].body, 'incident', ring)).not.toHaveProperty('older');
     expect(log.lines.filter((l) => l.level === 'warning').map((l) => l.message)).toEqual([]);
   });
+
+  it('an incident edited to name another suspect still names its sealed one, in its next body and its outcome', async () => {
+    const { issues, step } = harness(undefined, { confirm: 1 });
+    const view = (id: string, at: number) => ({ id, at, outcome: 'succeeded', run: { id: '7' } });
+    const deployments = {
+      windowDays: 7,
+      suspect: view('dep-2', T - 60 * MIN),
+      known: [view('dep-1', T - 120 * MIN), view('dep-2', T - 60 * MIN)],
+    };
+    const failing = (signature: string): Observation => ({ ...down('a', signature), deployments });
+    await step(T, [failing('down')]);
+    expect(issues.issues[0].body).toContain('**Suspect deployment:** `dep-2`');
+    // A collaborator edits the text (the seal kept) to blame dep-1.
+    issues.issues[0].body = issues.issues[0].body.replaceAll('`dep-2`', '`dep-1`');
+    const outcome = await step(T + 5 * MIN, [failing('checks:greets')]);
+    expect(issues.issues[0].body).toContain('**Suspect deployment:** `dep-2`');
+    expect(issues.issues[0].comments[0]).toContain('**Suspect deployment:** `dep-2`');
+    expect(outcome.open.get('claw:a')).toMatchObject({ number: 1, suspect: 'dep-2' });
+    // The figures teams track count the sealed suspect too (dora.ts).
+    expect(outcome.spans).toEqual([{ claw: 'a', openedAt: T, suspect: 'dep-2' }]);
+  });
 });

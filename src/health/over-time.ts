@@ -4,12 +4,14 @@
 // readable history, incidents count this run only.
 import type { Clock, Logger } from '../clock.js';
 import { verdictOf } from '../checks/result.js';
+import { DEFAULT_WINDOW_DAYS } from '../compare/index.js';
 import { clip } from '../format.js';
 import { allBadge, clawBadge } from '../report/badge.js';
 import { statusJson, statusPage } from '../report/status-page.js';
 import type { SealKey } from '../seal.js';
 import type { HealthEntry, HealthResult } from './health.js';
 import { HealthHistory, type HistoryView } from './history.js';
+import { type ClawWatch, deploymentRows, watchClaws } from './deployment-watch.js';
 import { type DoraReport, doraOf } from './dora.js';
 import { type FileChange, type HealthHost, hostError, isQuiet } from './host.js';
 import { type IncidentOptions, type IncidentOutcome, type Observation, trackIncidents } from './incidents.js';
@@ -28,6 +30,8 @@ export interface OverTimeRequest {
   repository: string;
   /** The run checked every Claw of the workspace (`*`). */
   listedAll: boolean;
+  /** `https://github.com` or the enterprise server: for links to commits. */
+  serverUrl?: string;
 }
 
 /** What the run found: its Claws' entries, and how the service answered. */
@@ -76,6 +80,8 @@ export async function healthOverTime(
       );
   }
   const records = recordsOf(checked, now, host.runId);
+  // The watch and the suspects read sealed records only: without a readable history, none.
+  const watches = view && watchesOf(view, records, now, checkedIds, host, request);
   let incidents: IncidentOutcome | undefined;
   if (request.incidents) {
     incidents = await trackIncidents(
@@ -89,11 +95,12 @@ export async function healthOverTime(
         runUrl: host.runUrl,
       },
       request.incidents,
-      observationsOf(checked),
+      observationsOf(checked, watches),
       view?.recent ?? [],
       request.listedAll && checked.result !== undefined,
     );
   }
+  const rows = watches && deploymentRows(watches, incidents?.open ?? new Map());
   const model = (v: HistoryView): StatusModel => {
     const claws = clawStatuses(v, now, checkedIds).map((c) => {
       const open = incidents?.open.get(`claw:${c.claw}`);
@@ -120,6 +127,7 @@ export async function healthOverTime(
       ...(service ? { serviceIncident: service } : {}),
       ...(listed.length ? { incidents: listed } : {}),
       ...(leftOut > 0 ? { leftOut } : {}),
+      ...(rows ? { deployments: { windowDays: DEFAULT_WINDOW_DAYS, rows } } : {}),
     };
   };
   let written: HistoryView | undefined;
@@ -186,7 +194,27 @@ function recordsOf(checked: CheckedRun, at: number, run: string): RunRecord[] {
   return records;
 }
 
-function observationsOf(checked: CheckedRun): Observation[] {
+/** Each Claw's watched deployments and suspect, from the history and this run's records. */
+function watchesOf(
+  view: HistoryView,
+  records: RunRecord[],
+  now: number,
+  claws: string[],
+  host: HealthHost,
+  request: OverTimeRequest,
+): Map<string, ClawWatch> {
+  const repositoryUrl =
+    request.serverUrl && request.repository ? `${request.serverUrl}/${request.repository}` : undefined;
+  return watchClaws({
+    runs: [...view.recent, ...records],
+    deployments: view.deployments,
+    now,
+    claws,
+    links: { run: host.runUrl, ...(repositoryUrl ? { repositoryUrl } : {}) },
+  });
+}
+
+function observationsOf(checked: CheckedRun, watches: Map<string, ClawWatch> | undefined): Observation[] {
   const service: Observation =
     checked.service === 'up'
       ? { subject: { service: true }, status: 'healthy' }
@@ -204,8 +232,10 @@ function observationsOf(checked: CheckedRun): Observation[] {
         };
   const checks = checked.result?.checks?.entries ?? [];
   const claws = (checked.result?.entries ?? []).map((e): Observation => {
-    if (e.verdict !== 'unhealthy') return { subject: { claw: e.clawId }, status: e.verdict };
-    return { subject: { claw: e.clawId }, status: 'unhealthy', failing: failingOf(e, checks) };
+    const facts = watches?.get(e.clawId)?.facts;
+    const deployments = facts ? { deployments: facts } : {};
+    if (e.verdict !== 'unhealthy') return { subject: { claw: e.clawId }, status: e.verdict, ...deployments };
+    return { subject: { claw: e.clawId }, status: 'unhealthy', failing: failingOf(e, checks), ...deployments };
   });
   return [service, ...claws];
 }

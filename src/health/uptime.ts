@@ -2,6 +2,7 @@
 // of daily bars, latency per day with the deployments, and the checks' pass rate. Plain data in,
 // plain data out: the status page, status.json, the badges and the job summary render it.
 // Uptime counts runs that could tell (healthy or unhealthy); `unknown` runs say nothing either way.
+import type { DeploymentRow } from './deployment-watch.js';
 import type { HistoryView } from './history.js';
 import type { DoraReport } from './dora.js';
 import { type ClawRecord, type DailyRecord, type RunStatus, aggregateDay, dayOf, isClawRecord } from './records.js';
@@ -63,6 +64,8 @@ export interface StatusModel {
   incidents?: { title: string; number: number; url: string; state: 'open' | 'closed' }[];
   /** Claws of the history past MAX_CLAWS, left out. */
   leftOut?: number;
+  /** The deployments of the watch's window, newest first, and the window in days. */
+  deployments?: { windowDays: number; rows: DeploymentRow[] };
   /** The figures teams track, from the deployment records (report/dora-report.ts renders them). */
   dora?: DoraReport;
 }

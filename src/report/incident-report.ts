@@ -28,6 +28,35 @@ export interface RunRef {
   at: number;
 }
 
+/** A watch's figures: the pass rate before and after a deployment (or an anchor), and the change's bounds. */
+export interface WatchFigures {
+  before: { passRate: number | null; n: number; runs: number };
+  after: { passRate: number | null; n: number; runs: number };
+  /** After minus before, and its sequential bounds (each one-sided at the watch's level, valid at every look). */
+  change: number | null;
+  low: number | null;
+  high: number | null;
+}
+
+/** A deployment an incident names, from its sealed record. */
+export interface SuspectView {
+  id: string;
+  at: number;
+  outcome: string;
+  commit?: string;
+  commitUrl?: string;
+  /** The previous deployment's commit of the same Claw, and a link comparing it with this one. */
+  previousCommit?: string;
+  compareUrl?: string;
+  /** The run that deployed it. */
+  run: { id: string; url?: string };
+  /** Its watch's figures, once health ran on both sides of it. */
+  figures?: WatchFigures;
+}
+
+/** What an incident says of its cause: a deployment (its record in the window, or only its id), or that nothing was deployed. */
+export type SuspectLine = { deployment: SuspectView } | { id: string } | { nothingDeployed: { windowDays: number } };
+
 export interface IncidentView {
   /** `Claw \`bot-a\`` or `The service`: already Markdown. */
   who: string;
@@ -36,9 +65,13 @@ export interface IncidentView {
   run: RunRef;
   /** The first failing run of this episode. */
   first: RunRef;
+  /** Failing runs in a row; 0 when the Claw does not fail outright and only the watch found a regression. */
   confirm: number;
   recover: number;
   mention: string;
+  /** The watch's regression, when it found one. */
+  regression?: { figures: WatchFigures; deployment?: string };
+  suspect?: SuspectLine;
 }
 
 const time = (ms: number): string => `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
@@ -69,16 +102,59 @@ export function capIssueText(text: string, max = MAX_ISSUE_CHARS): string {
   return `${cut.slice(0, Math.max(0, cut.lastIndexOf('\n')))}${note}`;
 }
 
+const rate = (r: number | null): string => (r === null ? '—' : `${(r * 100).toFixed(1)}%`);
+const points = (d: number | null): string =>
+  d === null ? '—' : `${d >= 0 ? '+' : '−'}${Math.abs(d * 100).toFixed(1)}`;
+
+/** A watch's figures in one line: before → after, the change in points and its bounds. */
+export function figuresText(f: WatchFigures): string {
+  const side = (s: WatchFigures['before']) => `${rate(s.passRate)} (${s.n} judged in ${s.runs} run(s))`;
+  const bounds = f.low === null || f.high === null ? '' : `, bounds ${points(f.low)} to ${points(f.high)}`;
+  return `pass rate ${side(f.before)} before → ${side(f.after)} after: ${points(f.change)} points${bounds}`;
+}
+
+/** The suspect, as the incident names it. */
+export function suspectText(line: SuspectLine): string {
+  if ('nothingDeployed' in line)
+    return `**Suspect deployment:** none. Nothing was deployed to this Claw in the ${line.nothingDeployed.windowDays} days before (no deployment record on the history branch): the change came from outside the deployments (the model, its tools, the judge).`;
+  if (!('deployment' in line))
+    return `**Suspect deployment:** ${code(line.id)} (its record is no longer in the window).`;
+  const d = line.deployment;
+  const commit = d.commit ? `, commit ${link(code(d.commit.slice(0, 12)), d.commitUrl)}` : '';
+  const run = d.run.id ? `, deployed by ${link(`run ${escapeText(d.run.id)}`, d.run.url)}` : '';
+  const compare =
+    d.previousCommit && d.commit
+      ? `\n**Changes since the previous deployment:** ${link(`${code(d.previousCommit.slice(0, 12))}…${code(d.commit.slice(0, 12))}`, d.compareUrl)}`
+      : '';
+  const figures = d.figures ? `\n**Before and after it:** ${figuresText(d.figures)}.` : '';
+  return `**Suspect deployment:** ${code(d.id)} (${time(d.at)}, ${escapeText(d.outcome)})${commit}${run}.${compare}${figures}`;
+}
+
+function opening(view: IncidentView): string {
+  if (view.confirm > 0) return `${view.who} has failed ${view.confirm} run(s) in a row. Seen in ${runText(view.run)}.`;
+  const since = view.regression?.deployment
+    ? ` since deployment ${code(view.regression.deployment)}`
+    : ' with nothing deployed';
+  return `${view.who} behaves worse${since}: the watch's sequential test found its checks' pass rate lower. Seen in ${runText(view.run)}.`;
+}
+
+function causeText(view: IncidentView): string {
+  const lines: string[] = [];
+  if (view.regression) lines.push(`**The watch:** ${figuresText(view.regression.figures)}.`);
+  if (view.suspect) lines.push(suspectText(view.suspect));
+  return lines.length ? `\n${lines.join('\n')}\n` : '';
+}
+
 /** The issue's body: the sealed marker first (so no cut can lose it), then what fails and the runs. */
 export function incidentBody(view: IncidentView, marker: string): string {
   const body = [
     marker,
     `### ${escapeText(view.title)}`,
     '',
-    `${view.who} has failed ${view.confirm} run(s) in a row. Seen in ${runText(view.run)}.`,
+    opening(view),
     '',
     failureText(view.failure),
-    '',
+    causeText(view),
     `**First failing run:** ${runText(view.first)}`,
     '',
     `This issue is kept by claw-deploy's scheduled health check: it is commented when what fails changes and closed after ${view.recover} healthy run(s) in a row.`,
@@ -88,13 +164,15 @@ export function incidentBody(view: IncidentView, marker: string): string {
 }
 
 export function changedComment(view: IncidentView): string {
-  return capIssueText(`What fails has changed, in ${runText(view.run)}.\n\n${failureText(view.failure)}`);
+  return capIssueText(
+    `What fails has changed, in ${runText(view.run)}.\n\n${failureText(view.failure)}${causeText(view)}`,
+  );
 }
 
 export function reopenComment(view: IncidentView, closedAgoMs: number): string {
   const mention = view.mention ? `\n\n${view.mention}` : '';
   return capIssueText(
-    `Failing again ${formatDuration(closedAgoMs)} after this incident closed, in ${runText(view.run)}: reopened rather than a new issue.\n\n${failureText(view.failure)}${mention}`,
+    `Failing again ${formatDuration(closedAgoMs)} after this incident closed, in ${runText(view.run)}: reopened rather than a new issue.\n\n${failureText(view.failure)}${causeText(view)}${mention}`,
   );
 }
 

@@ -4,6 +4,7 @@
 // from GitHub (the repository, links) is escaped for HTML; links only to http(s) URLs.
 import { doraJson, doraSection } from './dora-report.js';
 import { type ClawStatus, type DayStat, type StatusModel, STRIP_DAYS, dayClass, percent } from '../health/uptime.js';
+import { type DeploymentRow, MAX_DEPLOYMENT_ROWS } from '../health/deployment-watch.js';
 import { counted } from '../format.js';
 import { escapeHtml } from '../markup.js';
 import { httpUrl } from '../identifiers.js';
@@ -41,7 +42,9 @@ figcaption{font-size:.875rem;color:var(--muted)}
 svg{display:block;width:100%}svg.strip{height:2.25rem}svg.chart{height:8rem}svg path{vector-effect:non-scaling-stroke}
 .b-up{fill:var(--up)}.b-minor{fill:var(--minor)}.b-major{fill:var(--major)}.b-none{fill:var(--none)}
 .grid{stroke:var(--line);stroke-width:1}.l50{stroke:var(--p50)}.l95{stroke:var(--p95)}.l50,.l95{fill:none;stroke-width:2}
-.dep{stroke:var(--dep);stroke-width:1.5;stroke-dasharray:4 3}
+.dep{stroke:var(--dep);stroke-width:1.5;stroke-dasharray:4 3}.dep.v-regressed{stroke:var(--major);stroke-width:2.5;stroke-dasharray:none}.dep.v-improved{stroke:var(--up)}.dep.v-inconclusive{stroke:var(--minor)}
+.verdict::before{content:"";display:inline-block;width:.7em;height:.7em;border-radius:50%;margin-right:.35em;background:var(--dep)}.verdict.v-regressed::before{background:var(--major)}.verdict.v-improved::before{background:var(--up)}.verdict.v-inconclusive::before{background:var(--minor)}
+tr.suspect td{font-weight:600}.table-wrap{overflow-x:auto}
 .key{display:flex;flex-wrap:wrap;gap:.25rem 1rem;font-size:.875rem;color:var(--muted);margin:.25rem 0}
 .key em{font-style:normal;margin-left:auto}.key span::before{content:"";display:inline-block;width:1rem;height:.2rem;vertical-align:middle;margin-right:.35rem;background:var(--c)}
 .ends{display:flex;justify-content:space-between;font-size:.8rem;color:var(--muted)}
@@ -103,7 +106,7 @@ const MIN_CHART_DAYS = 2;
  * p50 and p95 per day as two lines, each deployment a dashed mark on its day. The chart stretches
  * to the width it is given (strokes keep their width); its scale is written beside it, in HTML.
  */
-function latencyChart(claw: ClawStatus, labelId: string): string {
+function latencyChart(claw: ClawStatus, labelId: string, marks: Mark[]): string {
   // One day is a dot in an empty box: say so instead, until there is a line to draw.
   const drawn = claw.days.filter((d) => d.latencyP50 !== undefined).length;
   if (drawn < MIN_CHART_DAYS) {
@@ -126,13 +129,19 @@ function latencyChart(claw: ClawStatus, labelId: string): string {
     // A lone day is a dot: a zero-length segment with round caps would vanish, so draw a tick.
     return d.replace(/M([\d.]+) ([\d.]+)(?=M|$)/g, 'M$1 $2h0.01');
   };
-  const deployments = claw.days
-    .map((day, i) => (day.newDeployments.length ? `M${i * 10 + 5} 0V${height}` : ''))
+  // One path per verdict, each deployment a vertical mark on its day: the colour says its verdict.
+  const byVerdict = new Map<string, Set<number>>();
+  for (const m of marks) byVerdict.set(m.verdict ?? '', (byVerdict.get(m.verdict ?? '') ?? new Set()).add(m.index));
+  const deployments = [...byVerdict]
+    .map(([verdict, days]) => {
+      const d = [...days].map((i) => `M${i * 10 + 5} 0V${height}`).join('');
+      return `<path class="dep${verdict ? ` v-${verdict}` : ''}" d="${d}"/>`;
+    })
     .join('');
   return [
     `<svg class="chart" viewBox="0 0 ${width} ${height + 2}" preserveAspectRatio="none" role="img" aria-labelledby="${labelId}">`,
     `<path class="grid" d="M0 ${top}H${width}M0 ${height}H${width}"/>`,
-    deployments ? `<path class="dep" d="${deployments}"/>` : '',
+    deployments,
     `<path class="l95" stroke-linecap="round" d="${line('latencyP95')}"/>`,
     `<path class="l50" stroke-linecap="round" d="${line('latencyP50')}"/>`,
     '</svg>',
@@ -150,10 +159,33 @@ const checksOfDay = (d: DayStat): string => {
   return total ? `${percent(d.checks.passed / total)} (${d.checks.passed} of ${total})` : '—';
 };
 
-function latencyText(claw: ClawStatus): { caption: string; table: string } {
+/** A deployment on the chart: its day's index, its id and the verdict it is coloured by. */
+interface Mark {
+  index: number;
+  id: string;
+  verdict: DeploymentRow['verdict'];
+}
+
+/** The chart's deployments: those the health runs saw go live, and those the records name, each once. */
+function marksOf(claw: ClawStatus, rows: DeploymentRow[]): Mark[] {
+  const index = new Map(claw.days.map((d, i) => [d.day, i]));
+  const marks = new Map<string, Mark>();
+  claw.days.forEach((d, i) => d.newDeployments.forEach((id) => marks.set(id, { index: i, id, verdict: null })));
+  for (const r of rows) {
+    const i = index.get(new Date(r.at).toISOString().slice(0, 10));
+    if (i !== undefined) marks.set(r.id, { index: i, id: r.id, verdict: r.verdict });
+  }
+  return [...marks.values()].sort((a, b) => a.index - b.index || a.id.localeCompare(b.id));
+}
+
+function latencyText(claw: ClawStatus, marksShown: Mark[]): { caption: string; table: string } {
   const days = claw.days.filter((d) => d.latencyP50 !== undefined || d.newDeployments.length || d.checks);
   const week = claw.days.slice(-7).filter((d) => d.latencyP50 !== undefined);
-  const deployed = claw.days.filter((d) => d.newDeployments.length);
+  const named = (m: Mark): string => (m.verdict ? `${m.id}: ${m.verdict}` : m.id);
+  const deployed = [...new Set(marksShown.map((m) => m.index))].map((i) => ({
+    day: claw.days[i].day,
+    newDeployments: marksShown.filter((m) => m.index === i).map(named),
+  }));
   const median = week.length
     ? week.map((d) => d.latencyP50!).sort((a, b) => a - b)[Math.floor(week.length / 2)]
     : undefined;
@@ -206,16 +238,17 @@ function head(claw: ClawStatus, id: string): string {
   return `<div class="head"><h2 id="${id}">${escapeHtml(claw.claw)}</h2><p><span class="state ${state}">${STATE_TEXT[state]}</span>${checked}${incident ? ` · ${incident}` : ''}</p></div>`;
 }
 
-function section(claw: ClawStatus, index: number): string {
+function section(claw: ClawStatus, index: number, rows: DeploymentRow[]): string {
   const id = `claw-${index}`;
   const s = stripText(claw);
-  const l = latencyText(claw);
+  const marks = marksOf(claw, rows);
+  const l = latencyText(claw, marks);
   return [
     `<section class="claw" aria-labelledby="${id}">`,
     head(claw, id),
     uptimeList(claw),
     `<figure>${strip(claw, `${id}-strip`)}<div class="ends" aria-hidden="true"><span>${STRIP_DAYS} days ago</span><span>today</span></div><figcaption id="${id}-strip">${s.caption}</figcaption>${s.table}</figure>`,
-    `<figure>${latencyChart(claw, `${id}-latency`)}<div class="key" aria-hidden="true"><span style="--c:var(--p50)">p50</span><span style="--c:var(--p95)">p95</span><span style="--c:var(--dep)">new deployment</span><em>scale 0 to ${escapeHtml(formatMs(chartScale(claw)))}</em></div><figcaption id="${id}-latency">${l.caption}</figcaption>${l.table}</figure>`,
+    `<figure>${latencyChart(claw, `${id}-latency`, marks)}<div class="key" aria-hidden="true"><span style="--c:var(--p50)">p50</span><span style="--c:var(--p95)">p95</span><span style="--c:var(--dep)">new deployment</span><span style="--c:var(--major)">regressed</span><span style="--c:var(--up)">improved</span><em>scale 0 to ${escapeHtml(formatMs(chartScale(claw)))}</em></div><figcaption id="${id}-latency">${l.caption}</figcaption>${l.table}</figure>`,
     checksLine(claw),
     '</section>',
   ].join('\n');
@@ -271,6 +304,74 @@ function incidentList(model: StatusModel): string {
   return `<section aria-labelledby="incidents"><h2 id="incidents">Incidents</h2><ul>${items}</ul>${more}</section>`;
 }
 
+const rate = (r: number | null | undefined): string => (r === null || r === undefined ? '—' : percent(r));
+
+/** A change in points with its bounds: "−18.0 (−27.1 to −9.0)". */
+function changeText(f: DeploymentRow['figures']): string {
+  if (!f || f.change === null) return '—';
+  const pts = (v: number): string => `${v < 0 ? '−' : '+'}${Math.abs(v * 100).toFixed(1)}`;
+  const bounds = f.low === null || f.high === null ? '' : ` (${pts(f.low)} to ${pts(f.high)})`;
+  return `${pts(f.change)}${bounds}`;
+}
+
+function deploymentRow(r: DeploymentRow): string {
+  const link = (text: string, url: string | undefined): string => {
+    const href = httpUrl(url);
+    return href ? `<a href="${escapeHtml(href)}">${text}</a>` : text;
+  };
+  const verdict = r.verdict ?? 'not watched';
+  const said = [r.gate ? `gate: ${r.gate}` : '', r.watch ? `watch: ${r.watch}` : ''].filter(Boolean).join(', ');
+  const suspect = r.suspect
+    ? `<strong>Suspect</strong>${r.incident ? ` · ${incidentLink(r.incident, 'Incident')}` : ''}`
+    : '';
+  const cells = [
+    escapeHtml(r.claw),
+    `<code>${escapeHtml(r.id)}</code>`,
+    formatTime(r.at),
+    escapeHtml(r.outcome),
+    `<span class="verdict v-${escapeHtml(verdict.replace(/ /g, '-'))}">${escapeHtml(verdict)}</span>${said ? ` <span class="muted">(${escapeHtml(said)})</span>` : ''}`,
+    r.figures ? `${rate(r.figures.before.passRate)} <span class="muted">(${r.figures.before.runs} runs)</span>` : '—',
+    r.figures ? `${rate(r.figures.after.passRate)} <span class="muted">(${r.figures.after.runs} runs)</span>` : '—',
+    escapeHtml(changeText(r.figures)),
+    r.run ? link(`run ${escapeHtml(r.run)}`, r.runUrl) : '—',
+    r.commit ? link(`<code>${escapeHtml(r.commit.slice(0, 12))}</code>`, r.commitUrl) : '—',
+    suspect,
+  ];
+  return `<tr${r.suspect ? ' class="suspect"' : ''}>${cells.map((c) => `<td>${c}</td>`).join('')}</tr>`;
+}
+
+/** The window's deployments: each one's verdict, its pass rate before and after, its run and commit; a suspect marked. */
+function deploymentTable(model: StatusModel): string {
+  if (!model.deployments) return '';
+  const { windowDays, rows } = model.deployments;
+  const heading = `<h2 id="deployments">Deployments in the last ${windowDays} days</h2>`;
+  if (!rows.length)
+    return `<section aria-labelledby="deployments">${heading}<p class="muted">No deployment recorded in the window.</p></section>`;
+  const head = [
+    'Claw',
+    'Deployment',
+    'When',
+    'Outcome',
+    'Verdict',
+    'Pass rate before',
+    'After',
+    'Change (points)',
+    'Run',
+    'Commit',
+    'Suspect',
+  ];
+  const shown = rows.slice(0, MAX_DEPLOYMENT_ROWS);
+  const more =
+    rows.length > shown.length
+      ? `<p class="muted">And ${rows.length - shown.length} older; status.json lists the same ${shown.length}.</p>`
+      : '';
+  return [
+    `<section aria-labelledby="deployments">${heading}`,
+    `<p class="muted">Each deployment that went live is watched for ${windowDays} days: the health runs since against those of the ${windowDays} days before, with a sequential rule whose false alarms stay at or under 5% per deployment however many runs look. The verdict is the gate's or the watch's (regressed when either says so).</p>`,
+    `<div class="table-wrap" role="region" aria-labelledby="deployments" tabindex="0"><table><thead><tr>${head.map((h) => `<th scope="col">${h}</th>`).join('')}</tr></thead><tbody>${shown.map(deploymentRow).join('')}</tbody></table></div>${more}</section>`,
+  ].join('');
+}
+
 /** index.html for the model. */
 export function statusPage(model: StatusModel): string {
   const title = model.repository ? `Claw status · ${model.repository}` : 'Claw status';
@@ -289,6 +390,7 @@ export function statusPage(model: StatusModel): string {
     `<header><h1>${escapeHtml(title)}</h1><p class="muted">Updated <time datetime="${new Date(model.generatedAt).toISOString()}">${formatTime(model.generatedAt)}</time>. Times are UTC; uptime counts the runs that could tell.</p></header>`,
     banner(model),
     incidentList(model),
+    deploymentTable(model),
     doraSection(model.dora, escapeHtml),
   ]
     .filter(Boolean)
@@ -300,8 +402,15 @@ export function statusPage(model: StatusModel): string {
   let bytes = size(top + end) + 1024;
   let short = 0;
   let omitted = 0;
+  // Each Claw's deployments, grouped once (the rows hold every Claw's).
+  const rowsOf = new Map<string, DeploymentRow[]>();
+  for (const r of model.deployments?.rows ?? []) {
+    const own = rowsOf.get(r.claw);
+    if (own) own.push(r);
+    else rowsOf.set(r.claw, [r]);
+  }
   model.claws.forEach((claw, i) => {
-    const full = section(claw, i + 1);
+    const full = section(claw, i + 1, rowsOf.get(claw.claw) ?? []);
     const charts = short === 0 && omitted === 0 && bytes + size(full) <= CHARTS_BYTES;
     const part = charts ? full : shortSection(claw, i + 1);
     if (omitted > 0 || bytes + size(part) > MAX_PAGE_BYTES) {
@@ -379,5 +488,37 @@ export function statusJson(model: StatusModel): string {
     ? { number: model.serviceIncident.number, url: httpUrl(model.serviceIncident.url) ?? null }
     : null;
   const generatedAt = new Date(model.generatedAt).toISOString();
-  return `${JSON.stringify({ generatedAt, serviceIncident: service, claws, ...(leftOut ? { clawsLeftOut: leftOut } : {}), ...(dora ? { dora } : {}) }, null, 1)}\n`;
+  return `${JSON.stringify({ generatedAt, serviceIncident: service, claws, ...(leftOut ? { clawsLeftOut: leftOut } : {}), ...(dora ? { dora } : {}), ...deploymentsJson(model) }, null, 1)}\n`;
+}
+
+/**
+ * status.json's `deployments`: the window's deployments, newest first. `verdict` is what the page
+ * colours by (docs/health.md): `regressed` when the gate or the watch said so, else the watch's
+ * once decided, else the gate's, else `watching`; `gate` and `watch` give each one's own.
+ */
+function deploymentsJson(model: StatusModel): Record<string, unknown> {
+  if (!model.deployments) return {};
+  const { rows, windowDays } = model.deployments;
+  const side = (s: { passRate: number | null; n: number; runs: number }) => ({
+    passRate: s.passRate === null ? null : Math.round(s.passRate * 1e6) / 1e6,
+    n: s.n,
+    runs: s.runs,
+  });
+  const deployments = rows.slice(0, MAX_DEPLOYMENT_ROWS).map((r) => ({
+    claw: r.claw,
+    id: r.id,
+    time: new Date(r.at).toISOString(),
+    commit: r.commit ?? null,
+    outcome: r.outcome,
+    verdict: r.verdict,
+    gate: r.gate ?? null,
+    watch: r.watch ?? null,
+    before: r.figures ? side(r.figures.before) : null,
+    after: r.figures ? side(r.figures.after) : null,
+    run: r.run || null,
+    suspect: r.suspect,
+    incident: r.incident ? { number: r.incident.number, url: httpUrl(r.incident.url) ?? null } : null,
+  }));
+  const leftOut = rows.length - deployments.length;
+  return { deploymentWindowDays: windowDays, deployments, ...(leftOut > 0 ? { deploymentsLeftOut: leftOut } : {}) };
 }

@@ -1,6 +1,7 @@
 // Ninety days of a small fleet, made deterministically: what the status page looks like after a
 // quarter (a few bad days, a week-long outage, deployments, checks), for the browser test and the
 // screenshot in the docs. Erasable TypeScript.
+import type { DeploymentRow } from '../../src/health/deployment-watch.ts';
 import type { HistoryView } from '../../src/health/history.ts';
 import type { ClawRecord, DailyRecord } from '../../src/health/records.ts';
 import { type StatusModel, clawStatuses } from '../../src/health/uptime.ts';
@@ -76,5 +77,48 @@ export function fixtureModel(names: string[] = CLAWS): StatusModel {
     repository: 'octo/claws',
     claws,
     incidents: [{ ...incident, title: `${names[1]} is down`, state: 'open' }],
+    deployments: { windowDays: 7, rows: deploymentRows(names[1], incident) },
   };
+}
+
+/** The window's deployments: one the watch found regressed (the incident's suspect), one harmless. */
+function deploymentRows(claw: string, incident: { number: number; url: string }): DeploymentRow[] {
+  const commit = (c: string) => ({
+    commit: c.repeat(40),
+    commitUrl: `https://github.com/octo/claws/commit/${c.repeat(40)}`,
+  });
+  const run = { run: '9001', runUrl: 'https://github.com/octo/claws/actions/runs/9001' };
+  return [
+    {
+      claw,
+      id: 'dep_1042',
+      at: NOW - 2 * DAY,
+      outcome: 'succeeded',
+      ...commit('b'),
+      ...run,
+      watch: 'regressed',
+      verdict: 'regressed',
+      figures: {
+        before: { passRate: 0.9, n: 840, runs: 28 },
+        after: { passRate: 0.72, n: 90, runs: 3 },
+        change: -0.18,
+        low: -0.27,
+        high: -0.09,
+      },
+      suspect: true,
+      incident,
+    },
+    {
+      claw: CLAWS[0],
+      id: 'dep_0041',
+      at: NOW - 5 * DAY,
+      outcome: 'succeeded',
+      ...commit('a'),
+      ...run,
+      gate: 'unchanged',
+      watch: 'unchanged',
+      verdict: 'unchanged',
+      suspect: false,
+    },
+  ];
 }
