@@ -222,9 +222,10 @@ async function prepare(
     // A fork's event inside GitHub Actions: the opt-in is a flag here.
     return refuse(errorMessage(err).replaceAll(TRUSTED_FILES, words.setting('trusted-files', 'true')));
   }
-  // health's history (and page) in a local folder: the action's branch, previewed on disk.
+  // health's history (and page) in a local folder: the action's branch, previewed on disk. Deploy
+  // and rollback read `history` too (their records), but only on the branch: the page's command.
   if (args.historyDir !== undefined) {
-    const refusal = await historyFolderRefusal(definition.inputs.includes('history'), args.historyDir, io.cwd);
+    const refusal = await historyFolderRefusal(definition.inputs.includes('status-page'), args.historyDir, io.cwd);
     if (refusal) return refuse(refusal);
     settings = { ...settings, history: args.historyDir, statusPage: args.statusPage };
   }

@@ -126,6 +126,8 @@ export interface CommandDefinition<I extends InputName = InputName> extends Comm
   pullRequest?: { commandLine: string; withoutKey: string };
   /** The action mirrors it into a GitHub Deployment when `environment` is set. */
   githubDeployment?: boolean;
+  /** With `history`, it writes its deployments' records after its wait and rollback (each up to the timeout). */
+  recordsAfterWaiting?: boolean;
 }
 
 /** Inputs several commands read together (a command's `inputs` spreads the groups it reads). */

@@ -138,10 +138,6 @@ async function readInput(
 }
 
 /** Where the run happens, as the action gives it: the runner's log, state and GitHub's hosts. */
-/** A command that waits on deployments before it writes its history (deploy, rollback). */
-const waitsFirst = (definition: CommandDefinition) =>
-  (definition.inputs as readonly string[]).includes('poll-interval');
-
 function sessionOf(
   settings: Settings,
   definition: CommandDefinition,
@@ -183,7 +179,8 @@ function sessionOf(
             // Every GitHub call of health ends by the step's timeout; a rate limit stops them all.
             // A deployment's record is written after its wait and rollback (each up to the timeout).
             connectGitHub(settings.githubToken, github, {
-              deadline: Date.now() + (waitsFirst(definition) ? 2 * settings.timeoutMs + 60_000 : settings.timeoutMs),
+              deadline:
+                Date.now() + (definition.recordsAfterWaiting ? 2 * settings.timeoutMs + 60_000 : settings.timeoutMs),
               signal,
               warn: log.warning,
             }),

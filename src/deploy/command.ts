@@ -179,6 +179,7 @@ export const deployDefinition: CommandDefinition<(typeof DEPLOY_READS)[number]> 
   targets: 'the Claw to deploy',
   fleet: true,
   githubDeployment: true,
+  recordsAfterWaiting: true,
   validate: (settings, given, w) => {
     if (settings.checks && !settings.wait)
       refuseInput(
@@ -202,6 +203,7 @@ export const rollbackDefinition: CommandDefinition<(typeof ROLLBACK_READS)[numbe
   name: 'rollback',
   summary: "roll back a deployment, or a Claw's current one",
   inputs: ROLLBACK_READS,
+  recordsAfterWaiting: true,
   validate: (settings, _given, w) => {
     if (settings.clawId === '' && settings.deploymentId === '')
       refuseInput(
