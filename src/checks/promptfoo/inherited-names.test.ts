@@ -1,0 +1,43 @@
+// A fork's config naming Object.prototype's members where the reader looks a name up in a table
+// (top-level keys, test options, factuality's categories): each is refused as an unknown name,
+// never read as the table's inherited member (round 5's attack on the assertion registry).
+import { describe, expect, it } from 'vitest';
+import { parseChecks } from '../load.js';
+
+const KEY = { OPENAI_API_KEY: 'sk-test-0123456789abcdef' };
+const error = (text: string): string => {
+  try {
+    parseChecks('promptfooconfig.yaml', text, KEY);
+  } catch (err) {
+    return (err as Error).message;
+  }
+  return 'read without an error';
+};
+const config = (extra: string, options = ''): string =>
+  `prompts: ["{{q}}"]\n${extra}tests:\n  - vars: {q: a}\n${options}    assert: [{type: factuality, value: a}]\n`;
+
+describe('names inherited from Object.prototype', () => {
+  // `__proto__` is not among them: the YAML reader does not make it an own key, so it reads as absent.
+  for (const name of ['constructor', 'toString', 'hasOwnProperty', 'valueOf']) {
+    it(`a top-level key '${name}' is unknown, not refused with a function's text`, () => {
+      const message = error(config(`${name}: 1\n`));
+      expect(message).toMatch(/^promptfooconfig\.yaml, line 2: .*unknown/i);
+      expect(message).not.toMatch(/function|native code|\[object/);
+    });
+
+    it(`a test option '${name}' is an option the reader does not know, not refused with a function's text`, () => {
+      expect(error(config('', `    options: {${name}: 1}\n`))).not.toMatch(/function|native code|\[object/);
+    });
+
+    it(`a factuality category '${name}' is an error naming the categories`, () => {
+      const message = error(config('', `    options: {factuality: {${name}: 1}}\n`));
+      expect(message).toMatch(
+        /'factuality' has .*expected scores for subset, superset, agree, disagree, differButFactual/,
+      );
+    });
+  }
+
+  it('control: a known category and option read as before', () => {
+    expect(error(config('', '    options: {factuality: {disagree: 1}}\n'))).toBe('read without an error');
+  });
+});
