@@ -2,9 +2,14 @@
 // under a fork's promptfoo config (type names that are Object.prototype's own), and a saved run
 // given to `compare --baseline-file` that names one check many times to claim more attempts than
 // any run makes. Each attack has a benign control beside it.
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { deploymentLine } from '../../src/health/deployment-log.ts';
+import type { DeploymentRecord } from '../../src/health/deployment-records.ts';
+import { sealKey } from '../../src/seal.ts';
+import { DEMO_KEY } from '../sim/server.ts';
 import { base, runCli } from './cli-run.ts';
 import { onEvent, runAction, workspaceWith } from './harness.ts';
+import { HealthWorld } from './health-world.ts';
 import { inputsFor, simulatorPerTest } from './service.ts';
 
 const start = simulatorPerTest();
@@ -49,6 +54,26 @@ describe("the assertion registry against a fork's promptfoo config", () => {
       expect(s.requests).toEqual([]);
     });
   }
+
+  // Found, now fixed (medium: every allow-list of keys bypassed; any event, a fork's under a fork's
+  // event). The config's reader built each mapping by assignment, so a `__proto__` key set the
+  // mapping's prototype: its keys were unseen by the allow-lists (Object.keys) yet read through.
+  // An assertion made only of `__proto__: {type: equals, ...}` ran as that assertion; a top-level
+  // `__proto__` carried keys the reader refuses. Fork refusals of code and secrets decide by value
+  // and held. Now every key is an own key: `__proto__` is an unknown key at its line.
+  it("an assertion made of a '__proto__' key is one error at its line, not an assertion", async () => {
+    const s = await start();
+    s.addClaw('c1', { chat: { mode: 'sync', reply: 'a' } });
+    const config = `prompts:\n  - "{{q}}"\ntests:\n  - vars: {q: a}\n    assert:\n      - __proto__: {type: equals, value: zzz}\n`;
+    const dir = workspace({ 'c.yaml': config }, forkPr);
+    const run = await runAction(
+      inputsFor(s, { command: 'check', checks: 'c.yaml' }),
+      onEvent(dir, 'pull_request_target', SECRETS),
+    );
+    expect(run.exitCode, run.stdout).toBe(1);
+    expect(run.errors).toEqual([expect.stringMatching(/^c\.yaml, line 6: unknown key '__proto__' in an assertion/)]);
+    expect(s.requests).toEqual([]);
+  });
 
   it('control: a known type and an alias run as before', async () => {
     const s = await start();
@@ -141,5 +166,58 @@ describe('a saved run that names one check many times', () => {
     };
     const q1 = result.comparison.find((m) => m.check === 'q1' && m.metric === 'pass-rate');
     expect(q1?.baseline.n).toBe(10);
+  });
+});
+
+describe('deployment records whose ids a hostile service chose, sealed as this action writes them', () => {
+  // Input controlled by: the service (the deployment id a deploy recorded), then anyone with push
+  // access (which sealed lines sit in the month's file, repeated or not). Held: every sink escapes
+  // the id, the link targets are built from the repository and the run's id only, and one id with
+  // a failed and a succeeded record counts once, failed.
+  const T = Date.parse('2026-11-20T10:00:00Z');
+  const HOUR = 3600_000;
+  const BRANCH = 'claw-health';
+  const SEAL = sealKey(DEMO_KEY, 'octo/claws');
+  const HOSTILE = [
+    '<img_src=x_onerror=alert(1)>',
+    '::error::FORGED-RECORD',
+    '[x](javascript:alert(1))',
+    'a|b`c`',
+    '%0A::warning::x',
+  ];
+  const world = new HealthWorld({ timeout: '20s', 'status-page': 'true', incidents: 'false' }, {}, 5300);
+  afterEach(() => world.stop());
+
+  it('ids with markup, commands and pipes are text on the page, the summary, status.json and the log', async () => {
+    const { sim } = await world.start({ speed: 20 });
+    sim.addClaw('bot-a');
+    const record = (deployment: string, at: number, outcome: DeploymentRecord['outcome']): DeploymentRecord => ({
+      at,
+      claw: 'bot-a',
+      deployment,
+      outcome,
+      run: '77',
+      commit: 'c0ffee'.padEnd(40, '1'),
+    });
+    const records = HOSTILE.map((id, i) => record(id, T - (i + 2) * HOUR, 'succeeded'));
+    // The control: a plain id recorded twice, succeeded then failed (conflicting): one deployment, failed.
+    records.push(record('dep_plain', T - 10 * HOUR, 'succeeded'), record('dep_plain', T - 9 * HOUR, 'failed'));
+    const lines = records.map((r) => deploymentLine(r, SEAL));
+    world.github!.repo.push(BRANCH, { 'history/deployments/2026-11.ndjson': `${lines.join('\n')}\n${lines[0]}\n` });
+    const run = await world.run(T, { 'claw-id': '*', history: BRANCH });
+    expect(run.exitCode, run.stdout).toBe(0);
+    expect(run.errors).toEqual([]);
+    expect(run.commands.every((c) => /^::(add-mask|debug|warning|notice|group|endgroup)::/.test(c))).toBe(true);
+    expect(run.commands.join('\n')).not.toMatch(/FORGED-RECORD/);
+    expect(run.summary).not.toMatch(/<img|\]\(javascript:|^\s*::/m);
+    const html = world.github!.repo.file(BRANCH, 'index.html')!;
+    expect(html).not.toMatch(/<img|href="javascript:|href="\/\//);
+    expect(html).toContain('&lt;img_src=x_onerror=alert(1)&gt;');
+    const status = JSON.parse(world.github!.repo.file(BRANCH, 'status.json')!) as {
+      deployments: { id: string }[];
+      dora: { overall: Record<string, { deployments: number; changeFailureRate: { failed: number } }> };
+    };
+    expect(status.deployments.map((d) => d.id).sort()).toEqual([...HOSTILE, 'dep_plain'].sort());
+    expect(status.dora.overall['7']).toMatchObject({ deployments: 6, changeFailureRate: { failed: 1 } });
   });
 });

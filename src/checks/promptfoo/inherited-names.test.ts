@@ -41,3 +41,23 @@ describe('names inherited from Object.prototype', () => {
     expect(error(config('', '    options: {factuality: {disagree: 1}}\n'))).toBe('read without an error');
   });
 });
+
+describe('a __proto__ key in a config', () => {
+  // Assigned, it set the mapping's prototype: its keys passed every allow-list (read by
+  // Object.keys) yet were read through (a refused key, an assertion's type).
+  it('at the top is an unknown key at its line, not a prototype', () => {
+    expect(error(config('__proto__: {redteam: {purpose: x}}\n'))).toMatch(
+      /^promptfooconfig\.yaml, line 2: .*unknown.*'__proto__'/i,
+    );
+  });
+
+  it("in an assertion is an unknown key, not the assertion's type", () => {
+    const text = `prompts: ["{{q}}"]\ntests:\n  - vars: {q: a}\n    assert:\n      - __proto__: {type: equals, value: zzz}\n`;
+    expect(error(text)).toMatch(/^promptfooconfig\.yaml, line 5: unknown key '__proto__' in an assertion/);
+  });
+
+  it('control: a merge key still merges', () => {
+    const text = `prompts: ["{{q}}"]\nbase: &b {type: contains, value: a}\ntests:\n  - vars: {q: a}\n    assert:\n      - <<: *b\n`;
+    expect(error(text)).not.toMatch(/'<<'|__proto__/);
+  });
+});
