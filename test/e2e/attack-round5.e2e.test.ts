@@ -89,6 +89,34 @@ describe("the assertion registry against a fork's promptfoo config", () => {
   });
 });
 
+describe("a native checks file's JSON Schema with a '__proto__' key", () => {
+  // Found, now fixed (low: the check's shown schema lies; whoever writes the checks file). Plain
+  // data was built by assignment, so `__proto__: {type: string}` became the schema's prototype:
+  // Ajv applied `type: string` (it reads inherited keywords) while the check's description showed
+  // the schema as `{}`, and a reply of 5 failed a check that said it accepts any JSON. Now the key is
+  // an own key: the schema applied is the one shown (Ajv ignores the unknown keyword, not strict).
+  const checksWith = (schema: string): string =>
+    `checks:\n  - name: any json\n    send: hi\n    assert:\n      - type: is-json\n        value: ${schema}\n`;
+  const runWith = async (schema: string) => {
+    const s = await start();
+    s.addClaw('c1', { chat: { mode: 'sync', reply: '5' } });
+    const dir = workspace({ 'checks.yml': checksWith(schema) });
+    return runAction(inputsFor(s, { command: 'check', checks: 'checks.yml' }), onEvent(dir, 'push', SECRETS));
+  };
+
+  it('the schema a reply is held to is the schema the report shows', async () => {
+    // Before the fix: failed (type string applied) while the schema read as {}.
+    const run = await runWith('{__proto__: {type: string}}');
+    expect(run.exitCode, run.stdout).toBe(0);
+  });
+
+  it('control: a schema of type string fails a reply of 5, and says so', async () => {
+    const run = await runWith('{type: string}');
+    expect(run.exitCode).toBe(1);
+    expect(run.stdout).toMatch(/schema \{"type":"string"\}/);
+  });
+});
+
 describe("the command line's flags against Object.prototype's names", () => {
   // Found, now fixed (low: a lying message). `--constructor` was looked up with `in` in the table of
   // inputs the command line refuses, so it was "not for the command line: it function Object()
