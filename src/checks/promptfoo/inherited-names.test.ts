@@ -61,3 +61,16 @@ describe('a __proto__ key in a config', () => {
     expect(error(text)).not.toMatch(/'<<'|__proto__/);
   });
 });
+
+describe("metadata.tolerance from a fork's config", () => {
+  const tolerance = (value: string): string =>
+    error(`prompts: ["{{q}}"]\ndefaultTest:\n  metadata:\n    tolerance: ${value}\ntests:\n  - vars: {q: a}\n`);
+  it('a huge number, a string, a negative share and __proto__ are each one error at the line', () => {
+    for (const value of ['{passRate: 1e308}', '{passRate: "lots"}', '{passRate: -5%}', '{__proto__: {passRate: 0.9}}'])
+      expect(tolerance(value), value).toMatch(/^promptfooconfig\.yaml, line 4: .*'metadata\.tolerance/);
+  });
+
+  it('control: 5% reads', () => {
+    expect(tolerance('{passRate: 5%}')).toBe('read without an error');
+  });
+});
