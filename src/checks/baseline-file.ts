@@ -50,6 +50,9 @@ function savedRun(file: YamlFile, prefer: string): SavedRun {
   expect(list.length <= MAX_CHECKS * 10, ['results', 'results'], `at most ${MAX_CHECKS * 10} results`);
   const entries: CheckEntry[] = [];
   const claws = new Set<string>();
+  // A run saves one result per check and Claw: a second would pool into the first and claim more
+  // attempts than any run makes (an interval narrower than the data).
+  const named = new Set<string>();
   for (const [i, item] of list.entries()) {
     const base = ['results', 'results', i, 'metadata', 'clawDeploy'];
     const saved = (item as { metadata?: { clawDeploy?: Record<string, unknown> } } | null)?.metadata?.clawDeploy;
@@ -57,6 +60,9 @@ function savedRun(file: YamlFile, prefer: string): SavedRun {
     const { check, clawId, samples } = saved as Record<string, unknown>;
     expect(typeof check === 'string' && check.length > 0 && check.length <= 500, [...base, 'check'], 'a check name');
     expect(typeof clawId === 'string' && /^[\w.:-]{1,200}$/.test(clawId), [...base, 'clawId'], 'a Claw id');
+    const key = `${clawId as string}\u0000${check as string}`;
+    expect(!named.has(key), [...base, 'check'], 'each check named once for its Claw, as a run saves it');
+    named.add(key);
     expect(
       Array.isArray(samples) && samples.length > 0 && samples.length <= MAX_REPEAT,
       [...base, 'samples'],

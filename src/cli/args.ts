@@ -164,7 +164,8 @@ function readFlag(
     if (value !== undefined) throw new InputError(`--status-page takes no value (given ${JSON.stringify(value)}).`);
     return { name: PAGE_SWITCH, value: 'true', last: i };
   }
-  if (name in ACTION_ONLY) throw new InputError(`--${name} is not for the command line: it ${ACTION_ONLY[name]}.`);
+  if (Object.hasOwn(ACTION_ONLY, name))
+    throw new InputError(`--${name} is not for the command line: it ${ACTION_ONLY[name]}.`);
   if (!FLAGS.includes(name)) throw new InputError(`Unknown flag --${name}${hint(name)}`);
   if (given.has(name)) {
     throw new InputError(

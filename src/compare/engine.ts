@@ -192,11 +192,18 @@ function secondaryEvidence(c: Context, baseline: Side, candidate: Side): Evidenc
     e.blocked ??= c.drift.length ? c.drift.join('; ') : undefined;
     secondaries.push(e);
   }
+  // Each side's tolerances by check, found once (the first of a name, as find did).
+  const toleranceOf = (side: Side) => {
+    const byCheck = new Map<string, Tolerances | undefined>();
+    for (const k of side.checks) if (!byCheck.has(k.check)) byCheck.set(k.check, k.tolerance);
+    return byCheck;
+  };
+  const [baseTolerance, candidateTolerance] = [toleranceOf(baseline), toleranceOf(candidate)];
   for (const p of c.pairs) {
     const own = {
       ...c.tolerance,
-      ...baseline.checks.find((k) => k.check === p.check)?.tolerance,
-      ...candidate.checks.find((k) => k.check === p.check)?.tolerance,
+      ...baseTolerance.get(p.check),
+      ...candidateTolerance.get(p.check),
     };
     const e = checkPassRate(p, c.level, own.passRate);
     if (!p.baseline.length || !p.candidate.length)

@@ -54,10 +54,18 @@ export function countedOnce(attempts: readonly Attempt[]): Attempt[] {
 }
 
 export function pair(baseline: readonly CheckRun[], candidate: readonly CheckRun[]): Paired[] {
-  const names = [...new Set([...baseline, ...candidate].map((c) => c.check))];
-  const of = (runs: readonly CheckRun[], name: string) =>
-    countedOnce(runs.filter((r) => r.check === name).flatMap((r) => r.attempts));
-  return names.map((check) => ({ check, baseline: of(baseline, check), candidate: of(candidate, check) }));
+  // Grouped once by name: linear in the checks (a saved file may hold thousands).
+  const byName = new Map<string, { baseline: CheckRun[]; candidate: CheckRun[] }>();
+  const add = (runs: readonly CheckRun[], side: 'baseline' | 'candidate'): void => {
+    for (const r of runs) {
+      const group = byName.get(r.check) ?? byName.set(r.check, { baseline: [], candidate: [] }).get(r.check)!;
+      group[side].push(r);
+    }
+  };
+  add(baseline, 'baseline');
+  add(candidate, 'candidate');
+  const of = (runs: CheckRun[]) => countedOnce(runs.flatMap((r) => r.attempts));
+  return [...byName].map(([check, g]) => ({ check, baseline: of(g.baseline), candidate: of(g.candidate) }));
 }
 
 /**

@@ -218,7 +218,14 @@ export class YamlFile {
       if (isSeq(at)) return at.items.map((item) => walk(item, inner));
       if (isMap(at)) {
         const out: Record<string, unknown> = {};
-        for (const pair of at.items) out[this.keyOf(pair, 'a mapping')] = walk(pair.value, inner);
+        // Defined, not assigned: a `__proto__` key would set the prototype, read through yet unseen.
+        for (const pair of at.items)
+          Object.defineProperty(out, this.keyOf(pair, 'a mapping'), {
+            value: walk(pair.value, inner),
+            enumerable: true,
+            writable: true,
+            configurable: true,
+          });
         return out;
       }
       this.fail(at as Node, 'a value that is not plain data: expected text, numbers, lists and mappings');

@@ -74,9 +74,10 @@ export function readAssertion(raw: unknown, ctx: AssertContext): TurnAssertion {
   const written = a.type as string;
   const negate = written.startsWith('not-');
   const unaliased = negate ? written.slice(4) : written;
-  const type = PROMPTFOO_ALIASES[unaliased] ?? unaliased;
+  // Own names only: a type named after Object.prototype's members (`constructor`) is no alias.
+  const type = Object.hasOwn(PROMPTFOO_ALIASES, unaliased) ? PROMPTFOO_ALIASES[unaliased] : unaliased;
   if (!SUPPORTED.includes(type)) {
-    const instead = INSTEAD[type];
+    const instead = Object.hasOwn(INSTEAD, type) ? INSTEAD[type] : undefined;
     if (instead) fail('type', `'${written}' is a promptfoo assertion this project does not run: ${instead}`);
     if (type.startsWith('similar:'))
       fail(
@@ -348,7 +349,7 @@ function factualityCategories(ctx: AssertContext): FactualityCategory[] {
     return ctx.places.fail(ctx.options, 'factuality', "'factuality' is not a mapping of categories to scores");
   const scores: Record<FactualityCategory, number> = { A: 1, B: 1, C: 1, D: 0, E: 1 };
   for (const [key, score] of Object.entries(lookup)) {
-    if (!(key in names) || typeof score !== 'number') {
+    if (!Object.hasOwn(names, key) || typeof score !== 'number') {
       ctx.places.fail(
         lookup,
         key,

@@ -214,7 +214,7 @@ function readConfig(file: YamlFile, context: PromptfooContext): CheckSuite {
 /** Refuses the top-level keys this project cannot honour and names the ignored ones. */
 function checkTopKeys(top: Obj, places: Places, ignored: string[]): void {
   for (const key of Object.keys(top)) {
-    if (REFUSED_TOP[key]) places.fail(top, key, `'${key}' is refused: ${REFUSED_TOP[key]}`);
+    if (Object.hasOwn(REFUSED_TOP, key)) places.fail(top, key, `'${key}' is refused: ${REFUSED_TOP[key]}`);
     if (IGNORED_TOP.includes(key)) ignored.push(key === 'providers' ? 'providers (the Claws under test answer)' : key);
     else if (!TOP_KEYS.includes(key)) {
       places.fail(
@@ -387,7 +387,8 @@ function checkTest(test: Obj, places: Places, ignored: string[], what: string): 
   if (test.options !== undefined) {
     if (!isObj(test.options)) places.fail(test, 'options', "'options' is not a mapping");
     for (const key of Object.keys(test.options as Obj)) {
-      if (REFUSED_OPTIONS[key]) places.fail(test.options, key, `'${key}' is refused: ${REFUSED_OPTIONS[key]}`);
+      if (Object.hasOwn(REFUSED_OPTIONS, key))
+        places.fail(test.options, key, `'${key}' is refused: ${REFUSED_OPTIONS[key]}`);
       if (!OPTION_KEYS.includes(key)) {
         // promptfoo hands a test's other options to its own provider (response_format, …): they steer
         // a model call a Claw does not make, so they are ignored, named, as promptfoo takes them.

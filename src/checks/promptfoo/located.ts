@@ -17,6 +17,14 @@ interface Place {
   keys?: Record<string, number>;
 }
 
+/**
+ * `obj[key] = value` as an own key whatever its name: assigned, `__proto__` would set the object's
+ * prototype, its keys unseen by every allow-list of keys yet read through.
+ */
+function own(obj: Obj, key: string, value: unknown): void {
+  Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
 /** The most nodes one file may expand to (aliases included). */
 const MAX_NODES = 200_000;
 
@@ -47,7 +55,8 @@ export class Places {
     if (typeof value !== 'object' || value === null) return undefined;
     const place = this.places.get(value);
     if (!place) return undefined;
-    return { file: place.file, line: (key !== undefined && place.keys?.[key]) || place.line };
+    const line = key !== undefined && place.keys && Object.hasOwn(place.keys, key) ? place.keys[key] : undefined;
+    return { file: place.file, line: line || place.line };
   }
 
   /** The one error for a mistake at `value` (a key of it, when named); `fallback` when it has no place. */
@@ -88,13 +97,13 @@ export class Places {
             for (const source of Array.isArray(merged) ? merged : [merged]) {
               if (typeof source !== 'object' || source === null || Array.isArray(source))
                 file.fail(pair.value as Node, "'<<' merges a mapping: expected an alias to a mapping");
-              for (const [k, v] of Object.entries(source as Obj)) if (!(k in obj)) obj[k] = v;
+              for (const [k, v] of Object.entries(source as Obj)) if (!Object.hasOwn(obj, k)) own(obj, k, v);
             }
             continue;
           }
           if (typeof key !== 'string' && typeof key !== 'number') file.fail(pair, 'a key is not text');
-          obj[String(key)] = walk(pair.value as Node, depth + 1);
-          keys[String(key)] = file.line(pair);
+          own(obj, String(key), walk(pair.value as Node, depth + 1));
+          own(keys, String(key), file.line(pair));
         }
         this.set(obj, { file: file.name, line: file.line(node), keys });
         return obj;
