@@ -36,9 +36,9 @@ import { Terminal, columnsFor, terminalLine } from './cli/terminal.js';
 import { CancelledError, InputError, errorMessage } from './errors.js';
 import { TRUSTED_FILES } from './config/fork.js';
 import { clip } from './format.js';
-import { forkEventOfShell, githubRun } from './github/run.js';
+import { forkEventOfShell, githubRun } from './workflow-run.js';
 import type { DoraReport } from './health/dora.js';
-import { doraJson, doraText } from './report/dora-report.js';
+import { doraJson, doraText } from './health/dora-report.js';
 import { folderHealthHost, usableFolder } from './health/folder-host.js';
 import {
   COMMANDS,

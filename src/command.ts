@@ -8,16 +8,15 @@ import type { ChecksResult, RunMode } from './checks/result.js';
 import type { CheckSuite } from './checks/check.js';
 import type { Logger } from './clock.js';
 import type { CommandDeps, Policy, Progress } from './deploy/deploy.js';
-import type { DeploymentState } from './github/deployments.js';
-import type { GitHubRun } from './github/run.js';
+import type { DeploymentState, GitHubRun } from './workflow-run.js';
 import type { ManifestResult } from './manifest/result.js';
 import type { Manifest } from './manifest/manifest.js';
 import type { PreviewEvent } from './preview/request.js';
 import type { PreviewHost } from './preview/host.js';
 import type { HealthHost } from './health/host.js';
 import type { DoraReport } from './health/dora.js';
-import type { PlanView } from './report/plan-report.js';
-import type { ClawComparison } from './report/comparison-report.js';
+import type { PlanView } from './manifest/plan-report.js';
+import type { ClawComparison } from './checks/comparison-report.js';
 import type { CommandInputs, InputName, InputReader, Settings, SettingsOf } from './settings.js';
 
 /** The user's files, read and checked before any request: the checks and the manifest. */

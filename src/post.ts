@@ -8,7 +8,7 @@ import { Redactor } from './api/redact.js';
 import type { Logger } from './clock.js';
 import { errorMessage } from './errors.js';
 import { GitHubDeployment } from './github/deployments.js';
-import { githubRun } from './github/run.js';
+import { githubRun } from './workflow-run.js';
 import { inputSecrets, readLeftInFlight, runnerLogger } from './runner.js';
 import { readSettings } from './run.js';
 import type { Settings } from './settings.js';

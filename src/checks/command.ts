@@ -13,7 +13,7 @@ import {
   gateFails,
   suitePower,
 } from './comparison.js';
-import { comparisonSummary } from '../report/comparison-report.js';
+import { comparisonSummary } from './comparison-report.js';
 
 /** The inputs each command reads (beyond the common ones): its run sees only the settings they fill. */
 const CHECK_READS = ['claw-id', ...READS.waiting, ...READS.checks] as const;

@@ -2,7 +2,7 @@
 // lines), a saved run read back as a baseline, the checks' samples as the engine's sides, what
 // `fail-on` makes of a verdict, and the outputs and table the contract names.
 import { describe, expect, it } from 'vitest';
-import { INTERVAL_NOTE, comparisonOutputs, comparisonSummary } from '../report/comparison-report.js';
+import { INTERVAL_NOTE, comparisonOutputs, comparisonSummary } from './comparison-report.js';
 import { parseBaselineFile } from './baseline-file.js';
 import { compareRuns, comparisonFails, gateFails, sideOf } from './comparison.js';
 import { parseChecks } from './load.js';

@@ -3,7 +3,7 @@
 // model: every cell passes terminalLine, so nothing reaches the terminal as a control.
 import type { ClawComparison } from '../checks/comparison.js';
 import { worstBehaviour } from '../checks/comparison.js';
-import { INTERVAL_NOTE, comparisonRows, showFigure } from '../report/comparison-report.js';
+import { INTERVAL_NOTE, comparisonRows, showFigure } from '../checks/comparison-report.js';
 import { columnsOf, terminalLine } from './terminal.js';
 
 /** The most metric rows printed; --json has them all. */

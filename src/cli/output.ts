@@ -5,7 +5,7 @@
 // policy says, and exits with its own code.
 import { type ChecksResult, verdictOf } from '../checks/result.js';
 import type { ManifestResult } from '../manifest/result.js';
-import { planBlocks, planCounts } from '../report/plan-report.js';
+import { planBlocks, planCounts } from '../manifest/plan-report.js';
 import type { ExitCode } from './exit-codes.js';
 import { columnsOf, table, terminalLine, wrapColumns } from './terminal.js';
 

@@ -4,9 +4,7 @@
 import { clip } from '../format.js';
 import { httpUrl } from '../identifiers.js';
 import { httpClientFetch } from '../api/http.js';
-import { type GitHubRun, runUrl } from './run.js';
-
-export type DeploymentState = 'in_progress' | 'success' | 'failure' | 'error' | 'inactive';
+import { type DeploymentState, type GitHubRun, runUrl } from '../workflow-run.js';
 
 export interface MirrorOptions {
   token: string;

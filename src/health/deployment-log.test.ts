@@ -7,7 +7,7 @@ import { FakeClock } from '../../test/support/fake-clock.ts';
 import { RecordingLogger } from '../../test/support/setup.ts';
 import { connectGitHub } from '../github/connection.js';
 import { githubHealthHost } from '../github/health-host.js';
-import { githubRun } from '../github/run.js';
+import { githubRun } from '../workflow-run.js';
 import { sealKey } from '../seal.js';
 import { appendDeploymentRecords, deploymentLine, keepDeploymentRecords } from './deployment-log.js';
 import { type DeploymentRecord, deploymentRecordJson } from './deployment-records.js';

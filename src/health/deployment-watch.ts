@@ -4,7 +4,7 @@
 // runs of the window before; the suspect an incident names is decided here. Pure: records in,
 // facts out, for the incident rules, status.json and the page.
 import { DEFAULT_WINDOW_DAYS, type WatchResult, type WatchRun, watchDeployment } from '../compare/index.js';
-import type { SuspectView, WatchFigures } from '../report/incident-report.js';
+import type { SuspectView, WatchFigures } from './incident-report.js';
 import type { DeploymentRecord } from './deployment-records.js';
 import type { DeploymentFacts } from './incident-plan.js';
 import { type ClawRecord, type RunRecord, isClawRecord } from './records.js';

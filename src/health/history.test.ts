@@ -6,7 +6,7 @@ import { FakeClock } from '../../test/support/fake-clock.ts';
 import { RecordingLogger } from '../../test/support/setup.ts';
 import { connectGitHub } from '../github/connection.js';
 import { githubHealthHost } from '../github/health-host.js';
-import { githubRun } from '../github/run.js';
+import { githubRun } from '../workflow-run.js';
 import { sealKey } from '../seal.js';
 import { HealthHistory, MAX_FILE_BYTES, MAX_READ_BYTES, MAX_READ_FILES } from './history.js';
 import type { HistoryBranch } from './host.js';

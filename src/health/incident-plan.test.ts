@@ -1,7 +1,7 @@
 // The incident rules as a table: what health knows in, the writes (and their texts) out. No
 // GitHub, no executor: each row is one decision.
 import { describe, expect, it } from 'vitest';
-import type { SuspectView } from '../report/incident-report.js';
+import type { SuspectView } from './incident-report.js';
 import type { IncidentIssue } from './host.js';
 import {
   type DeploymentFacts,

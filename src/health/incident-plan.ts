@@ -15,7 +15,7 @@ import {
   incidentBody,
   reopenComment,
   runText,
-} from '../report/incident-report.js';
+} from './incident-report.js';
 import { code } from '../report/markdown.js';
 import {
   HOLE,

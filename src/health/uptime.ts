@@ -66,7 +66,7 @@ export interface StatusModel {
   leftOut?: number;
   /** The deployments of the watch's window, newest first, and the window in days. */
   deployments?: { windowDays: number; rows: DeploymentRow[] };
-  /** The figures teams track, from the deployment records (report/dora-report.ts renders them). */
+  /** The figures teams track, from the deployment records (dora-report.ts renders them). */
   dora?: DoraReport;
 }
 

@@ -11,11 +11,11 @@ import {
 } from '../command.js';
 import { ACTION_WORDS, type Words, wordsOf } from '../words.js';
 import { errorMessage } from '../errors.js';
-import { runUrl } from '../github/run.js';
-import { fleetOutputs, fleetSummary } from '../report/fleet-report.js';
+import { runUrl } from '../workflow-run.js';
+import { fleetOutputs, fleetSummary } from '../deploy/fleet-report.js';
 import { MAX_PLAN_SUMMARY_BYTES } from '../report/markdown.js';
-import { writePlanFiles } from '../report/plan-files.js';
-import { type PlanView, planMarkdown, planOutputs } from '../report/plan-report.js';
+import { writePlanFiles } from './plan-files.js';
+import { type PlanView, planMarkdown, planOutputs } from './plan-report.js';
 import { type Settings, type SettingsOf, refuseInput } from '../settings.js';
 import { type FleetRequest, rolloutFleet } from '../deploy/fleet.js';
 import { FileError } from '../config/yaml-file.js';

@@ -2,7 +2,7 @@
 // during apply says which writes were done, and a plan too large for its output keeps its shape.
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Harness, policy, setup } from '../../test/support/setup.ts';
-import { planOutputs } from '../report/plan-report.js';
+import { planOutputs } from './plan-report.js';
 import { applyCommand } from './command.js';
 import { parseManifest } from './manifest.js';
 import type { Plan } from './plan.js';

@@ -5,7 +5,7 @@
 import { ApiError } from '../api/errors.js';
 import { errorMessage } from '../errors.js';
 import { formatDuration } from '../format.js';
-import { previewComment } from '../report/preview-report.js';
+import { previewComment } from './preview-report.js';
 import { type PreviewDeps, type PreviewRequest, guardedId } from './request.js';
 import { type PreviewResult, emptyResult } from './result.js';
 import { NoSuchPullRequest, type PullRequestInfo } from './host.js';

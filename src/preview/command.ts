@@ -6,7 +6,7 @@
 import { type Command, type CommandDefinition, READS } from '../command.js';
 import type { SettingsOf } from '../settings.js';
 import { InputError } from '../errors.js';
-import { previewOutputs, previewSummary } from '../report/preview-report.js';
+import { previewOutputs, previewSummary } from './preview-report.js';
 import { stateSealKey } from '../seal.js';
 import { type PreviewResult, emptyResult } from './result.js';
 import type { ClawComparison } from '../checks/comparison.js';

@@ -12,7 +12,7 @@ import { isValidId } from '../identifiers.js';
 import { applyPlan } from '../manifest/apply.js';
 import type { ClawSpec, Manifest } from '../manifest/manifest.js';
 import { makePlan } from '../manifest/plan.js';
-import { previewComment } from '../report/preview-report.js';
+import { previewComment } from './preview-report.js';
 import { compareChecks } from './compare.js';
 import { compareRuns, comparisonFails, entriesOf, worstBehaviour } from '../checks/comparison.js';
 import { type PreviewDeps, type PreviewRequest, guardedId } from './request.js';

@@ -4,8 +4,8 @@ import { SaxesParser } from 'saxes';
 import { describe, expect, it } from 'vitest';
 import type { ClawStatus, StatusModel } from '../health/uptime.js';
 import { markupChars } from '../markup.js';
-import { allBadge, clawBadge } from './badge.js';
-import { statusPage } from './status-page.js';
+import { allBadge, clawBadge } from '../health/badge.js';
+import { statusPage } from '../health/status-page.js';
 
 /** Parses `xml` strictly; throws on the first well-formedness error. */
 function parseStrict(xml: string): void {

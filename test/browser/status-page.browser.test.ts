@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type BrowserContext, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { statusPage } from '../../src/report/status-page.ts';
+import { statusPage } from '../../src/health/status-page.ts';
 import { ROOT } from '../e2e/harness.ts';
 import { REALISTIC, fixtureModel } from './fixture.ts';
 

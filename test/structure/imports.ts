@@ -38,6 +38,28 @@ export function importGraph(): Map<string, Set<string>> {
   return graph;
 }
 
+/** The folder of src/ a file sits in (`src/health/`), or null for a loose file at the root of src/. */
+export function folderOf(file: string): string | null {
+  const parts = file.split('/');
+  return parts.length > 2 ? `${parts[0]}/${parts[1]}/` : null;
+}
+
+/** The graph of folders: a folder imports another when one of its files imports one of the other's. */
+export function folderGraph(graph: Map<string, Set<string>>): Map<string, Set<string>> {
+  const folders = new Map<string, Set<string>>();
+  for (const [from, targets] of graph) {
+    const a = folderOf(from);
+    if (!a) continue;
+    for (const to of targets) {
+      const b = folderOf(to);
+      if (!b || b === a) continue;
+      if (!folders.has(a)) folders.set(a, new Set());
+      folders.get(a)!.add(b);
+    }
+  }
+  return folders;
+}
+
 /** The circles: strongly connected components of more than one file (Tarjan's algorithm). */
 export function circles(graph: Map<string, Set<string>>): string[][] {
   let next = 0;
@@ -81,7 +103,9 @@ export const LAYERS: { name: string; files: RegExp }[] = [
   { name: 'run', files: /^src\/(run|wiring)\.ts$/ },
   { name: 'commands', files: /^src\/(checks|deploy|health|manifest|preview)\/command\.ts$/ },
   { name: 'contract', files: /^src\/(command|settings|inputs)\.ts$/ },
-  { name: 'features', files: /^src\/(checks|deploy|health|manifest|preview|report|github)\// },
+  { name: 'features', files: /^src\/(checks|deploy|health|manifest|preview|github)\// },
+  // The markup room every feature renders its own report with: Markdown, log lines, outputs.
+  { name: 'markup', files: /^src\/report\// },
   { name: 'conversation', files: /^src\/conversation\// },
   { name: 'api', files: /^src\/(api\/(client|shapes|chat-completions)\.ts|context\.ts|poll\.ts)$/ },
   { name: 'transport', files: /^src\/api\// },
@@ -111,5 +135,9 @@ if (import.meta.main) {
       `upward: ${line} (${LAYERS[layerOf(line.split(' -> ')[0])].name} -> ${LAYERS[layerOf(line.split(' -> ')[1])].name})`,
     );
   const imports = [...graph.values()].reduce((n, s) => n + s.size, 0);
-  console.log(`${found.length} circles, ${up.length} upward imports (${graph.size} files, ${imports} imports in src/)`);
+  const rooms = circles(folderGraph(graph));
+  for (const circle of rooms) console.log(`folder circle: ${circle.join(', ')}`);
+  console.log(
+    `${found.length} circles, ${rooms.length} folder circles, ${up.length} upward imports (${graph.size} files, ${imports} imports in src/)`,
+  );
 }

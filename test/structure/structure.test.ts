@@ -4,13 +4,26 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { LAYERS, ROOT, circles, importGraph, layerOf, upwardImports } from './imports.ts';
+import { LAYERS, ROOT, circles, folderGraph, importGraph, layerOf, upwardImports } from './imports.ts';
 
 const graph = importGraph();
 
 describe('the structure of src/', () => {
   it('has no import circle', () => {
     expect(circles(graph)).toEqual([]);
+  });
+
+  it('has no two folders that import each other, directly or round a circle', () => {
+    expect(circles(folderGraph(graph))).toEqual([]);
+  });
+
+  it('finds folders that lean on each other when there are some (the check can fail)', () => {
+    const rooms = new Map([
+      ['src/health/over-time.ts', new Set(['src/report/markdown.ts'])],
+      ['src/report/markdown.ts', new Set(['src/health/uptime.ts'])],
+      ['src/health/uptime.ts', new Set<string>()],
+    ]);
+    expect(circles(folderGraph(rooms))).toEqual([['src/health/', 'src/report/']]);
   });
 
   it('imports only downward: entries → run → commands → contract → features → conversation → api → transport → shared', () => {
@@ -33,6 +46,8 @@ describe('the structure of src/', () => {
     expect(LAYERS[layerOf('src/api/client.ts')].name).toBe('api');
     expect(LAYERS[layerOf('src/api/transport.ts')].name).toBe('transport');
     expect(LAYERS[layerOf('src/format.ts')].name).toBe('shared');
+    // Each feature renders its own report from the markup room below every feature.
+    expect(layerOf('src/report/markdown.ts')).toBeGreaterThan(layerOf('src/health/status-page.ts'));
     // The comparison engine sits below its users (checks, deploy, previews, health, the CLI).
     expect(layerOf('src/compare/engine.ts')).toBeGreaterThan(layerOf('src/checks/gate.ts'));
   });

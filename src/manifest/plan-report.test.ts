@@ -1,8 +1,8 @@
 // The plan as the summary and the comment render it: diff lines, masking, the fence no value can
 // close, removals apart, and the comment's cap.
 import { describe, expect, it } from 'vitest';
-import type { Plan } from '../manifest/plan.js';
-import { MASK } from '../manifest/diff.js';
+import type { Plan } from './plan.js';
+import { MASK } from './diff.js';
 import { commentBody, commentMarker, fenced, planMarkdown, planOutputs } from './plan-report.js';
 
 const PLAN: Plan = {

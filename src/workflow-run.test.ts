@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { forkEventOf, forkEventOfShell } from './run.js';
+import { forkEventOf, forkEventOfShell } from './workflow-run.js';
 
 const REPO = 1001;
 const FORK = 2002;

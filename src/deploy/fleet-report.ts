@@ -1,8 +1,8 @@
 // A fleet rollout as the action's outputs and its job summary.
-import { type FleetResult, tally } from '../deploy/fleet.js';
+import { type FleetResult, tally } from './fleet.js';
 import { formatDuration } from '../format.js';
-import { reportOutput } from './health-report.js';
-import { code, escapeText, table } from './markdown.js';
+import { reportOutput } from '../report/report-output.js';
+import { code, escapeText, table } from '../report/markdown.js';
 
 /** `outcome`, `duration` and `report`; the single-Claw outputs stay empty for a fleet. */
 export function fleetOutputs(result: FleetResult): { outputs: Record<string, string>; notes: string[] } {

@@ -1,9 +1,9 @@
 // Conversation checks as the action's outputs and a section of the job summary. Replies are the
 // Claw's words (LLM output anyone can steer): they pass the same escaping as every service value.
-import { type ChecksResult, judgeTotals, verdictOf } from '../checks/result.js';
+import { type ChecksResult, judgeTotals, verdictOf } from './result.js';
 import { formatDuration } from '../format.js';
-import { MAX_REPORT_BYTES, reportOutput } from './health-report.js';
-import { code, escapeText, table } from './markdown.js';
+import { MAX_REPORT_BYTES, reportOutput } from '../report/report-output.js';
+import { code, escapeText, table } from '../report/markdown.js';
 
 /** `checks-passed` and `checks-report`; both empty when no checks ran. */
 export function checksOutputs(result: ChecksResult | undefined): { outputs: Record<string, string>; notes: string[] } {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { doraReport } from '../health/dora.js';
-import type { DeploymentRecord } from '../health/deployment-records.js';
+import { doraReport } from './dora.js';
+import type { DeploymentRecord } from './deployment-records.js';
 import { doraCells, doraJson, doraSection, doraSummary, doraText } from './dora-report.js';
 import { escapeHtml } from '../markup.js';
 

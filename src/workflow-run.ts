@@ -1,6 +1,9 @@
 // Where this step runs on GitHub, from the runner's environment: read when needed, not on import.
 import { readFileSync } from 'node:fs';
 
+/** The states of a GitHub Deployment the step mirrors (with `environment`). */
+export type DeploymentState = 'in_progress' | 'success' | 'failure' | 'error' | 'inactive';
+
 export interface GitHubRun {
   /** `owner/repo`, or '' outside a runner. */
   repository: string;

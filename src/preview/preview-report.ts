@@ -4,11 +4,11 @@
 // come from a Claw the pull request may have reconfigured: escaped, capped, and redacted of every
 // secret this run knows.
 import type { CheckEntry } from '../checks/result.js';
-import type { RowVerdict } from '../preview/compare.js';
-import type { PreviewResult } from '../preview/result.js';
-import { MAX_REPORT_BYTES, reportOutput } from './health-report.js';
-import { comparisonSummary } from './comparison-report.js';
-import { code, escapeText, link, table } from './markdown.js';
+import type { RowVerdict } from './compare.js';
+import type { PreviewResult } from './result.js';
+import { MAX_REPORT_BYTES, reportOutput } from '../report/report-output.js';
+import { comparisonSummary } from '../checks/comparison-report.js';
+import { code, escapeText, link, table } from '../report/markdown.js';
 
 /** The longest stretch of one reply shown in the comment. */
 const REPLY_CELL_CHARS = 300;

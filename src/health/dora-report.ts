@@ -2,9 +2,9 @@
 // the status page (a small HTML section), status.json's `dora` key (bounded in size) and the
 // command line's text. Every rate is shown with its numerator and denominator; an open recovery is
 // counted as open, never as a time.
-import type { DoraFigures, DoraReport } from '../health/dora.js';
+import type { DoraFigures, DoraReport } from './dora.js';
 import { formatDuration } from '../format.js';
-import { code, table } from './markdown.js';
+import { code, table } from '../report/markdown.js';
 
 /** The most bytes status.json's `dora` takes: past it, Claws are left out (`clawsLeftOut`), the overall figures never. */
 export const MAX_DORA_JSON_BYTES = 200 * 1024;

@@ -1,8 +1,8 @@
 // A deploy, wait or rollback result as the action's outputs and its job summary.
-import type { DeployResult } from '../deploy/deploy.js';
+import type { DeployResult } from './deploy.js';
 import { describeClass } from '../status.js';
 import { formatDuration } from '../format.js';
-import { code, escapeText, link, table } from './markdown.js';
+import { code, escapeText, link, table } from '../report/markdown.js';
 
 /** Every deploy output, always set (empty when it does not apply), so later steps can rely on them. */
 export function deployOutputs(result: DeployResult): Record<string, string> {

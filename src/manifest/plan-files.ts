@@ -4,7 +4,7 @@
 import { mkdir } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { writeOutputFile } from '../config/output-file.js';
-import { type Plan, planJson } from '../manifest/plan.js';
+import { type Plan, planJson } from './plan.js';
 import { type PlanView, planMarkdown } from './plan-report.js';
 
 export interface PlanFiles {

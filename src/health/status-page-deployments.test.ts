@@ -2,8 +2,8 @@
 // rate before and after, run and commit links, the suspect and its incident), and status.json's
 // `deployments`; every text from a record escaped.
 import { describe, expect, it } from 'vitest';
-import type { DeploymentRow } from '../health/deployment-watch.js';
-import type { ClawStatus, StatusModel } from '../health/uptime.js';
+import type { DeploymentRow } from './deployment-watch.js';
+import type { ClawStatus, StatusModel } from './uptime.js';
 import { statusJson, statusPage } from './status-page.js';
 
 const NOW = Date.UTC(2026, 10, 25, 12);

@@ -4,7 +4,7 @@
 // the caller passes the final text through the run's redactor. The body stays under GitHub's
 // 65,536 characters.
 import { clip, formatDuration } from '../format.js';
-import { code, escapeText, link } from './markdown.js';
+import { code, escapeText, link } from '../report/markdown.js';
 
 /** GitHub refuses issue bodies and comments past 65,536 characters; stay well below. */
 export const MAX_ISSUE_CHARS = 60_000;

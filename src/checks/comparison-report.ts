@@ -1,12 +1,12 @@
 // A comparison (src/compare/) as the outputs `behaviour` and `comparison` (a contract: these names
 // and fields), a job summary's table and a comment's. Check names are the checks file's words,
 // and a reason may quote a judge's model: everything is escaped, and the tables are capped.
-import { type ClawComparison, worstBehaviour } from '../checks/comparison.js';
+import { type ClawComparison, worstBehaviour } from './comparison.js';
 import type { MetricResult } from '../compare/index.js';
-import { MAX_REPORT_BYTES, reportOutput } from './health-report.js';
-import { code, escapeText, table } from './markdown.js';
+import { MAX_REPORT_BYTES, reportOutput } from '../report/report-output.js';
+import { code, escapeText, table } from '../report/markdown.js';
 
-export type { ClawComparison } from '../checks/comparison.js';
+export type { ClawComparison } from './comparison.js';
 
 /** The most metric rows a summary or a comment shows; the output has them all (to its cap). */
 export const MAX_TABLE_ROWS = 40;

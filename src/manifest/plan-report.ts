@@ -2,14 +2,14 @@
 // fenced `diff` block: `+` added, `-` removed, `!` changed, so GitHub colours them. The service's
 // values are untrusted: each line is one line of visible text, and the fence is longer than any
 // run of backticks inside, so no value can close the block.
-import type { ApplyResult } from '../manifest/apply.js';
-import { describeOperation } from '../manifest/apply.js';
-import { type ConfigChange, MASK } from '../manifest/diff.js';
-import { CLAW_OPERATIONS, type Operation, type Plan, planJson } from '../manifest/plan.js';
+import type { ApplyResult } from './apply.js';
+import { describeOperation } from './apply.js';
+import { type ConfigChange, MASK } from './diff.js';
+import { CLAW_OPERATIONS, type Operation, type Plan, planJson } from './plan.js';
 import { flattenControls } from '../format.js';
-import { diffStats, isLongText, textDiff, textLines } from './text-diff.js';
-import { MAX_REPORT_BYTES, reportOutput } from './health-report.js';
-import { code, escapeText } from './markdown.js';
+import { diffStats, isLongText, textDiff, textLines } from '../report/text-diff.js';
+import { MAX_REPORT_BYTES, reportOutput } from '../report/report-output.js';
+import { code, escapeText } from '../report/markdown.js';
 
 /**
  * `changes`, `plan` and `plan-id`. A plan too large for an output keeps its object's shape

@@ -3,8 +3,8 @@
 // equivalent for every chart. Every value from the service or a Claw (ids, deployment ids) and
 // from GitHub (the repository, links) is escaped for HTML; links only to http(s) URLs.
 import { doraJson, doraSection } from './dora-report.js';
-import { type ClawStatus, type DayStat, type StatusModel, STRIP_DAYS, dayClass, percent } from '../health/uptime.js';
-import { type DeploymentRow, MAX_DEPLOYMENT_ROWS } from '../health/deployment-watch.js';
+import { type ClawStatus, type DayStat, type StatusModel, STRIP_DAYS, dayClass, percent } from './uptime.js';
+import { type DeploymentRow, MAX_DEPLOYMENT_ROWS } from './deployment-watch.js';
 import { counted } from '../format.js';
 import { escapeHtml } from '../markup.js';
 import { httpUrl } from '../identifiers.js';
