@@ -222,10 +222,10 @@ async function prepare(
     // A fork's event inside GitHub Actions: the opt-in is a flag here.
     return refuse(errorMessage(err).replaceAll(TRUSTED_FILES, words.setting('trusted-files', 'true')));
   }
-  // health's history (and page) in a local folder: the action's branch, previewed on disk. Deploy
-  // and rollback read `history` too (their records), but only on the branch: the page's command.
+  // The history in a local folder, as the action keeps it on a branch: the records of deploy and
+  // rollback, and health's runs and page. A command keeps history when it reads `history`.
   if (args.historyDir !== undefined) {
-    const refusal = await historyFolderRefusal(definition.inputs.includes('status-page'), args.historyDir, io.cwd);
+    const refusal = await historyFolderRefusal(definition, args, io.cwd);
     if (refusal) return refuse(refusal);
     settings = { ...settings, history: args.historyDir, statusPage: args.statusPage };
   }
@@ -262,10 +262,18 @@ interface Reporting {
   historyFolder?: string;
 }
 
-/** Why --history-dir cannot be used as given, or undefined. */
-async function historyFolderRefusal(keepsHistory: boolean, dir: string, cwd: string): Promise<string | undefined> {
-  if (!keepsHistory)
-    return `--history-dir is for health (it keeps health's history and status page): expected claw-deploy health … --history-dir ${dir}.`;
+/** Why --history-dir (or --status-page beside it) cannot be used as given, or undefined. */
+async function historyFolderRefusal(
+  definition: CommandDefinition,
+  args: CliArgs,
+  cwd: string,
+): Promise<string | undefined> {
+  const dir = args.historyDir ?? '';
+  const keeping = (name: string) => (definition.inputs as readonly string[]).includes(name);
+  if (!keeping('history'))
+    return `--history-dir keeps the history of deploy, rollback and health (their records, runs and status page), not of ${definition.name}: expected claw-deploy deploy|rollback|health … --history-dir ${dir}.`;
+  if (args.statusPage && !keeping('status-page'))
+    return `--status-page renders health's status page: expected claw-deploy health … --history-dir ${dir} --status-page (${definition.name} keeps its records there, and the next health run shows them).`;
   if (!(await usableFolder(resolve(cwd, dir))))
     return `--history-dir is ${JSON.stringify(dir)}, which is not a folder: expected a folder (created when missing) to keep the history in.`;
   return undefined;

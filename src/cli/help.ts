@@ -16,7 +16,7 @@ const TOOL_FLAGS: [string, string][] = [
   ['--output FILE', "write the checks' results in promptfoo's format (the same as --checks-output)"],
   [
     '--history-dir DIR',
-    'health: keep the history in a local folder, and with --status-page render the status page there (index.html, status.json, badges), as the action does on its branch',
+    "deploy, rollback, health: keep the history in a local folder (deployment records, health's runs), and with health --status-page render the status page there (index.html, status.json, badges), as the action does on its branch",
   ],
   ['--no-progress', 'no live line while waiting (there is none when stderr is not a terminal, or with NO_COLOR)'],
   ['--verbose', 'debug lines too'],

@@ -92,7 +92,7 @@ describe('the status page in a local folder', () => {
         ['health', '--claw-id', 'c1', '--history', 'claw-health'],
         '--history-dir DIR keeps the history in a local folder',
       ],
-      [['deploy', '--claw-id', 'c1', '--history-dir', 'out'], '--history-dir is for health'],
+      [['wait', '--deployment-id', 'dep_1', '--history-dir', 'out'], '--history-dir keeps the history of deploy'],
       [['health', '--claw-id', 'c1', '--history-dir', 'a-file'], '--history-dir is "a-file", which is not a folder'],
     ];
     for (const [args, message] of refusals) {

@@ -1,0 +1,71 @@
+// The history outside GitHub: `claw-deploy deploy` and `rollback` with `--history-dir DIR` keep
+// sealed deployment records in the folder, as the action keeps them on its branch, and the next
+// `claw-deploy health --history-dir DIR --status-page` shows them: the deployments table, the
+// DORA figures on the page, in status.json and in health's output.
+import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { base, oneJsonObject, runCli } from './cli-run.ts';
+import { simulatorPerTest } from './service.ts';
+
+const start = simulatorPerTest({ rollbackForm: 'new-deployment' });
+
+/** The lines of every month file of the folder's deployment records. */
+function recordLines(cwd: string): string[] {
+  const dir = join(cwd, 'status', 'history', 'deployments');
+  return readdirSync(dir)
+    .filter((name) => name.endsWith('.ndjson'))
+    .flatMap((name) => readFileSync(join(dir, name), 'utf8').split('\n').filter(Boolean));
+}
+
+describe('deployment records in a local history folder', () => {
+  it('deploy and rollback keep sealed records; health shows the deployments and DORA on the page', async () => {
+    const s = await start();
+    s.addClaw('support-bot', { plan: [['pending', 2000], ['live']], chat: { mode: 'sync', reply: 'PONG' } });
+    const cwd = mkdtempSync(join(tmpdir(), 'claw-history-'));
+    const folder = ['--history-dir', 'status'];
+
+    const first = await runCli(['deploy', '--claw-id', 'support-bot', ...folder, ...base(s)], { cwd });
+    expect(first.code, first.stderr).toBe(0);
+    const second = await runCli(['deploy', '--claw-id', 'support-bot', ...folder, ...base(s)], { cwd });
+    expect(second.code, second.stderr).toBe(0);
+    const back = await runCli(['rollback', '--claw-id', 'support-bot', ...folder, ...base(s)], { cwd });
+    expect(back.code, back.stderr).toBe(0);
+    // One sealed line per deployment: two deploys and the rollback's own record.
+    const lines = recordLines(cwd);
+    expect(lines).toHaveLength(3);
+    for (const line of lines) expect(JSON.parse(line)).toHaveProperty('seal');
+
+    const health = ['health', '--claw-id', 'support-bot', '--probe-message', 'ping', ...folder, ...base(s)];
+    const run = await runCli([...health, '--status-page'], { cwd });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain('Deployments (the figures teams track):');
+    const page = readFileSync(join(cwd, 'status', 'index.html'), 'utf8');
+    expect(page).toContain('<code>dep_0001</code>');
+    expect(page).toContain('<code>dep_0002</code>');
+    const status = JSON.parse(readFileSync(join(cwd, 'status', 'status.json'), 'utf8')) as {
+      deployments: { id: string }[];
+      dora: { overall: Record<string, { deployments: number }> };
+    };
+    expect(status.deployments.map((d) => d.id)).toEqual(expect.arrayContaining(['dep_0001', 'dep_0002']));
+    expect(status.dora.overall['7'].deployments).toBeGreaterThanOrEqual(2);
+    const json = oneJsonObject(await runCli([...health, '--json'], { cwd }));
+    expect(json.dora).toMatchObject({ windowsDays: [7, 30, 90] });
+  });
+
+  it('refuses the history for a command that keeps none, and the page for one that is not health', async () => {
+    const s = await start();
+    const cwd = mkdtempSync(join(tmpdir(), 'claw-history-'));
+    const refusals: [string[], string][] = [
+      [['wait', '--deployment-id', 'dep_1', '--history-dir', 'out'], 'not of wait'],
+      [['deploy', '--claw-id', 'c1', '--history-dir', 'out', '--status-page'], "--status-page renders health's"],
+    ];
+    for (const [args, message] of refusals) {
+      const run = await runCli([...args, ...base(s)], { cwd });
+      expect(run.code, args.join(' ')).toBe(2);
+      expect(run.stderr, args.join(' ')).toContain(message);
+    }
+    expect(s.requests).toHaveLength(0);
+  });
+});
