@@ -107,7 +107,14 @@ export function doraSection(report: DoraReport | undefined, escape: (text: strin
         .map((claw) => row(claw, report.claws[claw][CLAW_WINDOW]))
         .join('')}</tbody></table></details>`
     : '';
-  return `<section aria-labelledby="dora"><h2 id="dora">Deployments</h2><p class="muted">From this action's deployment records and incidents: a failed, rolled-back, regressed or suspect deployment counts once; a recovery not yet over is counted as open.</p><table>${head('Window')}<tbody>${overall}</tbody></table>${perClaw}</section>`;
+  return `<section aria-labelledby="dora"><h2 id="dora">Delivery: the four DORA figures</h2><p class="muted">From this action's deployment records and incidents: a failed, rolled-back, regressed or suspect deployment counts once; a recovery not yet over is counted as open.</p><table>${head('Window')}<tbody>${overall}</tbody></table>${leadTimeNote(report)}${perClaw}</section>`;
+}
+
+/** Why lead time reads — when it does: no record of the windows carries its commit's time. */
+function leadTimeNote(report: DoraReport): string {
+  const longest = report.overall[String(report.windowsDays.at(-1))];
+  if (!longest || longest.leadTimeMs.n > 0) return '';
+  return `<p class="muted">Lead time: not known, since no deployment record carries its commit's time. The action records it for a deployment made from a workflow run whose commit GitHub knows; the command line records none.</p>`;
 }
 
 /** The command line's lines (the overall figures per window, then the busiest Claws over 30 days). */

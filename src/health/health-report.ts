@@ -1,6 +1,6 @@
 // A health result as the action's outputs and its job summary.
 import type { HealthResult } from './health.js';
-import { type ClawStatus, type DayClass, dayClass, percent } from './uptime.js';
+import { type ClawStatus, DAY_CLASS_TEXT, type DayClass, dayClass, percent } from './uptime.js';
 import { code, escapeText, link, table } from '../report/markdown.js';
 import { reportOutput } from '../report/report-output.js';
 
@@ -61,7 +61,7 @@ export function healthTimeSummary(statuses: ClawStatus[], incidents: IncidentLin
     parts.push(
       '#### Last 90 days',
       '',
-      'One square a day, oldest first: 🟩 all up, 🟨 a few failures, 🟥 mostly down, ⬜ no data.',
+      `One square a day, oldest first: ${(['up', 'minor', 'major', 'none'] as const).map((c) => `${SQUARE[c]} ${DAY_CLASS_TEXT[c]}`).join(', ')}.`,
       '',
       table(['Claw', '90 days', '24 h', '7 d', '30 d', '90 d'], rows),
     );

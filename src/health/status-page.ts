@@ -3,7 +3,15 @@
 // equivalent for every chart. Every value from the service or a Claw (ids, deployment ids) and
 // from GitHub (the repository, links) is escaped for HTML; links only to http(s) URLs.
 import { doraJson, doraSection } from './dora-report.js';
-import { type ClawStatus, type DayStat, type StatusModel, STRIP_DAYS, dayClass, percent } from './uptime.js';
+import {
+  type ClawStatus,
+  DAY_CLASS_TEXT,
+  type DayStat,
+  type StatusModel,
+  STRIP_DAYS,
+  dayClass,
+  percent,
+} from './uptime.js';
 import { type DeploymentRow, MAX_DEPLOYMENT_ROWS } from './deployment-watch.js';
 import { counted } from '../format.js';
 import { escapeHtml } from '../markup.js';
@@ -15,7 +23,6 @@ export const MAX_PAGE_BYTES = 900 * 1024;
 const CHARTS_BYTES = 600 * 1024;
 
 const STATE_TEXT = { healthy: 'up', unhealthy: 'down', unknown: 'unknown' } as const;
-const CLASS_TEXT = { up: 'all up', minor: 'a few failures', major: 'mostly down', none: 'no data' } as const;
 
 const CSS = `
 :root{color-scheme:light dark;--bg:#fff;--fg:#1f2328;--muted:#59636e;--line:#d1d9e0;--card:#f6f8fa;--up:#1a7f37;--minor:#bf8700;--major:#cf222e;--none:#d1d9e0;--p50:#0969da;--p95:#8250df;--dep:#59636e;--link:#0969da}
@@ -48,6 +55,10 @@ tr.suspect td{font-weight:600}.table-wrap{overflow-x:auto}
 .key{display:flex;flex-wrap:wrap;gap:.25rem 1rem;font-size:.875rem;color:var(--muted);margin:.25rem 0}
 .key em{font-style:normal;margin-left:auto}.key span::before{content:"";display:inline-block;width:1rem;height:.2rem;vertical-align:middle;margin-right:.35rem;background:var(--c)}
 .ends{display:flex;justify-content:space-between;font-size:.8rem;color:var(--muted)}
+.plot{display:grid;grid-template-columns:auto minmax(0,1fr);column-gap:.4rem}
+.yaxis{display:flex;flex-direction:column;justify-content:space-between;font-size:.75rem;color:var(--muted);text-align:right;font-variant-numeric:tabular-nums;height:8rem}
+.xaxis{position:relative;height:1.2rem;font-size:.75rem;color:var(--muted)}.xaxis span{position:absolute;transform:translateX(-50%);white-space:nowrap}
+.xaxis span:first-child{transform:none}.xaxis span:last-child{transform:translateX(-100%)}
 details{margin:.25rem 0}summary{cursor:pointer;font-size:.875rem}
 table{border-collapse:collapse;font-size:.875rem;margin:.5rem 0;font-variant-numeric:tabular-nums}
 th,td{border-bottom:1px solid var(--line);padding:.2rem .6rem .2rem 0;text-align:left}
@@ -80,12 +91,12 @@ function strip(claw: ClawStatus, labelId: string): string {
 function stripText(claw: ClawStatus): { caption: string; table: string } {
   const counts = { up: 0, minor: 0, major: 0, none: 0 };
   for (const d of claw.days) counts[dayClass(d)] += 1;
-  const caption = `Last ${STRIP_DAYS} days, oldest first: ${counts.up} all up, ${counts.minor} with a few failures, ${counts.major} mostly down, ${counts.none} without data.`;
+  const caption = `Last ${STRIP_DAYS} days, oldest first: ${counts.up} all up, ${counts.minor} partly down, ${counts.major} mostly down, ${counts.none} without data (a day partly down had half its runs or more up).`;
   const bad = claw.days.filter((d) => d.unhealthy > 0);
   const rows = bad
     .map(
       (d) =>
-        `<tr><td>${d.day}</td><td>${CLASS_TEXT[dayClass(d)]}</td><td>${uptimeOfDay(d)}</td><td>${d.unhealthy} of ${d.runs}</td></tr>`,
+        `<tr><td>${d.day}</td><td>${DAY_CLASS_TEXT[dayClass(d)]}</td><td>${uptimeOfDay(d)}</td><td>${d.unhealthy} of ${d.runs}</td></tr>`,
     )
     .join('');
   const table = bad.length
@@ -102,9 +113,18 @@ function chartScale(claw: ClawStatus): number {
 /** Days of replies before the latency chart draws lines. */
 const MIN_CHART_DAYS = 2;
 
+/** The days the latency chart spans: from the first with a reply or a deployment mark to today. */
+function chartDays(claw: ClawStatus, marks: Mark[]): number {
+  const first = claw.days.findIndex((d) => d.latencyP50 !== undefined);
+  const firstMark = marks.length ? Math.min(...marks.map((m) => m.index)) : -1;
+  const from = [first, firstMark].filter((i) => i >= 0);
+  return from.length ? Math.min(...from) : claw.days.length - 1;
+}
+
 /**
- * p50 and p95 per day as two lines, each deployment a dashed mark on its day. The chart stretches
- * to the width it is given (strokes keep their width); its scale is written beside it, in HTML.
+ * p50 and p95 per day as two lines over the days that have data (not 90 days of empty width), each
+ * deployment a mark on its day coloured by its verdict; a time axis of dates below and the scale
+ * beside it, in HTML (the chart stretches to its width, so text in it would stretch too).
  */
 function latencyChart(claw: ClawStatus, labelId: string, marks: Mark[]): string {
   // One day is a dot in an empty box: say so instead, until there is a line to draw.
@@ -112,18 +132,21 @@ function latencyChart(claw: ClawStatus, labelId: string, marks: Mark[]): string 
   if (drawn < MIN_CHART_DAYS) {
     return `<p class="empty" role="img" aria-labelledby="${labelId}">Not enough data yet: the chart starts at ${MIN_CHART_DAYS} days of replies (${counted(drawn, 'day')} so far).</p>`;
   }
-  const width = STRIP_DAYS * 10;
+  const from = chartDays(claw, marks);
+  const days = claw.days.slice(from);
+  const width = days.length * 10;
   const height = 120;
   const top = 6;
   const scale = chartScale(claw);
   const y = (ms: number): number => Math.round((top + (height - top) * (1 - ms / scale)) * 10) / 10;
+  const x = (index: number): number => (index - from) * 10 + 5;
   const line = (key: 'latencyP50' | 'latencyP95'): string => {
     let d = '';
     let drawing = false;
-    claw.days.forEach((day, i) => {
+    days.forEach((day, i) => {
       const value = day[key];
       if (value === undefined) return void (drawing = false);
-      d += `${drawing ? 'L' : 'M'}${i * 10 + 5} ${y(value)}`;
+      d += `${drawing ? 'L' : 'M'}${x(i + from)} ${y(value)}`;
       drawing = true;
     });
     // A lone day is a dot: a zero-length segment with round caps would vanish, so draw a tick.
@@ -133,18 +156,26 @@ function latencyChart(claw: ClawStatus, labelId: string, marks: Mark[]): string 
   const byVerdict = new Map<string, Set<number>>();
   for (const m of marks) byVerdict.set(m.verdict ?? '', (byVerdict.get(m.verdict ?? '') ?? new Set()).add(m.index));
   const deployments = [...byVerdict]
-    .map(([verdict, days]) => {
-      const d = [...days].map((i) => `M${i * 10 + 5} 0V${height}`).join('');
+    .map(([verdict, at]) => {
+      const d = [...at].map((i) => `M${x(i)} 0V${height}`).join('');
       return `<path class="dep${verdict ? ` v-${verdict}` : ''}" d="${d}"/>`;
     })
     .join('');
+  // Dates under the chart: the first day, the middle one and today, each under its own day.
+  const ticks = [...new Set([0, Math.floor((days.length - 1) / 2), days.length - 1])];
+  const dates = ticks
+    .map((i) => `<span style="left:${(((i + 0.5) / days.length) * 100).toFixed(2)}%">${days[i].day.slice(5)}</span>`)
+    .join('');
+  const yAxis = [scale, scale / 2, 0].map((ms) => `<span>${ms ? escapeHtml(formatMs(ms)) : '0'}</span>`).join('');
   return [
+    `<div class="plot"><div class="yaxis" aria-hidden="true">${yAxis}</div>`,
     `<svg class="chart" viewBox="0 0 ${width} ${height + 2}" preserveAspectRatio="none" role="img" aria-labelledby="${labelId}">`,
-    `<path class="grid" d="M0 ${top}H${width}M0 ${height}H${width}"/>`,
+    `<path class="grid" d="M0 ${top}H${width}M0 ${y(scale / 2)}H${width}M0 ${height}H${width}"/>`,
     deployments,
     `<path class="l95" stroke-linecap="round" d="${line('latencyP95')}"/>`,
     `<path class="l50" stroke-linecap="round" d="${line('latencyP50')}"/>`,
     '</svg>',
+    `<div></div><div class="xaxis" aria-hidden="true">${dates}</div></div>`,
   ].join('');
 }
 
@@ -248,7 +279,7 @@ function section(claw: ClawStatus, index: number, rows: DeploymentRow[]): string
     head(claw, id),
     uptimeList(claw),
     `<figure>${strip(claw, `${id}-strip`)}<div class="ends" aria-hidden="true"><span>${STRIP_DAYS} days ago</span><span>today</span></div><figcaption id="${id}-strip">${s.caption}</figcaption>${s.table}</figure>`,
-    `<figure>${latencyChart(claw, `${id}-latency`, marks)}<div class="key" aria-hidden="true"><span style="--c:var(--p50)">p50</span><span style="--c:var(--p95)">p95</span><span style="--c:var(--dep)">new deployment</span><span style="--c:var(--major)">regressed</span><span style="--c:var(--up)">improved</span><em>scale 0 to ${escapeHtml(formatMs(chartScale(claw)))}</em></div><figcaption id="${id}-latency">${l.caption}</figcaption>${l.table}</figure>`,
+    `<figure>${latencyChart(claw, `${id}-latency`, marks)}<div class="key" aria-hidden="true"><span style="--c:var(--p50)">p50</span><span style="--c:var(--p95)">p95</span><span style="--c:var(--dep)">new deployment</span><span style="--c:var(--major)">regressed</span><span style="--c:var(--up)">improved</span><em>dates in UTC; scale 0 to ${escapeHtml(formatMs(chartScale(claw)))}</em></div><figcaption id="${id}-latency">${l.caption}</figcaption>${l.table}</figure>`,
     checksLine(claw),
     '</section>',
   ].join('\n');

@@ -22,15 +22,23 @@ export const MAX_CLAWS = 1000;
  */
 export type DayStat = Omit<DailyRecord, 'claw'> & { newDeployments: string[] };
 
-/** A day's bar: all up, a few failures, mostly down, or nothing known. */
+/** A day's bar, by the share of its runs that were up: all, half or more, fewer than half, or none known. */
 export type DayClass = 'up' | 'minor' | 'major' | 'none';
 
 export function dayClass(day: DayStat): DayClass {
   const told = day.healthy + day.unhealthy;
   if (told === 0) return 'none';
   if (day.unhealthy === 0) return 'up';
-  return day.healthy / told >= 0.95 ? 'minor' : 'major';
+  return day.healthy * 2 >= told ? 'minor' : 'major';
 }
+
+/** What each bar says, on the page and in the summary alike. */
+export const DAY_CLASS_TEXT: Record<DayClass, string> = {
+  up: 'all up',
+  minor: 'partly down (half the runs or more up)',
+  major: 'mostly down (fewer than half the runs up)',
+  none: 'no data',
+};
 
 /** Healthy runs among those that could tell, 0 to 1; undefined when none could. */
 export function uptimeOf(stats: { healthy: number; unhealthy: number }[]): number | undefined {

@@ -10,8 +10,13 @@ import { pathToFileURL } from 'node:url';
 import { type BrowserContext, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { statusPage } from '../../src/health/status-page.ts';
-import { ROOT } from '../e2e/harness.ts';
+import { Simulator } from '../sim/server.ts';
+import { addDemoClaws, seedWeek } from '../sim/week.ts';
 import { REALISTIC, fixtureModel } from './fixture.ts';
+import { DOCS_SCREENSHOT, sourcesFingerprint, withFingerprint } from './screenshot.ts';
+
+/** The preview week of the docs' screenshot ends here: the same dates on every run. */
+const WEEK_ENDS = Date.parse('2026-11-22T12:00:00Z');
 
 const CHROMIUM = '/usr/bin/chromium';
 const available = existsSync(CHROMIUM);
@@ -107,7 +112,7 @@ describe(`the status page in chromium${reason}`, () => {
   );
 
   it.skipIf(!available)(
-    "the docs' screenshot: a realistic Claw set at a desktop's width (UPDATE_SCREENSHOT=1 writes docs/status-page.png)",
+    'a realistic Claw set at a desktop width: the banner names the Claw down, its section first',
     async () => {
       const file = join(site, 'realistic.html');
       writeFileSync(file, statusPage(fixtureModel(REALISTIC)));
@@ -117,12 +122,42 @@ describe(`the status page in chromium${reason}`, () => {
       await page.goto(pathToFileURL(file).href);
       expect(await page.locator('.banner').first().textContent()).toBe('Down: billing-assistant (1 of 4).');
       expect(await page.locator('h2[id^="claw-"]').first().textContent()).toBe('billing-assistant');
-      const path = process.env.UPDATE_SCREENSHOT
-        ? join(ROOT, 'docs', 'status-page.png')
-        : join(SCREENSHOTS, 'realistic-desktop-light.png');
+      const path = join(SCREENSHOTS, 'realistic-desktop-light.png');
       await page.screenshot({ path });
       process.stderr.write(`status page screenshot: ${path}\n`);
     },
     60_000,
+  );
+
+  it.skipIf(!available)(
+    "the docs' screenshot: the preview week (npm run sim -- --week), with its deployments and DORA's figures (UPDATE_SCREENSHOT=1 writes docs/status-page.png)",
+    async () => {
+      const folder = mkdtempSync(join(tmpdir(), 'claw-week-'));
+      // The simulator of `npm run sim`, its deployments 20 times faster: the week the docs show.
+      const sim = new Simulator({ speed: 20, rateLimit: { limit: 60, windowMs: 60_000 } });
+      addDemoClaws(sim);
+      await sim.start(0);
+      try {
+        await seedWeek(sim, folder, () => {}, WEEK_ENDS);
+      } finally {
+        await sim.stop();
+      }
+      const html = readFileSync(join(folder, 'index.html'), 'utf8');
+      // The week's deployments: claw-support's harmful one, regressed by the watch and rolled back.
+      expect(html).toContain('<span class="verdict v-regressed">regressed</span>');
+      expect(html).toContain('rolled-back');
+      expect(html).toContain('<h2 id="dora">');
+      expect(html.match(/<h2 [^>]*>Deployments/g)).toHaveLength(1);
+      const page = await context!.newPage();
+      await page.setViewportSize({ width: 1100, height: 1700 });
+      await page.emulateMedia({ colorScheme: 'light' });
+      await page.goto(pathToFileURL(join(folder, 'index.html')).href);
+      const shot = withFingerprint(await page.screenshot({ fullPage: true }), sourcesFingerprint());
+      const path = process.env.UPDATE_SCREENSHOT ? DOCS_SCREENSHOT : join(SCREENSHOTS, 'week-desktop-light.png');
+      writeFileSync(path, shot);
+      process.stderr.write(`status page screenshot: ${path}\n`);
+      rmSync(folder, { recursive: true, force: true });
+    },
+    240_000,
   );
 });

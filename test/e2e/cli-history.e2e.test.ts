@@ -54,6 +54,20 @@ describe('deployment records in a local history folder', () => {
     expect(json.dora).toMatchObject({ windowsDays: [7, 30, 90] });
   });
 
+  it("labels a day by its share of healthy runs: 2 of 3 up is partly down, as the summary's squares say", async () => {
+    const s = await start();
+    s.addClaw('support-bot', { chat: { mode: 'sync', reply: 'PONG' } });
+    const cwd = mkdtempSync(join(tmpdir(), 'claw-history-'));
+    const health = ['health', '--claw-id', 'support-bot', '--probe-message', 'ping', '--history-dir', 'status'];
+    for (const status of ['online', 'offline', 'online']) {
+      s.claws.get('support-bot')!.status = status;
+      await runCli([...health, '--status-page', ...base(s)], { cwd });
+    }
+    const page = readFileSync(join(cwd, 'status', 'index.html'), 'utf8');
+    expect(page).toMatch(/<td>partly down \(half the runs or more up\)<\/td><td>66\.\d%<\/td><td>1 of 3<\/td>/);
+    expect(page).toContain('0 mostly down');
+  });
+
   it('refuses the history for a command that keeps none, and the page for one that is not health', async () => {
     const s = await start();
     const cwd = mkdtempSync(join(tmpdir(), 'claw-history-'));

@@ -59,7 +59,7 @@ describe('every deployment recorded on the history branch (issue 43)', () => {
     expect(health.warnings).toEqual([]);
     expect(dora().overall['7']).toMatchObject({ deployments: 1, changeFailureRate: { failed: 0, total: 1 } });
     expect(health.summary).toContain('#### Deployments: the figures teams track');
-    expect(github.repo.file(BRANCH, 'index.html')).toContain('<h2 id="dora">Deployments</h2>');
+    expect(github.repo.file(BRANCH, 'index.html')).toContain('<h2 id="dora">Delivery: the four DORA figures</h2>');
   });
 
   it('a fleet appends one record per Claw in one commit', async () => {
