@@ -60,6 +60,7 @@ export function folderHealthHost(folder: string): HealthHost {
     runUrl: () => undefined,
     branch: {
       snapshot: list,
+      blobSha: (content) => createHash('sha256').update(content, 'utf8').digest('hex'),
       read: (file) => readFile(inside(file.path), 'utf8'),
       async commit(parent, changes: FileChange[]) {
         const now = await list();
