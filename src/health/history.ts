@@ -405,10 +405,6 @@ export class HealthHistory {
       // An area without an index is read whole (within the budget) once, so its parts are adopted.
       if (parts.indexed && done) break;
     }
-    // Months before the window are never read; the parts an earlier version wrote there (named as
-    // it named them) are adopted unread, so they are folded and expire as they did.
-    if (!parts.indexed)
-      for (const part of parts.foreign) if (part.month < from && part.part <= 9999) adopted.push(part);
     this.settleArea(reading, area, parts, adopted, unread, from);
     return { reachedStart };
   }
@@ -630,7 +626,8 @@ function foldPlan(
   const folded = new Set(daily.map((d) => d.day));
   const lastFolded = daily.at(-1)?.day;
   const today = dayOf(now);
-  const readAllParts = rawParts.every((p) => read.has(p.file.path));
+  // Parts of months before the window hold no day that is folded: only the window's count.
+  const readAllParts = rawParts.every((p) => p.month < monthOf(windowStart) || read.has(p.file.path));
   const toFold = new Map<string, ClawRecord[]>();
   for (const record of recent) {
     if (!isClawRecord(record)) continue;
