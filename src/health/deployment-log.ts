@@ -124,7 +124,7 @@ async function ownParts(
   const files = snapshot?.files ?? [];
   const found = await readIndex(files, (file) => branch.read(file), deps.seal);
   const warning = indexWarning(found, files, deps.name);
-  if (warning) deps.log.warning(warning);
+  if (warning) (found.state === 'refused' ? deps.log.warning : deps.log.info)(warning);
   const index = found.state === 'sealed' ? found.index : {};
   const parts = areaParts(files, index, 'deployments');
   const texts = new Map<string, string>();

@@ -323,7 +323,9 @@ export class HealthHistory {
     this.taken = new Set();
     const found = await readIndex(files, (file) => this.branch.read(file), this.deps.seal);
     const warning = indexWarning(found, files, this.deps.name);
-    if (warning) this.warnOnce('index', warning);
+    // An index refused (edited, forged) is worth a warning; none yet is a branch from before it.
+    if (warning && found.state === 'refused') this.warnOnce('index', warning);
+    else if (warning) this.deps.log.info(warning);
     const index = found.state === 'sealed' ? found.index : undefined;
     const reading: Reading = {
       now,
@@ -381,7 +383,6 @@ export class HealthHistory {
     const { budget } = reading;
     const order = (parts.indexed ? parts.own : parts.foreign).filter((p) => p.month >= from).reverse();
     const adopted: Part[] = [];
-    const unread = new Set<Part>();
     let reachedStart = true;
     for (let i = 0; i < order.length; i++) {
       const part = order[i];
@@ -401,23 +402,15 @@ export class HealthHistory {
       reading.known.add(part.file.sha);
       const { records, done } = take(text, part);
       if (!parts.indexed && records > 0) adopted.push(part);
-      else if (!parts.indexed) unread.add(part);
       // An area without an index is read whole (within the budget) once, so its parts are adopted.
       if (parts.indexed && done) break;
     }
-    this.settleArea(reading, area, parts, adopted, unread, from);
+    this.settleArea(reading, area, parts, adopted, from);
     return { reachedStart };
   }
 
   /** The area's own parts and index entries after its read, and the files it names as not its own. */
-  private settleArea(
-    reading: Reading,
-    area: Area,
-    parts: AreaParts,
-    adopted: Part[],
-    unread: Set<Part>,
-    from: string,
-  ): void {
+  private settleArea(reading: Reading, area: Area, parts: AreaParts, adopted: Part[], from: string): void {
     const before = new Map((reading.index?.[area] ?? []).map((e) => [e.path, e]));
     const own = parts.indexed ? parts.own : adopted.map((p) => ({ ...p, own: true })).sort(byAge);
     for (const part of own) if (!part.changed) reading.known.add(part.file.sha);
@@ -434,17 +427,9 @@ export class HealthHistory {
         `gone:${area}`,
         `History: ${parts.gone.length} part(s) this action wrote are gone from '${this.deps.name}' (deleted by someone): ${parts.gone.slice(0, 3).join(', ')}${parts.gone.length > 3 ? ', …' : ''}.`,
       );
-    const changed = parts.own.filter((p) => p.changed);
-    if (changed.length)
-      this.warnOnce(
-        `changed:${area}`,
-        `History: ${changed.length} part(s) this action wrote were changed by someone on '${this.deps.name}': ${changed
-          .slice(0, 3)
-          .map((p) => p.file.path)
-          .join(', ')}${changed.length > 3 ? ', …' : ''}; only lines it sealed count.`,
-      );
-    const others = parts.indexed ? parts.foreign : [...unread];
-    for (const part of others) if (part.month >= from) reading.foreign.push(part.file);
+    // Without an index every file was read (what held no record is in the ignored lines' warning)
+    // or left by the budget (in its warning): only an indexed area names files it did not read.
+    if (parts.indexed) for (const part of parts.foreign) if (part.month >= from) reading.foreign.push(part.file);
   }
 
   /** Daily lines of the window's months, newest first, in half the budget at most; oldest first. */

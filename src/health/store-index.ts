@@ -228,7 +228,7 @@ export async function readIndex(
   return parseIndex(await read(file), seal);
 }
 
-/** The one warning for an index that could not be used, or undefined (used, or a branch with no parts yet). */
+/** The line for an index not used (a warning when refused, an info line when absent), or undefined. */
 export function indexWarning(found: IndexRead, files: BranchFile[], name: string): string | undefined {
   if (found.state === 'sealed') return undefined;
   if (found.state === 'absent') {
