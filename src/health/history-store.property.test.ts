@@ -5,6 +5,9 @@
 // branch gives exactly what the clean one gives (no record hidden or lost, no verdict changed), the
 // model's records are all there, and no read fetches more than its budget. PROPERTY_RUNS sets the
 // number of sequences (40 in CI).
+import { lstatSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { FakeClock } from '../../test/support/fake-clock.ts';
@@ -21,6 +24,7 @@ import {
   MAX_READ_BYTES,
   MAX_READ_FILES,
 } from './history.js';
+import { folderHealthHost } from './folder-host.js';
 import type { BranchFile, BranchSnapshot, FileChange, HistoryBranch } from './host.js';
 import type { ClawRecord } from './records.js';
 import { MAX_INDEX_BYTES } from './store-index.js';
@@ -239,5 +243,26 @@ describe('the history store reads what it wrote, whatever is pushed beside it', 
       { kind: 'deploy', hours: 1, claw: 0, outcome: 'succeeded' },
       { kind: 'health', hours: 1, statuses: ['unhealthy', 'unhealthy'] },
     ]);
+  });
+
+  it("the command line's history folder holds the same rule: pushed files beside its parts are never read nor written over", async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'claw-history-'));
+    const { branch } = folderHealthHost(folder);
+    const clock = new FakeClock(T0);
+    const log = new RecordingLogger();
+    const store = (): HealthHistory => new HealthHistory(branch, { clock, log, name: 'history', seal: SEAL });
+    const down = (at: number): ClawRecord => ({ at, run: '', claw: 'bot-a', status: 'unhealthy' });
+    await store().save(T0, [down(T0)], () => [], 'health');
+    mkdirSync(join(folder, 'history', 'deployments'), { recursive: true });
+    writeFileSync(join(folder, 'history', '2026-11.9999.ndjson'), CONTENTS.huge);
+    for (let i = 2; i <= 41; i++) writeFileSync(join(folder, 'history', `2099-12.${i}.ndjson`), CONTENTS.padding);
+    // A link where a next part could go: never followed, never replaced.
+    symlinkSync('/dev/null', join(folder, 'history', '2026-11.2.ndjson'));
+    await store().save(T0 + HOUR, [down(T0 + HOUR)], () => [], 'health');
+    const view = await store().load(T0 + HOUR);
+    expect(view.recent).toEqual([down(T0), down(T0 + HOUR)]);
+    expect(readFileSync(join(folder, 'history', '2026-11.9999.ndjson'), 'utf8')).toBe(CONTENTS.huge);
+    expect(lstatSync(join(folder, 'history', '2026-11.2.ndjson')).isSymbolicLink()).toBe(true);
+    expect(log.text('warning')).toMatch(/skipped 41 file\(s\) on 'history'/);
   });
 });
