@@ -266,6 +266,31 @@ describe('HealthHistory', () => {
     ]);
   });
 
+  it('a branch from before the index is read by names once and its parts adopted; an index edited by hand is refused with a warning, nothing lost', async () => {
+    const { fake, branch, clock, log } = await start();
+    // Written by an earlier version: sealed lines, no index.
+    fake.repo.push(BRANCH, { 'history/2026-11.ndjson': `${sealed(record(T0 - HOUR))}\n` });
+    await history(branch, clock, log).save(T0, [record(T0)], none, 'health');
+    expect(log.text('info')).toContain("History: 'claw-health' has no index of this action's parts");
+    expect(log.text('warning')).toBe('');
+    const index = fake.repo.file(BRANCH, 'history/index.json')!;
+    expect(index).toContain('"path":"history/2026-11.ndjson"');
+    // Anyone with push access edits the index to name a part of theirs: its seal fails.
+    fake.repo.push(BRANCH, {
+      'history/index.json': index.replace('history/2026-11.ndjson', 'history/2099-12.ndjson'),
+      'history/2099-12.ndjson': 'x\n',
+    });
+    const view = await history(branch, clock, log).load(T0 + HOUR);
+    expect(view.recent).toEqual([record(T0 - HOUR), record(T0)]);
+    expect(log.text('warning')).toContain(
+      "History: the index of this action's parts on 'claw-health' (history/index.json) was not used: it does not carry this action’s seal. Read by file names this once; the next commit writes it again.",
+    );
+    await history(branch, clock, log).save(T0 + HOUR, [record(T0 + HOUR)], none, 'health');
+    const again = fake.repo.file(BRANCH, 'history/index.json')!;
+    expect(again).toContain('"path":"history/2026-11.ndjson"');
+    expect(again).not.toContain('2099-12');
+  });
+
   it('throws when the branch cannot be read, and when it cannot be written', async () => {
     const { fake, branch, clock, log } = await start();
     fake.repo.gitStatus = 403;
