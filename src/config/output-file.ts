@@ -1,12 +1,14 @@
 // A file the run writes for the user (the JUnit file, promptfoo's output, the judge cache). Its
 // path is the workflow's, but what already sits there may be a pull request's: a link placed at
 // the path, or at its folder, must not carry the write out of the workspace (over a runner's file,
-// a later step's code). So a regular file goes to a new file beside it, which then replaces
-// whatever was at the path (a link is replaced, never followed), in a folder that is really inside.
+// a later step's code). So a regular file goes to a new file beside it, which then replaces it, in
+// a folder that is really inside. A link is never replaced (a rename over `out.json ->
+// /proc/self/fd/1` left a file where the user's link was): it is written through to its target
+// when that target is the workspace's (or the path was the user's own, outside it), else refused.
 // What is not a regular file (a device such as /dev/null, a FIFO) is written through, never
 // replaced: a rename over it would turn a device into a file for every later step.
 import { randomUUID } from 'node:crypto';
-import { type BigIntStats, constants, fstatSync, statSync } from 'node:fs';
+import { type BigIntStats, constants, fstatSync, lstatSync, statSync } from 'node:fs';
 import { mkdir, open, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { placeProblem, realPlace } from './place.js';
@@ -24,6 +26,7 @@ export async function writeOutputFile(path: string, workspace: string, text: str
   };
   const before = where();
   if (before) refuse(before);
+  if (isLink(full)) return writeThroughLink(full, workspace, text);
   const through = specialTarget(full, workspace);
   if (through) return writeThrough(through, full, text);
   await mkdir(folder, { recursive: true });
@@ -52,6 +55,38 @@ function specialTarget(full: string, workspace: string): string | undefined {
   if (!stats || stats.isFile() || stats.isDirectory()) return undefined;
   if (placeProblem(full, workspace)) return undefined;
   return realPlace(full);
+}
+
+const isLink = (path: string): boolean => {
+  try {
+    return lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink() === true;
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * Writes through the link at `full` to what it leads to, or refuses in one line: a link of the
+ * workspace that leads out of it, to nothing, to a folder, or to this program's own output.
+ */
+async function writeThroughLink(full: string, workspace: string, text: string): Promise<string> {
+  const problem = placeProblem(full, workspace);
+  if (problem)
+    throw new Error(
+      `${problem.replace(/^it links/, 'it is a link leading')}: a link is written through, never replaced`,
+    );
+  // Followed as open() follows it: /proc/self/fd/N leads to a pipe no path names.
+  const stats = statOf(full);
+  if (!stats) throw new Error('it is a link to nothing: expected a file, or a link to one');
+  if (stats.isDirectory()) throw new Error('it is a link to a folder: expected a file');
+  if (!stats.isFile()) return writeThrough(full, full, text);
+  if (ownStream(stats))
+    throw new Error(
+      "it is a link to this program's standard output or error: expected a file (the command line's --output - writes to standard output)",
+    );
+  // A regular file: written by rename where it really is, as any regular file is.
+  await writeOutputFile(realPlace(full), workspace, text);
+  return full;
 }
 
 const statOf = (path: string): BigIntStats | undefined => {

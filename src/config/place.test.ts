@@ -1,5 +1,16 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fstatSync,
+  lstatSync,
+  openSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -68,13 +79,43 @@ describe('a path, by where it leads', () => {
 });
 
 describe('an output file that is not a regular file', () => {
-  it('a link the workspace holds to a FIFO outside is replaced, never written through', async () => {
+  it('a link the workspace holds to a FIFO outside is refused with one line, never written through nor replaced', async () => {
     const { dir, outside } = workspace();
     execFileSync('mkfifo', [join(outside, 'pipe')]);
     symlinkSync(join(outside, 'pipe'), join(dir, 'checks.xml'));
-    await writeOutputFile('checks.xml', dir, '<x/>');
-    expect(lstatSync(join(dir, 'checks.xml')).isFile()).toBe(true);
+    await expect(writeOutputFile('checks.xml', dir, '<x/>')).rejects.toThrow(
+      'it is a link leading outside the workspace: a link is written through, never replaced',
+    );
+    expect(lstatSync(join(dir, 'checks.xml')).isSymbolicLink()).toBe(true);
     expect(lstatSync(join(outside, 'pipe')).isFIFO()).toBe(true);
+  });
+
+  it('a link to a file of the workspace is written through: the link stays, its target gets the text', async () => {
+    const { dir } = workspace();
+    writeFileSync(join(dir, 'real.xml'), 'old');
+    symlinkSync('real.xml', join(dir, 'checks.xml'));
+    await writeOutputFile('checks.xml', dir, '<x/>');
+    expect(lstatSync(join(dir, 'checks.xml')).isSymbolicLink()).toBe(true);
+    expect(readFileSync(join(dir, 'real.xml'), 'utf8')).toBe('<x/>');
+  });
+
+  it('/proc/self/fd/N: a file the process holds open is written through; its own standard output is refused; the link stays', async () => {
+    const { dir, outside } = workspace();
+    const target = join(outside, 'fd.json');
+    writeFileSync(target, '');
+    const fd = openSync(target, 'r+');
+    try {
+      await writeOutputFile(`/proc/self/fd/${fd}`, dir, '{"a":1}');
+      expect(readFileSync(target, 'utf8')).toBe('{"a":1}');
+    } finally {
+      closeSync(fd);
+    }
+    symlinkSync('/proc/self/fd/1', join(outside, 'out.json'));
+    const stdout = fstatSync(1);
+    // The worker's standard output is a pipe or a file: either way it is this program's own.
+    if (stdout.isFIFO() || stdout.isFile())
+      await expect(writeOutputFile(join(outside, 'out.json'), dir, 'x')).rejects.toThrow(/standard output/);
+    expect(lstatSync(join(outside, 'out.json')).isSymbolicLink()).toBe(true);
   });
 
   it('a socket is refused with one line, and stays a socket', async () => {

@@ -2,6 +2,7 @@
 // in one call, one commit of every changed file in three, whatever the number of files) and the
 // incident issues. Called through the HealthHost interface only (main.ts builds it). Reads and
 // writes throw; the command turns a failure into one warning.
+import { createHash } from 'node:crypto';
 import type { BranchFile, FileChange, HealthHost, HistoryBranch, IncidentIssue, IssueHost } from '../health/host.js';
 import type { GitHubConnection } from './connection.js';
 import type { Authored } from './own.js';
@@ -47,6 +48,12 @@ export function githubHealthHost(github: GitHubConnection, branchName: string): 
 function githubBranch(call: Call, branchName: string): HistoryBranch {
   const ref = `heads/${branchName}`;
   return {
+    // Git's own blob id: what the tree's listing gives the file once committed.
+    blobSha: (content) =>
+      createHash('sha1')
+        .update(`blob ${Buffer.byteLength(content, 'utf8')}\0`)
+        .update(content, 'utf8')
+        .digest('hex'),
     async snapshot() {
       let head: string;
       try {

@@ -63,7 +63,7 @@ describe('deployment records on the history branch', () => {
     const { fake, host, clock, log } = await start();
     const written = [record('bot-a'), record('bot-b', T0 + 1000, { outcome: 'failed', rollback: 'dep_rb' })];
     await append(host, clock, log, written);
-    expect(fake.repo.files(BRANCH)).toEqual(['history/deployments/2026-11.ndjson']);
+    expect(fake.repo.files(BRANCH)).toEqual(['history/deployments/2026-11.ndjson', 'history/index.json']);
     const lines = fake.repo.file(BRANCH, 'history/deployments/2026-11.ndjson')!.split('\n').filter(Boolean);
     expect(lines).toEqual(written.map((r) => deploymentLine(r, SEAL)));
     expect(lines[0]).toMatch(/,"seal":"[A-Za-z0-9_-]{43}"}$/);
@@ -78,8 +78,8 @@ describe('deployment records on the history branch', () => {
     const fleet = Array.from({ length: 1000 }, (_, i) => record(`claw-${i}`));
     const cost = await append(host, clock, log, fleet);
     expect(cost).toMatchObject({ attempts: 1, reads: 1 });
-    // ref, commit, tree listing, the month's last part; a tree, a commit, the ref.
-    expect(fake.requests).toHaveLength(7);
+    // ref, commit, tree listing, the index, the month's last part; a tree, a commit, the ref.
+    expect(fake.requests).toHaveLength(8);
     expect(fake.repo.log(BRANCH)).toHaveLength(2);
     const read = await load(host, clock, log);
     expect(read).toHaveLength(1001);
@@ -117,15 +117,22 @@ describe('deployment records on the history branch', () => {
     );
   });
 
-  it('read the newest files within their own budget, and skip a file larger than any run writes', async () => {
+  it('read the parts the index names, and neither read nor write over a pushed part larger than any run writes', async () => {
     const { fake, host, clock, log } = await start();
     await append(host, clock, log, [record('bot-a')]);
-    fake.repo.push(BRANCH, { 'history/deployments/2026-11.2.ndjson': 'x'.repeat(6 * 1024 * 1024) });
+    const huge = 'x'.repeat(6 * 1024 * 1024);
+    fake.repo.push(BRANCH, { 'history/deployments/2026-11.2.ndjson': huge });
+    fake.requests.length = 0;
     expect((await load(host, clock, log)).map((r) => r.claw)).toEqual(['bot-a']);
-    expect(log.text('warning')).toContain('skipped history/deployments/2026-11.2.ndjson');
-    // The next write starts a part after the huge one instead of reading or rewriting it.
+    expect(log.text('warning')).toContain(
+      "skipped 1 file(s) on 'claw-health' (6291456 bytes) that are not among this action's parts: history/deployments/2026-11.2.ndjson.",
+    );
+    // The index and the own part: the pushed one is never fetched.
+    expect(fake.requests.filter((r) => r.path.includes('/git/blobs/'))).toHaveLength(2);
+    // The next write appends to the action's own part; the pushed one stays as it was.
     await append(host, clock, log, [record('bot-b', T0 + 1000)]);
-    expect(fake.repo.files(BRANCH)).toContain('history/deployments/2026-11.3.ndjson');
+    expect(fake.repo.file(BRANCH, 'history/deployments/2026-11.2.ndjson')).toBe(huge);
+    expect(fake.repo.file(BRANCH, 'history/deployments/2026-11.ndjson')!.split('\n').filter(Boolean)).toHaveLength(2);
     expect((await load(host, clock, log)).map((r) => r.claw)).toEqual(['bot-a', 'bot-b']);
   });
 

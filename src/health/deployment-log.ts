@@ -2,18 +2,25 @@
 // line per deployment in `history/deployments/<month>.ndjson`, parts past 1 MiB as health's are.
 // One run writes one commit whatever its number of Claws (a fleet of 1,000 is one listing, one read
 // of the month's last part and one commit); a commit that finds the branch moved reads it again and
-// appends to what is there now. history.ts reads them back (HistoryView.deployments).
+// appends to what is there now. history.ts reads them back (HistoryView.deployments). The parts
+// appended to are the ones the sealed index names (store-index.ts), and the commit writes the index
+// again: a pushed part, however it is named, is neither written over nor read first.
 import type { Clock, Logger } from '../clock.js';
 import type { SealKey } from '../seal.js';
 import {
   DEPLOYMENTS_DIR,
-  DEPLOYMENT_PARTS,
   type DeploymentRecord,
   type RunFacts,
   deploymentKind,
   deploymentRecordJson,
 } from './deployment-records.js';
-import { MAX_READABLE_BYTES, appendLines, partsOf } from './history.js';
+import {
+  MAX_DEPLOYMENT_READ_BYTES,
+  MAX_DEPLOYMENT_READ_FILES,
+  MAX_FILE_BYTES,
+  RAW_DAYS,
+  appendLines,
+} from './history.js';
 import {
   type BranchSnapshot,
   type FileChange,
@@ -23,7 +30,19 @@ import {
   isQuiet,
 } from './host.js';
 import { monthOf } from './records.js';
-import { resealOlder, sealLine } from './sealed-line.js';
+import { resealOlder, sealLine, unsealLine } from './sealed-line.js';
+import {
+  INDEX_PATH,
+  type Part,
+  type StoreIndex,
+  areaParts,
+  checkWrites,
+  indexText,
+  indexWarning,
+  lineCount,
+  nextIndex,
+  readIndex,
+} from './store-index.js';
 
 /** Commits that find the branch moved are tried again this many times (as health's). */
 const ATTEMPTS = 5;
@@ -71,7 +90,7 @@ export async function appendDeploymentRecords(
   for (;;) {
     cost.attempts += 1;
     const snapshot = await branch.snapshot();
-    const changes = await appendChanges(branch, snapshot, byMonth, deps.seal, cost);
+    const changes = await appendChanges(branch, snapshot, byMonth, deps, cost);
     if ((await branch.commit(snapshot, changes, message)) === 'written') return cost;
     if (cost.attempts >= ATTEMPTS)
       throw new Error(`the branch '${deps.name}' kept moving: ${ATTEMPTS} commits in a row found it changed`);
@@ -80,30 +99,101 @@ export async function appendDeploymentRecords(
   }
 }
 
-/** Each month's lines appended to its last part (read when it is one this action could have written). */
+/** What the appending run takes as the action's own deployment parts, with the texts it read. */
+interface OwnParts {
+  own: Part[];
+  texts: Map<string, string>;
+  /** Blobs read, or written by the action as the index says: the only ones a commit replaces. */
+  known: Set<string>;
+  index: StoreIndex;
+}
+
+/**
+ * The deployment parts the index names, each month's last read when the run appends to its month.
+ * A branch whose index does not cover them (written before it, or its index not the action's) has
+ * its deployment parts of the last 90 days read newest first within health's budget for them, and
+ * those holding a record this action sealed are adopted.
+ */
+async function ownParts(
+  branch: HistoryBranch,
+  snapshot: BranchSnapshot | undefined,
+  months: string[],
+  deps: DeploymentLogDeps,
+  cost: AppendCost,
+): Promise<OwnParts> {
+  const files = snapshot?.files ?? [];
+  const found = await readIndex(files, (file) => branch.read(file), deps.seal);
+  const warning = indexWarning(found, files, deps.name);
+  if (warning) (found.state === 'refused' ? deps.log.warning : deps.log.info)(warning);
+  const index = found.state === 'sealed' ? found.index : {};
+  const parts = areaParts(files, index, 'deployments');
+  const texts = new Map<string, string>();
+  const known = new Set<string>();
+  const read = async (part: Part): Promise<string> => {
+    const text = await branch.read(part.file);
+    cost.reads += 1;
+    texts.set(part.file.path, text);
+    known.add(part.file.sha);
+    return text;
+  };
+  if (parts.indexed) {
+    for (const part of parts.own) if (!part.changed) known.add(part.file.sha);
+    for (const month of months) {
+      const last = parts.own.filter((p) => p.month === month).at(-1);
+      // One changed past what the action writes is not read: the lines start a new part.
+      if (last && last.file.size <= MAX_FILE_BYTES) await read(last);
+    }
+    return { own: parts.own, texts, known, index };
+  }
+  const windowStart = monthOf(deps.clock.now() - RAW_DAYS * 24 * 3600_000);
+  const adopted: Part[] = [];
+  let count = 0;
+  let bytes = 0;
+  for (const part of [...parts.foreign].reverse()) {
+    if (part.month < windowStart || part.file.size > MAX_FILE_BYTES) continue;
+    if (count + 1 > MAX_DEPLOYMENT_READ_FILES || bytes + part.file.size > MAX_DEPLOYMENT_READ_BYTES) break;
+    count += 1;
+    bytes += part.file.size;
+    const text = await read(part);
+    const kind = deploymentKind(part.month);
+    if (text.split('\n').some((line) => line.trim() && unsealLine(line.trim(), deps.seal, kind) !== undefined))
+      adopted.push({ ...part, own: true });
+  }
+  return { own: adopted.reverse(), texts, known, index: { ...index, deployments: [] } };
+}
+
+/** Each month's lines appended to its last own part, and the index written again. */
 async function appendChanges(
   branch: HistoryBranch,
   snapshot: BranchSnapshot | undefined,
   byMonth: Map<string, string[]>,
-  seal: SealKey,
+  deps: DeploymentLogDeps,
   cost: AppendCost,
 ): Promise<FileChange[]> {
-  const parts = partsOf(snapshot?.files ?? [], DEPLOYMENT_PARTS);
+  const { own, texts, known, index } = await ownParts(branch, snapshot, [...byMonth.keys()], deps, cost);
+  const files = snapshot?.files ?? [];
+  const listed = new Set(files.map((f) => f.path));
   const changes: FileChange[] = [];
   for (const [month, lines] of byMonth) {
-    const texts = new Map<string, string>();
-    const last = parts.filter((p) => p.month === month).at(-1);
-    // A part larger than a run ever writes (pushed by hand) is not read: the lines start a new part.
-    if (last && last.file.size <= MAX_READABLE_BYTES) {
-      texts.set(last.file.path, await branch.read(last.file));
-      cost.reads += 1;
-    }
     changes.push(
-      ...appendLines(DEPLOYMENTS_DIR, month, parts, texts, lines, (text) =>
-        resealOlder(text, seal, deploymentKind(month)),
+      ...appendLines(DEPLOYMENTS_DIR, month, own, texts, listed, lines, (text) =>
+        resealOlder(text, deps.seal, deploymentKind(month)),
       ),
     );
   }
+  checkWrites(files, changes, known);
+  const before = new Map((index.deployments ?? []).map((e) => [e.path, e]));
+  const entries = own.map(
+    (p) =>
+      (p.changed && texts.has(p.file.path) ? undefined : before.get(p.file.path)) ?? {
+        path: p.file.path,
+        sha: p.file.sha,
+        lines: lineCount(texts.get(p.file.path) ?? ''),
+        month: p.month,
+      },
+  );
+  const next = nextIndex(index, { deployments: entries }, changes, (content) => branch.blobSha(content));
+  changes.push({ path: INDEX_PATH, content: indexText(next, deps.seal) });
   return changes;
 }
 

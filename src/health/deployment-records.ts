@@ -29,7 +29,6 @@ export interface PassRateFigures {
 export const DEPLOYMENTS_DIR = 'history/deployments';
 /** The kind a record's seal binds: its month's file (a line moved to another month does not verify). */
 export const deploymentKind = (month: string): `deployment-record ${string}` => `deployment-record ${month}`;
-export const DEPLOYMENT_PARTS = /^history\/deployments\/(\d{4}-\d{2})(?:\.([2-9]|[1-9]\d{1,3}))?\.ndjson$/;
 
 export interface DeploymentRecord {
   /** When the deployment reached its outcome (epoch milliseconds). */

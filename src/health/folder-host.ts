@@ -4,7 +4,7 @@
 // file, and finds a conflict when the folder changed since it was read (another run writing).
 // Incidents stay GitHub's: the command line refuses them, so no issue call is ever made here.
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import type { BranchFile, BranchSnapshot, FileChange, HealthHost, IssueHost } from './host.js';
 
@@ -60,12 +60,20 @@ export function folderHealthHost(folder: string): HealthHost {
     runUrl: () => undefined,
     branch: {
       snapshot: list,
+      blobSha: (content) => createHash('sha256').update(content, 'utf8').digest('hex'),
       read: (file) => readFile(inside(file.path), 'utf8'),
       async commit(parent, changes: FileChange[]) {
         const now = await list();
         if (now?.commit !== parent?.commit) return 'conflict';
         // Every path judged before anything is written: a refused one leaves the folder as it was.
+        // The listing holds regular files only: what else sits at a path (a link) was never read,
+        // and is never replaced.
         const paths = changes.map((change) => inside(change.path));
+        for (const path of paths) {
+          const found = await lstat(path).catch(() => undefined);
+          if (found && !found.isFile())
+            throw new Error(`${relative(root, path)} is not a regular file: it is not replaced`);
+        }
         for (const [i, change] of changes.entries()) {
           const path = paths[i];
           if (change.content === null) {

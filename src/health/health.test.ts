@@ -160,6 +160,24 @@ describe('checkHealth', () => {
     ]);
   });
 
+  it('every Claw asked for missing: the list asked once; listed, they are down, each its own verdict', async () => {
+    h = await setup();
+    h.sim.addClaw('other');
+    const result = await checkHealth(h.deps, request({ targets: { all: false, ids: ['ghost', 'gone'] } }));
+    expect(result.entries.map((e) => [e.clawId, e.verdict, e.failure?.kind])).toEqual([
+      ['ghost', 'unhealthy', 'down'],
+      ['gone', 'unhealthy', 'down'],
+    ]);
+    expect(h.sim.requests.filter((r) => r.method === 'GET' && r.path === '/v1/claws')).toHaveLength(1);
+  });
+
+  it('one Claw missing beside one found: the list is not asked for', async () => {
+    h = await setup();
+    h.sim.addClaw('c1');
+    await checkHealth(h.deps, request({ targets: { all: false, ids: ['c1', 'ghost'] } }));
+    expect(h.sim.requests.filter((r) => r.method === 'GET' && r.path === '/v1/claws')).toHaveLength(0);
+  });
+
   it('a failed check makes a Claw unhealthy; a check that could not be judged makes it unknown', async () => {
     h = await setup();
     h.sim.addClaw('rude');

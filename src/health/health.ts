@@ -74,9 +74,15 @@ export async function checkHealth(deps: RunContext, request: HealthRequest): Pro
     log.info(`Checking ${claws.length} Claw(s) in the workspace.`);
   }
 
+  const missing = new Set<string>();
   const checkOne = (target: Claw | string): Promise<HealthEntry> =>
-    checkClaw(deps, typeof target === 'string' ? target : target.id, { ...request, deadline });
+    checkClaw(deps, typeof target === 'string' ? target : target.id, { ...request, deadline, missing });
   const entries = await mapWithConcurrency(claws, CONCURRENCY, checkOne);
+  // Every Claw asked for missing at once is more likely a wrong address (a gateway answering each
+  // unknown path with the service's own error body) than a fleet gone: the list of Claws, asked
+  // once, says which. Missing too, it throws the address's error: no incident, nothing kept.
+  if (!request.targets.all && entries.length > 0 && missing.size === entries.length)
+    await client.listClaws({ deadline, signal });
   // Claws healthy by their status must also behave; one already unhealthy is not talked to.
   let checks: ChecksResult | undefined;
   if (request.checks) {
@@ -131,6 +137,8 @@ export interface ClawCheck {
   deadline: number;
   /** A failed probe is tried once more this much later, before it counts. */
   probeRetryMs?: number;
+  /** Where a Claw the service answers 404 for is named. */
+  missing?: Set<string>;
 }
 
 /** Why a call failed, when the failure says nothing of the Claw. */
@@ -173,6 +181,7 @@ export async function checkClaw(deps: RunContext, clawId: string, check: ClawChe
     if (err instanceof ApiError && ['unauthorized', 'forbidden', 'unreachable', 'address'].includes(err.kind))
       throw err;
     if (err instanceof ApiError && err.kind === 'not_found') {
+      check.missing?.add(clawId);
       return entry('unhealthy', '', errorMessage(err), { failure: { kind: 'down' } });
     }
     return entry('unknown', '', errorMessage(err), { cause: unknownCause(err) });

@@ -12,6 +12,7 @@ import { HealthHistory, MAX_FILE_BYTES, MAX_READ_BYTES, MAX_READ_FILES } from '.
 import type { HistoryBranch } from './host.js';
 import { type ClawRecord, type DailyRecord, type RunRecord, recordLine } from './records.js';
 import { sealLine } from './sealed-line.js';
+import { ownParts } from '../../test/support/own-parts.ts';
 
 let github: FakeGitHub | undefined;
 afterEach(async () => {
@@ -59,7 +60,7 @@ describe('HealthHistory', () => {
     const { fake, branch, clock, log } = await start();
     const first = await history(branch, clock, log).save(T0, [record(T0), record(T0, 'bot-b')], none, 'health 1');
     expect(first.attempts).toBe(1);
-    expect(fake.repo.files(BRANCH)).toEqual(['history/2026-11.ndjson']);
+    expect(fake.repo.files(BRANCH)).toEqual(['history/2026-11.ndjson', 'history/index.json']);
     expect(fake.repo.log(BRANCH)).toHaveLength(1);
     expect(fake.repo.log(BRANCH)[0].parents).toEqual([]);
 
@@ -69,11 +70,13 @@ describe('HealthHistory', () => {
     const text = fake.repo.file(BRANCH, 'history/2026-11.ndjson')!;
     expect(text.split('\n').filter(Boolean)).toHaveLength(42);
     expect(text.startsWith(sealed(record(T0)))).toBe(true);
-    // ref, commit, tree listing, the month's file; a tree, a commit, the ref: 7 whatever the Claws.
+    // ref, commit, tree listing, the index, the month's file; a tree, a commit, the ref: 8 whatever
+    // the Claws.
     expect(fake.requests.map((r) => `${r.method} ${r.path.split('?')[0].replace(/[0-9a-f]{40}/, ':sha')}`)).toEqual([
       'GET /repos/octo/claws/git/ref/heads%2Fclaw-health',
       'GET /repos/octo/claws/git/commits/:sha',
       'GET /repos/octo/claws/git/trees/:sha',
+      'GET /repos/octo/claws/git/blobs/:sha',
       'GET /repos/octo/claws/git/blobs/:sha',
       'POST /repos/octo/claws/git/trees',
       'POST /repos/octo/claws/git/commits',
@@ -89,7 +92,7 @@ describe('HealthHistory', () => {
       JSON.stringify({ at: new Date(T0).toISOString(), run: '1', claw: '../etc', status: 'healthy' }),
       SEAL,
     );
-    fake.repo.push(BRANCH, { 'history/2026-11.ndjson': `${good}\n{not json\n${forged}\n${bad}\n` });
+    fake.repo.push(BRANCH, ownParts({ 'history/2026-11.ndjson': `${good}\n{not json\n${forged}\n${bad}\n` }, SEAL));
     const store = history(branch, clock, log);
     const view = await store.load(T0);
     expect(view.recent).toEqual([record(T0 - HOUR)]);
@@ -127,7 +130,7 @@ describe('HealthHistory', () => {
     const { fake, branch, clock, log } = await start();
     const line = sealed(record(T0 - DAY));
     const lines = Math.floor((MAX_FILE_BYTES - 200) / (line.length + 1));
-    fake.repo.push(BRANCH, { 'history/2026-11.ndjson': `${line}\n`.repeat(lines) });
+    fake.repo.push(BRANCH, ownParts({ 'history/2026-11.ndjson': `${line}\n`.repeat(lines) }, SEAL));
     const records = Array.from({ length: 10 }, (_, i) => record(T0, `bot-${i}`));
     await history(branch, clock, log).save(T0, records, none, 'health');
     const first = fake.repo.file(BRANCH, 'history/2026-11.ndjson')!;
@@ -144,6 +147,7 @@ describe('HealthHistory', () => {
       'history/2026-11.2.ndjson',
       'history/2026-11.ndjson',
       'history/daily/2026-11.ndjson',
+      'history/index.json',
     ]);
   });
 
@@ -151,20 +155,26 @@ describe('HealthHistory', () => {
     const { fake, branch, clock, log } = await start();
     const yesterday = T0 - DAY;
     const old = Date.parse('2026-07-15T08:00:00Z');
-    fake.repo.push(BRANCH, {
-      'history/2026-07.ndjson': `${sealed(record(old))}\n`,
-      'history/daily/2026-07.ndjson': `${sealed({ day: '2026-07-15', claw: 'bot-a', runs: 1, healthy: 1, unhealthy: 0, unknown: 0, deployments: [] })}\n`,
-      'history/daily/2026-11.ndjson': `${sealed({ day: '2026-11-20', claw: 'bot-a', runs: 1, healthy: 1, unhealthy: 0, unknown: 0, deployments: [] })}\n`,
-      'history/2026-11.ndjson': [
-        record(Date.parse('2026-11-20T10:00:00Z')),
-        { ...record(yesterday), latencyMs: 100, deployment: 'dep_1' },
-        { ...record(yesterday + HOUR, 'bot-a', 'unhealthy'), latencyMs: 900, deployment: 'dep_2' },
-        record(yesterday + 2 * HOUR, 'bot-b', 'unknown'),
-        record(T0 - HOUR),
-      ]
-        .map((r) => `${sealed(r)}\n`)
-        .join(''),
-    });
+    fake.repo.push(
+      BRANCH,
+      ownParts(
+        {
+          'history/2026-07.ndjson': `${sealed(record(old))}\n`,
+          'history/daily/2026-07.ndjson': `${sealed({ day: '2026-07-15', claw: 'bot-a', runs: 1, healthy: 1, unhealthy: 0, unknown: 0, deployments: [] })}\n`,
+          'history/daily/2026-11.ndjson': `${sealed({ day: '2026-11-20', claw: 'bot-a', runs: 1, healthy: 1, unhealthy: 0, unknown: 0, deployments: [] })}\n`,
+          'history/2026-11.ndjson': [
+            record(Date.parse('2026-11-20T10:00:00Z')),
+            { ...record(yesterday), latencyMs: 100, deployment: 'dep_1' },
+            { ...record(yesterday + HOUR, 'bot-a', 'unhealthy'), latencyMs: 900, deployment: 'dep_2' },
+            record(yesterday + 2 * HOUR, 'bot-b', 'unknown'),
+            record(T0 - HOUR),
+          ]
+            .map((r) => `${sealed(r)}\n`)
+            .join(''),
+        },
+        SEAL,
+      ),
+    );
     const { view } = await history(branch, clock, log).save(T0, [record(T0)], none, 'health');
     const daily = fake.repo
       .file(BRANCH, 'history/daily/2026-11.ndjson')!
@@ -196,6 +206,7 @@ describe('HealthHistory', () => {
       'history/2026-11.ndjson',
       'history/daily/2026-07.ndjson',
       'history/daily/2026-11.ndjson',
+      'history/index.json',
     ]);
     // A second run the same day folds nothing again.
     await history(branch, clock, log).save(T0 + HOUR, [record(T0 + HOUR)], none, 'health');
@@ -206,10 +217,16 @@ describe('HealthHistory', () => {
     const { fake, branch, clock, log } = await start();
     const line = sealed(record(T0 - HOUR));
     const huge = `${line}\n`.repeat(Math.ceil((30 * 1024 * 1024) / (line.length + 1)));
-    fake.repo.push(BRANCH, {
-      'history/2026-11.ndjson': huge,
-      'history/2026-10.ndjson': `${sealed(record(T0 - 30 * DAY))}\n`,
-    });
+    fake.repo.push(
+      BRANCH,
+      ownParts(
+        {
+          'history/2026-11.ndjson': huge,
+          'history/2026-10.ndjson': `${sealed(record(T0 - 30 * DAY))}\n`,
+        },
+        SEAL,
+      ),
+    );
     fake.requests.length = 0;
     const store = history(branch, clock, log);
     const view = await store.load(T0);
@@ -218,8 +235,8 @@ describe('HealthHistory', () => {
     expect(log.lines.filter((l) => l.level === 'warning').map((l) => l.message)).toEqual([
       "History: skipped history/2026-11.ndjson on 'claw-health': 30.0 MiB, over the 5 MiB this action ever writes to a file. It is left as it is; the run goes on without it.",
     ]);
-    // Never fetched, never rewritten: this run's lines went to a new part.
-    expect(fake.requests.filter((r) => r.path.includes('/git/blobs/'))).toHaveLength(1);
+    // Never fetched, never rewritten: this run's lines went to a new part (the index and October read).
+    expect(fake.requests.filter((r) => r.path.includes('/git/blobs/'))).toHaveLength(2);
     expect(fake.repo.file(BRANCH, 'history/2026-11.ndjson')).toBe(huge);
     expect(fake.repo.file(BRANCH, 'history/2026-11.2.ndjson')).toBe(`${sealed(record(T0))}\n`);
   });
@@ -233,14 +250,45 @@ describe('HealthHistory', () => {
     const own = sealed(record(T0 - HOUR, 'bot-a', 'unhealthy'));
     // A sealed line with a field changed is not sealed any more.
     const edited = own.replace('"unhealthy"', '"healthy"');
-    fake.repo.push(BRANCH, {
-      'history/2026-11.ndjson': [...forged, ...uptime, future, gone, own, edited].join('\n') + '\n',
-    });
+    fake.repo.push(
+      BRANCH,
+      ownParts(
+        {
+          'history/2026-11.ndjson': [...forged, ...uptime, future, gone, own, edited].join('\n') + '\n',
+        },
+        SEAL,
+      ),
+    );
     const view = await history(branch, clock, log, new Set(['bot-a'])).load(T0);
     expect(view.recent).toEqual([record(T0 - HOUR, 'bot-a', 'unhealthy')]);
     expect(log.lines.filter((l) => l.level === 'warning').map((l) => l.message)).toEqual([
       "History: ignored 1103 line(s) on 'claw-health': 1101 not sealed by this action, 1 dated in the future, 1 naming a Claw the service does not list. Only lines this action wrote count.",
     ]);
+  });
+
+  it('a branch from before the index is read by names once and its parts adopted; an index edited by hand is refused with a warning, nothing lost', async () => {
+    const { fake, branch, clock, log } = await start();
+    // Written by an earlier version: sealed lines, no index.
+    fake.repo.push(BRANCH, { 'history/2026-11.ndjson': `${sealed(record(T0 - HOUR))}\n` });
+    await history(branch, clock, log).save(T0, [record(T0)], none, 'health');
+    expect(log.text('info')).toContain("History: 'claw-health' has no index of this action's parts");
+    expect(log.text('warning')).toBe('');
+    const index = fake.repo.file(BRANCH, 'history/index.json')!;
+    expect(index).toContain('"path":"history/2026-11.ndjson"');
+    // Anyone with push access edits the index to name a part of theirs: its seal fails.
+    fake.repo.push(BRANCH, {
+      'history/index.json': index.replace('history/2026-11.ndjson', 'history/2099-12.ndjson'),
+      'history/2099-12.ndjson': 'x\n',
+    });
+    const view = await history(branch, clock, log).load(T0 + HOUR);
+    expect(view.recent).toEqual([record(T0 - HOUR), record(T0)]);
+    expect(log.text('warning')).toContain(
+      "History: the index of this action's parts on 'claw-health' (history/index.json) was not used: it does not carry this action’s seal. Read by file names this once; the next commit writes it again.",
+    );
+    await history(branch, clock, log).save(T0 + HOUR, [record(T0 + HOUR)], none, 'health');
+    const again = fake.repo.file(BRANCH, 'history/index.json')!;
+    expect(again).toContain('"path":"history/2026-11.ndjson"');
+    expect(again).not.toContain('2099-12');
   });
 
   it('throws when the branch cannot be read, and when it cannot be written', async () => {

@@ -5,13 +5,15 @@
 // write is a few calls, whatever the number of Claws: the branch's listing, the files the window
 // needs, and one commit. Two runs that write at once both land: the commit that finds the branch
 // moved reads it again and appends to what is there now. Anyone with push access writes the branch
-// too: a file larger than a run ever writes is skipped unread, and only lines this action sealed,
-// dated no later than now and naming a Claw the service lists, are read as records. The deployment
-// records (deployment-log.ts writes them) are read here too, in their own folder and budget.
+// too: the parts this action wrote are named in its sealed index (store-index.ts) and read first,
+// with the whole budget; other files only when the branch has no index yet. A file larger than a
+// run ever writes is skipped unread, and only lines this action sealed, dated no later than now and
+// naming a Claw the service lists, are read as records. The deployment records (deployment-log.ts
+// writes them) are read here too, in their own folder and budget.
 import type { Clock, Logger } from '../clock.js';
 import { CancelledError } from '../errors.js';
 import type { SealKey } from '../seal.js';
-import { DEPLOYMENT_PARTS, type DeploymentRecord, deploymentKind, readDeploymentRecord } from './deployment-records.js';
+import { type DeploymentRecord, deploymentKind, readDeploymentRecord } from './deployment-records.js';
 import type { BranchFile, BranchSnapshot, FileChange, HistoryBranch } from './host.js';
 import {
   type ClawRecord,
@@ -27,6 +29,29 @@ import {
   recordLine,
 } from './records.js';
 import { type LineKind, resealOlder, sealLine, unsealLine } from './sealed-line.js';
+import {
+  AREA_DIRS,
+  type Area,
+  type AreaParts,
+  INDEX_PATH,
+  type IndexEntry,
+  type Part,
+  type StoreIndex,
+  areaParts,
+  byAge,
+  checkWrites,
+  foreignWarning,
+  indexText,
+  indexWarning,
+  lineCount,
+  nextIndex,
+  nextPart,
+  partPath,
+  readIndex,
+  strayFiles,
+} from './store-index.js';
+
+export { type Part, partsOf } from './store-index.js';
 
 export const MAX_FILE_BYTES = 1024 * 1024;
 /** Raw records are kept this long (whole months), daily lines for good. */
@@ -94,27 +119,6 @@ class ReadBudget {
 /** Why `read` refused a record dated after the run. */
 const AHEAD = 'a time after this run (dated in the future)';
 
-const RAW = /^history\/(\d{4}-\d{2})(?:\.([2-9]|[1-9]\d{1,3}))?\.ndjson$/;
-const DAILY = /^history\/daily\/(\d{4}-\d{2})(?:\.([2-9]|[1-9]\d{1,3}))?\.ndjson$/;
-
-export interface Part {
-  file: BranchFile;
-  month: string;
-  part: number;
-}
-
-export function partsOf(files: BranchFile[], pattern: RegExp): Part[] {
-  const parts: Part[] = [];
-  for (const file of files) {
-    const match = pattern.exec(file.path);
-    if (match) parts.push({ file, month: match[1], part: Number(match[2] ?? 1) });
-  }
-  return parts.sort((a, b) => a.month.localeCompare(b.month) || a.part - b.part);
-}
-
-const partPath = (dir: string, month: string, part: number): string =>
-  `${dir}/${month}${part === 1 ? '' : `.${part}`}.ndjson`;
-
 /** What a run knows of the past: the window it read, and the branch's head for the commit. */
 export interface HistoryView {
   /** Raw records read (the last day at least), oldest first. */
@@ -133,12 +137,18 @@ export interface HistoryView {
 
 interface Loaded extends HistoryView {
   snapshot?: BranchSnapshot;
-  /** Texts of the last part of each month read (what a line is appended to), by path. */
+  /** Texts of the parts read, by path (what a line is appended to). */
   texts: Map<string, string>;
   /** Every part read whole. */
   read: Set<string>;
-  rawParts: Part[];
-  dailyParts: Part[];
+  /** The blobs this read may replace: those it read, and those the index says the action wrote. */
+  known: Set<string>;
+  /** The index as read (empty when there was none, or it was not the action's). */
+  index: StoreIndex;
+  /** Each area's own parts after the read (the index's, and those adopted), oldest first. */
+  own: Record<Area, Part[]>;
+  /** The index's entries after the read, for the areas read. */
+  entries: Partial<Record<Area, IndexEntry[]>>;
   /** Complete days found in raw and not yet folded, with their records. */
   toFold: Map<string, ClawRecord[]>;
   /** Raw months old enough to delete (their days are folded). */
@@ -149,14 +159,22 @@ interface Loaded extends HistoryView {
 interface Reading {
   now: number;
   files: BranchFile[];
+  index?: StoreIndex;
   budget: ReadBudget;
   texts: Map<string, string>;
   read: Set<string>;
+  known: Set<string>;
+  own: Record<Area, Part[]>;
+  entries: Partial<Record<Area, IndexEntry[]>>;
+  /** Files of the window that are not the action's parts (or held none of its lines): named once. */
+  foreign: BranchFile[];
 }
 
-/** A part the run may append to: its month's last; only its text is kept past parsing. */
-const lastOfMonth = (parts: Part[]): Set<string> =>
-  new Set(parts.filter((p, i) => parts[i + 1]?.month !== p.month).map((p) => p.file.path));
+/** What one area's read gave: whether it reached back as far as it wanted (not stopped by the budget). */
+interface AreaRead {
+  reachedStart: boolean;
+}
+
 const dayStart = (day: string): number => Date.parse(`${day}T00:00:00Z`);
 
 export class HealthHistory {
@@ -280,19 +298,22 @@ export class HealthHistory {
   }
 
   /**
-   * The file's text, or undefined when it is too large to read (one warning names it) or past the
-   * read's budget (named in the budget's one warning). Only a month's last part is kept.
+   * The part's text, or undefined when it is too large to read (one warning names it) or past the
+   * read's budget (named in the budget's one warning). An own part someone changed is read only
+   * within what the action writes to a part: past it, it is not the action's any more.
    */
-  private async readable(file: BranchFile, budget: ReadBudget, last: boolean, share = 1): Promise<string | undefined> {
-    if (file.size > MAX_READABLE_BYTES) {
+  private async readable(part: Part, budget: ReadBudget, share = 1): Promise<string | undefined> {
+    const { file } = part;
+    const limit = part.changed ? MAX_FILE_BYTES : MAX_READABLE_BYTES;
+    if (file.size > limit) {
       this.warnOnce(
         `large:${file.path}@${file.sha}`,
-        `History: skipped ${file.path} on '${this.deps.name}': ${(file.size / 1024 / 1024).toFixed(1)} MiB, over the ${MAX_READABLE_BYTES / 1024 / 1024} MiB this action ever writes to a file. It is left as it is; the run goes on without it.`,
+        `History: skipped ${file.path} on '${this.deps.name}': ${(file.size / 1024 / 1024).toFixed(1)} MiB, over the ${limit / 1024 / 1024} MiB this action ever writes to a file${part.changed ? ' (it was changed since this action wrote it)' : ''}. It is left as it is; the run goes on without it.`,
       );
       return undefined;
     }
     if (!budget.take(file, share)) return undefined;
-    return this.text(file, last);
+    return this.text(file, true);
   }
 
   private async read(now: number): Promise<Loaded> {
@@ -300,46 +321,139 @@ export class HealthHistory {
     const files = snapshot?.files ?? [];
     this.ignored = noneIgnored();
     this.taken = new Set();
-    const reading: Reading = { now, files, budget: new ReadBudget(), texts: new Map(), read: new Set() };
-    const { daily, dailyParts } = await this.readDaily(reading);
-    const { recent, rawParts, readFrom } = await this.readRaw(reading, daily.at(-1)?.day);
-    const deployments = await this.readDeployments(now, files);
+    const found = await readIndex(files, (file) => this.branch.read(file), this.deps.seal);
+    const warning = indexWarning(found, files, this.deps.name);
+    // An index refused (edited, forged) is worth a warning; none yet is a branch from before it.
+    if (warning && found.state === 'refused') this.warnOnce('index', warning);
+    else if (warning) this.deps.log.info(warning);
+    const index = found.state === 'sealed' ? found.index : undefined;
+    const reading: Reading = {
+      now,
+      files,
+      index,
+      budget: new ReadBudget(),
+      texts: new Map(),
+      read: new Set(),
+      known: new Set(),
+      own: { raw: [], daily: [], deployments: [] },
+      entries: {},
+      foreign: strayFiles(files),
+    };
+    const daily = await this.readDaily(reading);
+    const { recent, readFrom } = await this.readRaw(reading, daily.at(-1)?.day);
+    const deployments = await this.readDeployments(reading);
     this.warnBudget(reading.budget, 'Incidents and the page use what was read; older days are folded by a later run.');
     this.warnIgnored();
+    const named = new Set(reading.budget.skipped);
+    const foreign = foreignWarning(
+      reading.foreign.filter((f) => !named.has(f.path)),
+      this.deps.name,
+    );
+    if (foreign) this.warnOnce('foreign', foreign);
     return {
       snapshot,
       texts: reading.texts,
       read: reading.read,
-      rawParts,
-      dailyParts,
+      known: reading.known,
+      index: index ?? {},
+      own: reading.own,
+      entries: reading.entries,
       recent,
       daily,
       deployments,
       paths: files.map((f) => f.path),
-      ...foldPlan(now, recent, daily, rawParts, reading.read, readFrom),
+      ...foldPlan(now, recent, daily, reading.own.raw, reading.read, readFrom),
     };
   }
 
+  /**
+   * One area's parts of months from `from` on, through `take` (the records a text gave, and whether
+   * the read has reached back far enough): the index's own parts newest first, with the budget
+   * before anything else; other files are read only while the area has no index, and those that
+   * held a record of this action's are adopted as its own. What is left is named once.
+   */
+  private async readArea(
+    reading: Reading,
+    area: Area,
+    from: string,
+    take: (text: string, part: Part) => { records: number; done: boolean },
+    share = 1,
+  ): Promise<AreaRead> {
+    const parts = areaParts(reading.files, reading.index, area);
+    const { budget } = reading;
+    const order = (parts.indexed ? parts.own : parts.foreign).filter((p) => p.month >= from).reverse();
+    const adopted: Part[] = [];
+    let reachedStart = true;
+    for (let i = 0; i < order.length; i++) {
+      const part = order[i];
+      const skippedBefore = budget.skipped.length;
+      const text = await this.readable(part, budget, share);
+      if (text === undefined) {
+        // Past the budget: the rest is older still, and left for a later run.
+        if (budget.skipped.length > skippedBefore) {
+          for (const older of order.slice(i + 1)) budget.skipped.push(older.file.path);
+          reachedStart = false;
+          break;
+        }
+        continue; // too large: named in its own warning
+      }
+      reading.read.add(part.file.path);
+      reading.texts.set(part.file.path, text);
+      reading.known.add(part.file.sha);
+      const { records, done } = take(text, part);
+      if (!parts.indexed && records > 0) adopted.push(part);
+      // An area without an index is read whole (within the budget) once, so its parts are adopted.
+      if (parts.indexed && done) break;
+    }
+    this.settleArea(reading, area, parts, adopted, from);
+    return { reachedStart };
+  }
+
+  /** The area's own parts and index entries after its read, and the files it names as not its own. */
+  private settleArea(reading: Reading, area: Area, parts: AreaParts, adopted: Part[], from: string): void {
+    const before = new Map((reading.index?.[area] ?? []).map((e) => [e.path, e]));
+    const own = parts.indexed ? parts.own : adopted.map((p) => ({ ...p, own: true })).sort(byAge);
+    for (const part of own) if (!part.changed) reading.known.add(part.file.sha);
+    reading.own[area] = own;
+    reading.entries[area] = own.map((part) => {
+      const entry = before.get(part.file.path);
+      const text = reading.texts.get(part.file.path);
+      // A part changed since it was written, and read now, is kept at what it holds now.
+      if (entry && !(part.changed && text !== undefined)) return entry;
+      return { path: part.file.path, sha: part.file.sha, lines: lineCount(text ?? ''), month: part.month };
+    });
+    if (parts.gone.length)
+      this.warnOnce(
+        `gone:${area}`,
+        `History: ${parts.gone.length} part(s) this action wrote are gone from '${this.deps.name}' (deleted by someone): ${parts.gone.slice(0, 3).join(', ')}${parts.gone.length > 3 ? ', …' : ''}.`,
+      );
+    // Without an index every file was read (what held no record is in the ignored lines' warning)
+    // or left by the budget (in its warning): only an indexed area names files it did not read.
+    if (parts.indexed) for (const part of parts.foreign) if (part.month >= from) reading.foreign.push(part.file);
+  }
+
   /** Daily lines of the window's months, newest first, in half the budget at most; oldest first. */
-  private async readDaily(reading: Reading): Promise<{ daily: DailyRecord[]; dailyParts: Part[] }> {
-    const { now, budget, texts, read } = reading;
+  private async readDaily(reading: Reading): Promise<DailyRecord[]> {
+    const { now } = reading;
     const windowStart = now - RAW_DAYS * DAY_MS;
     const readDaily = (data: unknown): DailyRecord | string => {
       const r = readDailyRecord(data);
       return typeof r !== 'string' && r.day > dayOf(now + MAX_AHEAD_MS) ? AHEAD : r;
     };
-    const dailyParts = partsOf(reading.files, DAILY);
-    const lastDaily = lastOfMonth(dailyParts);
     const daily: DailyRecord[] = [];
-    for (const part of dailyParts.filter((p) => p.month >= monthOf(windowStart)).reverse()) {
-      const text = await this.readable(part.file, budget, lastDaily.has(part.file.path), 0.5);
-      if (text === undefined) continue;
-      read.add(part.file.path);
-      if (lastDaily.has(part.file.path)) texts.set(part.file.path, text);
-      for (const d of this.lines(text, readDaily)) daily.push(d);
-    }
+    await this.readArea(
+      reading,
+      'daily',
+      monthOf(windowStart),
+      (text) => {
+        const records = this.lines(text, readDaily);
+        for (const d of records) daily.push(d);
+        return { records: records.length, done: false };
+      },
+      0.5,
+    );
     daily.sort((a, b) => a.day.localeCompare(b.day));
-    return { daily, dailyParts };
+    return daily;
   }
 
   /**
@@ -349,8 +463,8 @@ export class HealthHistory {
   private async readRaw(
     reading: Reading,
     lastFolded: string | undefined,
-  ): Promise<{ recent: RunRecord[]; rawParts: Part[]; readFrom: number }> {
-    const { now, budget, texts, read } = reading;
+  ): Promise<{ recent: RunRecord[]; readFrom: number }> {
+    const { now } = reading;
     const windowStart = now - RAW_DAYS * DAY_MS;
     const readRun = (data: unknown): RunRecord | string => {
       const r = readRunRecord(data);
@@ -360,41 +474,26 @@ export class HealthHistory {
       windowStart,
       Math.min(now - DAY_MS, lastFolded ? dayStart(lastFolded) + DAY_MS : windowStart),
     );
-    const rawParts = partsOf(reading.files, RAW);
-    const lastRaw = lastOfMonth(rawParts);
     const recent: RunRecord[] = [];
-    let reachedStart = true;
-    for (let i = rawParts.length - 1; i >= 0; i--) {
-      const part = rawParts[i];
-      const skippedBefore = budget.skipped.length;
-      const text = await this.readable(part.file, budget, lastRaw.has(part.file.path));
-      if (text === undefined) {
-        // Past the budget: the rest is older still, and left for a later run.
-        if (budget.skipped.length > skippedBefore) {
-          for (const older of rawParts.slice(0, i)) budget.skipped.push(older.file.path);
-          reachedStart = false;
-          break;
-        }
-        continue;
-      }
-      read.add(part.file.path);
-      if (lastRaw.has(part.file.path)) texts.set(part.file.path, text);
+    const { reachedStart } = await this.readArea(reading, 'raw', monthOf(windowStart), (text) => {
       let oldest = Infinity;
-      for (const r of this.lines(text, readRun)) {
+      const records = this.lines(text, readRun);
+      for (const r of records) {
         recent.push(r);
         oldest = Math.min(oldest, r.at);
       }
-      if (oldest < wanted) break;
-    }
+      return { records: records.length, done: oldest < wanted };
+    });
     recent.sort((a, b) => a.at - b.at);
-    return { recent, rawParts, readFrom: recent.length && reachedStart ? recent[0].at : Infinity };
+    return { recent, readFrom: recent.length && reachedStart ? recent[0].at : Infinity };
   }
 
   /**
    * The deployment records of the last 90 days, newest part first, in their own budget: each sealed
    * as a record of its file's month (deploymentKind) and dated no later than now.
    */
-  private async readDeployments(now: number, files: BranchFile[]): Promise<DeploymentRecord[]> {
+  private async readDeployments(reading: Reading): Promise<DeploymentRecord[]> {
+    const { now } = reading;
     const budget = new ReadBudget(MAX_DEPLOYMENT_READ_BYTES, MAX_DEPLOYMENT_READ_FILES);
     const windowStart = now - RAW_DAYS * DAY_MS;
     const readRecord = (data: unknown): DeploymentRecord | string => {
@@ -402,12 +501,11 @@ export class HealthHistory {
       return typeof r !== 'string' && r.at > now + MAX_AHEAD_MS ? AHEAD : r;
     };
     const records: DeploymentRecord[] = [];
-    const parts = partsOf(files, DEPLOYMENT_PARTS).filter((p) => p.month >= monthOf(windowStart));
-    for (const part of parts.reverse()) {
-      const text = await this.readable(part.file, budget, false);
-      if (text === undefined) continue;
-      for (const r of this.lines(text, readRecord, deploymentKind(part.month))) if (r.at > windowStart) records.push(r);
-    }
+    await this.readArea({ ...reading, budget }, 'deployments', monthOf(windowStart), (text, part) => {
+      const found = this.lines(text, readRecord, deploymentKind(part.month)).filter((r) => r.at > windowStart);
+      for (const r of found) records.push(r);
+      return { records: found.length, done: false };
+    });
     this.warnBudget(budget, 'The figures use the newest records read.', 'deployments');
     return records.sort((a, b) => a.at - b.at || a.claw.localeCompare(b.claw));
   }
@@ -436,16 +534,19 @@ export class HealthHistory {
   /** The files this run changes, and the view after it. */
   private build(loaded: Loaded, records: RunRecord[]): { changes: FileChange[]; view: HistoryView } {
     const changes: FileChange[] = [];
+    const files = loaded.snapshot?.files ?? [];
+    const listed = new Set(files.map((f) => f.path));
     // This run's records, by month (a run at midnight on the 1st may straddle two).
     const byMonth = new Map<string, RunRecord[]>();
     for (const r of records) byMonth.set(monthOf(r.at), [...(byMonth.get(monthOf(r.at)) ?? []), r]);
     for (const [month, list] of byMonth) {
       changes.push(
         ...appendLines(
-          'history',
+          AREA_DIRS.raw,
           month,
-          loaded.rawParts,
+          loaded.own.raw,
           loaded.texts,
+          listed,
           list.map((r) => this.line(r)),
           (text) => resealOlder(text, this.deps.seal),
         ),
@@ -470,16 +571,20 @@ export class HealthHistory {
     for (const [month, list] of dailyByMonth) {
       changes.push(
         ...appendLines(
-          'history/daily',
+          AREA_DIRS.daily,
           month,
-          loaded.dailyParts,
+          loaded.own.daily,
           loaded.texts,
+          listed,
           list.map((r) => this.line(r)),
           (text) => resealOlder(text, this.deps.seal),
         ),
       );
     }
     for (const part of loaded.expired) changes.push({ path: part.file.path, content: null });
+    checkWrites(files, changes, loaded.known);
+    const index = nextIndex(loaded.index, loaded.entries, changes, (content) => this.branch.blobSha(content));
+    changes.push({ path: INDEX_PATH, content: indexText(index, this.deps.seal) });
     const view: HistoryView = {
       recent: [...loaded.recent, ...records].sort((a, b) => a.at - b.at),
       daily: [...loaded.daily, ...newDaily].sort((a, b) => a.day.localeCompare(b.day)),
@@ -506,7 +611,8 @@ function foldPlan(
   const folded = new Set(daily.map((d) => d.day));
   const lastFolded = daily.at(-1)?.day;
   const today = dayOf(now);
-  const readAllParts = rawParts.every((p) => read.has(p.file.path));
+  // Parts of months before the window hold no day that is folded: only the window's count.
+  const readAllParts = rawParts.every((p) => p.month < monthOf(windowStart) || read.has(p.file.path));
   const toFold = new Map<string, ClawRecord[]>();
   for (const record of recent) {
     if (!isClawRecord(record)) continue;
@@ -515,7 +621,9 @@ function foldPlan(
     if (!readAllParts && readFrom >= dayStart(day)) continue;
     toFold.set(day, [...(toFold.get(day) ?? []), record]);
   }
+  // Only a part as the action wrote it is deleted: one changed since and not read stays.
   const expired = rawParts.filter((p) => {
+    if (p.changed && !read.has(p.file.path)) return false;
     const end = Date.parse(`${nextMonth(p.month)}-01T00:00:00Z`);
     return end <= windowStart && lastFolded !== undefined && dayStart(lastFolded) + DAY_MS >= end;
   });
@@ -528,27 +636,25 @@ function nextMonth(month: string): string {
 }
 
 /**
- * `lines` appended to a month's last part while it stays under 1 MiB, then to new parts. The last
- * part's text must have been read (it always is: the newest part is read first).
+ * `lines` appended to the month's last own part while it stays under 1 MiB, then to new parts. The
+ * last part is appended to only when its text was read; else the lines start a new part, named
+ * after the own parts and past every file listed (`nextPart`): nothing is written over unread.
  */
 export function appendLines(
   dir: string,
   month: string,
-  parts: Part[],
+  own: Part[],
   texts: Map<string, string>,
+  /** Every path on the branch: a new part never takes one of them. */
+  listed: ReadonlySet<string>,
   lines: string[],
   /** What the last part's lines become as it is written again (sealed anew after a change of key). */
   rewrite: (text: string) => string = (text) => text,
 ): FileChange[] {
-  const own = parts.filter((p) => p.month === month);
-  const last = own.at(-1);
-  let number = last?.part ?? 1;
-  let text = last ? rewrite(texts.get(last.file.path) ?? '') : '';
-  if (last && !texts.has(last.file.path)) {
-    // Not read (too old for the window): start a new part rather than overwrite it blind.
-    number += 1;
-    text = '';
-  }
+  const last = own.filter((p) => p.month === month).at(-1);
+  const lastText = last ? texts.get(last.file.path) : undefined;
+  let number = last && lastText !== undefined ? last.part : nextPart(dir, month, own, listed);
+  let text = lastText !== undefined ? rewrite(lastText) : '';
   if (text && !text.endsWith('\n')) text += '\n';
   // A part that gets no line is not written back: a full one (or one made huge by hand) would be
   // sent whole for nothing, and one too large for GitHub would fail every run's commit.
@@ -559,7 +665,8 @@ export function appendLines(
     const size = Buffer.byteLength(line, 'utf8') + 1;
     if (bytes + size > MAX_FILE_BYTES && bytes > 0) {
       if (text !== read) changes.push({ path: partPath(dir, month, number), content: text });
-      number += 1;
+      do number += 1;
+      while (listed.has(partPath(dir, month, number)));
       text = '';
       bytes = 0;
     }

@@ -62,6 +62,8 @@ export interface HistoryBranch {
    * for anything else (no permission, GitHub failing).
    */
   commit(parent: BranchSnapshot | undefined, changes: FileChange[], message: string): Promise<'written' | 'conflict'>;
+  /** The sha the listing will give a file holding `content` (what the index of own parts keeps). */
+  blobSha(content: string): string;
 }
 
 /** An incident issue as the host found it. */

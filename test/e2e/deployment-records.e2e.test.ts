@@ -99,13 +99,15 @@ describe('every deployment recorded on the history branch (issue 43)', () => {
     });
     const health = await world.run(T + HOUR, { 'claw-id': '*' });
     expect(health.exitCode).toBe(0);
+    // The copy in October's file is not among the action's parts (its sealed index): never read, named once.
     expect(health.warnings).toEqual([
-      "History: ignored 5 line(s) on 'claw-health': 4 not sealed by this action, 1 repeating a line already read. Only lines this action wrote count.",
+      "History: ignored 4 line(s) on 'claw-health': 3 not sealed by this action, 1 repeating a line already read. Only lines this action wrote count.",
+      "History: skipped 1 file(s) on 'claw-health' (249 bytes) that are not among this action's parts: history/deployments/2026-10.ndjson. Its own parts are named by its sealed index and read first; only lines it sealed count.",
     ]);
     expect(dora().overall['30']).toMatchObject({ deployments: 1, changeFailureRate: { failed: 0, total: 1 } });
   });
 
-  it('a flood of 100,000 record lines: read within the budget of files, in bounded memory; the newest genuine record still counts', async () => {
+  it("a flood of 100,000 record lines beside the action's own part: never fetched, named once; the genuine record counts, in bounded memory", async () => {
     const { sim, github } = await world.start({ speed: 20 });
     sim.addClaw('bot-a', { plan: LIVE });
     await deploy(T, { 'claw-id': 'bot-a' });
@@ -128,21 +130,20 @@ describe('every deployment recorded on the history branch (issue 43)', () => {
       const chunk = Array.from({ length: Math.min(perPart, 100_000 - i) }, (_, j) => fake(i + j));
       files[`history/deployments/2026-11.${part}.ndjson`] = `${chunk.join('\n')}\n`;
     }
-    // The genuine record stays in the newest part, where the next deploy appends.
-    files[`history/deployments/2026-11.${part}.ndjson`] = `${genuine}\n`;
-    github.repo.push(BRANCH, { ...files, [MONTH]: '' });
+    github.repo.push(BRANCH, files);
     github.requests.length = 0;
     const health = await world.run(T + HOUR, { 'claw-id': '*' }, { measureRss: true, killAfterMs: 120_000 });
     expect(health.exitCode).toBe(0);
     const fetched = github.requests.filter((r) => r.method === 'GET' && r.path.includes('/git/blobs/')).length;
-    // 8 deployment parts at most, and health's own (none yet but the page's is written, not read).
-    expect(fetched).toBeLessThanOrEqual(8 + 2);
-    expect(health.warnings.some((w) => /the most one run reads \(8 files, 4 MiB\); left \d+ unread/.test(w))).toBe(
-      true,
+    // The index and the action's own part: the pushed parts are not among them.
+    expect(fetched).toBeLessThanOrEqual(2);
+    expect(health.warnings).toHaveLength(1);
+    expect(health.warnings[0]).toMatch(
+      new RegExp(
+        `^History: skipped ${part - 2} file\\(s\\) on 'claw-health' \\(\\d+ bytes\\) that are not among this action's parts: history/deployments/2026-11\\.`,
+      ),
     );
-    expect(
-      health.warnings.some((w) => /ignored \d+ line\(s\) on 'claw-health': \d+ not sealed by this action/.test(w)),
-    ).toBe(true);
+    expect(lines()).toEqual([genuine]);
     expect(dora().overall['7']).toMatchObject({ deployments: 1, changeFailureRate: { failed: 0, total: 1 } });
     // A bound on memory, far above a normal run's (~100 MB) and far below the flood's 30 MB × copies.
     expect(health.peakRssKb).toBeLessThan(400 * 1024);

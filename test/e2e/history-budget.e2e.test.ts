@@ -1,8 +1,9 @@
 // Issue 39, item 6, through dist/index.js: the history branch is read within one budget. Anyone
 // with push access adds 240 padded parts (no sealed line in them, raw and daily alike): the next
-// health run fetches at most the budget's files, names what it left unread in one warning, and
-// still confirms the incident of a Claw down in the runs it read. Beside it, a branch without
-// padding reads and confirms with no warning.
+// health run fetches at most the budget's files (since issue 48, none of them: only the parts its
+// sealed index names are read), names what it left in one warning, and still confirms the incident
+// of a Claw down in the runs it read. Beside it, a branch without padding reads and confirms with
+// no warning.
 // Input controlled by: anyone who can push to the history branch.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ActionRun } from './harness.ts';
@@ -40,12 +41,15 @@ async function downTwice(pad: boolean): Promise<ActionRun> {
 }
 
 describe('the history read has one budget (issue 39)', () => {
-  it('240 padded raw and daily parts: at most the budget fetched, one warning naming what was left, the incident still confirms', async () => {
+  it('240 padded raw and daily parts: none fetched (not among the parts the sealed index names), one warning naming them, the incident still confirms', async () => {
     const run = await downTwice(true);
+    expect(blobFetches()).toBeLessThanOrEqual(2);
     expect(blobFetches()).toBeLessThanOrEqual(2 * MAX_READ_FILES);
-    const budget = run.warnings.filter((w) => w.includes('the most one run reads'));
-    expect(budget).toHaveLength(1);
-    expect(budget[0]).toMatch(/left \d+ unread: history\//);
+    const skipped = run.warnings.filter((w) => w.includes("not among this action's parts"));
+    expect(skipped).toHaveLength(1);
+    expect(skipped[0]).toMatch(
+      /^History: skipped 480 file\(s\) on 'claw-health' \(\d+ bytes\) that are not among this action's parts: history\//,
+    );
     expect(world.github!.repo.issues.filter((i) => i.state === 'open')).toHaveLength(1);
   });
 

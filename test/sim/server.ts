@@ -154,6 +154,11 @@ export interface SimOptions {
   conflicts?: 'named' | 'anonymous';
   /** Final deployments carry `finishedAt` beside `createdAt`, so a client can learn durations. */
   timestamps?: boolean;
+  /**
+   * Outside `/v1`, every path answers 404 with the service's own error body, as a gateway in front
+   * of it may: a wrong base path then looks like the service saying "no such Claw".
+   */
+  gatewayErrors?: boolean;
   /** Config paths (`connections.zendesk.token`) stored on write but never returned, as secrets are. */
   writeOnly?: string[];
 }
@@ -469,6 +474,7 @@ export class Simulator {
 
     if (!this.rateLimit.take(now)) return sendError(429, 'rate limit exceeded for this team');
     if (path === undefined) {
+      if (this.options.gatewayErrors) return sendError(404, `no route ${method} ${url.pathname}`);
       // Outside /v1 the service has nothing: what answers there is whatever fronts it (a proxy's bare 404).
       res.writeHead(404, { 'Content-Type': 'text/plain' }).end('Not Found');
       return;
