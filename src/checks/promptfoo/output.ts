@@ -7,7 +7,7 @@
 // written, as its final text.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { writeOutputFile } from '../../config/output-file.js';
-import type { CheckEntry, ChecksResult } from '../result.js';
+import { type CheckEntry, type ChecksResult, failureText } from '../result.js';
 import type { Component, Grading } from '../scoring.js';
 import type { CheckSuite } from '../check.js';
 import type { PromptfooPrompt } from './case.js';
@@ -100,9 +100,11 @@ function resultOf(e: CheckEntry, layout: Layout) {
   const check = layout.checkIndex.get(e.check);
   const origin = check?.origin;
   const column = columns.findIndex((c) => c.clawId === e.clawId && c.promptIdx === (origin?.promptIdx ?? 0));
-  const grading = e.last?.grading;
+  // A check that did not pass is shown by the attempt that failed, never by a later one that passed.
+  const shown = (!e.passed && e.failedAttempt?.record) || e.last;
+  const grading = shown?.grading;
   const failureReason = e.passed ? FAILURE.none : e.failures > 0 ? FAILURE.assert : FAILURE.error;
-  const reply = e.last?.reply;
+  const reply = shown?.reply;
   return {
     id: randomUUID(),
     promptIdx: column,
@@ -110,7 +112,7 @@ function resultOf(e: CheckEntry, layout: Layout) {
     promptId: sha256(columns[column]?.prompt.label ?? ''),
     provider: { id: `claw:${e.clawId}`, label: e.clawId },
     prompt: {
-      raw: (e.last?.sent ?? check?.turns.map((t) => t.send) ?? []).join('\n---\n'),
+      raw: (shown?.sent ?? check?.turns.map((t) => t.send) ?? []).join('\n---\n'),
       label: columns[column]?.prompt.label ?? '',
       config: {},
     },
@@ -124,12 +126,12 @@ function resultOf(e: CheckEntry, layout: Layout) {
     },
     ...(reply === undefined
       ? {}
-      : { response: { output: reply.slice(0, MAX_OUTPUT_CHARS), latencyMs: e.last?.latencyMs ?? 0 } }),
-    ...(e.passed ? {} : { error: e.failure ?? 'did not pass' }),
+      : { response: { output: reply.slice(0, MAX_OUTPUT_CHARS), latencyMs: shown?.latencyMs ?? 0 } }),
+    ...(e.passed ? {} : { error: failureText(e) || 'did not pass' }),
     failureReason,
     success: e.passed,
     score: failureReason === FAILURE.error ? 0 : (grading?.score ?? (e.passed ? 1 : 0)),
-    latencyMs: e.latencyMs ?? e.last?.latencyMs ?? 0,
+    latencyMs: e.latencyMs ?? shown?.latencyMs ?? 0,
     gradingResult: gradingResultOf(e, grading),
     namedScores: grading?.namedScores ?? {},
     cost: 0,
@@ -142,6 +144,7 @@ function resultOf(e: CheckEntry, layout: Layout) {
         attempts: e.attempts,
         repeat: e.repeat,
         minPass: e.minPass,
+        ...(e.failedAttempt ? { failedAttempt: e.failedAttempt.attempt } : {}),
         // A comparison's run: every attempt, so `compare --baseline-file` can compare with it later.
         ...(e.samples ? { samples: e.samples } : {}),
       },
