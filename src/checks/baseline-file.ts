@@ -66,7 +66,7 @@ function savedRun(file: YamlFile, prefer: string): SavedRun {
     expect(
       Array.isArray(samples) && samples.length > 0 && samples.length <= MAX_REPEAT,
       [...base, 'samples'],
-      `the check's attempts (1 to ${MAX_REPEAT}), saved by a run that compared (compare, or deploy with baseline before)`,
+      `the check's attempts (1 to ${MAX_REPEAT}), saved by a run that kept every attempt (check or compare with checks-output, or deploy with baseline before)`,
     );
     const read = (samples as unknown[]).map((s, j) => sample(s, [...base, 'samples', j], expect));
     claws.add(clawId as string);

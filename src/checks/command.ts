@@ -29,7 +29,14 @@ export const check: Command<SettingsOf<(typeof CHECK_READS)[number]>> = async ({
         await deps.client.getClaw(id, options);
         return id;
       });
-  const result = await deps.checks(claws);
+  // A checks output saved by check is a baseline compare can read later: every repeat made (no early
+  // stop, which would keep only the attempts that settled the verdict) and each kept as a sample.
+  const saving = settings.checksOutput !== '';
+  if (saving)
+    deps.log.info(
+      `Every attempt of each check is made and kept: ${settings.checksOutput} can be compare's baseline-file later.`,
+    );
+  const result = await deps.checks(claws, undefined, saving ? { comparing: true } : undefined);
   const failed = result.entries.filter((e) => !e.passed).length;
   const passed = result.entries.length - failed;
   return {
