@@ -1,9 +1,9 @@
 // What dist/ is built from, as one hash: the bundled sources (src/ without its tests) and the build's
-// own inputs. `npm run package` records it in dist/inputs.sha256; the tests' global setup rebuilds
+// own inputs. `npm run package` records it in dist/inputs.sha256 before it builds; the tests' global setup rebuilds
 // dist/ only when the hash of the tree differs. Contents, never file times: a fresh clone's files
 // all have the clone's time, and a touched file that did not change needs no build.
 import { createHash } from 'node:crypto';
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -46,7 +46,9 @@ export function recordedHash(root = ROOT): string | undefined {
   }
 }
 
-// `node test/support/dist-inputs.ts --write`, run by `npm run package` after ncc.
+// `node test/support/dist-inputs.ts --write`, run by `npm run package` before ncc: the hash of what
+// the build starts from, so a source changed while it runs leaves dist/ stale, never falsely current.
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1] && process.argv.includes('--write')) {
+  mkdirSync(join(ROOT, 'dist'), { recursive: true });
   writeFileSync(join(ROOT, RECORD), `${inputsHash()}\n`);
 }
