@@ -32,6 +32,7 @@ import {
   planText,
   unhealthyText,
 } from './cli/output.js';
+import { deploymentsText } from './cli/deployments-text.js';
 import { Terminal, columnsFor, terminalLine } from './cli/terminal.js';
 import { CancelledError, InputError, errorMessage } from './errors.js';
 import { TRUSTED_FILES } from './config/fork.js';
@@ -225,7 +226,9 @@ async function prepare(
   // health's history (and page) in a local folder: the action's branch, previewed on disk. Deploy
   // and rollback read `history` too (their records), but only on the branch: the page's command.
   if (args.historyDir !== undefined) {
-    const refusal = await historyFolderRefusal(definition.inputs.includes('status-page'), args.historyDir, io.cwd);
+    // health keeps its history there; deployments reads the deployment records health's folder holds.
+    const keeps = definition.inputs.includes('status-page') || definition.name === 'deployments';
+    const refusal = await historyFolderRefusal(keeps, args.historyDir, io.cwd);
     if (refusal) return refuse(refusal);
     settings = { ...settings, history: args.historyDir, statusPage: args.statusPage };
   }
@@ -265,7 +268,7 @@ interface Reporting {
 /** Why --history-dir cannot be used as given, or undefined. */
 async function historyFolderRefusal(keepsHistory: boolean, dir: string, cwd: string): Promise<string | undefined> {
   if (!keepsHistory)
-    return `--history-dir is for health (it keeps health's history and status page): expected claw-deploy health … --history-dir ${dir}.`;
+    return `--history-dir is for health (it keeps health's history and status page) and deployments (it reads the records there): expected claw-deploy health … --history-dir ${dir}.`;
   if (!(await usableFolder(resolve(cwd, dir))))
     return `--history-dir is ${JSON.stringify(dir)}, which is not a folder: expected a folder (created when missing) to keep the history in.`;
   return undefined;
@@ -362,7 +365,9 @@ function summary(result: CommandResult, outputs: Record<string, string>, r: Repo
   // health: the reply that failed a probe, as a failed check's is shown.
   const unhealthy = outputs.healthy === 'false' && outputs.report && unhealthyText(outputs.report, width, r.color);
   if (unhealthy) parts.push('', unhealthy);
-  if (result.comparisons?.length) parts.push('', comparisonText(result.comparisons, r.color));
+  if (result.comparisons?.length) parts.push('', comparisonText(result.comparisons, r.color, width));
+  const deployments = outputs.deployments && deploymentsText(outputs.deployments);
+  if (deployments) parts.push('', deployments);
   const dora = doraText(result.dora);
   if (dora) parts.push('', dora);
   return parts.join('\n');

@@ -61,7 +61,7 @@ export class Output {
 /** Outputs whose text is a boolean, a number, or JSON: --json gives them as values, not strings. */
 const BOOLEAN_OUTPUTS = new Set(['rolled-back', 'healthy', 'checks-passed']);
 const NUMBER_OUTPUTS = new Set(['duration', 'changes', 'regressions']);
-const JSON_OUTPUTS = new Set(['checks-report', 'report', 'plan', 'previews', 'comparison']);
+const JSON_OUTPUTS = new Set(['checks-report', 'report', 'plan', 'previews', 'comparison', 'deployments']);
 
 export type { ExitCode };
 
