@@ -32,6 +32,7 @@ import {
   planText,
   unhealthyText,
 } from './cli/output.js';
+import { deploymentsText } from './cli/deployments-text.js';
 import { Terminal, columnsFor, terminalLine } from './cli/terminal.js';
 import { CancelledError, InputError, errorMessage } from './errors.js';
 import { TRUSTED_FILES } from './config/fork.js';
@@ -271,7 +272,7 @@ async function historyFolderRefusal(
   const dir = args.historyDir ?? '';
   const keeping = (name: string) => (definition.inputs as readonly string[]).includes(name);
   if (!keeping('history'))
-    return `--history-dir keeps the history of deploy, rollback and health (their records, runs and status page), not of ${definition.name}: expected claw-deploy deploy|rollback|health … --history-dir ${dir}.`;
+    return `--history-dir keeps the history of deploy, rollback and health (their records, runs and status page), which deployments reads; not of ${definition.name}: expected claw-deploy deploy|rollback|health|deployments … --history-dir ${dir}.`;
   if (args.statusPage && !keeping('status-page'))
     return `--status-page renders health's status page: expected claw-deploy health … --history-dir ${dir} --status-page (${definition.name} keeps its records there, and the next health run shows them).`;
   if (!(await usableFolder(resolve(cwd, dir))))
@@ -370,7 +371,9 @@ function summary(result: CommandResult, outputs: Record<string, string>, r: Repo
   // health: the reply that failed a probe, as a failed check's is shown.
   const unhealthy = outputs.healthy === 'false' && outputs.report && unhealthyText(outputs.report, width, r.color);
   if (unhealthy) parts.push('', unhealthy);
-  if (result.comparisons?.length) parts.push('', comparisonText(result.comparisons, r.color));
+  if (result.comparisons?.length) parts.push('', comparisonText(result.comparisons, r.color, width));
+  const deployments = outputs.deployments && deploymentsText(outputs.deployments);
+  if (deployments) parts.push('', deployments);
   const dora = doraText(result.dora);
   if (dora) parts.push('', dora);
   return parts.join('\n');

@@ -222,6 +222,13 @@ export const INPUTS: readonly InputSpec[] = [
     emptyMeansDefault: true,
   },
   {
+    name: 'show-answers',
+    description:
+      'compare, and deploy with baseline before: whose answers the summary and the log show side by side, a baseline reply beside a candidate reply (a failing one where there is one, cut to 300 characters): worse (the questions with a metric regressed or a lower pass rate) or all.',
+    default: 'worse',
+    emptyMeansDefault: true,
+  },
+  {
     name: 'baseline',
     description:
       "deploy: none (the checks' absolute gate) or before (the checks run on the live Claw before the trigger and on the deployment after it, and are compared; fail-on decides). compare: the baseline Claw's id.",

@@ -28,7 +28,7 @@ import { sealKey } from './seal.js';
 import { type InputReader, type Settings, readSettingsOf } from './settings.js';
 import type { CommandContext, CommandDefinition, CommandResult, InputFiles, Session } from './command.js';
 import { checkDefinition, compareDefinition } from './checks/command.js';
-import { deployDefinition, rollbackDefinition, waitDefinition } from './deploy/command.js';
+import { deployDefinition, deploymentsDefinition, rollbackDefinition, waitDefinition } from './deploy/command.js';
 import { healthDefinition } from './health/command.js';
 import { applyDefinition, driftDefinition, planDefinition } from './manifest/command.js';
 import { previewDefinition } from './preview/command.js';
@@ -49,6 +49,7 @@ export const COMMANDS: readonly CommandDefinition[] = [
   driftDefinition,
   previewDefinition,
   compareDefinition,
+  deploymentsDefinition,
 ];
 
 /** The definition of the command `name`, in `commands` (the table, or another a test gives). */
@@ -196,7 +197,8 @@ export async function execute(
     for (const notice of suite?.notices ?? []) log.info(notice);
     const result = await definition.run(context);
     if (suite && result.checks && settings.checksJunit) await keepJUnit(settings, session, result.checks, suite);
-    if (suite && result.checks && settings.checksOutput) await keepOutput(settings, session, result.checks, suite);
+    if (suite && result.checks && settings.checksOutput)
+      await keepOutput(settings, session, result.checks, suite, result.comparisons);
     return result;
   } finally {
     await saveCache(log, cache);
@@ -224,7 +226,10 @@ function behaviourGate(
   suite: CheckSuite,
 ): BehaviourGate | undefined {
   if (settings.baseline !== 'before' || definition.inputs.includes('baseline-file')) return undefined;
-  return { failOn: settings.failOn, compare: (before, after) => compareRuns(before, after, suite) };
+  return {
+    failOn: settings.failOn,
+    compare: (before, after) => compareRuns(before, after, suite, settings.showAnswers),
+  };
 }
 
 /** Where the user's files are: the runner's workspace, or the current folder. */
@@ -253,10 +258,11 @@ async function keepOutput(
   session: Session,
   checks: ChecksResult,
   suite: CheckSuite,
+  comparisons?: CommandResult['comparisons'],
 ): Promise<void> {
   const { log } = session;
   if (settings.checksOutput === '-' && session.stdout) {
-    session.stdout(promptfooOutputText(checks, suite, session.redact));
+    session.stdout(promptfooOutputText(checks, suite, session.redact, comparisons));
     return;
   }
   const written = await writePromptfooOutput(
@@ -265,6 +271,7 @@ async function keepOutput(
     checks,
     suite,
     session.redact,
+    comparisons,
   ).catch((err: unknown) => {
     log.warning(`Could not write the checks output '${settings.checksOutput}': ${errorMessage(err)}`);
   });

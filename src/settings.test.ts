@@ -62,7 +62,7 @@ describe('readSettings', () => {
     );
     expect(errorOf({ wait: 'yes' })).toBe(`Input 'wait' is "yes": expected true or false.`);
     expect(errorOf({ command: 'ship' })).toBe(
-      `Input 'command' is "ship": expected one of deploy, wait, rollback, health, check, plan, apply, drift, preview, compare.`,
+      `Input 'command' is "ship": expected one of deploy, wait, rollback, health, check, plan, apply, drift, preview, compare, deployments.`,
     );
     expect(errorOf({ 'rollback-on': 'failed,exploded' })).toContain('Input \'rollback-on\' is "failed,exploded"');
   });

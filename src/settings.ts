@@ -11,6 +11,7 @@ import { PATTERN_EXPECTED, type ReplyPattern, compilePattern, patternProblem } f
 import { ON_CONFLICT, type OnConflict } from './deploy/conflict.js';
 import { readSecureUrl, withoutUserinfo } from './url.js';
 import { FAIL_ON, type FailOn, PREVIEW_CLAWS } from './preview/request.js';
+import { SHOW_ANSWERS, type ShowAnswers } from './checks/answers.js';
 import { ACTION_WORDS, type Words } from './words.js';
 import { INPUTS } from './inputs.js';
 
@@ -85,6 +86,7 @@ export interface InputFields {
   'preview-ttl': 'previewTtlMs';
   'max-previews': 'maxPreviews';
   'fail-on': 'failOn';
+  'show-answers': 'showAnswers';
   baseline: 'baseline';
   'baseline-file': 'baselineFile';
   'auto-approve': 'autoApprove';
@@ -178,6 +180,8 @@ export interface Settings {
   maxPreviews: number;
   /** preview, compare, and deploy with a baseline: what fails the step. */
   failOn: FailOn;
+  /** Whose answers a comparison shows side by side: the questions found worse, or all. */
+  showAnswers: ShowAnswers;
   /**
    * deploy: `none` (today's gate) or `before` (the checks on the live Claw before the trigger,
    * compared with those after it); compare: the baseline Claw's id, or '' with `baselineFile`.
@@ -637,6 +641,7 @@ function readTuning(read: InputReader) {
     previewTtlMs: parsed(read, 'preview-ttl', parseDuration),
     maxPreviews: parsed(read, 'max-previews', parseCount),
     failOn: parsed(read, 'fail-on', (v) => parseEnum(v, FAIL_ON)),
+    showAnswers: parsed(read, 'show-answers', (v) => parseEnum(v, SHOW_ANSWERS)),
   };
 }
 

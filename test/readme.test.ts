@@ -2,6 +2,7 @@
 // every input of the one input table (src/inputs.ts) and every output of action.yml; the README's
 // commands run as written on a fresh clone with Node.js 20; no page promises a version that the
 // release workflow will not publish.
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -131,8 +132,11 @@ describe('README and docs/', () => {
         [...block[1].matchAll(/uses: (claw-deploy\/\S+)/g)].map((m) => `${page.path}: ${m[1]}`),
       ),
     );
-    expect(uses).toHaveLength(19);
-    for (const use of uses) expect(use).toMatch(/: claw-deploy\/claw-deploy@<sha>$/);
+    expect(uses).toHaveLength(20);
+    // The quick start pins a real commit of main, so it runs as copied; the others say where one goes.
+    const [quick, ...others] = uses;
+    expect(quick).toMatch(/^README\.md: claw-deploy\/claw-deploy@[0-9a-f]{40}$/);
+    for (const use of others) expect(use).toMatch(/: claw-deploy\/claw-deploy@<sha>$/);
     // The README says where the SHA comes from, before its first example, and that nothing is released.
     const readme = read('README.md');
     const quickStart = readme.indexOf('## Quick start');
@@ -140,6 +144,18 @@ describe('README and docs/', () => {
     expect(readme.indexOf('git ls-remote https://github.com/claw-deploy/claw-deploy refs/heads/main')).toBeLessThan(
       quickStart,
     );
+  });
+
+  it("the quick start's commit is one of this repository's history (CI runs on a full clone)", () => {
+    const readme = read('README.md');
+    const quickStart = readme.slice(readme.indexOf('## Quick start'));
+    const sha = /uses: claw-deploy\/claw-deploy@([0-9a-f]{40})/.exec(quickStart)?.[1];
+    expect(sha, 'the quick start pins a full commit SHA').toBeDefined();
+    expect(() =>
+      execFileSync('git', ['cat-file', '-e', `${sha}^{commit}`], { cwd: ROOT, stdio: 'pipe' }),
+    ).not.toThrow();
+    // Until a release tag exists: then the quick start may pin the tag's commit instead.
+    expect(readme).toContain('**Nothing is released yet**');
   });
 
   it('promises only the version package.json holds, which the release workflow publishes as its tag', () => {
@@ -150,7 +166,7 @@ describe('README and docs/', () => {
     const pages = [...docs, ...['SECURITY.md', 'CHANGELOG.md'].map((path) => ({ path, text: read(path) }))];
     for (const page of pages) {
       for (const [, ref] of page.text.matchAll(/claw-deploy\/claw-deploy@([^\s`'"]+)/g)) {
-        if (ref === '<sha>' || ref === '<full') continue;
+        if (ref === '<sha>' || ref === '<full' || /^[0-9a-f]{40}$/.test(ref)) continue;
         expect(ref, `${page.path}: uses: claw-deploy/claw-deploy@${ref}`).toBe(`v${version}`);
       }
       for (const [, pinned] of page.text.matchAll(/(?<![\w/-])claw-deploy@([^\s`'"]+)/g)) {

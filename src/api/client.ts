@@ -210,6 +210,39 @@ export class AmsClient {
     return [];
   }
 
+  /**
+   * A Claw's newest deployments as the service lists them, page by page as it pages: at most
+   * `limit` of them from at most `maxPages` pages (the spec shows no filter, so other Claws'
+   * entries are read and passed over). `more`: the read stopped before the list's end (at the
+   * limit, or the page bound with a next page), so older deployments may not be listed.
+   */
+  async clawDeployments(
+    clawId: string,
+    { limit, maxPages, ...options }: CallOptions & { limit: number; maxPages: number },
+  ): Promise<{ deployments: Deployment[]; pages: number; more: boolean }> {
+    const request: ApiRequest = {
+      method: 'GET',
+      route: '/deployments',
+      scope: 'deployments:read',
+      what: 'the list of deployments',
+      ...options,
+    };
+    const deployments: Deployment[] = [];
+    let pages = 0;
+    let more = false;
+    for await (const page of this.pages(request, 'deployments', maxPages, () => (more = true))) {
+      pages += 1;
+      for (const d of page.map(listedDeployment)) {
+        if (d?.clawId === clawId && deployments.length < limit) deployments.push(d);
+      }
+      if (deployments.length === limit) {
+        more = true;
+        break;
+      }
+    }
+    return { deployments, pages, more };
+  }
+
   async getDeployment(id: string, options: CallOptions = {}): Promise<Deployment> {
     const res = await this.call({
       method: 'GET',

@@ -5,10 +5,13 @@
 import type { Node } from 'yaml';
 import { YamlFile } from '../config/yaml-file.js';
 import { ACTION_WORDS, type Words } from '../words.js';
+import { clip } from '../format.js';
 import { MAX_CHECKS, MAX_REPEAT } from './check.js';
 import type { AttemptSample, CheckEntry } from './result.js';
 
 const OUTCOMES = new Set(['pass', 'fail', 'unjudged']);
+/** The most of a saved reply read back (the file keeps up to 20,000 characters). */
+const SAVED_REPLY_CHARS = 2000;
 const HASH = /^[0-9a-f]{8,64}$/;
 /** A judge's model name as an endpoint may spell it: printable, short. */
 const MODEL = /^[\w.:/@+-]{0,200}$/;
@@ -66,11 +69,24 @@ function savedRun(file: YamlFile, prefer: string): SavedRun {
     expect(
       Array.isArray(samples) && samples.length > 0 && samples.length <= MAX_REPEAT,
       [...base, 'samples'],
-      `the check's attempts (1 to ${MAX_REPEAT}), saved by a run that compared (compare, or deploy with baseline before)`,
+      `the check's attempts (1 to ${MAX_REPEAT}), saved by a run that kept every attempt (check or compare with checks-output, or deploy with baseline before)`,
     );
     const read = (samples as unknown[]).map((s, j) => sample(s, [...base, 'samples', j], expect));
     claws.add(clawId as string);
     const passes = read.filter((s) => s.outcome === 'pass').length;
+    // The reply the file shows (the failing attempt's, for a check that failed), for the answers
+    // side by side: optional, cut, never more than one a check.
+    const output = (item as { response?: { output?: unknown } }).response?.output;
+    const reply = typeof output === 'string' ? clip(output, SAVED_REPLY_CHARS) : undefined;
+    const failed = (saved as { failedAttempt?: unknown }).failedAttempt;
+    const failedAttempt =
+      passes < read.length &&
+      typeof failed === 'number' &&
+      Number.isInteger(failed) &&
+      failed >= 1 &&
+      failed <= read.length
+        ? { attempt: failed, ...(reply === undefined ? {} : { reply }) }
+        : undefined;
     entries.push({
       check: check as string,
       clawId: clawId as string,
@@ -81,7 +97,8 @@ function savedRun(file: YamlFile, prefer: string): SavedRun {
       minPass: read.length,
       failures: read.filter((s) => s.outcome === 'fail').length,
       errors: read.filter((s) => s.outcome === 'unjudged').length,
-      replies: [],
+      replies: reply === undefined ? [] : [reply],
+      ...(failedAttempt ? { failedAttempt } : {}),
       samples: read,
     });
   }

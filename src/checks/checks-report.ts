@@ -1,6 +1,6 @@
 // Conversation checks as the action's outputs and a section of the job summary. Replies are the
 // Claw's words (LLM output anyone can steer): they pass the same escaping as every service value.
-import { type ChecksResult, judgeTotals, verdictOf } from './result.js';
+import { type ChecksResult, failureText, judgeTotals, verdictOf } from './result.js';
 import { formatDuration } from '../format.js';
 import { MAX_REPORT_BYTES, reportOutput } from '../report/report-output.js';
 import { code, escapeText, table } from '../report/markdown.js';
@@ -17,6 +17,8 @@ export function checksOutputs(result: ChecksResult | undefined): { outputs: Reco
     errors: e.errors,
     latencyMs: e.latencyMs ?? null,
     failure: e.failure ?? null,
+    // Which attempt the failure (and the reply it quotes) is: 1-based, of `repeat`.
+    ...(e.failedAttempt ? { failedAttempt: e.failedAttempt.attempt } : {}),
     ...(e.judge ? { judge: e.judge } : {}),
   }));
   const { json, notes } = reportOutput(report, MAX_REPORT_BYTES, 'checks-report');
@@ -37,7 +39,7 @@ export function checksSummary(result: ChecksResult | undefined): string {
     `${e.passes} of ${e.attempts} (needs ${e.minPass} of ${e.repeat})`,
     String(e.errors),
     e.latencyMs === undefined ? '—' : formatDuration(e.latencyMs),
-    e.failure ? escapeText(e.failure.slice(0, FAILURE_CELL_CHARS)) : '',
+    e.failure ? escapeText(failureText(e).slice(0, FAILURE_CELL_CHARS)) : '',
   ]);
   const judge = judgeTotals(result);
   const judgeLine = judge

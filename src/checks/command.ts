@@ -17,7 +17,15 @@ import { comparisonSummary } from './comparison-report.js';
 
 /** The inputs each command reads (beyond the common ones): its run sees only the settings they fill. */
 const CHECK_READS = ['claw-id', ...READS.waiting, ...READS.checks] as const;
-const COMPARE_READS = ['claw-id', ...READS.waiting, ...READS.checks, 'baseline', 'baseline-file', 'fail-on'] as const;
+const COMPARE_READS = [
+  'claw-id',
+  ...READS.waiting,
+  ...READS.checks,
+  'baseline',
+  'baseline-file',
+  'fail-on',
+  'show-answers',
+] as const;
 export const check: Command<SettingsOf<(typeof CHECK_READS)[number]>> = async ({ settings, deps }) => {
   if (!deps.checks) throw new Error('the check command needs a checks file');
   const options = { deadline: deps.deadline, signal: deps.signal };
@@ -29,7 +37,14 @@ export const check: Command<SettingsOf<(typeof CHECK_READS)[number]>> = async ({
         await deps.client.getClaw(id, options);
         return id;
       });
-  const result = await deps.checks(claws);
+  // A checks output saved by check is a baseline compare can read later: every repeat made (no early
+  // stop, which would keep only the attempts that settled the verdict) and each kept as a sample.
+  const saving = settings.checksOutput !== '';
+  if (saving)
+    deps.log.info(
+      `Every attempt of each check is made and kept: ${settings.checksOutput} can be compare's baseline-file later.`,
+    );
+  const result = await deps.checks(claws, undefined, saving ? { comparing: true } : undefined);
   const failed = result.entries.filter((e) => !e.passed).length;
   const passed = result.entries.length - failed;
   return {
@@ -76,6 +91,7 @@ export const compare: Command<SettingsOf<(typeof COMPARE_READS)[number]>> = asyn
     { label, entries: baselineEntries },
     { label: candidate, entries: entriesOf(result, candidate), cancelled: result.cancelled },
     suite,
+    settings.showAnswers,
   );
   const comparisons: ClawComparison[] = [{ clawId: candidate, compared }];
   const fails = gateFails(

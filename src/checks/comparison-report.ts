@@ -5,6 +5,7 @@ import { type ClawComparison, worstBehaviour } from './comparison.js';
 import type { MetricResult } from '../compare/index.js';
 import { MAX_REPORT_BYTES, reportOutput } from '../report/report-output.js';
 import { code, escapeText, table } from '../report/markdown.js';
+import { ANSWER_CHARS, type Answer, type AnswerPair } from './answers.js';
 
 export type { ClawComparison } from './comparison.js';
 
@@ -65,6 +66,48 @@ export const INTERVAL_NOTE =
   '95% bound (`bound` in the output) lies past its tolerance; inconclusive when the data cannot speak, or a change is ' +
   'plainly there but may or may not pass its tolerance; unchanged otherwise.';
 
+/** The most questions whose answers a summary shows side by side; the checks output has them all. */
+export const MAX_ANSWER_ROWS = 20;
+
+/** One side's answer in a cell: which attempt, then the reply as literal text. */
+function answerCell(a: Answer): string {
+  if (a.reply === undefined) return '*no reply kept*';
+  return `${a.attempt ? `*${escapeText(a.attempt)}:* ` : ''}${escapeText(a.reply)}`;
+}
+
+/** The answers side by side: a row per question, the baseline's reply beside the candidate's. */
+export function answersSummary(list: ClawComparison[]): string {
+  const several = list.length > 1;
+  const pairs = list.flatMap(({ clawId, compared }) => (compared.answers ?? []).map((p) => ({ clawId, p })));
+  if (pairs.length === 0) return '';
+  const first: AnswerPair = pairs[0].p;
+  const rows = pairs
+    .slice(0, MAX_ANSWER_ROWS)
+    .map(({ clawId, p }) => [
+      ...(several ? [code(clawId)] : []),
+      `${escapeText(p.check)} (${escapeText(p.why)})`,
+      answerCell(p.baseline),
+      answerCell(p.candidate),
+      escapeText(p.candidate.failure ?? p.baseline.failure ?? '—'),
+    ]);
+  const head = [
+    ...(several ? ['Claw'] : []),
+    'Question',
+    `Baseline (${escapeText(first.baseline.label)})`,
+    `Candidate (${escapeText(first.candidate.label)})`,
+    'Failed assertion',
+  ];
+  return [
+    `##### Answers side by side (each reply cut to ${ANSWER_CHARS} characters)`,
+    '',
+    table(head, rows),
+    '',
+    ...(pairs.length > rows.length
+      ? [`${pairs.length - rows.length} more question(s) are in the checks output (\`checks-output\`).`, '']
+      : []),
+  ].join('\n');
+}
+
 /** The Markdown section: the verdict, then a table of metrics (capped, escaped). */
 export function comparisonSummary(list: ClawComparison[] | undefined, title = 'Behaviour compared'): string {
   if (!list || list.length === 0) return '';
@@ -107,5 +150,6 @@ export function comparisonSummary(list: ClawComparison[] | undefined, title = 'B
     ...(rows.length > shown.length
       ? [`${rows.length - shown.length} more metric(s) are in the \`comparison\` output.`, '']
       : []),
+    answersSummary(list),
   ].join('\n');
 }

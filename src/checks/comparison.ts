@@ -11,6 +11,7 @@ import {
   worstVerdict,
 } from '../compare/index.js';
 import type { CheckSuite } from './check.js';
+import { type AnswerPair, type ShowAnswers, answersOf } from './answers.js';
 import type { CheckEntry, ChecksResult } from './result.js';
 
 /** One Claw's checks, run for a comparison (every attempt kept), as one side. */
@@ -43,22 +44,26 @@ export function entriesOf(result: ChecksResult, clawId: string): CheckEntry[] {
 
 /**
  * Compares a baseline run with a candidate run. A run cut short (a cancel) is no evidence of
- * anything: nothing is compared, said in `reason`.
+ * anything: nothing is compared, said in `reason`. `answers`: the replies side by side, for the
+ * questions found worse (or every one, `show: 'all'`).
  */
 export function compareRuns(
   baseline: { label: string; entries: CheckEntry[]; cancelled?: boolean },
   candidate: { label: string; entries: CheckEntry[]; cancelled?: boolean },
   suite?: CheckSuite,
-): Comparison & { reason?: string } {
+  show: ShowAnswers = 'worse',
+): Compared {
   if (baseline.cancelled || candidate.cancelled) {
     const which = baseline.cancelled ? `the baseline (${baseline.label})` : `the candidate (${candidate.label})`;
     return { behaviour: '', metrics: [], reason: `${which} was cancelled before its checks ended: nothing compared` };
   }
-  return compareSides(
+  const compared = compareSides(
     sideOf(baseline.label, baseline.entries, suite),
     sideOf(candidate.label, candidate.entries, suite),
     suite?.tolerance ? { tolerance: suite.tolerance } : {},
   );
+  const answers = answersOf(compared.metrics, baseline, candidate, show);
+  return answers.length ? { ...compared, answers } : compared;
 }
 
 /** The worst of several comparisons' verdicts (a fleet's wave, several previews). */
@@ -92,7 +97,7 @@ export interface RunSide {
   cancelled?: boolean;
 }
 
-export type Compared = Comparison & { reason?: string };
+export type Compared = Comparison & { reason?: string; answers?: AnswerPair[] };
 
 /** One Claw's comparison; `clawId` is named in the outputs when a run compares several. */
 export interface ClawComparison {

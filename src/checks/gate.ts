@@ -17,7 +17,14 @@ import type { Classifier } from '../status.js';
 import type { GradedAssertion, RecipeAssertion } from './assertions.js';
 import type { Exchange, Judge } from './judge.js';
 import type { JudgeSpec } from './judge-spec.js';
-import { type AttemptRecord, type CheckEntry, type ChecksResult, type JudgeUse, verdictOf } from './result.js';
+import {
+  type AttemptRecord,
+  type CheckEntry,
+  type ChecksResult,
+  type JudgeUse,
+  failureText,
+  verdictOf,
+} from './result.js';
 import { type Grading, scoreTurn, usesJudge } from './scoring.js';
 import { type ScriptRunner, runScript } from './script.js';
 import type { Check, CheckSuite } from './check.js';
@@ -117,7 +124,7 @@ function checkLine(e: CheckEntry): string {
   const icon = { passed: '✅', failed: '❌', error: '⚠️' }[verdict];
   const latency = e.latencyMs === undefined ? '' : `, median ${formatDuration(e.latencyMs)}`;
   const counts = `${e.passes} of ${counted(e.attempts, 'attempt')} passed, ${e.minPass} of ${e.repeat} needed${latency}`;
-  return `${icon} ${e.clawId} · ${e.check}: ${verdict} (${counts})${e.failure ? `: ${e.failure}` : ''}`;
+  return `${icon} ${e.clawId} · ${e.check}: ${verdict} (${counts})${e.failure ? `: ${failureText(e)}` : ''}`;
 }
 
 function blankEntry(check: Pick<Check, 'name' | 'repeat' | 'minPass'>, clawId: string): CheckEntry {
@@ -245,7 +252,15 @@ class ClawConversation {
       entry.samples?.push(
         sampleOf(attempt.kind, 'latencyMs' in attempt ? attempt.latencyMs : undefined, attempt.judged ?? {}),
       );
-      if (attempt.reply !== undefined) entry.replies.push(clip(attempt.reply.trim(), REPLY_KEPT_CHARS));
+      const kept = attempt.reply === undefined ? undefined : clip(attempt.reply.trim(), REPLY_KEPT_CHARS);
+      if (kept !== undefined) entry.replies.push(kept);
+      // The attempt the failure will tell of keeps its own reply: a later one may pass.
+      if (attempt.kind !== 'pass' && entry.failure === undefined)
+        entry.failedAttempt = {
+          attempt: entry.attempts,
+          ...(kept === undefined ? {} : { reply: kept }),
+          record: attempt.record,
+        };
       if (attempt.kind === 'pass') {
         entry.passes += 1;
         latencies.push(attempt.latencyMs);
@@ -263,7 +278,10 @@ class ClawConversation {
       }
     }
     entry.passed = entry.passes >= check.minPass;
-    if (entry.passed) entry.failure = undefined;
+    if (entry.passed) {
+      entry.failure = undefined;
+      entry.failedAttempt = undefined;
+    }
     if (latencies.length)
       entry.latencyMs = Math.round([...latencies].sort((a, b) => a - b)[Math.floor(latencies.length / 2)]);
     return entry;

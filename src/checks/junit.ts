@@ -5,7 +5,7 @@
 import { writeOutputFile } from '../config/output-file.js';
 import { counted } from '../format.js';
 import { escapeXml } from '../markup.js';
-import type { CheckEntry, ChecksResult } from './result.js';
+import { type CheckEntry, type ChecksResult, attemptLabel, failingReply, failureText } from './result.js';
 
 /** The judge's work on a check, as JUnit properties. */
 function judgeProperties(e: CheckEntry): string[] {
@@ -30,11 +30,14 @@ function testcase(e: CheckEntry, suite: string): string {
   if (e.passed) return properties.length ? [`${open}>`, ...properties, '    </testcase>'].join('\n') : `${open}/>`;
   const tag = e.failures > 0 ? 'failure' : 'error';
   const summary = `${e.passes} of ${counted(e.attempts, 'attempt')} passed; ${e.minPass} of ${e.repeat} needed`;
-  const detail = `${summary}\n${e.failure ?? ''}`;
+  const reply = failingReply(e);
+  const label = attemptLabel(e);
+  const replied = reply === undefined ? '' : `\nreply${label ? ` of ${label}` : ''}:\n${reply}`;
+  const detail = `${summary}\n${failureText(e)}${replied}`;
   return [
     `${open}>`,
     ...properties,
-    `      <${tag} message="${escapeXml(e.failure ?? summary)}" type="${tag === 'failure' ? 'AssertionFailed' : 'CheckError'}">${escapeXml(detail)}</${tag}>`,
+    `      <${tag} message="${escapeXml(failureText(e) || summary)}" type="${tag === 'failure' ? 'AssertionFailed' : 'CheckError'}">${escapeXml(detail)}</${tag}>`,
     '    </testcase>',
   ].join('\n');
 }

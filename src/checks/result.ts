@@ -34,6 +34,12 @@ export interface CheckEntry {
   latencyMs?: number;
   /** The first failing assertion and an excerpt of the reply, or the first error. */
   failure?: string;
+  /**
+   * The attempt `failure` tells of (the first that failed an assertion or could not be judged):
+   * its number, and its reply when it got one. What a reader is shown under a failed check: never
+   * a later attempt's reply, which may have passed.
+   */
+  failedAttempt?: FailedAttempt;
   /** The last reply of each attempt, in order (capped): what a reviewer reads beside another Claw's. */
   replies: string[];
   /** Present when the check has a model-graded assertion. */
@@ -56,6 +62,31 @@ export interface AttemptSample {
   score?: number;
   /** Which judge gave the verdict: its model as the endpoint named it, and a hash of the grading prompt. */
   judge?: { model?: string; promptHash: string };
+}
+
+/** Which attempt a check's failure comes from, and what the Claw replied to it. */
+export interface FailedAttempt {
+  /** 1-based, of the check's `repeat`. */
+  attempt: number;
+  reply?: string;
+  record?: AttemptRecord;
+}
+
+/** "attempt 2 of 3": which attempt a failure is, in the words every report uses ('' for a check made once). */
+export function attemptLabel(e: Pick<CheckEntry, 'failedAttempt' | 'repeat'>): string {
+  return e.failedAttempt && e.repeat > 1 ? `attempt ${e.failedAttempt.attempt} of ${e.repeat}` : '';
+}
+
+/** The failure as every report tells it: which attempt, then what did not hold (or the error). */
+export function failureText(e: Pick<CheckEntry, 'failure' | 'failedAttempt' | 'repeat'>): string {
+  if (e.failure === undefined) return '';
+  const label = attemptLabel(e);
+  return label ? `${label}: ${e.failure}` : e.failure;
+}
+
+/** The reply of the attempt that failed, when it got one: the reply shown under a failure. */
+export function failingReply(e: CheckEntry): string | undefined {
+  return e.passed ? undefined : e.failedAttempt?.reply;
 }
 
 /** One attempt of a check: the messages sent, the last reply, and how it was scored (or why not). */
@@ -98,7 +129,7 @@ export function describeFailedChecks(result: ChecksResult): string {
   return failed
     .map(
       (e) =>
-        `${JSON.stringify(e.check)} on ${e.clawId} (${e.passes} of ${e.attempts} passed; ${e.failure ?? 'no attempt'})`,
+        `${JSON.stringify(e.check)} on ${e.clawId} (${e.passes} of ${e.attempts} passed; ${failureText(e) || 'no attempt'})`,
     )
     .join('; ');
 }

@@ -4,12 +4,41 @@
 import type { ClawComparison } from '../checks/comparison.js';
 import { worstBehaviour } from '../checks/comparison.js';
 import { INTERVAL_NOTE, comparisonRows, showFigure } from '../checks/comparison-report.js';
-import { columnsOf, terminalLine } from './terminal.js';
+import { columnsOf, terminalLine, wrapColumns } from './terminal.js';
+import { ANSWER_CHARS, type Answer } from '../checks/answers.js';
 
 /** The most metric rows printed; --json has them all. */
 const MAX_ROWS = 60;
+/** The most questions whose answers are printed side by side; --output has them all. */
+const MAX_ANSWERS = 20;
 
-export function comparisonText(list: ClawComparison[], color: boolean): string {
+/** One side's reply, as a labelled block: its name and attempt, then the reply's lines, wrapped. */
+function answerLines(side: string, a: Answer, width: number): string[] {
+  const head = `    ${side} ${terminalLine(a.label, 80)}${a.attempt ? `, ${a.attempt}` : ''}:`;
+  if (a.reply === undefined) return [head, '      (no reply kept)'];
+  const lines = a.reply.split(/\r?\n/).flatMap((l) => wrapColumns(terminalLine(l, 2 * ANSWER_CHARS), width - 8));
+  return [head, ...lines.map((l) => `      │ ${l}`)];
+}
+
+/** The answers side by side: per question, the baseline's reply above the candidate's, and what failed. */
+export function answersText(list: ClawComparison[], width = 100): string {
+  const pairs = list.flatMap(({ clawId, compared }) => (compared.answers ?? []).map((p) => ({ clawId, p })));
+  if (pairs.length === 0) return '';
+  const several = list.length > 1;
+  const lines = [`Answers side by side (each reply cut to ${ANSWER_CHARS} characters):`];
+  for (const { clawId, p } of pairs.slice(0, MAX_ANSWERS)) {
+    lines.push(
+      `  ${several ? `${terminalLine(clawId, 40)} · ` : ''}${terminalLine(p.check, 80)} (${terminalLine(p.why, 120)})`,
+    );
+    lines.push(...answerLines('baseline ', p.baseline, width), ...answerLines('candidate', p.candidate, width));
+    const failed = p.candidate.failure ?? p.baseline.failure;
+    if (failed) lines.push(...wrapColumns(`failed: ${terminalLine(failed, 600)}`, width - 4).map((l) => `    ${l}`));
+  }
+  if (pairs.length > MAX_ANSWERS) lines.push(`  … ${pairs.length - MAX_ANSWERS} more question(s) in --output`);
+  return lines.join('\n');
+}
+
+export function comparisonText(list: ClawComparison[], color: boolean, width = 100): string {
   const behaviour = worstBehaviour(list.map((c) => c.compared.behaviour));
   const paint = (code: string, text: string) => (color ? `\u001b[${code}m${text}\u001b[0m` : text);
   const shade = { regressed: '31', improved: '32', inconclusive: '33', unchanged: '2' } as const;
@@ -50,5 +79,6 @@ export function comparisonText(list: ClawComparison[], color: boolean): string {
     ...notCompared,
     ...(cells.length ? [`  ${line(head)}`, ...cells.map((r) => `  ${line(r)}`), `  ${INTERVAL_NOTE}`] : []),
     ...(rows.length > cells.length ? [`  … ${rows.length - cells.length} more metric(s) in --json`] : []),
+    ...(list.some((c) => c.compared.answers?.length) ? ['', answersText(list, width)] : []),
   ].join('\n');
 }

@@ -3,7 +3,7 @@
 // byte passes through the run's redactor. A reader that went away (`| head -n 2` closing the pipe,
 // EPIPE) stops the writes to that stream and nothing else: the run goes on, rolls back as its
 // policy says, and exits with its own code.
-import { type ChecksResult, verdictOf } from '../checks/result.js';
+import { type ChecksResult, attemptLabel, failingReply, failureText, verdictOf } from '../checks/result.js';
 import type { ManifestResult } from '../manifest/result.js';
 import { planBlocks, planCounts } from '../manifest/plan-report.js';
 import type { ExitCode } from './exit-codes.js';
@@ -61,7 +61,7 @@ export class Output {
 /** Outputs whose text is a boolean, a number, or JSON: --json gives them as values, not strings. */
 const BOOLEAN_OUTPUTS = new Set(['rolled-back', 'healthy', 'checks-passed']);
 const NUMBER_OUTPUTS = new Set(['duration', 'changes', 'regressions']);
-const JSON_OUTPUTS = new Set(['checks-report', 'report', 'plan', 'previews', 'comparison']);
+const JSON_OUTPUTS = new Set(['checks-report', 'report', 'plan', 'previews', 'comparison', 'deployments']);
 
 export type { ExitCode };
 
@@ -110,7 +110,7 @@ export function outputsTable(outputs: Record<string, string>): string {
 /** How many lines of a failed check's reply are shown (wrapped to the width); --json has it whole. */
 export const REPLY_LINES = 8;
 
-/** The checks as a table; under each that did not pass, the start of its last reply, wrapped to `width`. */
+/** The checks as a table; under each that did not pass, which attempt failed and the start of its reply, wrapped to `width`. */
 export function checksTable(result: ChecksResult, width: number, color: boolean): string {
   const lines = [`Checks (${result.entries.filter((e) => e.passed).length} of ${result.entries.length} passed):`];
   const nameWidth = Math.max(...result.entries.map((e) => columnsOf(terminalLine(`${e.clawId} · ${e.check}`, 80))));
@@ -126,20 +126,25 @@ export function checksTable(result: ChecksResult, width: number, color: boolean)
     if (e.passed) continue;
     const indent = '      ';
     if (e.failure)
-      lines.push(...wrapColumns(terminalLine(e.failure, 600), width - indent.length - 1).map((l) => `${indent}${l}`));
-    const reply = e.replies.at(-1);
-    if (reply !== undefined) lines.push(...replyLines(reply, indent, width, color));
+      lines.push(
+        ...wrapColumns(terminalLine(failureText(e), 600), width - indent.length - 1).map((l) => `${indent}${l}`),
+      );
+    // The failing attempt's own reply: a later attempt's may have passed.
+    const reply = failingReply(e);
+    const label = attemptLabel(e);
+    if (reply !== undefined)
+      lines.push(...replyLines(reply, indent, width, color, label ? `reply of ${label}:` : 'reply:'));
   }
   return lines.join('\n');
 }
 
 /** A reply as it reads, under what it failed: its own lines, each wrapped, the first few of them. */
-function replyLines(reply: string, indent: string, width: number, color: boolean): string[] {
+function replyLines(reply: string, indent: string, width: number, color: boolean, title = 'reply:'): string[] {
   const wrapped = reply
     .split(/\r?\n/)
     .flatMap((line) => wrapColumns(terminalLine(line, 2000), width - indent.length - 3));
   const shown = wrapped.slice(0, REPLY_LINES);
-  const lines = [`${indent}reply:`, ...shown.map((l) => `${indent}${paint(color, '2', '│')} ${l}`)];
+  const lines = [`${indent}${title}`, ...shown.map((l) => `${indent}${paint(color, '2', '│')} ${l}`)];
   if (wrapped.length > shown.length) {
     lines.push(`${indent}${paint(color, '2', `… ${wrapped.length - shown.length} more line(s)`)}`);
   }

@@ -16,6 +16,8 @@ import type { DeploymentRecord, RunFacts } from '../health/deployment-records.js
 import { keepDeploymentRecords } from '../health/deployment-log.js';
 import { stateSealKey } from '../seal.js';
 import { deployRecords, fleetRecords } from './records.js';
+import { MAX_LISTED, MAX_PAGES, listClawDeployments } from './deployments-list.js';
+import { deploymentsOutputs, deploymentsSummary } from './deployments-report.js';
 
 /** The inputs each command reads (beyond the common ones): its run sees only the settings they fill. */
 const DEPLOY_READS = [
@@ -28,6 +30,7 @@ const DEPLOY_READS = [
   ...READS.checks,
   'baseline',
   'fail-on',
+  'show-answers',
   // A fleet's bake probes its Claws with them.
   'probe-message',
   'probe-expect',
@@ -212,4 +215,47 @@ export const rollbackDefinition: CommandDefinition<(typeof ROLLBACK_READS)[numbe
       );
   },
   run: rollback,
+};
+
+/** deployments: the Claw; with `history`, the branch its records are read from, and their seal. */
+const DEPLOYMENTS_READS = ['claw-id', 'history', 'state-secret', 'github-token'] as const;
+
+/** The deployments command: a Claw's recent deployments, newest first, with this tool's records of them. */
+export const deployments: Command<SettingsOf<(typeof DEPLOYMENTS_READS)[number]>> = async ({
+  settings,
+  deps,
+  session,
+}) => {
+  const host = session.health?.host;
+  const list = await listClawDeployments(deps, {
+    clawId: settings.clawId,
+    ...(settings.history && host
+      ? { history: { name: settings.history, host, seal: stateSealKey(settings, session.github.repository) } }
+      : {}),
+    redact: session.redact.redact,
+  });
+  const { outputs, notes } = deploymentsOutputs(list);
+  const shown = list.deployments.length;
+  const bound = list.more
+    ? ` (read up to the newest ${MAX_LISTED}, within ${MAX_PAGES} pages: older ones, if any, are not listed)`
+    : '';
+  return {
+    ok: true,
+    message:
+      shown === 0
+        ? `Claw ${settings.clawId} has no deployment in the service's recent list (${list.pages} page(s) read).`
+        : `Claw ${settings.clawId}: ${shown} recent deployment(s), newest first${bound}.`,
+    outputs: { outcome: 'succeeded', ...outputs },
+    summary: deploymentsSummary(list),
+    notes,
+    failStep: true,
+  };
+};
+
+export const deploymentsDefinition: CommandDefinition<(typeof DEPLOYMENTS_READS)[number]> = {
+  name: 'deployments',
+  summary: "list a Claw's recent deployments, newest first, with this tool's records of them (history)",
+  inputs: DEPLOYMENTS_READS,
+  requires: { 'claw-id': 'the Claw whose deployments to list' },
+  run: deployments,
 };

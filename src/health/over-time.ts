@@ -3,7 +3,7 @@
 // cannot talk to GitHub says so in one warning and the run still reports health; without a
 // readable history, incidents count this run only.
 import type { Clock, Logger } from '../clock.js';
-import { verdictOf } from '../checks/result.js';
+import { failingReply, failureText, verdictOf } from '../checks/result.js';
 import { DEFAULT_WINDOW_DAYS } from '../compare/index.js';
 import { clip } from '../format.js';
 import { allBadge, clawBadge } from './badge.js';
@@ -258,7 +258,7 @@ function failingOf(e: HealthEntry, checks: NonNullable<HealthResult['checks']>['
       ...(e.status ? { status: e.status } : {}),
       ...(e.reply !== undefined ? { reply: e.reply } : {}),
       ...(failed.length
-        ? { checks: failed.map((c) => ({ name: c.check, failure: c.failure, reply: c.replies.at(-1) })) }
+        ? { checks: failed.map((c) => ({ name: c.check, failure: failureText(c), reply: failingReply(c) })) }
         : {}),
     },
   };

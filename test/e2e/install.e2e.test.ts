@@ -2,46 +2,15 @@
 // folder with no registry to reach (so the package must carry its whole program), then the
 // installed `claw-deploy` run through its bin: --version, one deploy and one compare against the
 // simulator.
-import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { delimiter, dirname, join } from 'node:path';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { behavingClaw, failsFirst, questionsFile } from '../sim/behaviour.ts';
 import { DEMO_KEY } from '../sim/server.ts';
-import { ROOT, collect } from './harness.ts';
+import { installPacked, runPacked as run } from './packed.ts';
 import { simulatorPerTest } from './service.ts';
 
 const start = simulatorPerTest();
-
-/** npm, with this Node first on the PATH (the bin's `#!/usr/bin/env node` finds it too). */
-const PATH = `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}`;
-// No registry to reach: an install that needed anything but the tarball would fail here.
-const OFFLINE = ['--offline', '--registry', 'http://127.0.0.1:9/', '--no-audit', '--no-fund', '--ignore-scripts'];
-
-function npm(args: string[], cwd: string): string {
-  return execFileSync('npm', args, { cwd, env: { ...process.env, PATH }, encoding: 'utf8', stdio: 'pipe' });
-}
-
-/** The packed tarball, installed into a new empty folder; the path of its `claw-deploy`. */
-function installPacked(): { bin: string; folder: string; files: string[] } {
-  const packed = mkdtempSync(join(tmpdir(), 'claw-pack-'));
-  const [{ filename, files }] = JSON.parse(npm(['pack', '--json', '--pack-destination', packed], ROOT)) as {
-    filename: string;
-    files: { path: string }[];
-  }[];
-  const folder = mkdtempSync(join(tmpdir(), 'claw-install-'));
-  writeFileSync(join(folder, 'package.json'), '{"private": true}\n');
-  // An empty cache too: nothing a past install left behind can stand in for a missing dependency.
-  npm(['install', ...OFFLINE, '--cache', join(packed, 'cache'), join(packed, filename)], folder);
-  return { bin: join(folder, 'node_modules', '.bin', 'claw-deploy'), folder, files: files.map((f) => f.path) };
-}
-
-async function run(bin: string, args: string[], cwd: string, env: Record<string, string> = {}) {
-  const child = spawn(bin, args, { cwd, env: { PATH, HOME: process.env.HOME ?? '', ...env }, stdio: 'pipe' });
-  child.stdin.end();
-  return collect(child);
-}
 
 describe('the package as a user installs it', () => {
   it('installs from its tarball alone and runs: --version, then a deploy and a compare against the simulator', async () => {

@@ -7,11 +7,12 @@
 // written, as its final text.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { writeOutputFile } from '../../config/output-file.js';
-import type { CheckEntry, ChecksResult } from '../result.js';
+import { type CheckEntry, type ChecksResult, failureText } from '../result.js';
 import type { Component, Grading } from '../scoring.js';
 import type { CheckSuite } from '../check.js';
 import type { PromptfooPrompt } from './case.js';
 import { derive } from './derived.js';
+import type { AnswerPair } from '../answers.js';
 
 /** The most of one reply kept in the file. */
 const MAX_OUTPUT_CHARS = 20_000;
@@ -72,7 +73,11 @@ interface Layout {
   columns: Column[];
   checkIndex: Map<string, CheckSuite['checks'][number]>;
   indexOf: Map<string, number>;
+  /** A comparison's answers side by side, by Claw and check: shown in the viewer's metadata. */
+  answers: Map<string, AnswerPair>;
 }
+
+const answerKey = (clawId: string, check: string): string => `${clawId}\u0000${check}`;
 
 /** promptfoo's gradingResult of one entry: the last attempt's grading, and the judge's tokens. */
 function gradingResultOf(e: CheckEntry, grading: Grading | undefined) {
@@ -100,9 +105,12 @@ function resultOf(e: CheckEntry, layout: Layout) {
   const check = layout.checkIndex.get(e.check);
   const origin = check?.origin;
   const column = columns.findIndex((c) => c.clawId === e.clawId && c.promptIdx === (origin?.promptIdx ?? 0));
-  const grading = e.last?.grading;
+  // A check that did not pass is shown by the attempt that failed, never by a later one that passed.
+  const shown = (!e.passed && e.failedAttempt?.record) || e.last;
+  const grading = shown?.grading;
   const failureReason = e.passed ? FAILURE.none : e.failures > 0 ? FAILURE.assert : FAILURE.error;
-  const reply = e.last?.reply;
+  const reply = shown?.reply;
+  const answers = layout.answers.get(answerKey(e.clawId, e.check));
   return {
     id: randomUUID(),
     promptIdx: column,
@@ -110,7 +118,7 @@ function resultOf(e: CheckEntry, layout: Layout) {
     promptId: sha256(columns[column]?.prompt.label ?? ''),
     provider: { id: `claw:${e.clawId}`, label: e.clawId },
     prompt: {
-      raw: (e.last?.sent ?? check?.turns.map((t) => t.send) ?? []).join('\n---\n'),
+      raw: (shown?.sent ?? check?.turns.map((t) => t.send) ?? []).join('\n---\n'),
       label: columns[column]?.prompt.label ?? '',
       config: {},
     },
@@ -124,12 +132,12 @@ function resultOf(e: CheckEntry, layout: Layout) {
     },
     ...(reply === undefined
       ? {}
-      : { response: { output: reply.slice(0, MAX_OUTPUT_CHARS), latencyMs: e.last?.latencyMs ?? 0 } }),
-    ...(e.passed ? {} : { error: e.failure ?? 'did not pass' }),
+      : { response: { output: reply.slice(0, MAX_OUTPUT_CHARS), latencyMs: shown?.latencyMs ?? 0 } }),
+    ...(e.passed ? {} : { error: failureText(e) || 'did not pass' }),
     failureReason,
     success: e.passed,
     score: failureReason === FAILURE.error ? 0 : (grading?.score ?? (e.passed ? 1 : 0)),
-    latencyMs: e.latencyMs ?? e.last?.latencyMs ?? 0,
+    latencyMs: e.latencyMs ?? shown?.latencyMs ?? 0,
     gradingResult: gradingResultOf(e, grading),
     namedScores: grading?.namedScores ?? {},
     cost: 0,
@@ -142,8 +150,11 @@ function resultOf(e: CheckEntry, layout: Layout) {
         attempts: e.attempts,
         repeat: e.repeat,
         minPass: e.minPass,
+        ...(e.failedAttempt ? { failedAttempt: e.failedAttempt.attempt } : {}),
         // A comparison's run: every attempt, so `compare --baseline-file` can compare with it later.
         ...(e.samples ? { samples: e.samples } : {}),
+        // A comparison's answers side by side: the baseline's reply beside this one, and what failed.
+        ...(answers ? { answers } : {}),
       },
     },
   };
@@ -188,7 +199,12 @@ function completedPrompt(column: Column, mine: Result[], suite: CheckSuite) {
 }
 
 /** The output file's object, before redaction. */
-export function toPromptfooOutput(result: ChecksResult, suite: CheckSuite, now = new Date()): Record<string, unknown> {
+export function toPromptfooOutput(
+  result: ChecksResult,
+  suite: CheckSuite,
+  now = new Date(),
+  comparisons: readonly { clawId: string; compared: { answers?: AnswerPair[] } }[] = [],
+): Record<string, unknown> {
   const prompts: PromptfooPrompt[] = suite.promptfoo?.prompts ?? [
     { raw: `{{checks of ${suite.file}}}`, label: `Claw checks (${suite.file})` },
   ];
@@ -200,6 +216,11 @@ export function toPromptfooOutput(result: ChecksResult, suite: CheckSuite, now =
     columns,
     checkIndex: new Map(suite.checks.map((c) => [c.name, c])),
     indexOf: new Map(suite.checks.map((c, i) => [c.name, i])),
+    answers: new Map(
+      comparisons.flatMap(({ clawId, compared }) =>
+        (compared.answers ?? []).map((p) => [answerKey(clawId, p.check), p] as const),
+      ),
+    ),
   };
   const results = result.entries.map((e) => resultOf(e, layout));
   const completed = columns.map((column, index) =>
@@ -249,8 +270,9 @@ export async function writePromptfooOutput(
   result: ChecksResult,
   suite: CheckSuite,
   redact: { redactJson<T>(value: T): T; redact(text: string): string },
+  comparisons?: Parameters<typeof toPromptfooOutput>[3],
 ): Promise<string> {
-  return writeOutputFile(path, workspace, promptfooOutputText(result, suite, redact));
+  return writeOutputFile(path, workspace, promptfooOutputText(result, suite, redact, comparisons));
 }
 
 /** The output file's text, redacted: its values first (decoded text), then the whole JSON text. */
@@ -258,6 +280,8 @@ export function promptfooOutputText(
   result: ChecksResult,
   suite: CheckSuite,
   redact: { redactJson<T>(value: T): T; redact(text: string): string },
+  comparisons?: Parameters<typeof toPromptfooOutput>[3],
 ): string {
-  return redact.redact(`${JSON.stringify(redact.redactJson(toPromptfooOutput(result, suite)), null, 2)}\n`);
+  const output = toPromptfooOutput(result, suite, undefined, comparisons);
+  return redact.redact(`${JSON.stringify(redact.redactJson(output), null, 2)}\n`);
 }
