@@ -29,7 +29,7 @@ export function readRubricPrompt(
           ? { ...vars, input: m.input, ideal: m.value, completion: tryParse(m.output) }
           : { ...vars, input: m.input, criteria: m.value, completion: tryParse(m.output) },
     );
-  const prompt: RubricPrompt = { render: (m) => rubricMessages(source, context(m)) };
+  const prompt: RubricPrompt = { render: (m, deadline) => rubricMessages(source, context(m), false, deadline) };
   try {
     // Rendered once now with stand-in material, so a template that cannot render is found before any request.
     rubricMessages(source, context({ output: 'output', value: 'value', input: 'input' }), true);
