@@ -101,9 +101,10 @@ export class Budget {
 
   /** Work done: characters read or written (or units computed by the caller). */
   charge(units: number): void {
-    this.spent += units;
-    if (!(this.spent <= WORK_LIMIT))
+    // Refused before it is done: what was spent never passes the limit.
+    if (!(this.spent + units <= WORK_LIMIT))
       throw tooMuch(`handles more than ${WORK_LIMIT / MI} Mi characters and items (read and written)`);
+    this.spent += units;
     if (this.spent >= this.nextLook) {
       this.nextLook = this.spent + DEADLINE_EVERY;
       this.look();
