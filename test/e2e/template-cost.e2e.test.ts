@@ -65,7 +65,7 @@ async function attacked(rubric: string): Promise<{ judge: FakeJudge; run: Awaite
     env: { GITHUB_WORKSPACE: dir },
     cwd: dir,
     // A guard, not a measure: on the step-counting evaluator these ran out of memory or past a minute.
-    killAfterMs: 40_000,
+    killAfterMs: 25_000,
   });
   return { judge, run };
 }
