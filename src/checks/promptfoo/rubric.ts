@@ -18,8 +18,7 @@ export function rubricMessages(
   strict = false,
   deadline?: RenderDeadline,
 ): RubricMessage[] {
-  const renderOne = (text: string): string =>
-    strict ? render(text, context) : renderLenient(text, context, deadline);
+  const renderOne = (text: string): string => (strict ? render(text, context) : renderLenient(text, context, deadline));
   let parsed: unknown;
   try {
     parsed = JSON.parse(template);

@@ -78,7 +78,7 @@ function piecewise(kit: FilterKit, text: string, transform: (piece: string) => s
   const PIECE = 64 * 1024;
   const parts: string[] = [];
   let size = 0;
-  for (let start = 0; start < text.length; ) {
+  for (let start = 0; start < text.length;) {
     let end = Math.min(text.length, start + PIECE);
     while (end < text.length && end > start + 1 && /[\r\ud800-\udbff]/.test(text[end - 1])) end--;
     const out = transform(text.slice(start, end));
@@ -152,11 +152,13 @@ function escapeFilter(kit: FilterKit, value: Data, force: boolean): SafeText {
   if (value instanceof SafeText && !force) return value;
   const s = value === null || value === undefined ? '' : toText(value, kit.budget);
   // A replacement per character escaped: charged as an item each, beside what is read and written.
-  return new SafeText(piecewise(kit, s, (piece) => {
-    const out = escapeText(piece);
-    kit.budget.charge(((out.length - piece.length) / 3) * ITEM_COST);
-    return out;
-  }));
+  return new SafeText(
+    piecewise(kit, s, (piece) => {
+      const out = escapeText(piece);
+      kit.budget.charge(((out.length - piece.length) / 3) * ITEM_COST);
+      return out;
+    }),
+  );
 }
 
 /** JavaScript's `a < b` and `a > b` on plain data (lists and mappings as their text). */
@@ -300,6 +302,10 @@ def(['dictsort'], {
     );
   },
 });
+/** What JSON.stringify writes as an escape (control characters, quotes, backslashes, surrogates). */
+// eslint-disable-next-line no-control-regex -- the control characters are what is counted
+const JSON_ESCAPED = /[\u0000-\u001f"\\\ud800-\udfff]/g;
+
 def(['dump'], {
   safe: 'own',
   run: (kit, v, [indent]) => {
@@ -308,7 +314,7 @@ def(['dump'], {
     // (a text is counted at the most JSON could write for it: six characters for a control one).
     const charge = (key: string, value: unknown): unknown => {
       const text = typeof value === 'string' ? value : '';
-      const escaped = !text ? 0 : text.length - text.replace(/[\u0000-\u001f"\\\ud800-\udfff]/g, '').length;
+      const escaped = !text ? 0 : text.length - text.replace(JSON_ESCAPED, '').length;
       const written = key.length + text.length + escaped * 5 + 16;
       size += written;
       kit.budget.fits(size);
@@ -449,7 +455,13 @@ def(['rejectattr'], {
 def(['replace'], { safe: 'keeps', run: (kit, v, args) => replaceText(kit, v, args) });
 def(['reverse'], {
   run: (kit, v) => {
-    if (typeof v === 'string') return wrote(kit, itemsOf(textOf('reverse', v, kit), kit.budget).reverse().join(''));
+    if (typeof v === 'string')
+      return wrote(
+        kit,
+        itemsOf(textOf('reverse', v, kit), kit.budget)
+          .reverse()
+          .join(''),
+      );
     return isList(v) ? [...v].reverse() : [];
   },
 });
@@ -463,7 +475,8 @@ def(['round'], {
 });
 def(['safe'], {
   safe: 'own',
-  run: (kit, v) => (v instanceof SafeText ? v : new SafeText(v === null || v === undefined ? '' : toText(v, kit.budget))),
+  run: (kit, v) =>
+    v instanceof SafeText ? v : new SafeText(v === null || v === undefined ? '' : toText(v, kit.budget)),
 });
 def(['selectattr'], {
   run: (kit, v, [attr]) => listOf('selectattr', v).filter((item) => !!field('selectattr', item, attr, kit)),

@@ -216,7 +216,10 @@ describe('a template cannot outlast its bounds', () => {
   const big = Array.from({ length: 300 }, (_, i) => i);
   it.each<[string, RegExp]>([
     ['{% for a in big %}{% for b in big %}{% for c in big %}{% endfor %}{% endfor %}{% endfor %}', /handles more than/],
-    ['{% for a in big %}{% for b in big %}{% for c in big %}.{% endfor %}{% endfor %}{% endfor %}', /handles more than/],
+    [
+      '{% for a in big %}{% for b in big %}{% for c in big %}.{% endfor %}{% endfor %}{% endfor %}',
+      /handles more than/,
+    ],
     ['{% set x = "ab" %}{% for a in big %}{% set x = x ~ x %}{% endfor %}{{ x }}', /(builds a text|handles) more than/],
     [
       '{% set x = [1] %}{% for a in big %}{% set x = [x, x] %}{% endfor %}{{ x }}',
