@@ -305,7 +305,13 @@ export function renderTemplate(source: string, vars: Record<string, unknown>, op
 }
 
 /** Nunjucks' frames: a `for` opens one; `set` writes where the name already is, else in the innermost. */
-type Frame = Map<string, Data>;
+type Frame = Map<string, Data | typeof UNSET>;
+
+/**
+ * A loop's name bound to nothing (an item's missing part): Nunjucks binds loop names to the
+ * compiled code's own variables, so such a name hides an outer one of the same name.
+ */
+const UNSET = Symbol('unset');
 
 class Evaluation {
   readonly budget: Budget;
@@ -438,7 +444,10 @@ class Evaluation {
           // A turn: its names bound and its `loop` built.
           this.budget.charge(2 * STEP_COST);
           const values = this.at(node, () => turn(i));
-          names.forEach((name, u) => frame.set(name, values[u]));
+          // The names the turn binds (all of them over a list; the key and value otherwise).
+          values.forEach((value, u) => {
+            if (u < names.length) frame.set(names[u], value === undefined ? UNSET : value);
+          });
           frame.set(
             'loop',
             mapping([
@@ -470,6 +479,7 @@ class Evaluation {
     this.budget.charge(this.frames.length * ITEM_COST);
     for (let i = this.frames.length - 1; i >= 0; i--) {
       const value = this.frames[i].get(name);
+      if (value === UNSET) return undefined;
       if (value !== undefined) return value;
     }
     return Object.hasOwn(this.vars, name) ? asData(this.vars[name]) : undefined;
