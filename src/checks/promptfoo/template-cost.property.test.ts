@@ -138,4 +138,29 @@ describe('a generated template over large values stays within one budget of work
     expect(r.work).toBeLessThanOrEqual(WORK_LIMIT);
     expect(r.held).toBeLessThanOrEqual(HOLD_LIMIT);
   });
+
+  it("reads its deadline on the caller's clock: past it, refused at the line it reached, whatever it was doing", () => {
+    // A clock that moves one tick each time it is read: the rendering looks every 1 Mi units.
+    let ticks = 0;
+    const deadline = { at: 3, now: () => ticks++ };
+    const source = 'a\n{% for a in nums %}{% for b in nums %}{% endfor %}{% endfor %}';
+    let spent = { work: 0, held: 0 };
+    let err: unknown;
+    try {
+      evaluate(parseTemplate(source), VARS, { strict: false, deadline, meter: (m) => (spent = m) });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(TemplateError);
+    expect((err as TemplateError).message).toBe("it was still rendering when the step's timeout ran out");
+    expect((err as TemplateError).line).toBe(2);
+    // Read at the start and once per 1 Mi units: the fourth read (at 3) stopped it at 3 Mi of the 32.
+    expect(ticks).toBe(4);
+    expect(spent.work).toBeGreaterThanOrEqual(3 * MI);
+    expect(spent.work).toBeLessThan(3 * MI + 4096);
+    // A deadline already past: nothing rendered at all.
+    expect(() => evaluate(parseTemplate('x'), VARS, { strict: false, deadline: { at: 0, now: () => 1 } })).toThrow(
+      "it was still rendering when the step's timeout ran out",
+    );
+  });
 });

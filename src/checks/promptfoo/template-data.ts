@@ -371,7 +371,8 @@ export function contains(key: Data, container: Data, budget: Budget): boolean {
   }
   if (typeof container === 'string') {
     const part = jsString(key, budget);
-    budget.charge(container.length + part.length);
+    // A search: each character of the text looked at, some more than once.
+    budget.charge(2 * container.length + part.length);
     return container.includes(part);
   }
   if (isMapping(container)) {

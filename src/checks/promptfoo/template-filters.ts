@@ -564,8 +564,8 @@ def(['wordcount'], {
   safe: 'drops',
   run: (kit, v) => {
     const s = textOf('wordcount', normalize(v, ''), kit);
-    // The words are found (and listed) once: a second and third read, and a list of at most n/2.
-    kit.budget.charge(s.length * 2);
+    // The words are found (and listed) once: a regular expression's pass, and a list of at most n/2.
+    kit.budget.charge(s.length * 8);
     kit.budget.fits(Math.ceil(s.length / 2) * ITEM_SIZE);
     return s ? (s.match(/\w+/g)?.length ?? null) : null;
   },

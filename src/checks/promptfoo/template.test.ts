@@ -243,11 +243,17 @@ describe('a template cannot outlast its bounds', () => {
 });
 
 describe('filters read a hostile reply in linear time', () => {
-  // A rubricPrompt hands the reply to filters at grading time: 256 KiB takes about four times what
-  // 64 KiB takes (a quadratic reader would take sixteen). The best of three runs, as a ratio.
-  const TEMPLATE =
-    '{{ output | striptags(true) | length }}{{ output | striptags | length }}{{ output | wordcount }}' +
-    '{{ output | replace("<a", "") | length }}{{ output | escape | length }}{{ "x" in output }}';
+  // A rubricPrompt hands the reply to filters at grading time: 1 MiB takes about four times what
+  // 256 KiB takes (a quadratic reader would take sixteen). The best of three runs, as a ratio; each
+  // filter in a template of its own, so each stays within one rendering's budget.
+  const TEMPLATES = [
+    '{{ output | striptags(true) | length }}',
+    '{{ output | striptags | length }}',
+    '{{ output | wordcount }}',
+    '{{ output | replace("<a", "") | length }}',
+    '{{ output | escape | length }}',
+    '{{ "x" in output }}',
+  ];
   const hostile = (mib: number): string[] => {
     const n = mib * 1024 * 1024;
     return ['<a'.repeat(n / 2), `${' '.repeat(n)}x`, '<!--'.repeat(n / 4), '<a_'.repeat(Math.floor(n / 3))];
@@ -256,15 +262,16 @@ describe('filters read a hostile reply in linear time', () => {
     let fastest = Infinity;
     for (let i = 0; i < 3; i++) {
       const started = performance.now();
-      ours(TEMPLATE, { output });
+      for (const template of TEMPLATES) ours(template, { output });
       fastest = Math.min(fastest, performance.now() - started);
     }
     return fastest;
   };
 
   it.each([0, 1, 2, 3])('hostile input %i', (which) => {
-    const small = best(hostile(1 / 16)[which]);
-    const large = best(hostile(1 / 4)[which]);
-    expect(large / Math.max(small, 1)).toBeLessThan(10);
+    const small = best(hostile(0.25)[which]);
+    const large = best(hostile(1)[which]);
+    // Against at least 4 ms: linear readers take a few milliseconds here, a quadratic one seconds.
+    expect(large / Math.max(small, 4)).toBeLessThan(10);
   });
 });

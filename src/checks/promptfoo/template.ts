@@ -441,8 +441,8 @@ class Evaluation {
       this.frames.push(frame);
       try {
         for (let i = 0; i < length; i++) {
-          // A turn: its names bound and its `loop` built.
-          this.budget.charge(2 * STEP_COST);
+          // A turn: its names bound and its `loop` built (measured: the dearest node).
+          this.budget.charge(4 * STEP_COST);
           const values = this.at(node, () => turn(i));
           // The names the turn binds (all of them over a list; the key and value otherwise).
           values.forEach((value, u) => {
