@@ -396,6 +396,7 @@ class ClawConversation {
         conversation: [...conversation],
         ...(vars ? { vars } : {}),
         ...(this.options.comparing ? { fresh: true } : {}),
+        renderBy: { at: this.deps.deadline, now: () => this.deps.clock.now() },
       },
       deadline,
       this.deps.deadline,

@@ -15,7 +15,7 @@ import { FACTUALITY_CATEGORIES, type GradedAssertion, type RecipeAssertion, isRe
 import { jsonValuesIn, lastJsonObject, wholeJsonObject } from './json-in-text.js';
 import type { VerdictCache } from './judge-cache.js';
 import { type GraderTools, recipeMessages, runRecipe, selectBestIndex } from './promptfoo/graders.js';
-import type { Message } from './rubric.js';
+import type { Message, RenderDeadline } from './rubric.js';
 
 /** Part of every cache key: a change to the instructions below must not reuse old verdicts. */
 export const TEMPLATE_VERSION = 'claw-deploy-judge/2';
@@ -37,6 +37,8 @@ export interface GradeTask {
   vars?: Record<string, unknown>;
   /** A comparison's attempt: asked afresh, so n identical replies are n verdicts, not one cached n times. */
   fresh?: boolean;
+  /** When a grading template's rendering must end (the step's deadline). */
+  renderBy?: RenderDeadline;
 }
 
 /** What one grading cost: whether a call was made or the cache answered, and what the judge reported. */
@@ -132,11 +134,14 @@ export function gradingMessages(task: GradeTask & { assertion: GradedAssertion }
   if (assertion.rubricPrompt) {
     // promptfoo's own rubric prompt: its variables capped as the blocks are.
     const last = conversation.at(-1);
-    return assertion.rubricPrompt.render({
-      output: capText(last?.reply ?? ''),
-      value: capText(assertion.value),
-      input: capText(last?.send ?? ''),
-    });
+    return assertion.rubricPrompt.render(
+      {
+        output: capText(last?.reply ?? ''),
+        value: capText(assertion.value),
+        input: capText(last?.send ?? ''),
+      },
+      task.renderBy,
+    );
   }
   const turns = conversation.flatMap((t, i) => [
     { role: 'user', content: t.send },

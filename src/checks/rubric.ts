@@ -6,8 +6,17 @@ export interface Message {
   content: string;
 }
 
+/** When a rendering must end by: the step's deadline, on the run's clock. */
+export interface RenderDeadline {
+  at: number;
+  now(): number;
+}
+
 /** A grading template of the user's own (promptfoo's `rubricPrompt`), rendered per grading. */
 export interface RubricPrompt {
-  /** The messages for one grading: the reply, the rubric (or reference) and the last message sent. */
-  render(material: { output: string; value: string; input: string }): Message[];
+  /**
+   * The messages for one grading: the reply, the rubric (or reference) and the last message sent;
+   * a rendering still under way at `deadline` is refused (that grading's error).
+   */
+  render(material: { output: string; value: string; input: string }, deadline?: RenderDeadline): Message[];
 }

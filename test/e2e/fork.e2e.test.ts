@@ -303,7 +303,7 @@ tests:
 `,
       });
       // Before, the render ran on (10^9 iterations) past the step's timeout and past SIGTERM; then a
-      // 5 s read bound cut it; now the evaluator's step bound refuses it at the template's line.
+      // 5 s read bound cut it; now the evaluator's work bound refuses it at the template's line.
       const run = await runAction(inputsFor(s, { command: 'check', checks: 'promptfooconfig.yaml' }), {
         ...fork(dir),
         killAfterMs: 60_000,
@@ -311,7 +311,9 @@ tests:
       expect(run.signal).toBeNull();
       expect(run.exitCode).toBe(1);
       expect(run.errors).toEqual([
-        expect.stringMatching(/^promptfooconfig\.yaml, line 3: the prompt .* it takes more than 1000000 steps/),
+        expect.stringMatching(
+          /^promptfooconfig\.yaml, line 3: the prompt .* it handles more than 32 Mi characters and items/,
+        ),
       ]);
       expect(s.requests).toEqual([]);
     },
@@ -419,7 +421,7 @@ tests:
     expect(run.signal).toBeNull();
     expect(run.exitCode).toBe(1);
     expect(run.stdout).toContain(
-      'judge unavailable: its grading prompt: the template did not render: it takes more than 1000000 steps',
+      "judge unavailable: its grading prompt: promptfooconfig.yaml, line 5: 'rubricPrompt': the template did not render: it handles more than 32 Mi characters and items",
     );
     expect(j.requests).toEqual([]);
   });

@@ -7,6 +7,7 @@ import { type AssertContext, SCRIPT_EXTENSIONS } from './assert-context.js';
 import { ConfigFiles } from './files.js';
 import type { GEvalPrompts } from './graders.js';
 import { type Obj, isObj, show } from './located.js';
+import { RenderError } from './render.js';
 import { rubricMessages, stringified, tryParse } from './rubric.js';
 
 /** `rubricPrompt` (the assertion's, or the test's options'): text or chat messages, with {{output}}, {{rubric}}… */
@@ -29,7 +30,20 @@ export function readRubricPrompt(
           ? { ...vars, input: m.input, ideal: m.value, completion: tryParse(m.output) }
           : { ...vars, input: m.input, criteria: m.value, completion: tryParse(m.output) },
     );
-  const prompt: RubricPrompt = { render: (m) => rubricMessages(source, context(m)) };
+  // At grading, a rendering past its bounds (or the step's deadline) is that grading's error, named
+  // by the file and line the template came from.
+  const at = ctx.places.where(holder, 'rubricPrompt');
+  const prompt: RubricPrompt = {
+    render: (m, deadline) => {
+      try {
+        return rubricMessages(source, context(m), false, deadline);
+      } catch (err) {
+        if (err instanceof RenderError && at)
+          throw new RenderError(`${at.file}, line ${at.line}: 'rubricPrompt': ${err.message}`);
+        throw err;
+      }
+    },
+  };
   try {
     // Rendered once now with stand-in material, so a template that cannot render is found before any request.
     rubricMessages(source, context({ output: 'output', value: 'value', input: 'input' }), true);

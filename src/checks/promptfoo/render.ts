@@ -8,7 +8,8 @@
 // Templates come from the repository, never from a reply: a Claw's reply is only ever a value
 // handed to one (a rubricPrompt's `output`).
 import { Script, createContext } from 'node:vm';
-import { TemplateError, renderTemplate } from './template.js';
+import type { Deadline } from './template-data.js';
+import { type Template, TemplateError, evaluate, parseTemplate } from './template.js';
 
 export class RenderError extends Error {}
 
@@ -36,10 +37,35 @@ export function withinTime<T>(ms: number, work: () => T): T {
   }
 }
 
+// Parsed templates, by their text: a long grading template is parsed once (at load, under the
+// read watchdog) and rendered per grading from its tree, so no grading parses it again outside a
+// bound (Nunjucks' parser is quadratic on some texts). A short one parses in well under a
+// millisecond; the cache holds at most the configs' own text.
+const parsed = new Map<string, Template>();
+const PARSE_ONCE_FROM = 1024;
+const MAX_PARSED_CHARS = 32 * 1024 * 1024;
+let parsedChars = 0;
+
+function parsedTemplate(source: string): Template {
+  if (source.length < PARSE_ONCE_FROM) return parseTemplate(source);
+  let template = parsed.get(source);
+  if (!template) {
+    template = parseTemplate(source);
+    for (const [old] of parsed) {
+      if (parsedChars + source.length <= MAX_PARSED_CHARS) break;
+      parsed.delete(old);
+      parsedChars -= old.length;
+    }
+    parsed.set(source, template);
+    parsedChars += source.length;
+  }
+  return template;
+}
+
 /** Renders `template` with `vars`; a template that will not render throws RenderError saying why. */
 export function render(template: string, vars: Record<string, unknown>): string {
   try {
-    return renderTemplate(wrapPartial(template), vars, { strict: true });
+    return evaluate(parsedTemplate(wrapPartial(template)), vars, { strict: true });
   } catch (err) {
     throw new RenderError(explain(template, vars, err));
   }
@@ -47,15 +73,17 @@ export function render(template: string, vars: Record<string, unknown>): string 
 
 /**
  * Renders a template already known to render (a rubricPrompt at grading time, given the reply);
- * one that fails gives its own text, one that passes its bounds (looping over a long reply)
- * throws RenderError.
+ * one that fails gives its own text, one that passes its bounds (its work, what it holds, or
+ * `deadline`) throws RenderError naming the template's line.
  */
-export function renderLenient(template: string, vars: Record<string, unknown>): string {
+export function renderLenient(template: string, vars: Record<string, unknown>, deadline?: Deadline): string {
   try {
-    return renderTemplate(wrapPartial(template), vars, { strict: false });
+    return evaluate(parsedTemplate(wrapPartial(template)), vars, { strict: false, deadline });
   } catch (err) {
     if (err instanceof TemplateError && err.kind === 'limit')
-      throw new RenderError(`the template did not render: ${err.message}`);
+      throw new RenderError(
+        `the template did not render: ${err.message}${err.line === undefined ? '' : ` (the template's line ${err.line})`}`,
+      );
     return template;
   }
 }

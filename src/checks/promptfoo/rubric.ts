@@ -1,16 +1,24 @@
 // promptfoo's grading templates as promptfoo renders them (its renderLlmRubricPrompt): a JSON list
 // of chat messages with each string rendered, else one user message; objects in the context
 // handed over as their JSON text. The material graded (a Claw's reply) is a value, never a template.
-import type { Message } from '../rubric.js';
+import type { Message, RenderDeadline } from '../rubric.js';
 import { type Obj, isObj } from './located.js';
 import { render, renderLenient } from './render.js';
 
 /** A grading message, as the judge sends it. */
 export type RubricMessage = Message;
 
-/** promptfoo's rubric rendering: JSON messages with each string rendered, else one user message. */
-export function rubricMessages(template: string, context: Record<string, unknown>, strict = false): RubricMessage[] {
-  const renderOne = (text: string): string => (strict ? render(text, context) : renderLenient(text, context));
+/**
+ * promptfoo's rubric rendering: JSON messages with each string rendered, else one user message.
+ * `strict` at load (a value not set is a mistake); `deadline` at grading (the step's).
+ */
+export function rubricMessages(
+  template: string,
+  context: Record<string, unknown>,
+  strict = false,
+  deadline?: RenderDeadline,
+): RubricMessage[] {
+  const renderOne = (text: string): string => (strict ? render(text, context) : renderLenient(text, context, deadline));
   let parsed: unknown;
   try {
     parsed = JSON.parse(template);

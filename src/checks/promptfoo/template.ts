@@ -12,6 +12,10 @@ import {
   Budget,
   type Data,
   type DataObject,
+  type Deadline,
+  ITEM_COST,
+  SafeText,
+  STEP_COST,
   TemplateError,
   asData,
   compare,
@@ -28,7 +32,7 @@ import {
   toNumber,
   toText,
 } from './template-data.js';
-import { FILTERS, type FilterKit, TESTS } from './template-filters.js';
+import { FILTERS, type FilterDef, type FilterKit, TESTS } from './template-filters.js';
 
 export { TemplateError } from './template-data.js';
 
@@ -279,11 +283,20 @@ function refuseNode(node: Node | undefined): never {
 export interface EvaluateOptions {
   /** Printing a value that is not set is an error (Nunjucks' throwOnUndefined), rather than nothing. */
   strict: boolean;
+  /** When the rendering must end (the step's timeout): past it, it is refused at its line. */
+  deadline?: Deadline;
+  /** Told, when the rendering ends (rendered or refused), the work it did and the largest value it held. */
+  meter?: (spent: { work: number; held: number }) => void;
 }
 
 /** Renders a checked template with `vars`: text, or TemplateError. */
 export function evaluate(template: Template, vars: Record<string, unknown>, options: EvaluateOptions): string {
-  return new Evaluation(vars, options).run(template.root);
+  const evaluation = new Evaluation(vars, options);
+  try {
+    return evaluation.run(template.root);
+  } finally {
+    options.meter?.({ work: evaluation.budget.work, held: evaluation.budget.largest });
+  }
 }
 
 /** Parses, checks and renders `source` with `vars`. */
@@ -292,10 +305,16 @@ export function renderTemplate(source: string, vars: Record<string, unknown>, op
 }
 
 /** Nunjucks' frames: a `for` opens one; `set` writes where the name already is, else in the innermost. */
-type Frame = Map<string, Data>;
+type Frame = Map<string, Data | typeof UNSET>;
+
+/**
+ * A loop's name bound to nothing (an item's missing part): Nunjucks binds loop names to the
+ * compiled code's own variables, so such a name hides an outer one of the same name.
+ */
+const UNSET = Symbol('unset');
 
 class Evaluation {
-  private readonly budget = new Budget();
+  readonly budget: Budget;
   private readonly kit: FilterKit;
   private readonly frames: Frame[] = [new Map()];
 
@@ -303,12 +322,15 @@ class Evaluation {
     private readonly vars: Record<string, unknown>,
     private readonly options: EvaluateOptions,
   ) {
+    this.budget = new Budget(options.deadline);
     this.kit = { budget: this.budget, strict: options.strict };
   }
 
   run(root: Node): string {
     const out: string[] = [];
-    this.statements(kids(root), out, { length: 0 });
+    const size = { length: 0 };
+    this.statements(kids(root), out, size);
+    this.budget.charge(size.length);
     return out.join('');
   }
 
@@ -323,7 +345,12 @@ class Evaluation {
     out.push(text);
   }
 
+  /** One statement; whatever ends it (a bound, a deadline) is told at its line. */
   private statement(node: Node, out: string[], size: { length: number }): void {
+    this.at(node, () => this.statementAt(node, out, size));
+  }
+
+  private statementAt(node: Node, out: string[], size: { length: number }): void {
     this.budget.step();
     switch (node.typename) {
       case 'NodeList':
@@ -382,6 +409,7 @@ class Evaluation {
   }
 
   private assign(name: string, value: Data): void {
+    this.budget.charge(this.frames.length * ITEM_COST);
     const frame =
       [...this.frames].reverse().find((f) => f.get(name) !== undefined) ?? this.frames[this.frames.length - 1];
     frame.set(name, value);
@@ -392,24 +420,34 @@ class Evaluation {
     const nameNode = node.name as Node;
     const names = (nameNode.typename === 'Array' ? kids(nameNode) : [nameNode]).map((n) => n.value as string);
     let length: number | undefined;
-    // Nunjucks: a list (or a text) by its items; with several names, also a mapping by its keys.
+    // Nunjucks: a list (or a text) by its items; with several names, a list's items by their items,
+    // and anything else by JavaScript's for…in: a mapping's keys, a text's positions.
     let turn: ((i: number) => Data[]) | undefined;
-    if (arr && (isList(arr) || typeof arr === 'string')) {
-      length = arr.length;
-      turn = names.length === 1 ? (i) => [itemAt(arr, i)] : (i) => names.map((_, u) => itemAt(itemAt(arr, i), u));
-    } else if (arr && names.length > 1 && isMapping(arr)) {
-      const keys = keysOf(arr);
+    // A text marked safe is an object to Nunjucks: iterated, it gives its letters by code point.
+    const items = arr instanceof SafeText ? this.at(node, () => this.letters(arr.text)) : arr;
+    if (items && (isList(items) || (typeof items === 'string' && names.length === 1))) {
+      length = items.length;
+      turn = names.length === 1 ? (i) => [itemAt(items, i)] : (i) => names.map((_, u) => itemAt(itemAt(items, i), u));
+    } else if (typeof items === 'string' && items) {
+      length = items.length;
+      turn = (i) => [String(i), items[i]];
+    } else if (items && names.length > 1 && isMapping(items)) {
+      const keys = this.at(node, () => keysOf(items, this.budget));
       length = keys.length;
-      turn = (i) => [keys[i], arr[keys[i]]];
-    } else if (arr && names.length > 1) length = 0;
+      turn = (i) => [keys[i], items[keys[i]]];
+    } else if (items && names.length > 1) length = 0;
     if (turn && length) {
       const frame: Frame = new Map();
       this.frames.push(frame);
       try {
         for (let i = 0; i < length; i++) {
-          this.budget.step();
+          // A turn: its names bound and its `loop` built (measured: the dearest node).
+          this.budget.charge(4 * STEP_COST);
           const values = this.at(node, () => turn(i));
-          names.forEach((name, u) => frame.set(name, values[u]));
+          // The names the turn binds (all of them over a list; the key and value otherwise).
+          values.forEach((value, u) => {
+            if (u < names.length) frame.set(names[u], value === undefined ? UNSET : value);
+          });
           frame.set(
             'loop',
             mapping([
@@ -431,9 +469,17 @@ class Evaluation {
     if (node.else_ && !length) this.statement(node.else_ as Node, out, size);
   }
 
+  /** A text's letters by code point (Array.from), as Nunjucks iterates an object with an iterator. */
+  private letters(text: string): string[] {
+    this.budget.list(text.length);
+    return Array.from(text);
+  }
+
   private lookup(name: string): Data {
+    this.budget.charge(this.frames.length * ITEM_COST);
     for (let i = this.frames.length - 1; i >= 0; i--) {
       const value = this.frames[i].get(name);
+      if (value === UNSET) return undefined;
       if (value !== undefined) return value;
     }
     return Object.hasOwn(this.vars, name) ? asData(this.vars[name]) : undefined;
@@ -450,17 +496,23 @@ class Evaluation {
       case 'Symbol':
         return this.lookup(node.value as string);
       case 'LookupVal':
-        return member(this.expression(node.target as Node), this.expression(node.val as Node));
+        return member(this.expression(node.target as Node), this.expression(node.val as Node), this.budget);
       case 'Group': {
         let last: Data;
         for (const child of kids(node)) last = this.expression(child);
         return last;
       }
       case 'Array':
+        this.budget.list(kids(node).length);
         return kids(node).map((child) => this.expression(child));
       case 'Dict': {
         const out: DataObject = mapping();
-        for (const pair of kids(node)) out[(pair.key as Node).value as string] = this.expression(pair.value as Node);
+        this.budget.list(kids(node).length);
+        for (const pair of kids(node)) {
+          const key = (pair.key as Node).value as string;
+          this.budget.charge(key.length);
+          out[key] = this.expression(pair.value as Node);
+        }
         return out;
       }
       case 'InlineIf':
@@ -546,9 +598,21 @@ class Evaluation {
     // of a long list (`big | reverse` k times) costs k × n, never k steps.
     return this.at(node, () => {
       if (Array.isArray(value)) this.kit.budget.list(value.length);
-      const out = filter.run(this.kit, value, args);
+      const out = this.runFilter(name, filter, value, args);
       if (Array.isArray(out)) this.kit.budget.list(out.length);
       return out;
     });
+  }
+
+  /** A filter given a text marked safe runs as Nunjucks runs it there (FilterDef.safe), or is refused. */
+  private runFilter(name: string, filter: FilterDef, value: Data, args: Data[]): Data {
+    if (!(value instanceof SafeText) || filter.safe === 'own') return filter.run(this.kit, value, args);
+    if (!filter.safe)
+      throw new TemplateError(
+        'refused',
+        `the filter '${name}' is given a text marked safe (by safe or escape), which Nunjucks reads as an object, not as its letters: apply '${name}' before 'safe' or 'escape'`,
+      );
+    const out = filter.run(this.kit, value.text, args);
+    return filter.safe === 'keeps' && typeof out === 'string' ? new SafeText(out) : out;
   }
 }
