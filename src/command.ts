@@ -128,16 +128,3 @@ export interface CommandDefinition<I extends InputName = InputName> extends Comm
   /** With `history`, it writes its deployments' records after its wait and rollback (each up to the timeout). */
   recordsAfterWaiting?: boolean;
 }
-
-/** Inputs several commands read together (a command's `inputs` spreads the groups it reads). */
-export const READS = {
-  /** Polling a deployment or a Claw's task, and the status words. */
-  waiting: ['poll-interval', 'success-statuses', 'failure-statuses'],
-  /** The trigger of a deployment. */
-  deploying: ['strategy', 'payload', 'on-conflict'],
-  rollingBack: ['auto-rollback', 'rollback-on'],
-  /** Several Claws in waves. */
-  fleet: ['waves', 'bake', 'max-failures'],
-  /** The conversation checks, their reports and the files they trust. */
-  checks: ['checks', 'checks-junit', 'checks-output', 'judge-cache', 'trusted-files'],
-} as const;

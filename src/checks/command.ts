@@ -1,5 +1,6 @@
 // The check command: a checks file against Claws, with no deployment.
-import { type Command, type CommandDefinition, READS } from '../command.js';
+import { type Command, type CommandDefinition } from '../command.js';
+import { inputsReadBy } from '../inputs.js';
 import { isValidId, ID_EXPECTED } from '../identifiers.js';
 import { type SettingsOf, refuseInput } from '../settings.js';
 import { CONCURRENCY, mapWithConcurrency } from '../concurrency.js';
@@ -16,8 +17,8 @@ import {
 import { comparisonSummary } from './comparison-report.js';
 
 /** The inputs each command reads (beyond the common ones): its run sees only the settings they fill. */
-const CHECK_READS = ['claw-id', ...READS.waiting, ...READS.checks] as const;
-const COMPARE_READS = ['claw-id', ...READS.waiting, ...READS.checks, 'baseline', 'baseline-file', 'fail-on'] as const;
+const CHECK_READS = inputsReadBy('check');
+const COMPARE_READS = inputsReadBy('compare');
 export const check: Command<SettingsOf<(typeof CHECK_READS)[number]>> = async ({ settings, deps }) => {
   if (!deps.checks) throw new Error('the check command needs a checks file');
   const options = { deadline: deps.deadline, signal: deps.signal };

@@ -1,7 +1,8 @@
 // The deploy, wait and rollback commands, as the run's table calls them: one Claw or a fleet, and
 // each one's outputs, summary and GitHub Deployment status.
 import type { CommandContext } from '../command.js';
-import { type Command, type CommandDefinition, type CommandResult, READS } from '../command.js';
+import { inputsReadBy } from '../inputs.js';
+import { type Command, type CommandDefinition, type CommandResult } from '../command.js';
 import { type SettingsOf, refuseInput } from '../settings.js';
 import { type DeploymentState, type GitHubRun, commitUrl, runUrl } from '../workflow-run.js';
 import { deployOutputs, deploySummary } from './deploy-report.js';
@@ -18,34 +19,9 @@ import { stateSealKey } from '../seal.js';
 import { deployRecords, fleetRecords } from './records.js';
 
 /** The inputs each command reads (beyond the common ones): its run sees only the settings they fill. */
-const DEPLOY_READS = [
-  'claw-id',
-  ...READS.deploying,
-  'wait',
-  ...READS.waiting,
-  ...READS.rollingBack,
-  ...READS.fleet,
-  ...READS.checks,
-  'baseline',
-  'fail-on',
-  // A fleet's bake probes its Claws with them.
-  'probe-message',
-  'probe-expect',
-  'environment',
-  'github-token',
-  // With it, each deployment is kept as a record on the history branch, sealed with the state secret.
-  'history',
-  'state-secret',
-] as const;
-const WAIT_READS = ['deployment-id', ...READS.waiting, ...READS.rollingBack] as const;
-const ROLLBACK_READS = [
-  'claw-id',
-  'deployment-id',
-  ...READS.waiting,
-  'history',
-  'github-token',
-  'state-secret',
-] as const;
+const DEPLOY_READS = inputsReadBy('deploy');
+const WAIT_READS = inputsReadBy('wait');
+const ROLLBACK_READS = inputsReadBy('rollback');
 
 /** GitHub's reading of an outcome: failed or paused is a failure, timed-out or cancelled an error. */
 export function githubState(outcome: string): DeploymentState | undefined {

@@ -2,7 +2,8 @@
 // with `history` (or incidents or a status page, which turn it on), the run is also kept on the
 // history branch, incidents are opened and closed as issues, and the page is rendered.
 import { ApiError } from '../api/errors.js';
-import { type Command, type CommandDefinition, READS } from '../command.js';
+import { type Command, type CommandDefinition } from '../command.js';
+import { inputsReadBy } from '../inputs.js';
 import type { SettingsOf } from '../settings.js';
 import { errorMessage } from '../errors.js';
 import { type IncidentLine, healthOutputs, healthSummary, healthTimeSummary } from './health-report.js';
@@ -22,25 +23,7 @@ const MAX_PROBE_RETRY_MS = 30_000;
 const MAX_GITHUB_SHARE_MS = 30_000;
 
 /** The inputs each command reads (beyond the common ones): its run sees only the settings they fill. */
-const HEALTH_READS = [
-  'claw-id',
-  ...READS.waiting,
-  ...READS.checks,
-  'probe-message',
-  'probe-expect',
-  'fail-on-unhealthy',
-  'github-token',
-  'state-secret',
-  'history',
-  'status-page',
-  'incidents',
-  'confirm',
-  'recover',
-  'reopen-within',
-  'assignees',
-  'mention',
-  'max-new-incidents',
-] as const;
+const HEALTH_READS = inputsReadBy('health');
 export const health: Command<SettingsOf<(typeof HEALTH_READS)[number]>> = async ({
   settings,
   deps,

@@ -7,8 +7,8 @@ import {
   type CommandDeps,
   type CommandResult,
   type Policy,
-  READS,
 } from '../command.js';
+import { inputsReadBy } from '../inputs.js';
 import { ACTION_WORDS, type Words, wordsOf } from '../words.js';
 import { errorMessage } from '../errors.js';
 import { runUrl } from '../workflow-run.js';
@@ -137,23 +137,9 @@ export async function applyCommand(
 }
 
 /** The inputs each command reads (beyond the common ones): its run sees only the settings they fill. */
-const PLAN_READS = ['manifest', 'comment', 'github-token'] as const;
-const APPLY_READS = [
-  'manifest',
-  'plan-id',
-  'auto-approve',
-  'deploy-changed',
-  'rewrite-secrets',
-  ...READS.deploying,
-  ...READS.waiting,
-  ...READS.rollingBack,
-  ...READS.fleet,
-  ...READS.checks,
-  // A fleet's bake probes its Claws with them.
-  'probe-message',
-  'probe-expect',
-] as const;
-const DRIFT_READS = ['manifest', 'fail-on-drift'] as const;
+const PLAN_READS = inputsReadBy('plan');
+const APPLY_READS = inputsReadBy('apply');
+const DRIFT_READS = inputsReadBy('drift');
 
 /** The manifest the run read, for the commands that need one (Settings refuses them without it). */
 function manifestOf(context: CommandContext<Pick<Settings, 'command'>>): Manifest {
