@@ -37,8 +37,6 @@ import { CancelledError, InputError, errorMessage } from './errors.js';
 import { TRUSTED_FILES } from './config/fork.js';
 import { clip } from './format.js';
 import { forkEventOfShell, githubRun } from './workflow-run.js';
-import type { DoraReport } from './health/dora.js';
-import { doraJson, doraText } from './health/dora-report.js';
 import { folderHealthHost, usableFolder } from './health/folder-host.js';
 import {
   COMMANDS,
@@ -50,7 +48,7 @@ import {
   readInputFiles,
   readSettings,
 } from './run.js';
-import type { CommandDefinition } from './command.js';
+import type { CommandDefinition, ResultView } from './command.js';
 import type { Settings } from './settings.js';
 import { VERSION } from './version.js';
 import { describeFailure } from './wiring.js';
@@ -129,6 +127,7 @@ export async function run(
       terminal,
       words,
       historyFolder: args.historyDir === undefined ? undefined : resolve(io.cwd, args.historyDir),
+      definition: definitionOf(settings.command, commands),
     });
   } catch (err) {
     // A fault of this program: still one line, still one JSON object.
@@ -152,11 +151,11 @@ function entryOf(argv: string[], io: CliIo, commands: readonly CommandDefinition
     outcome: string,
     message: string,
     outputs: Record<string, string> = {},
-    dora?: DoraReport,
+    extra?: Record<string, unknown>,
   ) => {
     if (json) {
       const result = jsonResult(outputs, { outcome, exitCode, message: clip(message, 4000) });
-      jsonStdout.write(`${JSON.stringify(dora ? { ...result, dora: doraJson(dora) } : result)}\n`);
+      jsonStdout.write(`${JSON.stringify(extra ? { ...result, ...extra } : result)}\n`);
     }
     return exitCode;
   };
@@ -225,7 +224,7 @@ async function prepare(
   // health's history (and page) in a local folder: the action's branch, previewed on disk. Deploy
   // and rollback read `history` too (their records), but only on the branch: the page's command.
   if (args.historyDir !== undefined) {
-    const refusal = await historyFolderRefusal(definition.inputs.includes('status-page'), args.historyDir, io.cwd);
+    const refusal = await historyFolderRefusal(definition.historyFolder === true, args.historyDir, io.cwd);
     if (refusal) return refuse(refusal);
     settings = { ...settings, history: args.historyDir, statusPage: args.statusPage };
   }
@@ -256,10 +255,12 @@ interface Reporting {
     outcome: string,
     message: string,
     outputs?: Record<string, string>,
-    dora?: DoraReport,
+    extra?: Record<string, unknown>,
   ) => ExitCode;
   /** health: the folder its history and page are kept in (--history-dir). */
   historyFolder?: string;
+  /** The command that runs. */
+  definition: CommandDefinition;
 }
 
 /** Why --history-dir cannot be used as given, or undefined. */
@@ -286,7 +287,7 @@ async function runCommand(settings: Settings, files: InputFiles, r: Reporting): 
       process.exit(end(EXIT[signal], 'cancelled', `Interrupted twice (${signal}): stopped at once.`));
     }
     interrupted = signal;
-    terminal.warning(cancelNotice(signal, settings, [...deployments]));
+    terminal.warning(cancelNotice(signal, r.definition, settings, [...deployments]));
     cancel.abort();
   };
   for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
@@ -328,7 +329,7 @@ async function runCommand(settings: Settings, files: InputFiles, r: Reporting): 
         : outputs.outcome === 'error'
           ? EXIT.error
           : EXIT.failed;
-    if (r.json) return end(exitCode, outputs.outcome, result.message, outputs, result.dora);
+    if (r.json) return end(exitCode, outputs.outcome, result.message, outputs, result.json);
     // With `--output -` stdout holds promptfoo's JSON alone: the summary goes to stderr.
     (settings.checksOutput === '-' ? r.stderr : r.stdout).write(`${summary(result, outputs, r)}\n`);
     return exitCode;
@@ -355,15 +356,23 @@ function summary(result: CommandResult, outputs: Record<string, string>, r: Repo
       ? `${paint('32', '✔')} ${terminalLine(result.message)}`
       : `${paint('31', '✘')} ${terminalLine(result.message)}`,
   ];
-  if (result.plan) parts.push('', planText(result.plan.result, result.plan.view.title, r.color));
+  const views = result.views ?? [];
+  // A plan heads the outputs; the other views follow the checks.
+  for (const view of views.filter((v) => v.kind === 'plan')) parts.push('', drawn(view, width, r.color));
   const table = outputsTable(outputs);
   if (table) parts.push('', table);
   if (result.checks) parts.push('', checksTable(result.checks, width, r.color));
-  // health: the reply that failed a probe, as a failed check's is shown.
-  const unhealthy = outputs.healthy === 'false' && outputs.report && unhealthyText(outputs.report, width, r.color);
-  if (unhealthy) parts.push('', unhealthy);
+  for (const view of views.filter((v) => v.kind !== 'plan')) {
+    const text = drawn(view, width, r.color);
+    if (text) parts.push('', text);
+  }
   if (result.comparisons?.length) parts.push('', comparisonText(result.comparisons, r.color));
-  const dora = doraText(result.dora);
-  if (dora) parts.push('', dora);
   return parts.join('\n');
+}
+
+/** A command's view, drawn for the terminal (an unreadable health report draws nothing). */
+function drawn(view: ResultView, width: number, color: boolean): string {
+  if (view.kind === 'plan') return planText(view.result, view.title, color);
+  if (view.kind === 'unhealthy') return unhealthyText(view.report, width, color) ?? '';
+  return view.text;
 }

@@ -29,6 +29,8 @@ export interface InputRow {
   help?: Readonly<Record<string, string>>;
   /** Said after the commands that read it when it is set for another ("which run checks"). */
   onlyWithWhy?: string;
+  /** With `parse`: whether its value counts as set, for a command that does not read it (refused then). */
+  setWhen?: (value: never) => boolean;
   /** Said instead of the commands that read it, when it is set for another. */
   onlyWith?: string;
   /** The command line refuses it as a flag, saying why: it needs the GitHub run around it. */

@@ -8,7 +8,6 @@ import type { Logger } from './clock.js';
 import { checksSummary } from './checks/checks-report.js';
 import { upsertComment } from './github/comment.js';
 import { connectGitHub } from './github/connection.js';
-import { commentBody, commentMarker } from './manifest/plan-report.js';
 import { CancelledError, InputError, errorMessage } from './errors.js';
 import { errorSummary } from './report/error-report.js';
 import { capMarkdown } from './report/markdown.js';
@@ -86,8 +85,6 @@ export async function run(commands: readonly CommandDefinition[] = COMMANDS): Pr
     const session = sessionOf(settings, definition, github, workspace, cancel.signal, mirror);
     const result = await execute(settings, files, session, commands);
     if (mirror) result.outputs['github-deployment-id'] = await mirror.finish(result.github);
-    if (result.plan && settings.comment && definition.inputs.includes('comment'))
-      await commentPlan(settings, result.plan, github);
     await report(result, files);
     state.finished();
   } catch (err) {
@@ -161,6 +158,7 @@ function sessionOf(
       mirror?.start([settings.clawId], [deploymentId]);
     },
     onFleetProgress: (inFlight) => state.fleetInFlight(inFlight),
+    comment: (comment) => commentOnPullRequest(settings, comment, github),
     preview: definition.pullRequest
       ? {
           host: githubPreviewHost(settings.githubToken, connectGitHub(settings.githubToken, github), log.warning),
@@ -232,24 +230,25 @@ function mirrorFor(settings: Settings, github: GitHubRun) {
   };
 }
 
-/** On a pull request, the plan in one comment, found again by its marker; elsewhere an info line. */
-async function commentPlan(
+/** On a pull request, `body` in one comment, found again by its marker; elsewhere an info line. */
+async function commentOnPullRequest(
   settings: Settings,
-  { result, view }: NonNullable<CommandResult['plan']>,
+  { marker, body, what }: { marker: string; body: string; what: string },
   github: GitHubRun,
 ): Promise<void> {
   if (!['pull_request', 'pull_request_target'].includes(github.eventName) || github.pullRequest === undefined) {
-    log.info(`Not commenting the plan: the event is ${github.eventName || 'not a GitHub event'}, not a pull request.`);
+    log.info(`Not commenting ${what}: the event is ${github.eventName || 'not a GitHub event'}, not a pull request.`);
     return;
   }
   const done = await upsertComment({
     github: connectGitHub(settings.githubToken, github),
     pullRequest: github.pullRequest,
-    marker: commentMarker(result.plan.manifest),
-    body: secrets.redact(commentBody(result.plan, view)),
+    marker,
+    body: secrets.redact(body),
     warn: log.warning,
   });
-  if (done) log.info(`The plan is on pull request #${github.pullRequest} (comment ${done}).`);
+  if (done)
+    log.info(`${what[0].toUpperCase()}${what.slice(1)} is on pull request #${github.pullRequest} (comment ${done}).`);
 }
 
 async function writeSummary(markdown: string, cap?: CommandResult['summaryCap']): Promise<void> {

@@ -36,6 +36,8 @@ export interface CommandInputs {
   requires?: Readonly<Record<string, string>>;
   /** It always calls GitHub: what the token needs (the message when there is none). */
   githubToken?: string;
+  /** Inputs whose meaning is its own: its parser replaces the row's (compare's `baseline` is a Claw's id). */
+  parse?: Readonly<Record<string, (text: string, w: Words) => unknown>>;
   /** Its rules across inputs, once all of them are read; `given` is each input as the user gave it. */
   validate?: (settings: Settings, given: InputReader, w: Words) => void;
 }
@@ -79,19 +81,10 @@ export interface ReadFields {
   judgeCache: string;
   /** plan, apply, drift: the manifest, relative to the workspace. */
   manifest: string;
-  /** apply: the reviewed plan's id; apply refuses when the plan it computes now is another. Empty: no check. */
-  planId: string;
   /** plan on a pull_request event: keep the plan in one comment on the pull request. */
   comment: boolean;
-  /**
-   * deploy: `none` (today's gate) or `before` (the checks on the live Claw before the trigger,
-   * compared with those after it); compare: the baseline Claw's id, or '' with `baselineFile`.
-   */
-  baseline: string;
   /** compare: a checks output saved earlier (`checks-output`), the baseline instead of a Claw. */
   baselineFile: string;
-  /** apply: an empty `plan-id` applies unreviewed only when this says so. */
-  autoApprove: boolean;
   /** The files are the repository's own whatever the event (`trusted-files`): a fork's event refuses nothing. */
   trustedFiles: boolean;
   /** Where to write the checks' results in promptfoo's output format; empty: nowhere. */
@@ -407,10 +400,7 @@ function readGitHub(r: Reading): Pick<Settings, 'environment' | 'githubToken' | 
 /** The user's files (checks, their reports, the judge's cache, the manifest) and the inputs that go with them. */
 function readFiles(
   r: Reading,
-): Pick<
-  Settings,
-  'checks' | 'checksJunit' | 'judgeCache' | 'baseline' | 'baselineFile' | 'manifest' | 'planId' | 'autoApprove'
-> & { checksOutput: string } {
+): Pick<Settings, 'checks' | 'checksJunit' | 'judgeCache' | 'baselineFile' | 'manifest'> & { checksOutput: string } {
   const { read, w } = r;
   const checks = filePath(
     read,
@@ -425,12 +415,11 @@ function readFiles(
     fail('judge-cache', judgeCache, `to be set only with ${w.input('checks')} (no checks, no judge)`);
   r.onlyWith('checks', checks !== '', checks);
   r.need('checks', checks);
-  const baseline = readBaseline(r, checks);
+  const baselineFile = readBaselineFile(r);
   const manifest = filePath(read, 'manifest', `a YAML manifest of Claws in ${w.folder}, such as claws.yml`);
   if (r.reads('manifest') && !manifest)
     fail('manifest', '', `the YAML manifest to ${r.command.name}, such as claws.yml`);
   r.onlyWith('manifest', manifest !== '', manifest);
-  const approval = readApproval(r);
   const checksOutput = filePath(
     read,
     'checks-output',
@@ -453,34 +442,21 @@ function readFiles(
       fail(report, path, `a file other than ${w.input(name)} (the report would replace ${what})`);
     }
   }
-  return { checks, checksJunit, judgeCache, ...baseline, manifest, ...approval, checksOutput };
-}
-
-/** apply's review: the reviewed plan's id, or `auto-approve`, never both. */
-function readApproval(r: Reading): Pick<Settings, 'planId' | 'autoApprove'> {
-  const { read, w } = r;
-  const planId = read('plan-id').trim();
-  if (planId && !/^[0-9a-f]{16}$/.test(planId)) {
-    fail('plan-id', planId, `the ${w.output('plan-id')} of the reviewed plan: 16 hexadecimal digits`);
-  }
-  r.onlyWith('plan-id', planId !== '', planId);
-  const autoApprove = parsed(read, 'auto-approve', parseBoolean);
-  r.onlyWith('auto-approve', autoApprove, read('auto-approve'));
-  if (autoApprove && planId) {
-    fail(
-      'auto-approve',
-      read('auto-approve'),
-      `false when ${w.input('plan-id')} names the reviewed plan (one or the other)`,
-    );
-  }
-  return { planId, autoApprove };
+  return { checks, checksJunit, judgeCache, baselineFile, manifest, checksOutput };
 }
 
 /** Every input with a parser of its own in its row, parsed to its field. */
 function readParsed(r: Reading): ParsedFields {
   const fields: Record<string, unknown> = {};
   for (const row of INPUTS) {
-    if (row.parse) fields[row.fills as string] = parsed(r.read, row.name, (text) => row.parse!(text, r.w));
+    // A command gives an input a meaning of its own with its own parser (compare's `baseline`).
+    const parse = r.command.parse?.[row.name] ?? row.parse;
+    if (!parse) continue;
+    const value = parsed(r.read, row.name, (text) => parse(text, r.w));
+    fields[row.fills as string] = value;
+    if (row.setWhen && !r.reads(row.name)) {
+      r.onlyWith(row.name, row.setWhen(value as never), typeof value === 'string' ? value : r.read(row.name));
+    }
   }
   return fields as ParsedFields;
 }
@@ -531,26 +507,15 @@ function readHealthOverTime(r: Reading): Pick<Settings, 'incidents' | 'history' 
   };
 }
 
-/**
- * deploy's `baseline` (none or before), or, for the command that reads `baseline-file`, a Claw's id
- * ('' for the input's default, `none`, which names no Claw); that command's rules are its own.
- */
-function readBaseline(r: Reading, checks: string): Pick<Settings, 'baseline' | 'baselineFile'> {
-  const { read, w } = r;
-  const value = read('baseline').trim();
+/** compare's `baseline-file`: a checks output saved earlier, refused for the commands that do not read it. */
+function readBaselineFile(r: Reading): string {
   const baselineFile = filePath(
-    read,
+    r.read,
     'baseline-file',
     'a checks output saved earlier, such as reports/claw-checks.json',
   );
   r.onlyWith('baseline-file', baselineFile !== '', baselineFile);
-  if (r.reads('baseline-file')) return { baseline: value === 'none' ? '' : value, baselineFile };
-  const baseline = parsed(read, 'baseline', (v) => parseEnum(v, ['none', 'before'] as const));
-  if (baseline === 'before' && !r.reads('baseline'))
-    fail('baseline', value, 'none, or before only with the deploy command');
-  if (baseline === 'before' && !checks)
-    fail('baseline', value, `none when ${w.input('checks')} is empty (before compares the checks' results)`);
-  return { baseline, baselineFile: '' };
+  return baselineFile;
 }
 
 /** A path in the workspace: one line of visible text, or empty. */

@@ -114,7 +114,8 @@ export const compareDefinition: CommandDefinition<(typeof COMPARE_READS)[number]
   summary:
     'run the checks on a baseline (--baseline CLAW or --baseline-file) and a candidate (--claw-id), and compare them',
   inputs: COMPARE_READS,
-  // `baseline` is the baseline Claw's id here ('' when not given), or `baseline-file` instead.
+  // `baseline` is the baseline Claw's id here ('' for the input's default, none, which names no Claw).
+  parse: { baseline: (v) => (v.trim() === 'none' ? '' : v.trim()) },
   validate: ({ checks, clawId, baseline: claw, baselineFile }, _given, w) => {
     if (!checks)
       refuseInput('checks', '', 'the YAML file of conversation checks both sides run, such as .github/claw-checks.yml');

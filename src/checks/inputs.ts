@@ -1,5 +1,6 @@
 // The checks feature's inputs (the checks file, its reports, the judge's cache, the comparison's baseline): one row each (input-row.ts).
 import type { InputRow } from '../input-row.js';
+import { parseEnum } from '../parse.js';
 
 export const CHECKS_INPUTS = [
   {
@@ -51,7 +52,11 @@ export const CHECKS_INPUTS = [
       deploy:
         "none (the checks' absolute gate) or before (the checks run on the live Claw before the trigger and on the deployment after it, and are compared; --fail-on decides).",
     },
+    onlyWith: 'the deploy command (none or before) or the compare command (a Claw id)',
+    // deploy's meaning; compare gives it its own (a Claw's id) in its definition.
     fills: 'baseline',
+    parse: (v): string => parseEnum(v, ['none', 'before']),
+    setWhen: (v: string) => v !== 'none',
   },
   {
     name: 'baseline-file',

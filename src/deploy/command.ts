@@ -9,7 +9,8 @@ import { deployOutputs, deploySummary } from './deploy-report.js';
 import { fleetOutputs, fleetSummary } from './fleet-report.js';
 import { type DeployResult, deployClaw, rollbackCommand, waitOnDeployment } from './deploy.js';
 import { rolloutFleet, tally } from './fleet.js';
-import { suitePower } from '../checks/comparison.js';
+import { compareRuns, suitePower } from '../checks/comparison.js';
+import { deployingCancel, rollbackCancel } from './cancel-notice.js';
 import type { CheckSuite } from '../checks/check.js';
 import type { Logger } from '../clock.js';
 import { type ClawComparison, comparisonSummary } from '../checks/comparison-report.js';
@@ -155,7 +156,19 @@ export const deployDefinition: CommandDefinition<(typeof DEPLOY_READS)[number]> 
   fleet: true,
   githubDeployment: true,
   recordsAfterWaiting: true,
+  prepare: {
+    // `baseline: before`: the checks on the live Claw before the trigger, compared with those after it.
+    behaviour: ({ baseline, failOn }, suite) =>
+      baseline === 'before' ? { failOn, compare: (before, after) => compareRuns(before, after, suite) } : undefined,
+  },
+  cancel: deployingCancel,
   validate: (settings, given, w) => {
+    if (settings.baseline === 'before' && !settings.checks)
+      refuseInput(
+        'baseline',
+        settings.baseline,
+        `none when ${w.input('checks')} is empty (before compares the checks' results)`,
+      );
     if (settings.checks && !settings.wait)
       refuseInput(
         'wait',
@@ -171,6 +184,7 @@ export const waitDefinition: CommandDefinition<(typeof WAIT_READS)[number]> = {
   summary: 'wait for an existing deployment (--deployment-id) to reach a final status',
   inputs: WAIT_READS,
   requires: { 'deployment-id': 'the id of the deployment to wait on' },
+  cancel: deployingCancel,
   run: wait,
 };
 
@@ -179,6 +193,7 @@ export const rollbackDefinition: CommandDefinition<(typeof ROLLBACK_READS)[numbe
   summary: "roll back a deployment, or a Claw's current one",
   inputs: ROLLBACK_READS,
   recordsAfterWaiting: true,
+  cancel: rollbackCancel,
   validate: (settings, _given, w) => {
     if (settings.clawId === '' && settings.deploymentId === '')
       refuseInput(

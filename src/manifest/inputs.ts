@@ -1,6 +1,6 @@
 // The inputs of Claws as code (plan, apply, drift): one row each (input-row.ts).
 import type { InputRow } from '../input-row.js';
-import { parseBoolean } from '../parse.js';
+import { ParseError, parseBoolean } from '../parse.js';
 
 export const MANIFEST_INPUTS = [
   {
@@ -24,6 +24,13 @@ export const MANIFEST_INPUTS = [
     group: 'Applying',
     readBy: ['apply'],
     fills: 'planId',
+    parse: (v, w): string => {
+      const id = v.trim();
+      if (id && !/^[0-9a-f]{16}$/.test(id))
+        throw new ParseError(`the ${w.output('plan-id')} of the reviewed plan: 16 hexadecimal digits`, id);
+      return id;
+    },
+    setWhen: (v: string) => v !== '',
   },
   {
     name: 'deploy-changed',
@@ -85,5 +92,7 @@ export const MANIFEST_INPUTS = [
     group: 'Applying',
     readBy: ['apply'],
     fills: 'autoApprove',
+    parse: parseBoolean,
+    setWhen: (v: boolean) => v,
   },
 ] as const satisfies readonly InputRow[];
