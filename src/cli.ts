@@ -202,7 +202,8 @@ async function prepare(
     return refuse(`No command: expected one of ${names.join(', ')}.`);
   }
   const definition = definitionOf(args.command, commands);
-  if (definition.pullRequest) return refuse(definition.pullRequest.commandLine);
+  const pullRequest = definition.action?.pullRequest;
+  if (pullRequest) return refuse(pullRequest.commandLine);
   if (!KEY_VARIABLES.some((v) => env[v]?.trim())) {
     return refuse(
       `No API key: set ${KEY_VARIABLES.join(' (or ')}) in the environment. The key is never taken from a flag.`,
@@ -224,7 +225,7 @@ async function prepare(
   // health's history (and page) in a local folder: the action's branch, previewed on disk. Deploy
   // and rollback read `history` too (their records), but only on the branch: the page's command.
   if (args.historyDir !== undefined) {
-    const refusal = await historyFolderRefusal(definition.historyFolder === true, args.historyDir, io.cwd);
+    const refusal = await historyFolderRefusal(definition.commandLine?.historyFolder === true, args.historyDir, io.cwd);
     if (refusal) return refuse(refusal);
     settings = { ...settings, history: args.historyDir, statusPage: args.statusPage };
   }

@@ -16,7 +16,7 @@ import type { PreviewHost } from './preview/host.js';
 import type { HealthHost } from './health/host.js';
 import type { ClawComparison } from './checks/comparison-report.js';
 import type { BehaviourGate } from './checks/comparison.js';
-import type { CommandInputs, InputName, InputReader, Settings, SettingsOf } from './settings.js';
+import type { CommandInputs, InputName, InputRules, Settings, SettingsOf } from './settings.js';
 
 /** The user's files, read and checked before any request: the checks and the manifest. */
 export interface InputFiles {
@@ -124,28 +124,35 @@ export interface CommandDefinition<I extends InputName = InputName> extends Comm
   summary: string;
   /** The inputs it reads beyond the common ones: its run and its rules see only the settings they fill. */
   inputs: readonly I[];
-  validate?: (settings: SettingsOf<I>, given: InputReader, w: Words) => void;
-  run: Command<SettingsOf<I>>;
-  /** The user's files read, checked before any request (apply: every secret the manifest names is set). */
-  checkFiles?: (files: Omit<InputFiles, 'secrets'>, words?: Words) => void;
-  /** What its inputs mean for the run the core prepares, where the command gives them a meaning of its own. */
+  /** Its own rules for its inputs (settings.ts reads them), before any request. */
+  rules?: InputRules<SettingsOf<I>>;
+  /** What its inputs and files mean for the run the core prepares, where the meaning is its own. */
   prepare?: {
+    /** The user's files read, checked before any request (apply: every secret the manifest names is set). */
+    files?: (files: Omit<InputFiles, 'secrets'>, words?: Words) => void;
     /** The checks file as it runs it (health: its probe is one more check). */
     suite?: (suite: CheckSuite, settings: SettingsOf<I>) => CheckSuite;
     /** The gate that compares the checks before and after its change (deploy with `baseline: before`). */
     behaviour?: (settings: SettingsOf<I>, suite: CheckSuite) => BehaviourGate | undefined;
   };
-  /** What a cancel on the command line means for it: the line saying what happens next. */
-  cancel?: (signal: string, settings: SettingsOf<I>, deployments: readonly string[]) => string;
-  /** The command line keeps its history in a local folder (`--history-dir`), as the action does on a branch. */
-  historyFolder?: true;
-  /**
-   * It follows a GitHub pull request (preview): the action gives it the pull request's host and
-   * event, and notices `withoutKey` when a fork's run has no key; the command line refuses it.
-   */
-  pullRequest?: { commandLine: string; withoutKey: string };
-  /** The action mirrors it into a GitHub Deployment when `environment` is set. */
-  githubDeployment?: boolean;
-  /** With `history`, it writes its deployments' records after its wait and rollback (each up to the timeout). */
-  recordsAfterWaiting?: boolean;
+  /** What the action does around it on GitHub. */
+  action?: {
+    /**
+     * It follows a GitHub pull request (preview): the action gives it the pull request's host and
+     * event, and notices `withoutKey` when a fork's run has no key; the command line refuses it.
+     */
+    pullRequest?: { commandLine: string; withoutKey: string };
+    /** The action mirrors it into a GitHub Deployment when `environment` is set. */
+    githubDeployment?: true;
+    /** With `history`, it writes its deployments' records after its wait and rollback (each up to the timeout). */
+    recordsAfterWaiting?: true;
+  };
+  /** What the command line does around it. */
+  commandLine?: {
+    /** What a cancel means for it: the line saying what happens next. */
+    cancel?: (signal: string, settings: SettingsOf<I>, deployments: readonly string[]) => string;
+    /** It keeps its history in a local folder (`--history-dir`), as the action does on a branch. */
+    historyFolder?: true;
+  };
+  run: Command<SettingsOf<I>>;
 }

@@ -55,8 +55,8 @@ export async function run(commands: readonly CommandDefinition[] = COMMANDS): Pr
   state.markMain();
   // A pull request from a fork runs without secrets: a preview then does nothing, and says so once.
   const named = commands.find((c) => c.name === core.getInput('command').trim());
-  if (named?.pullRequest && !rawKey.trim()) {
-    core.notice(named.pullRequest.withoutKey);
+  if (named?.action?.pullRequest && !rawKey.trim()) {
+    core.notice(named.action.pullRequest.withoutKey);
     return;
   }
   const workspace = workspaceOf(process.env);
@@ -79,7 +79,7 @@ export async function run(commands: readonly CommandDefinition[] = COMMANDS): Pr
   process.on('SIGTERM', onSignal);
 
   const github = githubRun();
-  const mirror = definition.githubDeployment ? mirrorFor(settings, github) : undefined;
+  const mirror = definition.action?.githubDeployment ? mirrorFor(settings, github) : undefined;
   try {
     if (settings.fleet) mirror?.start(settings.targets.all ? ['*'] : settings.targets.ids, []);
     const session = sessionOf(settings, definition, github, workspace, cancel.signal, mirror);
@@ -159,7 +159,7 @@ function sessionOf(
     },
     onFleetProgress: (inFlight) => state.fleetInFlight(inFlight),
     comment: (comment) => commentOnPullRequest(settings, comment, github),
-    preview: definition.pullRequest
+    preview: definition.action?.pullRequest
       ? {
           host: githubPreviewHost(settings.githubToken, connectGitHub(settings.githubToken, github), log.warning),
           event: {
@@ -178,7 +178,8 @@ function sessionOf(
             // A deployment's record is written after its wait and rollback (each up to the timeout).
             connectGitHub(settings.githubToken, github, {
               deadline:
-                Date.now() + (definition.recordsAfterWaiting ? 2 * settings.timeoutMs + 60_000 : settings.timeoutMs),
+                Date.now() +
+                (definition.action?.recordsAfterWaiting ? 2 * settings.timeoutMs + 60_000 : settings.timeoutMs),
               signal,
               warn: log.warning,
             }),

@@ -97,10 +97,10 @@ export async function readInputFiles(
     );
   }
   const compared = suite && firstCompare(suite);
-  const oneClaw = compared && definition.targets !== undefined && oneClawRun(settings);
+  const oneClaw = compared && definition.rules?.targets !== undefined && oneClawRun(settings);
   if (compared && oneClaw) throw new InputError(oneClawRefusal(compared, oneClaw));
   const manifest = settings.manifest ? await loadManifest(settings.manifest, workspace, env, words) : undefined;
-  definition.checkFiles?.({ suite, manifest }, words);
+  definition.prepare?.files?.({ suite, manifest }, words);
   if (manifest && forkEvent) refuseSecretsFromFork(manifest, forkEvent);
   const secrets = [...judgeSecrets(suite?.judges ?? []), ...(manifest ? secretValues(manifest) : [])];
   return { suite, manifest, secrets };

@@ -28,6 +28,11 @@ export { COMMON_INPUTS, type InputFields, type InputName };
 export interface CommandInputs {
   name: string;
   inputs: readonly string[];
+  rules?: InputRules;
+}
+
+/** A command's own rules for its inputs, read and checked before any request. */
+export interface InputRules<S = Settings> {
   /** `claw-id` names several Claws (or `*`): what to ask for when it names none. */
   targets?: string;
   /** Several Claws make a fleet rollout. */
@@ -39,7 +44,7 @@ export interface CommandInputs {
   /** Inputs whose meaning is its own: its parser replaces the row's (compare's `baseline` is a Claw's id). */
   parse?: Readonly<Record<string, (text: string, w: Words) => unknown>>;
   /** Its rules across inputs, once all of them are read; `given` is each input as the user gave it. */
-  validate?: (settings: Settings, given: InputReader, w: Words) => void;
+  validate?: (settings: S, given: InputReader, w: Words) => void;
 }
 
 /** Settings as a command that reads the inputs `I` sees them: the fields those inputs fill, and the common ones. */
@@ -216,7 +221,7 @@ class Reading {
 
   /** An input the command cannot run without, empty: what it is asked for. */
   need(input: string, value: string): void {
-    const expected = this.command.requires?.[input];
+    const expected = this.command.rules?.requires?.[input];
     if (expected !== undefined && value === '') fail(input, '', expected);
   }
 
@@ -247,7 +252,7 @@ export function readSettingsOf(
   try {
     const reading = new Reading(commands, read, words);
     const settings = readAll(reading);
-    reading.command.validate?.(settings, reading.read, words);
+    reading.command.rules?.validate?.(settings, reading.read, words);
     return settings;
   } catch (err) {
     if (err instanceof InputValueError && words !== ACTION_WORDS) {
@@ -340,13 +345,13 @@ function readClaws(r: Reading): Pick<Settings, 'clawId' | 'targets' | 'fleet' | 
   const clawInput = read('claw-id').trim();
   const targets = { all: false, ids: [] as string[] };
   let clawId = '';
-  if (r.command.targets !== undefined) {
+  if (r.command.rules?.targets !== undefined) {
     const ids = parseList(clawInput);
     if (ids.length === 0) {
       fail(
         'claw-id',
         clawInput,
-        `${r.command.targets}, several ids (comma or newline separated), or '*' for every Claw`,
+        `${r.command.rules?.targets}, several ids (comma or newline separated), or '*' for every Claw`,
       );
     }
     if (ids.includes('*')) {
@@ -361,7 +366,7 @@ function readClaws(r: Reading): Pick<Settings, 'clawId' | 'targets' | 'fleet' | 
     clawId = identifier(read, 'claw-id');
     r.need('claw-id', clawId);
   }
-  const fleet = r.command.fleet === true && clawId === '';
+  const fleet = r.command.rules?.fleet === true && clawId === '';
   const deploymentId = identifier(read, 'deployment-id');
   r.need('deployment-id', deploymentId);
   return { clawId, targets, fleet, deploymentId };
@@ -384,7 +389,7 @@ function readGitHub(r: Reading): Pick<Settings, 'environment' | 'githubToken' | 
   // Parsed once: every rule below that depends on it sees the same value (`TRUE` included).
   const comment = parsed(read, 'comment', parseBoolean);
   if (comment && githubToken === '') noToken(w, `'pull-requests: write' when ${w.input('comment')} is true`);
-  const needs = r.command.githubToken;
+  const needs = r.command.rules?.githubToken;
   if (needs !== undefined && githubToken === '') noToken(w, needs);
   if (environment && githubToken === '') noToken(w, `'deployments: write' when ${w.input('environment')} is set`);
   // Never shown; with `environment` it goes in a header after the deployment starts, so it is checked now.
@@ -450,7 +455,7 @@ function readParsed(r: Reading): ParsedFields {
   const fields: Record<string, unknown> = {};
   for (const row of INPUTS) {
     // A command gives an input a meaning of its own with its own parser (compare's `baseline`).
-    const parse = r.command.parse?.[row.name] ?? row.parse;
+    const parse = r.command.rules?.parse?.[row.name] ?? row.parse;
     if (!parse) continue;
     const value = parsed(r.read, row.name, (text) => parse(text, r.w));
     fields[row.fills as string] = value;

@@ -11,7 +11,7 @@ export function cancelNotice(
   deployments: readonly string[],
 ): string {
   return (
-    definition.cancel?.(signal, settings, deployments) ??
+    definition.commandLine?.cancel?.(signal, settings, deployments) ??
     `Received ${signal}: stopping the ${settings.command}; what is known so far is reported.`
   );
 }

@@ -152,29 +152,35 @@ export const deployDefinition: CommandDefinition<(typeof DEPLOY_READS)[number]> 
   name: 'deploy',
   summary: 'trigger a deployment of one Claw (or a fleet), wait for a final status, roll back when told to',
   inputs: DEPLOY_READS,
-  targets: 'the Claw to deploy',
-  fleet: true,
-  githubDeployment: true,
-  recordsAfterWaiting: true,
+  rules: {
+    targets: 'the Claw to deploy',
+    fleet: true,
+    validate: (settings, given, w) => {
+      if (settings.baseline === 'before' && !settings.checks)
+        refuseInput(
+          'baseline',
+          settings.baseline,
+          `none when ${w.input('checks')} is empty (before compares the checks' results)`,
+        );
+      if (settings.checks && !settings.wait)
+        refuseInput(
+          'wait',
+          given('wait'),
+          `true when ${w.input('checks')} is set: the checks run once the deployment has succeeded`,
+        );
+    },
+  },
   prepare: {
     // `baseline: before`: the checks on the live Claw before the trigger, compared with those after it.
     behaviour: ({ baseline, failOn }, suite) =>
       baseline === 'before' ? { failOn, compare: (before, after) => compareRuns(before, after, suite) } : undefined,
   },
-  cancel: deployingCancel,
-  validate: (settings, given, w) => {
-    if (settings.baseline === 'before' && !settings.checks)
-      refuseInput(
-        'baseline',
-        settings.baseline,
-        `none when ${w.input('checks')} is empty (before compares the checks' results)`,
-      );
-    if (settings.checks && !settings.wait)
-      refuseInput(
-        'wait',
-        given('wait'),
-        `true when ${w.input('checks')} is set: the checks run once the deployment has succeeded`,
-      );
+  action: {
+    githubDeployment: true,
+    recordsAfterWaiting: true,
+  },
+  commandLine: {
+    cancel: deployingCancel,
   },
   run: deploy,
 };
@@ -183,8 +189,12 @@ export const waitDefinition: CommandDefinition<(typeof WAIT_READS)[number]> = {
   name: 'wait',
   summary: 'wait for an existing deployment (--deployment-id) to reach a final status',
   inputs: WAIT_READS,
-  requires: { 'deployment-id': 'the id of the deployment to wait on' },
-  cancel: deployingCancel,
+  rules: {
+    requires: { 'deployment-id': 'the id of the deployment to wait on' },
+  },
+  commandLine: {
+    cancel: deployingCancel,
+  },
   run: wait,
 };
 
@@ -192,15 +202,21 @@ export const rollbackDefinition: CommandDefinition<(typeof ROLLBACK_READS)[numbe
   name: 'rollback',
   summary: "roll back a deployment, or a Claw's current one",
   inputs: ROLLBACK_READS,
-  recordsAfterWaiting: true,
-  cancel: rollbackCancel,
-  validate: (settings, _given, w) => {
-    if (settings.clawId === '' && settings.deploymentId === '')
-      refuseInput(
-        'deployment-id',
-        '',
-        `the deployment to roll back, or a ${w.input('claw-id')} whose current deployment is rolled back`,
-      );
+  rules: {
+    validate: (settings, _given, w) => {
+      if (settings.clawId === '' && settings.deploymentId === '')
+        refuseInput(
+          'deployment-id',
+          '',
+          `the deployment to roll back, or a ${w.input('claw-id')} whose current deployment is rolled back`,
+        );
+    },
+  },
+  action: {
+    recordsAfterWaiting: true,
+  },
+  commandLine: {
+    cancel: rollbackCancel,
   },
   run: rollback,
 };

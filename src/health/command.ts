@@ -135,8 +135,14 @@ export const healthDefinition: CommandDefinition<(typeof HEALTH_READS)[number]> 
   name: 'health',
   summary: "check Claws' health, with a chat probe or a checks file",
   inputs: HEALTH_READS,
-  targets: 'one Claw',
-  prepare: { suite: withProbe },
-  historyFolder: true,
+  rules: {
+    targets: 'one Claw',
+  },
+  prepare: {
+    suite: withProbe,
+  },
+  commandLine: {
+    historyFolder: true,
+  },
   run: health,
 };

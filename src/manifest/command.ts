@@ -240,27 +240,33 @@ export const applyDefinition: CommandDefinition<(typeof APPLY_READS)[number]> = 
   name: 'apply',
   summary: 'apply a manifest (refusing another plan than --plan-id), then deploy the Claws that changed',
   inputs: APPLY_READS,
-  validate: (settings, given, w) => {
-    // The review: the reviewed plan's id, or auto-approve, never both.
-    if (settings.autoApprove && settings.planId) {
-      refuseInput(
-        'auto-approve',
-        given('auto-approve'),
-        `false when ${w.input('plan-id')} names the reviewed plan (one or the other)`,
-      );
-    }
-    if (!settings.planId && !settings.autoApprove) {
-      refuseInput(
-        'plan-id',
-        '',
-        `the ${w.output('plan-id')} of the reviewed plan (apply refuses to write an unreviewed plan), or ${w.setting('auto-approve', 'true')} to apply without review`,
-      );
-    }
+  rules: {
+    validate: (settings, given, w) => {
+      // The review: the reviewed plan's id, or auto-approve, never both.
+      if (settings.autoApprove && settings.planId) {
+        refuseInput(
+          'auto-approve',
+          given('auto-approve'),
+          `false when ${w.input('plan-id')} names the reviewed plan (one or the other)`,
+        );
+      }
+      if (!settings.planId && !settings.autoApprove) {
+        refuseInput(
+          'plan-id',
+          '',
+          `the ${w.output('plan-id')} of the reviewed plan (apply refuses to write an unreviewed plan), or ${w.setting('auto-approve', 'true')} to apply without review`,
+        );
+      }
+    },
   },
-  checkFiles: ({ manifest }, words) => {
-    if (manifest) requireSecrets(manifest, words);
+  prepare: {
+    files: ({ manifest }, words) => {
+      if (manifest) requireSecrets(manifest, words);
+    },
   },
-  cancel: deployingCancel,
+  commandLine: {
+    cancel: deployingCancel,
+  },
   run: apply,
 };
 

@@ -98,11 +98,15 @@ export const previewDefinition: CommandDefinition<(typeof PREVIEW_READS)[number]
   name: 'preview',
   summary: 'GitHub only: a preview Claw per changed Claw on a pull request, checked beside production',
   inputs: PREVIEW_READS,
-  githubToken: "'pull-requests: write' for preview, which reads the pull request and keeps its comment",
-  pullRequest: {
-    commandLine:
-      'preview follows a GitHub pull request (opened, pushed, closed) and keeps its comment there: run it as the action, with command: preview, in a pull_request workflow.',
-    withoutKey: 'Previews need the API key; this run has none, as on pull requests from forks. No preview was made.',
+  rules: {
+    githubToken: "'pull-requests: write' for preview, which reads the pull request and keeps its comment",
+  },
+  action: {
+    pullRequest: {
+      commandLine:
+        'preview follows a GitHub pull request (opened, pushed, closed) and keeps its comment there: run it as the action, with command: preview, in a pull_request workflow.',
+      withoutKey: 'Previews need the API key; this run has none, as on pull requests from forks. No preview was made.',
+    },
   },
   run: preview,
 };
