@@ -38,8 +38,6 @@ import { CancelledError, InputError, errorMessage } from './errors.js';
 import { TRUSTED_FILES } from './config/fork.js';
 import { clip } from './format.js';
 import { forkEventOfShell, githubRun } from './workflow-run.js';
-import type { DoraReport } from './health/dora.js';
-import { doraJson, doraText } from './health/dora-report.js';
 import { folderHealthHost, usableFolder } from './health/folder-host.js';
 import {
   COMMANDS,
@@ -51,7 +49,7 @@ import {
   readInputFiles,
   readSettings,
 } from './run.js';
-import type { CommandDefinition } from './command.js';
+import type { CommandDefinition, ResultView } from './command.js';
 import type { Settings } from './settings.js';
 import { VERSION } from './version.js';
 import { describeFailure } from './wiring.js';
@@ -130,6 +128,7 @@ export async function run(
       terminal,
       words,
       historyFolder: args.historyDir === undefined ? undefined : resolve(io.cwd, args.historyDir),
+      definition: definitionOf(settings.command, commands),
     });
   } catch (err) {
     // A fault of this program: still one line, still one JSON object.
@@ -153,11 +152,11 @@ function entryOf(argv: string[], io: CliIo, commands: readonly CommandDefinition
     outcome: string,
     message: string,
     outputs: Record<string, string> = {},
-    dora?: DoraReport,
+    extra?: Record<string, unknown>,
   ) => {
     if (json) {
       const result = jsonResult(outputs, { outcome, exitCode, message: clip(message, 4000) });
-      jsonStdout.write(`${JSON.stringify(dora ? { ...result, dora: doraJson(dora) } : result)}\n`);
+      jsonStdout.write(`${JSON.stringify(extra ? { ...result, ...extra } : result)}\n`);
     }
     return exitCode;
   };
@@ -204,7 +203,8 @@ async function prepare(
     return refuse(`No command: expected one of ${names.join(', ')}.`);
   }
   const definition = definitionOf(args.command, commands);
-  if (definition.pullRequest) return refuse(definition.pullRequest.commandLine);
+  const pullRequest = definition.action?.pullRequest;
+  if (pullRequest) return refuse(pullRequest.commandLine);
   if (!KEY_VARIABLES.some((v) => env[v]?.trim())) {
     return refuse(
       `No API key: set ${KEY_VARIABLES.join(' (or ')}) in the environment. The key is never taken from a flag.`,
@@ -257,10 +257,12 @@ interface Reporting {
     outcome: string,
     message: string,
     outputs?: Record<string, string>,
-    dora?: DoraReport,
+    extra?: Record<string, unknown>,
   ) => ExitCode;
   /** health: the folder its history and page are kept in (--history-dir). */
   historyFolder?: string;
+  /** The command that runs. */
+  definition: CommandDefinition;
 }
 
 /** Why --history-dir (or --status-page beside it) cannot be used as given, or undefined. */
@@ -270,10 +272,9 @@ async function historyFolderRefusal(
   cwd: string,
 ): Promise<string | undefined> {
   const dir = args.historyDir ?? '';
-  const keeping = (name: string) => (definition.inputs as readonly string[]).includes(name);
-  if (!keeping('history'))
+  if (definition.commandLine?.historyFolder !== true)
     return `--history-dir keeps the history of deploy, rollback and health (their records, runs and status page), which deployments reads; not of ${definition.name}: expected claw-deploy deploy|rollback|health|deployments … --history-dir ${dir}.`;
-  if (args.statusPage && !keeping('status-page'))
+  if (args.statusPage && !(definition.inputs as readonly string[]).includes('status-page'))
     return `--status-page renders health's status page: expected claw-deploy health … --history-dir ${dir} --status-page (${definition.name} keeps its records there, and the next health run shows them).`;
   if (!(await usableFolder(resolve(cwd, dir))))
     return `--history-dir is ${JSON.stringify(dir)}, which is not a folder: expected a folder (created when missing) to keep the history in.`;
@@ -295,7 +296,7 @@ async function runCommand(settings: Settings, files: InputFiles, r: Reporting): 
       process.exit(end(EXIT[signal], 'cancelled', `Interrupted twice (${signal}): stopped at once.`));
     }
     interrupted = signal;
-    terminal.warning(cancelNotice(signal, settings, [...deployments]));
+    terminal.warning(cancelNotice(signal, r.definition, settings, [...deployments]));
     cancel.abort();
   };
   for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
@@ -337,7 +338,7 @@ async function runCommand(settings: Settings, files: InputFiles, r: Reporting): 
         : outputs.outcome === 'error'
           ? EXIT.error
           : EXIT.failed;
-    if (r.json) return end(exitCode, outputs.outcome, result.message, outputs, result.dora);
+    if (r.json) return end(exitCode, outputs.outcome, result.message, outputs, result.json);
     // With `--output -` stdout holds promptfoo's JSON alone: the summary goes to stderr.
     (settings.checksOutput === '-' ? r.stderr : r.stdout).write(`${summary(result, outputs, r)}\n`);
     return exitCode;
@@ -364,17 +365,25 @@ function summary(result: CommandResult, outputs: Record<string, string>, r: Repo
       ? `${paint('32', '✔')} ${terminalLine(result.message)}`
       : `${paint('31', '✘')} ${terminalLine(result.message)}`,
   ];
-  if (result.plan) parts.push('', planText(result.plan.result, result.plan.view.title, r.color));
+  const views = result.views ?? [];
+  // A plan heads the outputs; the other views follow the checks.
+  for (const view of views.filter((v) => v.kind === 'plan')) parts.push('', drawn(view, width, r.color));
   const table = outputsTable(outputs);
   if (table) parts.push('', table);
   if (result.checks) parts.push('', checksTable(result.checks, width, r.color));
-  // health: the reply that failed a probe, as a failed check's is shown.
-  const unhealthy = outputs.healthy === 'false' && outputs.report && unhealthyText(outputs.report, width, r.color);
-  if (unhealthy) parts.push('', unhealthy);
+  for (const view of views.filter((v) => v.kind !== 'plan')) {
+    const text = drawn(view, width, r.color);
+    if (text) parts.push('', text);
+  }
   if (result.comparisons?.length) parts.push('', comparisonText(result.comparisons, r.color, width));
   const deployments = outputs.deployments && deploymentsText(outputs.deployments);
   if (deployments) parts.push('', deployments);
-  const dora = doraText(result.dora);
-  if (dora) parts.push('', dora);
   return parts.join('\n');
+}
+
+/** A command's view, drawn for the terminal (an unreadable health report draws nothing). */
+function drawn(view: ResultView, width: number, color: boolean): string {
+  if (view.kind === 'plan') return planText(view.result, view.title, color);
+  if (view.kind === 'unhealthy') return unhealthyText(view.report, width, color) ?? '';
+  return view.text;
 }

@@ -37,7 +37,9 @@ const echo: CommandDefinition = {
   name: 'echo',
   summary: 'name the Claw given, sending nothing',
   inputs: ['claw-id'],
-  requires: { 'claw-id': 'the Claw to name' },
+  rules: {
+    requires: { 'claw-id': 'the Claw to name' },
+  },
   run: async ({ settings }) => ({
     ok: true,
     message: `Echo ${settings.clawId}.`,

@@ -14,10 +14,9 @@ import type { Manifest } from './manifest/manifest.js';
 import type { PreviewEvent } from './preview/request.js';
 import type { PreviewHost } from './preview/host.js';
 import type { HealthHost } from './health/host.js';
-import type { DoraReport } from './health/dora.js';
-import type { PlanView } from './manifest/plan-report.js';
 import type { ClawComparison } from './checks/comparison-report.js';
-import type { CommandInputs, InputName, InputReader, Settings, SettingsOf } from './settings.js';
+import type { BehaviourGate } from './checks/comparison.js';
+import type { CommandInputs, InputName, InputRules, Settings, SettingsOf } from './settings.js';
 
 /** The user's files, read and checked before any request: the checks and the manifest. */
 export interface InputFiles {
@@ -50,6 +49,8 @@ export interface Session {
   words?: Words;
   /** Where `checks-output: -` writes (the command line's stdout); absent: `-` is a file name. */
   stdout?: (text: string) => void;
+  /** On a pull request, keeps one comment found again by its marker (the action only). */
+  comment?: (comment: { marker: string; body: string; what: string }) => Promise<void>;
   /** The code host for health's history, incidents and page (the action only, with `history`). */
   health?: { host: HealthHost };
 }
@@ -71,6 +72,15 @@ export interface CommandContext<S = Settings> {
   checksFor: (suite: CheckSuite, clawIds: string[], groups?: string[][], mode?: RunMode) => Promise<ChecksResult>;
 }
 
+/**
+ * What a command shows on the command line, each drawn there in the terminal's width and colours:
+ * a plan, the reply that failed a probe (a health report's JSON), or plain text.
+ */
+export type ResultView =
+  | { kind: 'plan'; result: ManifestResult; title: string }
+  | { kind: 'unhealthy'; report: string }
+  | { kind: 'text'; text: string };
+
 /** What every command gives back, whatever it did: each entry turns it into outputs and a report. */
 export interface CommandResult {
   ok: boolean;
@@ -86,14 +96,14 @@ export interface CommandResult {
   failStep: boolean;
   /** The GitHub Deployment's final status, for a deploy (absent: leave it as it is). */
   github?: { state: DeploymentState; description: string; url?: string };
-  /** plan, apply, drift: the plan and how it was shown, for a pull-request comment. */
-  plan?: { result: ManifestResult; view: PlanView };
   /** The conversation checks that ran, when there is a checks file. */
   checks?: ChecksResult;
   /** A comparison of two runs of the checks, per Claw (deploy with a baseline, compare, preview). */
   comparisons?: ClawComparison[];
-  /** health with history: the figures teams track (status.json's `dora`), for the command line. */
-  dora?: DoraReport;
+  /** What the command line shows of it beyond its line, outputs and checks, drawn by the command line. */
+  views?: ResultView[];
+  /** Fields `--json` adds to its object (health: `dora`, the figures teams track). */
+  json?: Record<string, unknown>;
   /** A summary that may be larger than most (a plan's whole values), and where it is whole. */
   summaryCap?: { bytes: number; whereWhole: string };
 }
@@ -114,30 +124,35 @@ export interface CommandDefinition<I extends InputName = InputName> extends Comm
   summary: string;
   /** The inputs it reads beyond the common ones: its run and its rules see only the settings they fill. */
   inputs: readonly I[];
-  validate?: (settings: SettingsOf<I>, given: InputReader, w: Words) => void;
+  /** Its own rules for its inputs (settings.ts reads them), before any request. */
+  rules?: InputRules<SettingsOf<I>>;
+  /** What its inputs and files mean for the run the core prepares, where the meaning is its own. */
+  prepare?: {
+    /** The user's files read, checked before any request (apply: every secret the manifest names is set). */
+    files?: (files: Omit<InputFiles, 'secrets'>, words?: Words) => void;
+    /** The checks file as it runs it (health: its probe is one more check). */
+    suite?: (suite: CheckSuite, settings: SettingsOf<I>) => CheckSuite;
+    /** The gate that compares the checks before and after its change (deploy with `baseline: before`). */
+    behaviour?: (settings: SettingsOf<I>, suite: CheckSuite) => BehaviourGate | undefined;
+  };
+  /** What the action does around it on GitHub. */
+  action?: {
+    /**
+     * It follows a GitHub pull request (preview): the action gives it the pull request's host and
+     * event, and notices `withoutKey` when a fork's run has no key; the command line refuses it.
+     */
+    pullRequest?: { commandLine: string; withoutKey: string };
+    /** The action mirrors it into a GitHub Deployment when `environment` is set. */
+    githubDeployment?: true;
+    /** With `history`, it writes its deployments' records after its wait and rollback (each up to the timeout). */
+    recordsAfterWaiting?: true;
+  };
+  /** What the command line does around it. */
+  commandLine?: {
+    /** What a cancel means for it: the line saying what happens next. */
+    cancel?: (signal: string, settings: SettingsOf<I>, deployments: readonly string[]) => string;
+    /** It keeps its history in a local folder (`--history-dir`), as the action does on a branch. */
+    historyFolder?: true;
+  };
   run: Command<SettingsOf<I>>;
-  /** The user's files read, checked before any request (apply: every secret the manifest names is set). */
-  checkFiles?: (files: Omit<InputFiles, 'secrets'>, words?: Words) => void;
-  /**
-   * It follows a GitHub pull request (preview): the action gives it the pull request's host and
-   * event, and notices `withoutKey` when a fork's run has no key; the command line refuses it.
-   */
-  pullRequest?: { commandLine: string; withoutKey: string };
-  /** The action mirrors it into a GitHub Deployment when `environment` is set. */
-  githubDeployment?: boolean;
-  /** With `history`, it writes its deployments' records after its wait and rollback (each up to the timeout). */
-  recordsAfterWaiting?: boolean;
 }
-
-/** Inputs several commands read together (a command's `inputs` spreads the groups it reads). */
-export const READS = {
-  /** Polling a deployment or a Claw's task, and the status words. */
-  waiting: ['poll-interval', 'success-statuses', 'failure-statuses'],
-  /** The trigger of a deployment. */
-  deploying: ['strategy', 'payload', 'on-conflict'],
-  rollingBack: ['auto-rollback', 'rollback-on'],
-  /** Several Claws in waves. */
-  fleet: ['waves', 'bake', 'max-failures'],
-  /** The conversation checks, their reports and the files they trust. */
-  checks: ['checks', 'checks-junit', 'checks-output', 'judge-cache', 'trusted-files'],
-} as const;

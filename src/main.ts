@@ -8,7 +8,6 @@ import type { Logger } from './clock.js';
 import { checksSummary } from './checks/checks-report.js';
 import { upsertComment } from './github/comment.js';
 import { connectGitHub } from './github/connection.js';
-import { commentBody, commentMarker } from './manifest/plan-report.js';
 import { CancelledError, InputError, errorMessage } from './errors.js';
 import { errorSummary } from './report/error-report.js';
 import { capMarkdown } from './report/markdown.js';
@@ -56,8 +55,8 @@ export async function run(commands: readonly CommandDefinition[] = COMMANDS): Pr
   state.markMain();
   // A pull request from a fork runs without secrets: a preview then does nothing, and says so once.
   const named = commands.find((c) => c.name === core.getInput('command').trim());
-  if (named?.pullRequest && !rawKey.trim()) {
-    core.notice(named.pullRequest.withoutKey);
+  if (named?.action?.pullRequest && !rawKey.trim()) {
+    core.notice(named.action.pullRequest.withoutKey);
     return;
   }
   const workspace = workspaceOf(process.env);
@@ -80,14 +79,12 @@ export async function run(commands: readonly CommandDefinition[] = COMMANDS): Pr
   process.on('SIGTERM', onSignal);
 
   const github = githubRun();
-  const mirror = definition.githubDeployment ? mirrorFor(settings, github) : undefined;
+  const mirror = definition.action?.githubDeployment ? mirrorFor(settings, github) : undefined;
   try {
     if (settings.fleet) mirror?.start(settings.targets.all ? ['*'] : settings.targets.ids, []);
     const session = sessionOf(settings, definition, github, workspace, cancel.signal, mirror);
     const result = await execute(settings, files, session, commands);
     if (mirror) result.outputs['github-deployment-id'] = await mirror.finish(result.github);
-    if (result.plan && settings.comment && definition.inputs.includes('comment'))
-      await commentPlan(settings, result.plan, github);
     await report(result, files);
     state.finished();
   } catch (err) {
@@ -161,7 +158,8 @@ function sessionOf(
       mirror?.start([settings.clawId], [deploymentId]);
     },
     onFleetProgress: (inFlight) => state.fleetInFlight(inFlight),
-    preview: definition.pullRequest
+    comment: (comment) => commentOnPullRequest(settings, comment, github),
+    preview: definition.action?.pullRequest
       ? {
           host: githubPreviewHost(settings.githubToken, connectGitHub(settings.githubToken, github), log.warning),
           event: {
@@ -180,7 +178,8 @@ function sessionOf(
             // A deployment's record is written after its wait and rollback (each up to the timeout).
             connectGitHub(settings.githubToken, github, {
               deadline:
-                Date.now() + (definition.recordsAfterWaiting ? 2 * settings.timeoutMs + 60_000 : settings.timeoutMs),
+                Date.now() +
+                (definition.action?.recordsAfterWaiting ? 2 * settings.timeoutMs + 60_000 : settings.timeoutMs),
               signal,
               warn: log.warning,
             }),
@@ -232,24 +231,25 @@ function mirrorFor(settings: Settings, github: GitHubRun) {
   };
 }
 
-/** On a pull request, the plan in one comment, found again by its marker; elsewhere an info line. */
-async function commentPlan(
+/** On a pull request, `body` in one comment, found again by its marker; elsewhere an info line. */
+async function commentOnPullRequest(
   settings: Settings,
-  { result, view }: NonNullable<CommandResult['plan']>,
+  { marker, body, what }: { marker: string; body: string; what: string },
   github: GitHubRun,
 ): Promise<void> {
   if (!['pull_request', 'pull_request_target'].includes(github.eventName) || github.pullRequest === undefined) {
-    log.info(`Not commenting the plan: the event is ${github.eventName || 'not a GitHub event'}, not a pull request.`);
+    log.info(`Not commenting ${what}: the event is ${github.eventName || 'not a GitHub event'}, not a pull request.`);
     return;
   }
   const done = await upsertComment({
     github: connectGitHub(settings.githubToken, github),
     pullRequest: github.pullRequest,
-    marker: commentMarker(result.plan.manifest),
-    body: secrets.redact(commentBody(result.plan, view)),
+    marker,
+    body: secrets.redact(body),
     warn: log.warning,
   });
-  if (done) log.info(`The plan is on pull request #${github.pullRequest} (comment ${done}).`);
+  if (done)
+    log.info(`${what[0].toUpperCase()}${what.slice(1)} is on pull request #${github.pullRequest} (comment ${done}).`);
 }
 
 async function writeSummary(markdown: string, cap?: CommandResult['summaryCap']): Promise<void> {

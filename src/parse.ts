@@ -3,7 +3,15 @@
 
 import type { Share } from './share.js';
 
-export class ParseError extends Error {}
+export class ParseError extends Error {
+  /** `shown`: the part of the value at fault (one word of a list), shown instead of the whole. */
+  constructor(
+    message: string,
+    readonly shown?: string,
+  ) {
+    super(message);
+  }
+}
 
 const DURATION_PART = /(\d+(?:\.\d+)?)(ms|d|h|m|s)/gy;
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
@@ -64,4 +72,27 @@ export function parseShare(text: string, zero = false): Share {
   throw new ParseError(
     `a ${zero ? '' : 'positive '}count of Claws or a percentage such as ${zero ? '2 or 10%' : '1, 25% or 100%'}, comma separated`,
   );
+}
+
+/** A duration greater than zero (a deadline, an interval). */
+export function parsePositiveDuration(text: string): number {
+  const ms = parseDuration(text);
+  if (ms <= 0) throw new ParseError('a duration greater than zero');
+  return ms;
+}
+
+/** Status words separated by commas; the first bad word is the one shown. */
+export function parseStatusWords(text: string): string[] {
+  const words = parseList(text);
+  for (const word of words) if (!/^[\w -]+$/.test(word)) throw new ParseError('status words separated by commas', word);
+  return words;
+}
+
+/** One word matching `pattern` (trimmed; empty allowed): the trimmed word is the one shown. */
+export function parseWord(pattern: RegExp, expected: string): (text: string) => string {
+  return (text) => {
+    const word = text.trim();
+    if (word !== '' && !pattern.test(word)) throw new ParseError(expected, word);
+    return word;
+  };
 }

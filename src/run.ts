@@ -15,7 +15,6 @@ import { describeJudge, judgeSecrets } from './checks/judge-spec.js';
 import { writeJUnit } from './checks/junit.js';
 import { promptfooOutputText, writePromptfooOutput } from './checks/promptfoo/output.js';
 import type { ChecksResult, RunMode } from './checks/result.js';
-import { type BehaviourGate, compareRuns } from './checks/comparison.js';
 import type { CheckSuite } from './checks/check.js';
 import { loadChecks } from './checks/load.js';
 import { InputError, errorMessage } from './errors.js';
@@ -32,7 +31,7 @@ import { deployDefinition, deploymentsDefinition, rollbackDefinition, waitDefini
 import { healthDefinition } from './health/command.js';
 import { applyDefinition, driftDefinition, planDefinition } from './manifest/command.js';
 import { previewDefinition } from './preview/command.js';
-import { wireRun, withProbe } from './wiring.js';
+import { wireRun } from './wiring.js';
 import type { Words } from './words.js';
 
 export type { CommandResult, InputFiles, Session } from './command.js';
@@ -78,9 +77,8 @@ export async function readInputFiles(
   // Under an event where the files may be a fork's (github/run.ts), nothing in them runs code or
   // chooses where a secret goes, unless the workflow says its checkout is the repository's own.
   const forkEvent = settings.trustedFiles ? undefined : forkEventOfRun;
-  const suite = settings.checks
-    ? withProbe(await loadChecks(settings.checks, workspace, env, forkEvent, words), settings)
-    : undefined;
+  const loaded = settings.checks ? await loadChecks(settings.checks, workspace, env, forkEvent, words) : undefined;
+  const suite = loaded && suiteOf(definition, loaded, settings);
   // The service's key never leaves for a judge, whatever variable a file names (the step's own
   // INPUT_API-KEY, AMS_API_KEY, CLAW_DEPLOY_API_KEY): the judge's address is the file's to choose.
   const key = settings.apiKey.trim();
@@ -100,10 +98,10 @@ export async function readInputFiles(
     );
   }
   const compared = suite && firstCompare(suite);
-  const oneClaw = compared && definition.targets !== undefined && oneClawRun(settings);
+  const oneClaw = compared && definition.rules?.targets !== undefined && oneClawRun(settings);
   if (compared && oneClaw) throw new InputError(oneClawRefusal(compared, oneClaw));
   const manifest = settings.manifest ? await loadManifest(settings.manifest, workspace, env, words) : undefined;
-  definition.checkFiles?.({ suite, manifest }, words);
+  definition.prepare?.files?.({ suite, manifest }, words);
   if (manifest && forkEvent) refuseSecretsFromFork(manifest, forkEvent);
   const secrets = [...judgeSecrets(suite?.judges ?? []), ...(manifest ? secretValues(manifest) : [])];
   return { suite, manifest, secrets };
@@ -170,7 +168,7 @@ export async function execute(
         ...(mode?.comparing ? { comparing: true } : {}),
       });
     };
-    const behaviour = suite && behaviourGate(settings, definition, suite);
+    const behaviour = suite && definition.prepare?.behaviour?.(settings, suite);
     const context: CommandContext = {
       settings,
       session,
@@ -216,20 +214,9 @@ function loadCache(path: string, settings: Settings, session: Session): Promise<
   );
 }
 
-/**
- * deploy with `baseline: before`: both runs compared with the suite's tolerances (where a command
- * reads `baseline-file`, its `baseline` is a Claw's id, whatever its name).
- */
-function behaviourGate(
-  settings: Settings,
-  definition: CommandDefinition,
-  suite: CheckSuite,
-): BehaviourGate | undefined {
-  if (settings.baseline !== 'before' || definition.inputs.includes('baseline-file')) return undefined;
-  return {
-    failOn: settings.failOn,
-    compare: (before, after) => compareRuns(before, after, suite, settings.showAnswers),
-  };
+/** The checks file as the command runs it (its definition may add to it: health's probe). */
+export function suiteOf(definition: CommandDefinition, suite: CheckSuite, settings: Settings): CheckSuite {
+  return definition.prepare?.suite?.(suite, settings) ?? suite;
 }
 
 /** Where the user's files are: the runner's workspace, or the current folder. */

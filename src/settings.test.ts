@@ -208,7 +208,7 @@ describe('checks and manifests', () => {
       "Input 'wait' is \"false\": expected true when 'checks' is set: the checks run once the deployment has succeeded.",
     );
     expect(() => settings({ command: 'wait', 'deployment-id': 'd1', checks: 'c.yml' })).toThrow(
-      'Input \'checks\' is "c.yml": expected to be set only with the deploy, apply, health, check and preview commands, which run checks.',
+      'Input \'checks\' is "c.yml": expected to be set only with the deploy, health, check, apply, preview and compare commands, which run checks.',
     );
     expect(() => settings({ 'checks-junit': 'r.xml' })).toThrow(
       /^Input 'checks-junit' is "r\.xml": expected to be set only with 'checks'/,

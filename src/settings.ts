@@ -4,16 +4,21 @@ import { normalize } from 'node:path';
 import { InputError } from './errors.js';
 import { hasControls } from './format.js';
 import { ID_EXPECTED, hasSpaceOrControl, isValidId } from './identifiers.js';
-import { ParseError, parseBoolean, parseCount, parseDuration, parseEnum, parseList, parseShare } from './parse.js';
-import type { Share } from './share.js';
-import { ROLLBACK_TRIGGERS, type RollbackTrigger } from './status.js';
+import { ParseError, parseBoolean, parseCount, parseDuration, parseEnum, parseList } from './parse.js';
 import { PATTERN_EXPECTED, type ReplyPattern, compilePattern, patternProblem } from './pattern.js';
-import { ON_CONFLICT, type OnConflict } from './deploy/conflict.js';
 import { readSecureUrl, withoutUserinfo } from './url.js';
-import { FAIL_ON, type FailOn, PREVIEW_CLAWS } from './preview/request.js';
-import { SHOW_ANSWERS, type ShowAnswers } from './checks/answers.js';
 import { ACTION_WORDS, type Words } from './words.js';
-import { INPUTS } from './inputs.js';
+import {
+  COMMON_INPUTS,
+  type CommonInput,
+  INPUTS,
+  type InputFields,
+  type InputName,
+  type ParsedFields,
+  inputRow,
+} from './inputs.js';
+
+export { COMMON_INPUTS, type InputFields, type InputName };
 
 /**
  * What this module needs of a command's definition (command.ts adds its run): its name, the inputs
@@ -23,6 +28,11 @@ import { INPUTS } from './inputs.js';
 export interface CommandInputs {
   name: string;
   inputs: readonly string[];
+  rules?: InputRules;
+}
+
+/** A command's own rules for its inputs, read and checked before any request. */
+export interface InputRules<S = Settings> {
   /** `claw-id` names several Claws (or `*`): what to ask for when it names none. */
   targets?: string;
   /** Several Claws make a fleet rollout. */
@@ -31,84 +41,20 @@ export interface CommandInputs {
   requires?: Readonly<Record<string, string>>;
   /** It always calls GitHub: what the token needs (the message when there is none). */
   githubToken?: string;
+  /** Inputs whose meaning is its own: its parser replaces the row's (compare's `baseline` is a Claw's id). */
+  parse?: Readonly<Record<string, (text: string, w: Words) => unknown>>;
   /** Its rules across inputs, once all of them are read; `given` is each input as the user gave it. */
-  validate?: (settings: Settings, given: InputReader, w: Words) => void;
+  validate?: (settings: S, given: InputReader, w: Words) => void;
 }
-
-/** The inputs every command reads. */
-export const COMMON_INPUTS: readonly string[] = [
-  'command',
-  'api-key',
-  'base-url',
-  'auth-scheme',
-  'request-timeout',
-  'timeout',
-] satisfies readonly CommonInput[];
-type CommonInput = 'command' | 'api-key' | 'base-url' | 'auth-scheme' | 'request-timeout' | 'timeout';
-
-/** The fields of Settings each input fills: a command sees only those of the inputs it reads. */
-export interface InputFields {
-  command: 'command';
-  'api-key': 'apiKey';
-  'base-url': 'baseUrl';
-  'claw-id': 'clawId' | 'targets' | 'fleet';
-  strategy: 'strategy';
-  payload: 'payload';
-  'deployment-id': 'deploymentId';
-  wait: 'wait';
-  timeout: 'timeoutMs';
-  'poll-interval': 'pollIntervalMs';
-  'auto-rollback': 'autoRollback';
-  'rollback-on': 'rollbackOn';
-  'success-statuses': 'successStatuses';
-  'failure-statuses': 'failureStatuses';
-  'request-timeout': 'requestTimeoutMs';
-  'auth-scheme': 'authScheme';
-  'probe-message': 'probeMessage';
-  'probe-expect': 'probeExpect';
-  'fail-on-unhealthy': 'failOnUnhealthy';
-  waves: 'waves';
-  bake: 'bakeMs';
-  'max-failures': 'maxFailures';
-  environment: 'environment';
-  'on-conflict': 'onConflict';
-  checks: 'checks';
-  'checks-junit': 'checksJunit';
-  'judge-cache': 'judgeCache';
-  manifest: 'manifest';
-  'plan-id': 'planId';
-  'deploy-changed': 'deployChanged';
-  'rewrite-secrets': 'rewriteSecrets';
-  'fail-on-drift': 'failOnDrift';
-  comment: 'comment';
-  'github-token': 'githubToken';
-  'preview-claws': 'previewClaws';
-  'preview-ttl': 'previewTtlMs';
-  'max-previews': 'maxPreviews';
-  'fail-on': 'failOn';
-  'show-answers': 'showAnswers';
-  baseline: 'baseline';
-  'baseline-file': 'baselineFile';
-  'auto-approve': 'autoApprove';
-  'trusted-files': 'trustedFiles';
-  'checks-output': 'checksOutput';
-  incidents: 'incidents';
-  confirm: 'incidents';
-  recover: 'incidents';
-  'reopen-within': 'incidents';
-  assignees: 'incidents';
-  mention: 'incidents';
-  'max-new-incidents': 'incidents';
-  'state-secret': 'stateSecret';
-  history: 'history';
-  'status-page': 'statusPage';
-}
-export type InputName = keyof InputFields;
 
 /** Settings as a command that reads the inputs `I` sees them: the fields those inputs fill, and the common ones. */
 export type SettingsOf<I extends InputName> = Pick<Settings, InputFields[I | CommonInput]>;
 
-export interface Settings {
+/** Settings: the fields the rows' parsers fill (ParsedFields), and those read here. */
+export type Settings = ParsedFields & ReadFields;
+
+/** The fields read here, by the rules that span inputs (the parsed ones come from their rows). */
+export interface ReadFields {
   /** The command's name, as its definition gives it. */
   command: string;
   /** The API key; masked by main.ts before this object exists. */
@@ -123,37 +69,15 @@ export interface Settings {
   targets: { all: boolean; ids: string[] };
   /** deploy: several Claws (a list or `*`) make a fleet rollout. */
   fleet: boolean;
-  /** Fleet: cumulative wave sizes, the last always all. */
-  waves: Share[];
-  /** Fleet: how long deployed Claws must stay healthy before the next wave. */
-  bakeMs: number;
-  /** Fleet: how many Claws may fail before the rollout halts. */
-  maxFailures: Share;
-  /** Sent only when non-empty; otherwise the team default applies. */
-  strategy: string;
-  /** Extra fields merged into the trigger body. */
-  payload: Record<string, unknown>;
   deploymentId: string;
   wait: boolean;
-  timeoutMs: number;
-  pollIntervalMs: number;
-  autoRollback: boolean;
-  rollbackOn: RollbackTrigger[];
-  successStatuses: string[];
-  failureStatuses: string[];
-  requestTimeoutMs: number;
-  /** Scheme before the key in Authorization; empty sends the bare key. */
-  authScheme: string;
   probeMessage: string;
   /** RE2 syntax, case-insensitive. */
   probeExpect: ReplyPattern | undefined;
-  failOnUnhealthy: boolean;
   /** A GitHub environment to mirror a deploy into as a GitHub Deployment; empty: no mirroring. */
   environment: string;
   /** Token for the GitHub Deployments calls; masked by main.ts, used only with `environment`. */
   githubToken: string;
-  /** A Claw already deploying (409 on the trigger): wait for that deployment, or fail at once. */
-  onConflict: OnConflict;
   /** A YAML file of conversation checks, relative to the workspace; empty: no checks. */
   checks: string;
   /** Where to write the checks' results as JUnit XML, relative to the workspace; empty: nowhere. */
@@ -162,35 +86,10 @@ export interface Settings {
   judgeCache: string;
   /** plan, apply, drift: the manifest, relative to the workspace. */
   manifest: string;
-  /** apply: the reviewed plan's id; apply refuses when the plan it computes now is another. Empty: no check. */
-  planId: string;
-  /** apply: deploy the Claws it created or whose config or skills changed. */
-  deployChanged: boolean;
-  /** apply: send write-only secrets even to Claws with no other change (rotation). */
-  rewriteSecrets: boolean;
-  /** drift: fail the step when there are changes. */
-  failOnDrift: boolean;
   /** plan on a pull_request event: keep the plan in one comment on the pull request. */
   comment: boolean;
-  /** preview: the Claws that get one (those the pull request changes, or all of the manifest). */
-  previewClaws: 'changed' | 'all';
-  /** preview: the sweep removes previews of pull requests idle this long. */
-  previewTtlMs: number;
-  /** preview: at most this many preview Claws in the workspace; over it a pull request gets none. */
-  maxPreviews: number;
-  /** preview, compare, and deploy with a baseline: what fails the step. */
-  failOn: FailOn;
-  /** Whose answers a comparison shows side by side: the questions found worse, or all. */
-  showAnswers: ShowAnswers;
-  /**
-   * deploy: `none` (today's gate) or `before` (the checks on the live Claw before the trigger,
-   * compared with those after it); compare: the baseline Claw's id, or '' with `baselineFile`.
-   */
-  baseline: string;
   /** compare: a checks output saved earlier (`checks-output`), the baseline instead of a Claw. */
   baselineFile: string;
-  /** apply: an empty `plan-id` applies unreviewed only when this says so. */
-  autoApprove: boolean;
   /** The files are the repository's own whatever the event (`trusted-files`): a fork's event refuses nothing. */
   trustedFiles: boolean;
   /** Where to write the checks' results in promptfoo's output format; empty: nowhere. */
@@ -255,7 +154,7 @@ function parsed<T>(read: InputReader, input: string, parse: (text: string) => T)
   try {
     return parse(value);
   } catch (err) {
-    if (err instanceof ParseError) fail(input, value, err.message);
+    if (err instanceof ParseError) fail(input, err.shown ?? value, err.message);
     throw err;
   }
 }
@@ -266,12 +165,6 @@ function identifier(read: InputReader, input: string): string {
   return value;
 }
 
-function positiveDuration(read: InputReader, input: string): number {
-  const ms = parsed(read, input, parseDuration);
-  if (ms <= 0) fail(input, read(input), 'a duration greater than zero');
-  return ms;
-}
-
 /** Normalizes the base URL: https (http only to loopback), no credentials, no `/v1` suffix. */
 export function parseBaseUrl(value: string): string {
   const read = readSecureUrl(value);
@@ -280,29 +173,6 @@ export function parseBaseUrl(value: string): string {
   const { url } = read;
   const path = url.pathname.replace(/\/+$/, '').replace(/\/v1$/i, '');
   return `${url.origin}${path}`;
-}
-
-function parsePayload(value: string): Record<string, unknown> {
-  if (value.trim() === '') return {};
-  let data: unknown;
-  try {
-    data = JSON.parse(value);
-  } catch (err) {
-    const reason = err instanceof Error ? ` (${err.message})` : '';
-    throw new ParseError(`a JSON object such as {"version": "1.2.3"}${reason}`);
-  }
-  if (typeof data !== 'object' || data === null || Array.isArray(data)) {
-    throw new ParseError('a JSON object such as {"version": "1.2.3"}, not an array or a single value');
-  }
-  return data as Record<string, unknown>;
-}
-
-function statusWords(read: InputReader, input: string): string[] {
-  const words = parseList(read(input));
-  for (const word of words) {
-    if (!/^[\w -]+$/.test(word)) fail(input, word, 'status words separated by commas');
-  }
-  return words;
 }
 
 function parsePattern(value: string): ReplyPattern | undefined {
@@ -316,7 +186,7 @@ function parsePattern(value: string): ReplyPattern | undefined {
 
 /** The default an empty input takes, where the input table says it does; else the value as given. */
 function orDefault(name: string, value: string): string {
-  const spec = INPUTS.find((i) => i.name === name);
+  const spec = inputRow(name);
   return value.trim() === '' && spec?.emptyMeansDefault ? (spec.default ?? '') : value;
 }
 
@@ -351,7 +221,7 @@ class Reading {
 
   /** An input the command cannot run without, empty: what it is asked for. */
   need(input: string, value: string): void {
-    const expected = this.command.requires?.[input];
+    const expected = this.command.rules?.requires?.[input];
     if (expected !== undefined && value === '') fail(input, '', expected);
   }
 
@@ -360,19 +230,14 @@ class Reading {
     if (!set || this.reads(input)) return;
     const readers = this.commands.filter((c) => c.inputs.includes(input)).map((c) => c.name);
     const list = readers.length > 1 ? `${readers.slice(0, -1).join(', ')} and ${readers.at(-1)}` : readers[0];
+    const row = inputRow(input);
     fail(
       input,
       value,
-      `to be set only with ${ONLY_WITH[input] ?? `the ${list} command${readers.length > 1 ? 's' : ''}`}`,
+      `to be set only with ${row?.onlyWith ?? `the ${list} command${readers.length > 1 ? 's' : ''}${row?.onlyWithWhy ? `, ${row.onlyWithWhy}` : ''}`}`,
     );
   }
 }
-
-/** Where the commands that read an input are said another way than by their names. */
-const ONLY_WITH: Record<string, string> = {
-  checks: 'the deploy, apply, health, check and preview commands, which run checks',
-  history: 'health, deploy or rollback',
-};
 
 /**
  * Reads and checks every input for the command it names, one of `commands` (the run's table).
@@ -387,7 +252,7 @@ export function readSettingsOf(
   try {
     const reading = new Reading(commands, read, words);
     const settings = readAll(reading);
-    reading.command.validate?.(settings, reading.read, words);
+    reading.command.rules?.validate?.(settings, reading.read, words);
     return settings;
   } catch (err) {
     if (err instanceof InputValueError && words !== ACTION_WORDS) {
@@ -402,17 +267,11 @@ function readAll(r: Reading): Settings {
   const command = r.command.name;
   const service = readService(r);
   const claws = readClaws(r);
-  const strategy = read('strategy').trim();
-  if (strategy !== '' && !/^[\w.:-]{1,100}$/.test(strategy)) {
-    fail('strategy', strategy, 'a strategy word such as blue-green, rolling or batched, or empty for the team default');
-  }
   const probeExpect = parsed(read, 'probe-expect', parsePattern);
   const probeMessage = read('probe-message');
   if (probeExpect && probeMessage.trim() === '') {
     fail('probe-message', '', `a chat message to send when ${w.input('probe-expect')} is set`);
   }
-  const authScheme = read('auth-scheme').trim();
-  if (!/^[\w.-]*$/.test(authScheme)) fail('auth-scheme', authScheme, 'a single word such as Bearer, or empty');
   const github = readGitHub(r);
   const wait = parsed(read, 'wait', parseBoolean);
   if (claws.fleet && !wait)
@@ -435,20 +294,19 @@ function readAll(r: Reading): Settings {
         .replace(/, ([^,]*)$/, ' or $1')} is set`,
     );
   }
+  const parsedFields = readParsed(r);
   return {
     command,
     ...service,
     ...claws,
-    strategy,
     probeMessage,
     probeExpect,
-    authScheme,
     ...github,
     wait,
     ...files,
     trustedFiles,
     ...health,
-    ...readTuning(read),
+    ...parsedFields,
   };
 }
 
@@ -487,13 +345,13 @@ function readClaws(r: Reading): Pick<Settings, 'clawId' | 'targets' | 'fleet' | 
   const clawInput = read('claw-id').trim();
   const targets = { all: false, ids: [] as string[] };
   let clawId = '';
-  if (r.command.targets !== undefined) {
+  if (r.command.rules?.targets !== undefined) {
     const ids = parseList(clawInput);
     if (ids.length === 0) {
       fail(
         'claw-id',
         clawInput,
-        `${r.command.targets}, several ids (comma or newline separated), or '*' for every Claw`,
+        `${r.command.rules?.targets}, several ids (comma or newline separated), or '*' for every Claw`,
       );
     }
     if (ids.includes('*')) {
@@ -508,7 +366,7 @@ function readClaws(r: Reading): Pick<Settings, 'clawId' | 'targets' | 'fleet' | 
     clawId = identifier(read, 'claw-id');
     r.need('claw-id', clawId);
   }
-  const fleet = r.command.fleet === true && clawId === '';
+  const fleet = r.command.rules?.fleet === true && clawId === '';
   const deploymentId = identifier(read, 'deployment-id');
   r.need('deployment-id', deploymentId);
   return { clawId, targets, fleet, deploymentId };
@@ -531,7 +389,7 @@ function readGitHub(r: Reading): Pick<Settings, 'environment' | 'githubToken' | 
   // Parsed once: every rule below that depends on it sees the same value (`TRUE` included).
   const comment = parsed(read, 'comment', parseBoolean);
   if (comment && githubToken === '') noToken(w, `'pull-requests: write' when ${w.input('comment')} is true`);
-  const needs = r.command.githubToken;
+  const needs = r.command.rules?.githubToken;
   if (needs !== undefined && githubToken === '') noToken(w, needs);
   if (environment && githubToken === '') noToken(w, `'deployments: write' when ${w.input('environment')} is set`);
   // Never shown; with `environment` it goes in a header after the deployment starts, so it is checked now.
@@ -547,10 +405,7 @@ function readGitHub(r: Reading): Pick<Settings, 'environment' | 'githubToken' | 
 /** The user's files (checks, their reports, the judge's cache, the manifest) and the inputs that go with them. */
 function readFiles(
   r: Reading,
-): Pick<
-  Settings,
-  'checks' | 'checksJunit' | 'judgeCache' | 'baseline' | 'baselineFile' | 'manifest' | 'planId' | 'autoApprove'
-> & { checksOutput: string } {
+): Pick<Settings, 'checks' | 'checksJunit' | 'judgeCache' | 'baselineFile' | 'manifest'> & { checksOutput: string } {
   const { read, w } = r;
   const checks = filePath(
     read,
@@ -565,12 +420,11 @@ function readFiles(
     fail('judge-cache', judgeCache, `to be set only with ${w.input('checks')} (no checks, no judge)`);
   r.onlyWith('checks', checks !== '', checks);
   r.need('checks', checks);
-  const baseline = readBaseline(r, checks);
+  const baselineFile = readBaselineFile(r);
   const manifest = filePath(read, 'manifest', `a YAML manifest of Claws in ${w.folder}, such as claws.yml`);
   if (r.reads('manifest') && !manifest)
     fail('manifest', '', `the YAML manifest to ${r.command.name}, such as claws.yml`);
   r.onlyWith('manifest', manifest !== '', manifest);
-  const approval = readApproval(r);
   const checksOutput = filePath(
     read,
     'checks-output',
@@ -593,56 +447,23 @@ function readFiles(
       fail(report, path, `a file other than ${w.input(name)} (the report would replace ${what})`);
     }
   }
-  return { checks, checksJunit, judgeCache, ...baseline, manifest, ...approval, checksOutput };
+  return { checks, checksJunit, judgeCache, baselineFile, manifest, checksOutput };
 }
 
-/** apply's review: the reviewed plan's id, or `auto-approve`, never both. */
-function readApproval(r: Reading): Pick<Settings, 'planId' | 'autoApprove'> {
-  const { read, w } = r;
-  const planId = read('plan-id').trim();
-  if (planId && !/^[0-9a-f]{16}$/.test(planId)) {
-    fail('plan-id', planId, `the ${w.output('plan-id')} of the reviewed plan: 16 hexadecimal digits`);
+/** Every input with a parser of its own in its row, parsed to its field. */
+function readParsed(r: Reading): ParsedFields {
+  const fields: Record<string, unknown> = {};
+  for (const row of INPUTS) {
+    // A command gives an input a meaning of its own with its own parser (compare's `baseline`).
+    const parse = r.command.rules?.parse?.[row.name] ?? row.parse;
+    if (!parse) continue;
+    const value = parsed(r.read, row.name, (text) => parse(text, r.w));
+    fields[row.fills as string] = value;
+    if (row.setWhen && !r.reads(row.name)) {
+      r.onlyWith(row.name, row.setWhen(value as never), typeof value === 'string' ? value : r.read(row.name));
+    }
   }
-  r.onlyWith('plan-id', planId !== '', planId);
-  const autoApprove = parsed(read, 'auto-approve', parseBoolean);
-  r.onlyWith('auto-approve', autoApprove, read('auto-approve'));
-  if (autoApprove && planId) {
-    fail(
-      'auto-approve',
-      read('auto-approve'),
-      `false when ${w.input('plan-id')} names the reviewed plan (one or the other)`,
-    );
-  }
-  return { planId, autoApprove };
-}
-
-/** The inputs that tune a command, each parsed by its own rule: waves, timeouts, status words, previews. */
-function readTuning(read: InputReader) {
-  return {
-    waves: parsed(read, 'waves', (v) => parseList(v).map((w) => parseShare(w))),
-    bakeMs: parsed(read, 'bake', (v) => (v.trim() === '' ? 0 : parseDuration(v))),
-    maxFailures: parsed(read, 'max-failures', (v) => (v.trim() === '' ? { count: 0 } : parseShare(v, true))),
-    payload: parsed(read, 'payload', parsePayload),
-    timeoutMs: positiveDuration(read, 'timeout'),
-    pollIntervalMs: positiveDuration(read, 'poll-interval'),
-    autoRollback: parsed(read, 'auto-rollback', parseBoolean),
-    rollbackOn: parsed(read, 'rollback-on', (v) => [
-      ...new Set(parseList(v).map((w) => parseEnum(w, ROLLBACK_TRIGGERS))),
-    ]),
-    successStatuses: statusWords(read, 'success-statuses'),
-    failureStatuses: statusWords(read, 'failure-statuses'),
-    requestTimeoutMs: positiveDuration(read, 'request-timeout'),
-    failOnUnhealthy: parsed(read, 'fail-on-unhealthy', parseBoolean),
-    onConflict: parsed(read, 'on-conflict', (v) => parseEnum(v, ON_CONFLICT)),
-    deployChanged: parsed(read, 'deploy-changed', parseBoolean),
-    rewriteSecrets: parsed(read, 'rewrite-secrets', parseBoolean),
-    failOnDrift: parsed(read, 'fail-on-drift', parseBoolean),
-    previewClaws: parsed(read, 'preview-claws', (v) => parseEnum(v, PREVIEW_CLAWS)),
-    previewTtlMs: parsed(read, 'preview-ttl', parseDuration),
-    maxPreviews: parsed(read, 'max-previews', parseCount),
-    failOn: parsed(read, 'fail-on', (v) => parseEnum(v, FAIL_ON)),
-    showAnswers: parsed(read, 'show-answers', (v) => parseEnum(v, SHOW_ANSWERS)),
-  };
+  return fields as ParsedFields;
 }
 
 const GITHUB_LOGIN = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/;
@@ -691,26 +512,15 @@ function readHealthOverTime(r: Reading): Pick<Settings, 'incidents' | 'history' 
   };
 }
 
-/**
- * deploy's `baseline` (none or before), or, for the command that reads `baseline-file`, a Claw's id
- * ('' for the input's default, `none`, which names no Claw); that command's rules are its own.
- */
-function readBaseline(r: Reading, checks: string): Pick<Settings, 'baseline' | 'baselineFile'> {
-  const { read, w } = r;
-  const value = read('baseline').trim();
+/** compare's `baseline-file`: a checks output saved earlier, refused for the commands that do not read it. */
+function readBaselineFile(r: Reading): string {
   const baselineFile = filePath(
-    read,
+    r.read,
     'baseline-file',
     'a checks output saved earlier, such as reports/claw-checks.json',
   );
   r.onlyWith('baseline-file', baselineFile !== '', baselineFile);
-  if (r.reads('baseline-file')) return { baseline: value === 'none' ? '' : value, baselineFile };
-  const baseline = parsed(read, 'baseline', (v) => parseEnum(v, ['none', 'before'] as const));
-  if (baseline === 'before' && !r.reads('baseline'))
-    fail('baseline', value, 'none, or before only with the deploy command');
-  if (baseline === 'before' && !checks)
-    fail('baseline', value, `none when ${w.input('checks')} is empty (before compares the checks' results)`);
-  return { baseline, baselineFile: '' };
+  return baselineFile;
 }
 
 /** A path in the workspace: one line of visible text, or empty. */

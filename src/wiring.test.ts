@@ -3,10 +3,15 @@ import { describe, expect, it } from 'vitest';
 import { ApiError } from './api/errors.js';
 import { parseChecks } from './checks/load.js';
 import { InputError } from './errors.js';
-import { readSettings } from './run.js';
+import { definitionOf, readSettings, suiteOf } from './run.js';
 import { readActionYml } from '../test/e2e/harness.ts';
 import { applyOptions } from './manifest/command.js';
-import { describeFailure, withProbe } from './wiring.js';
+import { describeFailure } from './wiring.js';
+import type { CheckSuite } from './checks/check.js';
+import type { Settings } from './settings.js';
+
+/** The checks file as the run hands it to the command: health's definition adds its probe. */
+const withProbe = (suite: CheckSuite, settings: Settings) => suiteOf(definitionOf(settings.command), suite, settings);
 
 /** Settings as the runner would read them: action.yml's defaults, then these inputs. */
 const DEFAULTS = Object.fromEntries(

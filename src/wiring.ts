@@ -8,8 +8,6 @@ import type { Clock, Logger } from './clock.js';
 import type { Policy } from './command.js';
 import { type Classifier, statusClassifier } from './status.js';
 import { ApiError } from './api/errors.js';
-import type { Assertion } from './checks/assertions.js';
-import { type CheckSuite, DEFAULT_CHECK_TIMEOUT_MS } from './checks/check.js';
 import { InputError, errorMessage } from './errors.js';
 import { PlanRefusal } from './manifest/plan.js';
 import type { Settings } from './settings.js';
@@ -123,25 +121,6 @@ export function describeFailure(settings: Settings, err: unknown): string {
         ? ` of ${settings.targets.ids.join(', ')}`
         : '';
   return `The ${settings.command}${target} stopped on an unexpected error: ${text}`;
-}
-
-/**
- * With a checks file, `probe-message`/`probe-expect` become one more check, `probe`, for health
- * (without one, health runs the probe as it always has).
- */
-export function withProbe(suite: CheckSuite, settings: Settings): CheckSuite {
-  if (settings.command !== 'health' || !settings.probeMessage) return suite;
-  const assert: Assertion[] = settings.probeExpect
-    ? [{ type: 'regex', negate: false, pattern: settings.probeExpect }]
-    : [];
-  const probe = {
-    name: 'probe',
-    turns: [{ send: settings.probeMessage, assert }],
-    repeat: 1,
-    minPass: 1,
-    timeoutMs: DEFAULT_CHECK_TIMEOUT_MS,
-  };
-  return { ...suite, checks: [...suite.checks, probe] };
 }
 
 /**

@@ -13,7 +13,7 @@ import type { ListAssertion } from './assertion-types/lists.js';
 import { RECIPE_TYPES, type RecipeAssertion } from './assertion-types/recipes.js';
 import type { RefusalAssertion } from './assertion-types/refusal.js';
 import type { RegexAssertion } from './assertion-types/regex.js';
-import { familyOf } from './assertion-types/registry.js';
+import { JUDGE_GRADED, familyOf } from './assertion-types/registry.js';
 import type { TextAssertion } from './assertion-types/text.js';
 import type { WordCountAssertion } from './assertion-types/word-count.js';
 
@@ -37,8 +37,8 @@ export type Assertion =
   | FactualityAssertion
   | RecipeAssertion;
 
-/** Assertions a judge grades: they run only after every other assertion of the turn holds. */
-export const MODEL_GRADED: readonly string[] = ['llm-rubric', 'factuality', ...RECIPE_TYPES];
+/** Assertions a judge grades (each family says so): they run only after every other assertion of the turn holds. */
+export const MODEL_GRADED: readonly string[] = JUDGE_GRADED;
 
 export type GradedAssertion = RubricAssertion | FactualityAssertion;
 export type PlainAssertion = Exclude<Assertion, GradedAssertion | RecipeAssertion>;

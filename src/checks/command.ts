@@ -1,5 +1,6 @@
 // The check command: a checks file against Claws, with no deployment.
-import { type Command, type CommandDefinition, READS } from '../command.js';
+import { type Command, type CommandDefinition } from '../command.js';
+import { inputsReadBy } from '../inputs.js';
 import { isValidId, ID_EXPECTED } from '../identifiers.js';
 import { type SettingsOf, refuseInput } from '../settings.js';
 import { CONCURRENCY, mapWithConcurrency } from '../concurrency.js';
@@ -16,16 +17,8 @@ import {
 import { comparisonSummary } from './comparison-report.js';
 
 /** The inputs each command reads (beyond the common ones): its run sees only the settings they fill. */
-const CHECK_READS = ['claw-id', ...READS.waiting, ...READS.checks] as const;
-const COMPARE_READS = [
-  'claw-id',
-  ...READS.waiting,
-  ...READS.checks,
-  'baseline',
-  'baseline-file',
-  'fail-on',
-  'show-answers',
-] as const;
+const CHECK_READS = inputsReadBy('check');
+const COMPARE_READS = inputsReadBy('compare');
 export const check: Command<SettingsOf<(typeof CHECK_READS)[number]>> = async ({ settings, deps }) => {
   if (!deps.checks) throw new Error('the check command needs a checks file');
   const options = { deadline: deps.deadline, signal: deps.signal };
@@ -119,8 +112,10 @@ export const checkDefinition: CommandDefinition<(typeof CHECK_READS)[number]> = 
   name: 'check',
   summary: 'run a checks file against one or more Claws, with no deployment',
   inputs: CHECK_READS,
-  targets: 'one Claw',
-  requires: { checks: 'the YAML file of conversation checks to run, such as .github/claw-checks.yml' },
+  rules: {
+    targets: 'one Claw',
+    requires: { checks: 'the YAML file of conversation checks to run, such as .github/claw-checks.yml' },
+  },
   run: check,
 };
 
@@ -129,21 +124,28 @@ export const compareDefinition: CommandDefinition<(typeof COMPARE_READS)[number]
   summary:
     'run the checks on a baseline (--baseline CLAW or --baseline-file) and a candidate (--claw-id), and compare them',
   inputs: COMPARE_READS,
-  // `baseline` is the baseline Claw's id here ('' when not given), or `baseline-file` instead.
-  validate: ({ checks, clawId, baseline: claw, baselineFile }, _given, w) => {
-    if (!checks)
-      refuseInput('checks', '', 'the YAML file of conversation checks both sides run, such as .github/claw-checks.yml');
-    if (clawId === '') refuseInput('claw-id', '', 'the candidate Claw, checked now');
-    if (claw && baselineFile) refuseInput('baseline', claw, `a Claw id or ${w.input('baseline-file')}, not both`);
-    if (!claw && !baselineFile)
-      refuseInput(
-        'baseline',
-        '',
-        `the baseline Claw's id, or ${w.input('baseline-file')}: a checks output saved earlier`,
-      );
-    if (claw && !isValidId(claw)) refuseInput('baseline', claw, `the baseline Claw's id: ${ID_EXPECTED}`);
-    if (claw && claw === clawId)
-      refuseInput('baseline', claw, `another Claw than ${w.input('claw-id')}, the candidate`);
+  rules: {
+    // `baseline` is the baseline Claw's id here ('' for the input's default, none, which names no Claw).
+    parse: { baseline: (v) => (v.trim() === 'none' ? '' : v.trim()) },
+    validate: ({ checks, clawId, baseline: claw, baselineFile }, _given, w) => {
+      if (!checks)
+        refuseInput(
+          'checks',
+          '',
+          'the YAML file of conversation checks both sides run, such as .github/claw-checks.yml',
+        );
+      if (clawId === '') refuseInput('claw-id', '', 'the candidate Claw, checked now');
+      if (claw && baselineFile) refuseInput('baseline', claw, `a Claw id or ${w.input('baseline-file')}, not both`);
+      if (!claw && !baselineFile)
+        refuseInput(
+          'baseline',
+          '',
+          `the baseline Claw's id, or ${w.input('baseline-file')}: a checks output saved earlier`,
+        );
+      if (claw && !isValidId(claw)) refuseInput('baseline', claw, `the baseline Claw's id: ${ID_EXPECTED}`);
+      if (claw && claw === clawId)
+        refuseInput('baseline', claw, `another Claw than ${w.input('claw-id')}, the candidate`);
+    },
   },
   run: compare,
 };

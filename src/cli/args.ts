@@ -19,31 +19,12 @@ export const BASE_URL_VARIABLE = 'CLAW_DEPLOY_BASE_URL';
 const NOT_FLAGS = new Set(['api-key', 'command']);
 
 /**
- * Inputs only the action can honour, with why: each needs the GitHub run around it. The command
- * line refuses them rather than take them and do nothing.
+ * Inputs only the action can honour, with why (each row's `actionOnly`): each needs the GitHub run
+ * around it. The command line refuses them rather than take them and do nothing.
  */
-const OVER_TIME =
-  "tunes health's incidents, history and status page, which keep their state on GitHub through the workflow's token: run health as the action for them";
-export const ACTION_ONLY: Record<string, string> = {
-  environment:
-    'mirrors a deploy into a GitHub Deployment of the workflow run, which only the action has: deploy without it here, or from a workflow with the action',
-  comment:
-    "keeps the plan in a pull request's comment, which only the action (on a pull_request event) can find: the plan is printed here instead",
-  'github-token':
-    'is the token for what only the action does on GitHub (Deployments, the plan comment, previews, health over time)',
-  incidents: OVER_TIME,
-  history: `${OVER_TIME}; --history-dir DIR keeps the history in a local folder instead`,
-  'status-page':
-    'renders the status page into the history branch on GitHub: run health as the action for that, or add --history-dir DIR to render it into a local folder',
-  confirm: OVER_TIME,
-  recover: OVER_TIME,
-  'reopen-within': OVER_TIME,
-  assignees: OVER_TIME,
-  mention: OVER_TIME,
-  'max-new-incidents': OVER_TIME,
-  'state-secret':
-    'seals the state health and previews keep on GitHub (incident issues, preview comments), which only the action reads and writes',
-};
+export const ACTION_ONLY: Record<string, string> = Object.fromEntries(
+  INPUTS.flatMap((i) => (i.actionOnly ? [[i.name, i.actionOnly]] : [])),
+);
 
 /** Inputs whose values are true or false: a bare `--auto-rollback` means true. */
 const BOOLEAN_INPUTS = new Set(INPUTS.filter((i) => i.default === 'true' || i.default === 'false').map((i) => i.name));

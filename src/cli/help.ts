@@ -1,11 +1,10 @@
-// `--help`, for the tool and for each command, generated from the commands' definitions and the one
-// table of inputs that action.yml documents: a command's help lists the flags its definition reads,
-// in groups, each with the table's words and default. Only the grouping lives here; an input no group names yet is
-// listed under "Other flags", so a new input is never missing from the help.
+// `--help`, for the tool and for each command, generated from the commands' definitions and the
+// input rows that action.yml is generated from: a command's help lists the flags its definition
+// reads, in their rows' groups, each with its row's words (the command's own, where the row has
+// them) and default.
 import type { CommandDefinition } from '../command.js';
-import { INPUTS, type InputSpec } from '../inputs.js';
+import { COMMON_INPUTS, GROUPS, INPUTS, type InputSpec } from '../inputs.js';
 import { COMMANDS } from '../run.js';
-import { COMMON_INPUTS } from '../settings.js';
 import { ACTION_ONLY, BASE_URL_VARIABLE, KEY_VARIABLES } from './args.js';
 import { EXIT_TABLE } from './exit-codes.js';
 import { wrapColumns } from './terminal.js';
@@ -24,44 +23,10 @@ const TOOL_FLAGS: [string, string][] = [
   ['--version', 'the version'],
 ];
 
-/**
- * The flags a command reads, in groups a person looks for: a command's help shows each group's
- * flags that its definition reads (`when`: only if it reads that flag too; `unless`: only if not;
- * `whole`: every flag of the group).
- */
-const GROUPS: { title: string; flags: string[]; when?: string; unless?: string; whole?: boolean }[] = [
-  { title: 'Which Claw', flags: ['claw-id'] },
-  { title: 'Which deployment', flags: ['deployment-id'] },
-  { title: 'Claws as code', flags: ['manifest'] },
-  { title: 'Applying', flags: ['plan-id', 'auto-approve', 'deploy-changed', 'rewrite-secrets'] },
-  { title: 'Drift', flags: ['fail-on-drift'] },
-  { title: 'The deployment', flags: ['strategy', 'payload', 'on-conflict'] },
-  { title: 'Waiting', flags: ['wait'] },
-  {
-    title: 'Waiting',
-    flags: ['timeout', 'poll-interval', 'success-statuses', 'failure-statuses'],
-    when: 'poll-interval',
-  },
-  { title: 'Rolling back', flags: ['auto-rollback', 'rollback-on'] },
-  { title: 'A fleet (several Claws)', flags: ['waves', 'bake', 'max-failures'] },
-  { title: 'Conversation checks', flags: ['checks', 'checks-junit', 'checks-output', 'judge-cache', 'trusted-files'] },
-  // Shown whole, as it always was: deploy's help names compare's --baseline-file too.
-  {
-    title: 'Comparing (before and after)',
-    flags: ['baseline', 'baseline-file', 'fail-on', 'show-answers'],
-    when: 'baseline',
-    whole: true,
-  },
-  // deploy and apply read the probe for a fleet's bake; their help leaves it to health's.
-  { title: 'Health', flags: ['probe-message', 'probe-expect', 'fail-on-unhealthy'], when: 'fail-on-unhealthy' },
-  { title: 'Previews', flags: ['preview-claws', 'preview-ttl', 'max-previews', 'fail-on'], when: 'preview-claws' },
-  { title: 'The service', flags: ['base-url', 'auth-scheme', 'request-timeout'] },
-  // The deadline of the whole run, for the commands that have no wait of their own.
-  { title: 'The service', flags: ['timeout'], unless: 'poll-interval' },
-];
-
-const GROUPED = new Set(GROUPS.flatMap((g) => g.flags));
-const FLAG_INPUTS = INPUTS.filter((i) => i.name !== 'command' && i.name !== 'api-key' && !(i.name in ACTION_ONLY));
+/** The inputs that are flags: not the key or the command; the action's own only where the command line has a switch for them. */
+const FLAG_INPUTS = INPUTS.filter(
+  (i) => i.name !== 'command' && i.name !== 'api-key' && (!(i.name in ACTION_ONLY) || i.commandLine),
+);
 const INPUT_NAMES = new Set(INPUTS.map((i) => i.name));
 
 /**
@@ -149,7 +114,10 @@ export function toolHelp(width = 80, commands: readonly CommandDefinition[] = CO
   ].join('\n');
 }
 
-/** The flags `command` reads, in their groups (an input no group names yet under "Other flags"). */
+/**
+ * The flags `command` reads, in their groups (each row's, or the one its help picks for the
+ * command), each in the command's own words where its row has them.
+ */
 export function commandFlags(
   command: string,
   commands: readonly CommandDefinition[] = COMMANDS,
@@ -158,16 +126,16 @@ export function commandFlags(
   const reads = (input: string): boolean =>
     COMMON_INPUTS.includes(input) || ((definition?.inputs as readonly string[] | undefined)?.includes(input) ?? false);
   const groups: { title: string; inputs: InputSpec[] }[] = [];
-  for (const group of GROUPS) {
-    if ((group.when && !reads(group.when)) || (group.unless && reads(group.unless))) continue;
-    const inputs = FLAG_INPUTS.filter((i) => group.flags.includes(i.name) && (group.whole || reads(i.name)));
-    const same = groups.find((g) => g.title === group.title);
-    if (same) same.inputs.push(...inputs);
-    else if (inputs.length) groups.push({ title: group.title, inputs });
+  for (const input of FLAG_INPUTS) {
+    const title = input.helpGroup ? input.helpGroup(reads) : input.group;
+    if (!reads(input.name) || title === undefined) continue;
+    const description = input.help?.[command] ?? input.commandLine ?? input.description;
+    const group = groups.find((g) => g.title === title);
+    if (group) group.inputs.push({ ...input, description });
+    else groups.push({ title, inputs: [{ ...input, description }] });
   }
-  const other = FLAG_INPUTS.filter((i) => !GROUPED.has(i.name));
-  if (other.length) groups.push({ title: 'Other flags', inputs: other });
-  return groups;
+  const order = (title: string): number => GROUPS.indexOf(title as (typeof GROUPS)[number]);
+  return groups.sort((a, b) => order(a.title) - order(b.title));
 }
 
 export function commandHelp(command: string, width = 80, commands: readonly CommandDefinition[] = COMMANDS): string {

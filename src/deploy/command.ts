@@ -1,14 +1,16 @@
 // The deploy, wait and rollback commands, as the run's table calls them: one Claw or a fleet, and
 // each one's outputs, summary and GitHub Deployment status.
 import type { CommandContext } from '../command.js';
-import { type Command, type CommandDefinition, type CommandResult, READS } from '../command.js';
+import { inputsReadBy } from '../inputs.js';
+import { type Command, type CommandDefinition, type CommandResult } from '../command.js';
 import { type SettingsOf, refuseInput } from '../settings.js';
 import { type DeploymentState, type GitHubRun, commitUrl, runUrl } from '../workflow-run.js';
 import { deployOutputs, deploySummary } from './deploy-report.js';
 import { fleetOutputs, fleetSummary } from './fleet-report.js';
 import { type DeployResult, deployClaw, rollbackCommand, waitOnDeployment } from './deploy.js';
 import { rolloutFleet, tally } from './fleet.js';
-import { suitePower } from '../checks/comparison.js';
+import { compareRuns, suitePower } from '../checks/comparison.js';
+import { deployingCancel, rollbackCancel } from './cancel-notice.js';
 import type { CheckSuite } from '../checks/check.js';
 import type { Logger } from '../clock.js';
 import { type ClawComparison, comparisonSummary } from '../checks/comparison-report.js';
@@ -20,35 +22,9 @@ import { MAX_LISTED, MAX_PAGES, listClawDeployments } from './deployments-list.j
 import { deploymentsOutputs, deploymentsSummary } from './deployments-report.js';
 
 /** The inputs each command reads (beyond the common ones): its run sees only the settings they fill. */
-const DEPLOY_READS = [
-  'claw-id',
-  ...READS.deploying,
-  'wait',
-  ...READS.waiting,
-  ...READS.rollingBack,
-  ...READS.fleet,
-  ...READS.checks,
-  'baseline',
-  'fail-on',
-  'show-answers',
-  // A fleet's bake probes its Claws with them.
-  'probe-message',
-  'probe-expect',
-  'environment',
-  'github-token',
-  // With it, each deployment is kept as a record on the history branch, sealed with the state secret.
-  'history',
-  'state-secret',
-] as const;
-const WAIT_READS = ['deployment-id', ...READS.waiting, ...READS.rollingBack] as const;
-const ROLLBACK_READS = [
-  'claw-id',
-  'deployment-id',
-  ...READS.waiting,
-  'history',
-  'github-token',
-  'state-secret',
-] as const;
+const DEPLOY_READS = inputsReadBy('deploy');
+const WAIT_READS = inputsReadBy('wait');
+const ROLLBACK_READS = inputsReadBy('rollback');
 
 /** GitHub's reading of an outcome: failed or paused is a failure, timed-out or cancelled an error. */
 export function githubState(outcome: string): DeploymentState | undefined {
@@ -178,17 +154,38 @@ export const deployDefinition: CommandDefinition<(typeof DEPLOY_READS)[number]> 
   name: 'deploy',
   summary: 'trigger a deployment of one Claw (or a fleet), wait for a final status, roll back when told to',
   inputs: DEPLOY_READS,
-  targets: 'the Claw to deploy',
-  fleet: true,
-  githubDeployment: true,
-  recordsAfterWaiting: true,
-  validate: (settings, given, w) => {
-    if (settings.checks && !settings.wait)
-      refuseInput(
-        'wait',
-        given('wait'),
-        `true when ${w.input('checks')} is set: the checks run once the deployment has succeeded`,
-      );
+  rules: {
+    targets: 'the Claw to deploy',
+    fleet: true,
+    validate: (settings, given, w) => {
+      if (settings.baseline === 'before' && !settings.checks)
+        refuseInput(
+          'baseline',
+          settings.baseline,
+          `none when ${w.input('checks')} is empty (before compares the checks' results)`,
+        );
+      if (settings.checks && !settings.wait)
+        refuseInput(
+          'wait',
+          given('wait'),
+          `true when ${w.input('checks')} is set: the checks run once the deployment has succeeded`,
+        );
+    },
+  },
+  prepare: {
+    // `baseline: before`: the checks on the live Claw before the trigger, compared with those after it.
+    behaviour: ({ baseline, failOn, showAnswers }, suite) =>
+      baseline === 'before'
+        ? { failOn, compare: (before, after) => compareRuns(before, after, suite, showAnswers) }
+        : undefined,
+  },
+  action: {
+    githubDeployment: true,
+    recordsAfterWaiting: true,
+  },
+  commandLine: {
+    cancel: deployingCancel,
+    historyFolder: true,
   },
   run: deploy,
 };
@@ -197,7 +194,12 @@ export const waitDefinition: CommandDefinition<(typeof WAIT_READS)[number]> = {
   name: 'wait',
   summary: 'wait for an existing deployment (--deployment-id) to reach a final status',
   inputs: WAIT_READS,
-  requires: { 'deployment-id': 'the id of the deployment to wait on' },
+  rules: {
+    requires: { 'deployment-id': 'the id of the deployment to wait on' },
+  },
+  commandLine: {
+    cancel: deployingCancel,
+  },
   run: wait,
 };
 
@@ -205,20 +207,28 @@ export const rollbackDefinition: CommandDefinition<(typeof ROLLBACK_READS)[numbe
   name: 'rollback',
   summary: "roll back a deployment, or a Claw's current one",
   inputs: ROLLBACK_READS,
-  recordsAfterWaiting: true,
-  validate: (settings, _given, w) => {
-    if (settings.clawId === '' && settings.deploymentId === '')
-      refuseInput(
-        'deployment-id',
-        '',
-        `the deployment to roll back, or a ${w.input('claw-id')} whose current deployment is rolled back`,
-      );
+  rules: {
+    validate: (settings, _given, w) => {
+      if (settings.clawId === '' && settings.deploymentId === '')
+        refuseInput(
+          'deployment-id',
+          '',
+          `the deployment to roll back, or a ${w.input('claw-id')} whose current deployment is rolled back`,
+        );
+    },
+  },
+  action: {
+    recordsAfterWaiting: true,
+  },
+  commandLine: {
+    cancel: rollbackCancel,
+    historyFolder: true,
   },
   run: rollback,
 };
 
 /** deployments: the Claw; with `history`, the branch its records are read from, and their seal. */
-const DEPLOYMENTS_READS = ['claw-id', 'history', 'state-secret', 'github-token'] as const;
+const DEPLOYMENTS_READS = inputsReadBy('deployments');
 
 /** The deployments command: a Claw's recent deployments, newest first, with this tool's records of them. */
 export const deployments: Command<SettingsOf<(typeof DEPLOYMENTS_READS)[number]>> = async ({
@@ -256,6 +266,12 @@ export const deploymentsDefinition: CommandDefinition<(typeof DEPLOYMENTS_READS)
   name: 'deployments',
   summary: "list a Claw's recent deployments, newest first, with this tool's records of them (history)",
   inputs: DEPLOYMENTS_READS,
-  requires: { 'claw-id': 'the Claw whose deployments to list' },
+  rules: {
+    requires: { 'claw-id': 'the Claw whose deployments to list' },
+  },
+  commandLine: {
+    // It reads the deployment records deploy and rollback keep there.
+    historyFolder: true,
+  },
   run: deployments,
 };

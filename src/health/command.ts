@@ -2,15 +2,17 @@
 // with `history` (or incidents or a status page, which turn it on), the run is also kept on the
 // history branch, incidents are opened and closed as issues, and the page is rendered.
 import { ApiError } from '../api/errors.js';
-import { type Command, type CommandDefinition, READS } from '../command.js';
+import type { Command, CommandDefinition, ResultView } from '../command.js';
+import { inputsReadBy } from '../inputs.js';
 import type { SettingsOf } from '../settings.js';
 import { errorMessage } from '../errors.js';
 import { type IncidentLine, healthOutputs, healthSummary, healthTimeSummary } from './health-report.js';
 import { stateSealKey } from '../seal.js';
-import { doraSummary } from './dora-report.js';
+import { doraJson, doraSummary, doraText } from './dora-report.js';
 import { type HealthResult, checkHealth } from './health.js';
 import { type OverTimeResult, healthOverTime, serviceOf } from './over-time.js';
 import type { ServiceState } from './records.js';
+import { withProbe } from './probe-check.js';
 
 /** A failed probe is tried once more after one poll interval, never more than this later. */
 const MAX_PROBE_RETRY_MS = 30_000;
@@ -22,25 +24,7 @@ const MAX_PROBE_RETRY_MS = 30_000;
 const MAX_GITHUB_SHARE_MS = 30_000;
 
 /** The inputs each command reads (beyond the common ones): its run sees only the settings they fill. */
-const HEALTH_READS = [
-  'claw-id',
-  ...READS.waiting,
-  ...READS.checks,
-  'probe-message',
-  'probe-expect',
-  'fail-on-unhealthy',
-  'github-token',
-  'state-secret',
-  'history',
-  'status-page',
-  'incidents',
-  'confirm',
-  'recover',
-  'reopen-within',
-  'assignees',
-  'mention',
-  'max-new-incidents',
-] as const;
+const HEALTH_READS = inputsReadBy('health');
 export const health: Command<SettingsOf<(typeof HEALTH_READS)[number]>> = async ({
   settings,
   deps,
@@ -57,7 +41,7 @@ export const health: Command<SettingsOf<(typeof HEALTH_READS)[number]>> = async 
       { ...deps, deadline: deps.deadline - share },
       {
         targets: settings.targets,
-        // With a checks file the probe is one of the checks (see withProbe).
+        // With a checks file the probe is one of the checks (see probe-check.ts).
         probeMessage: deps.checks ? '' : settings.probeMessage,
         checks: deps.checks,
         probeExpect: settings.probeExpect,
@@ -113,9 +97,19 @@ export const health: Command<SettingsOf<(typeof HEALTH_READS)[number]>> = async 
     ...(time?.incidents?.notices.length ? { notices: time.incidents.notices } : {}),
     failStep: settings.failOnUnhealthy,
     checks: result.checks,
-    ...(time?.dora ? { dora: time.dora } : {}),
+    views: healthViews(outputs, time),
+    ...(time?.dora ? { json: { dora: doraJson(time.dora) } } : {}),
   };
 };
+
+/** The command line's views: the replies that failed a probe, then the figures teams track. */
+function healthViews(outputs: Record<string, string>, time: OverTimeResult | undefined): ResultView[] {
+  const dora = doraText(time?.dora);
+  return [
+    ...(outputs.healthy === 'false' && outputs.report ? [{ kind: 'unhealthy' as const, report: outputs.report }] : []),
+    ...(dora ? [{ kind: 'text' as const, text: dora }] : []),
+  ];
+}
 
 /** What the run did to incidents, then those still open that it did not touch. */
 function incidentLines(time: OverTimeResult): IncidentLine[] {
@@ -141,6 +135,14 @@ export const healthDefinition: CommandDefinition<(typeof HEALTH_READS)[number]> 
   name: 'health',
   summary: "check Claws' health, with a chat probe or a checks file",
   inputs: HEALTH_READS,
-  targets: 'one Claw',
+  rules: {
+    targets: 'one Claw',
+  },
+  prepare: {
+    suite: withProbe,
+  },
+  commandLine: {
+    historyFolder: true,
+  },
   run: health,
 };

@@ -7,15 +7,16 @@ import {
   type CommandDeps,
   type CommandResult,
   type Policy,
-  READS,
 } from '../command.js';
+import { inputsReadBy } from '../inputs.js';
+import { deployingCancel } from '../deploy/cancel-notice.js';
 import { ACTION_WORDS, type Words, wordsOf } from '../words.js';
 import { errorMessage } from '../errors.js';
 import { runUrl } from '../workflow-run.js';
 import { fleetOutputs, fleetSummary } from '../deploy/fleet-report.js';
 import { MAX_PLAN_SUMMARY_BYTES } from '../report/markdown.js';
 import { writePlanFiles } from './plan-files.js';
-import { type PlanView, planMarkdown, planOutputs } from './plan-report.js';
+import { type PlanView, commentBody, commentMarker, planMarkdown, planOutputs } from './plan-report.js';
 import { type Settings, type SettingsOf, refuseInput } from '../settings.js';
 import { type FleetRequest, rolloutFleet } from '../deploy/fleet.js';
 import { FileError } from '../config/yaml-file.js';
@@ -137,23 +138,9 @@ export async function applyCommand(
 }
 
 /** The inputs each command reads (beyond the common ones): its run sees only the settings they fill. */
-const PLAN_READS = ['manifest', 'comment', 'github-token'] as const;
-const APPLY_READS = [
-  'manifest',
-  'plan-id',
-  'auto-approve',
-  'deploy-changed',
-  'rewrite-secrets',
-  ...READS.deploying,
-  ...READS.waiting,
-  ...READS.rollingBack,
-  ...READS.fleet,
-  ...READS.checks,
-  // A fleet's bake probes its Claws with them.
-  'probe-message',
-  'probe-expect',
-] as const;
-const DRIFT_READS = ['manifest', 'fail-on-drift'] as const;
+const PLAN_READS = inputsReadBy('plan');
+const APPLY_READS = inputsReadBy('apply');
+const DRIFT_READS = inputsReadBy('drift');
 
 /** The manifest the run read, for the commands that need one (Settings refuses them without it). */
 function manifestOf(context: CommandContext<Pick<Settings, 'command'>>): Manifest {
@@ -162,8 +149,25 @@ function manifestOf(context: CommandContext<Pick<Settings, 'command'>>): Manifes
   return manifest;
 }
 
-export const plan: Command<SettingsOf<(typeof PLAN_READS)[number]>> = async (context) =>
-  manifestResult(context, 'Plan', await planCommand(context.deps, manifestOf(context)));
+export const plan: Command<SettingsOf<(typeof PLAN_READS)[number]>> = async (context) => {
+  const { settings, session } = context;
+  const result = await planCommand(context.deps, manifestOf(context));
+  const shown = await manifestResult(context, 'Plan', result);
+  // On a pull_request event, the plan in one comment on the pull request (the action only).
+  if (settings.comment && session.comment) {
+    await session.comment({
+      marker: commentMarker(result.plan.manifest),
+      body: commentBody(result.plan, viewOf(session, 'Plan', result)),
+      what: 'the plan',
+    });
+  }
+  return shown;
+};
+
+/** How the plan is shown: its title, an apply's writes, the run's link. */
+function viewOf(session: CommandContext['session'], title: PlanView['title'], result: ManifestResult): PlanView {
+  return { title, apply: result.apply, runUrl: runUrl(session.github) };
+}
 
 export const drift: Command<SettingsOf<(typeof DRIFT_READS)[number]>> = async (context) =>
   manifestResult(context, 'Drift', await driftCommand(context.deps, manifestOf(context), context.settings.failOnDrift));
@@ -191,7 +195,7 @@ async function manifestResult(
   result: ManifestResult,
 ): Promise<CommandResult> {
   const { log } = session;
-  const view: PlanView = { title, apply: result.apply, runUrl: runUrl(session.github) };
+  const view = viewOf(session, title, result);
   const plan = planOutputs(result.plan);
   const rollout = result.rollout && fleetOutputs(result.rollout);
   const files = await writePlanFiles(result.plan, view, session.tempDir, session.redact.redact).catch(
@@ -221,7 +225,7 @@ async function manifestResult(
     notes: [...plan.notes, ...(rollout?.notes ?? [])],
     failStep: true,
     checks: result.rollout?.checks,
-    plan: { result, view },
+    views: [{ kind: 'plan', result, title }],
   };
 }
 
@@ -236,17 +240,32 @@ export const applyDefinition: CommandDefinition<(typeof APPLY_READS)[number]> = 
   name: 'apply',
   summary: 'apply a manifest (refusing another plan than --plan-id), then deploy the Claws that changed',
   inputs: APPLY_READS,
-  validate: (settings, _given, w) => {
-    if (!settings.planId && !settings.autoApprove) {
-      refuseInput(
-        'plan-id',
-        '',
-        `the ${w.output('plan-id')} of the reviewed plan (apply refuses to write an unreviewed plan), or ${w.setting('auto-approve', 'true')} to apply without review`,
-      );
-    }
+  rules: {
+    validate: (settings, given, w) => {
+      // The review: the reviewed plan's id, or auto-approve, never both.
+      if (settings.autoApprove && settings.planId) {
+        refuseInput(
+          'auto-approve',
+          given('auto-approve'),
+          `false when ${w.input('plan-id')} names the reviewed plan (one or the other)`,
+        );
+      }
+      if (!settings.planId && !settings.autoApprove) {
+        refuseInput(
+          'plan-id',
+          '',
+          `the ${w.output('plan-id')} of the reviewed plan (apply refuses to write an unreviewed plan), or ${w.setting('auto-approve', 'true')} to apply without review`,
+        );
+      }
+    },
   },
-  checkFiles: ({ manifest }, words) => {
-    if (manifest) requireSecrets(manifest, words);
+  prepare: {
+    files: ({ manifest }, words) => {
+      if (manifest) requireSecrets(manifest, words);
+    },
+  },
+  commandLine: {
+    cancel: deployingCancel,
   },
   run: apply,
 };

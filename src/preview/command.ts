@@ -3,7 +3,8 @@
 // event; the code host is a plain interface (host.ts) and every service call goes through the run's
 // one client and pacer. Production Claws are never written to: every write goes through
 // `guardedId`, which refuses an id the manifest declares.
-import { type Command, type CommandDefinition, READS } from '../command.js';
+import { type Command, type CommandDefinition } from '../command.js';
+import { inputsReadBy } from '../inputs.js';
 import type { SettingsOf } from '../settings.js';
 import { InputError } from '../errors.js';
 import { previewOutputs, previewSummary } from './preview-report.js';
@@ -38,20 +39,7 @@ export async function previewCommand(deps: PreviewDeps, request: PreviewRequest)
 }
 
 /** The inputs each command reads (beyond the common ones): its run sees only the settings they fill. */
-const PREVIEW_READS = [
-  'manifest',
-  ...READS.deploying,
-  ...READS.waiting,
-  ...READS.rollingBack,
-  ...READS.checks,
-  'preview-claws',
-  'preview-ttl',
-  'max-previews',
-  'fail-on',
-  'environment',
-  'github-token',
-  'state-secret',
-] as const;
+const PREVIEW_READS = inputsReadBy('preview');
 /** The preview command as the run's table calls it: the action only (it follows a pull request). */
 export const preview: Command<SettingsOf<(typeof PREVIEW_READS)[number]>> = async ({
   settings,
@@ -110,11 +98,15 @@ export const previewDefinition: CommandDefinition<(typeof PREVIEW_READS)[number]
   name: 'preview',
   summary: 'GitHub only: a preview Claw per changed Claw on a pull request, checked beside production',
   inputs: PREVIEW_READS,
-  githubToken: "'pull-requests: write' for preview, which reads the pull request and keeps its comment",
-  pullRequest: {
-    commandLine:
-      'preview follows a GitHub pull request (opened, pushed, closed) and keeps its comment there: run it as the action, with command: preview, in a pull_request workflow.',
-    withoutKey: 'Previews need the API key; this run has none, as on pull requests from forks. No preview was made.',
+  rules: {
+    githubToken: "'pull-requests: write' for preview, which reads the pull request and keeps its comment",
+  },
+  action: {
+    pullRequest: {
+      commandLine:
+        'preview follows a GitHub pull request (opened, pushed, closed) and keeps its comment there: run it as the action, with command: preview, in a pull_request workflow.',
+      withoutKey: 'Previews need the API key; this run has none, as on pull requests from forks. No preview was made.',
+    },
   },
   run: preview,
 };

@@ -311,7 +311,7 @@ describe('claw-deploy, the command line', () => {
     const tool = await runCli(['--help']);
     expect(tool.code).toBe(0);
     expect(tool.stdout).toMatch(/Exit codes:\n {2}0 /);
-    const commands = ['deploy', 'wait', 'rollback', 'health', 'check', 'plan', 'apply', 'drift', 'preview'];
+    const commands = ['deploy', 'wait', 'rollback', 'health', 'check', 'plan', 'apply', 'drift', 'preview', 'compare'];
     for (const command of commands) expect(tool.stdout).toContain(`  ${command} `);
     const helps = new Map<string, string>();
     for (const command of commands) {
@@ -330,6 +330,14 @@ describe('claw-deploy, the command line', () => {
     expect(helps.get('plan')).not.toMatch(/^ {2}--auto-rollback /m);
     expect([...helps.values()].join('')).not.toContain('${{');
     expect(helps.get('check')).toContain('relative to the current folder');
+    // Each command's help in its own words: compare's candidate and gate, health's page beside --history-dir.
+    const flagText = (command: string, flag: string) =>
+      helps.get(command)!.match(new RegExp(`\\n {2}--${flag} +([^]*?)(?=\\n {2}--|\\n\\n)`))?.[1] ?? '';
+    expect(flagText('compare', 'claw-id')).toMatch(/^The candidate Claw/);
+    expect(helps.get('compare')).not.toContain('The Claw to deploy or roll back');
+    expect(flagText('compare', 'fail-on')).toMatch(/^compare: /);
+    expect(flagText('health', 'status-page')).toMatch(/^with --history-dir: render the status page/);
+    expect(helps.get('deploy')).not.toMatch(/^ {2}--baseline-file /m);
     // Every input but the key, the command and the action's own is a flag of some command.
     const { ACTION_ONLY } = await import('../../src/cli/args.ts');
     const inputs = Object.keys(readActionYml().inputs).filter(

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { ASSERTION_TYPES, FAMILIES, PROMPTFOO_ALIASES, PROMPTFOO_TYPES, buildRegistry, familyOf } from './registry.js';
+import {
+  ASSERTION_TYPES,
+  FAMILIES,
+  JUDGE_GRADED,
+  PROMPTFOO_ALIASES,
+  PROMPTFOO_TYPES,
+  buildRegistry,
+  familyOf,
+} from './registry.js';
+import { RECIPE_TYPES } from './recipes.js';
 import { wordCount } from './word-count.js';
 
 describe('the assertion registry', () => {
@@ -27,5 +36,12 @@ describe('the assertion registry', () => {
     expect(() => buildRegistry([...FAMILIES, wordCount], ASSERTION_TYPES, PROMPTFOO_TYPES)).toThrow(
       "'word-count' is claimed by two families",
     );
+  });
+});
+
+describe('the judge-graded types', () => {
+  it("are every family's that says gradedBy: 'judge', and only those", () => {
+    expect([...JUDGE_GRADED].sort()).toEqual(['factuality', 'llm-rubric', ...RECIPE_TYPES].sort());
+    expect(JUDGE_GRADED).not.toContain('javascript');
   });
 });

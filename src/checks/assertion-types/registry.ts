@@ -102,6 +102,9 @@ export function buildRegistry(
 
 const REGISTRY = buildRegistry(FAMILIES, ASSERTION_TYPES, PROMPTFOO_TYPES);
 
+/** The types a judge grades: every family's that says `gradedBy: 'judge'`. */
+export const JUDGE_GRADED: readonly string[] = FAMILIES.filter((f) => f.gradedBy === 'judge').flatMap((f) => f.names);
+
 /** The family of a type (without `not-`, aliases resolved); the readers check the name first. */
 export function familyOf(type: string): Family<Typed> {
   const family = REGISTRY.get(type);
