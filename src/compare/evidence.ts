@@ -194,7 +194,10 @@ function binaryEvidence(
     return {
       ...figures,
       ...NO_CHANGE,
-      blocked: `nothing was judged on the ${baseline.n ? 'candidate' : 'baseline'} side`,
+      blocked:
+        baseline.n && candidate.n
+          ? 'no check was judged on both sides: the two sides have no check in common'
+          : `nothing was judged on the ${baseline.n ? 'candidate' : 'baseline'} side`,
     };
   const [pWorse, pBetter] = worse < 0 ? [test.pLower, test.pHigher] : [test.pHigher, test.pLower];
   const { low, high, lowerBound, upperBound } = test;
