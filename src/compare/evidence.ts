@@ -77,17 +77,26 @@ export function pair(baseline: readonly CheckRun[], candidate: readonly CheckRun
  * Missing: could not be judged, or never made where the other side made it (a run cut short).
  */
 export function tooMuchMissing(pairs: readonly Paired[], maxMissing: number): string | undefined {
-  for (const side of ['baseline', 'candidate'] as const) {
+  // Repeats may differ by design (5 against 3, a steady question asked less): a question is due on
+  // a side what that side made of it; a question made on one side only is due on the other what
+  // the first made (a run cut short). An attempt made but not judged is missing too.
+  const counts = new Map<string, [number, number]>();
+  for (const p of pairs)
+    for (const [k, side] of (['baseline', 'candidate'] as const).entries())
+      for (const a of p[side]) {
+        const key = `${p.check}\u0000${a.question}`;
+        const c = counts.get(key) ?? counts.set(key, [0, 0]).get(key)!;
+        c[k]++;
+      }
+  for (const [k, side] of (['baseline', 'candidate'] as const).entries()) {
     let missing = 0;
     let expected = 0;
-    for (const p of pairs) {
-      // Repeats may differ by design (5 against 3, a steady question asked less): a side is due
-      // what it made; an attempt never made is saved unjudged. A check absent from a side is all missing.
-      const made = p[side].length;
-      const due = made || Math.max(p.baseline.length, p.candidate.length);
-      missing += p[side].filter((a) => a.outcome === 'unjudged').length + (due - made);
+    for (const c of counts.values()) {
+      const due = c[k] || c[1 - k];
+      missing += due - c[k];
       expected += due;
     }
+    for (const p of pairs) missing += p[side].filter((a) => a.outcome === 'unjudged').length;
     const share = expected ? missing / expected : 0;
     if (share > maxMissing)
       return `${Math.round(share * 100)}% of the ${side}'s attempts could not be judged or were not made (more than ${Math.round(maxMissing * 100)}%)`;
