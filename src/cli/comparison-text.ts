@@ -3,7 +3,7 @@
 // model: every cell passes terminalLine, so nothing reaches the terminal as a control.
 import type { ClawComparison } from '../checks/comparison.js';
 import { worstBehaviour } from '../checks/comparison.js';
-import { INTERVAL_NOTE, comparisonRows, showFigure } from '../checks/comparison-report.js';
+import { INTERVAL_NOTE, comparisonRows, showChange, showFigure } from '../checks/comparison-report.js';
 import { columnsOf, terminalLine } from './terminal.js';
 
 /** The most metric rows printed; --json has them all. */
@@ -23,7 +23,7 @@ export function comparisonText(list: ClawComparison[], color: boolean): string {
       m.metric,
       `${showFigure(m.metric, m.baseline.value)} n=${m.baseline.n}`,
       `${showFigure(m.metric, m.candidate.value)} n=${m.candidate.n}`,
-      showFigure(m.metric, m.change, true),
+      showChange(m),
       m.low === null && m.high === null
         ? '—'
         : `${showFigure(m.metric, m.low, true)}…${showFigure(m.metric, m.high, true)}`,
