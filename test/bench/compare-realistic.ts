@@ -57,7 +57,7 @@ function rows(): Row[] {
     goal: 'the power line within 5 points',
     shape: { questions, repeats, drop },
     figure: suiteRegressed,
-    said: () => passRatePower(questions, repeats, { drop, rates: suiteRates(questions) } as never),
+    said: () => passRatePower(questions, repeats, { drop, rates: suiteRates(questions) }),
   });
   out.push(power(50, 3, 0.1), power(20, 3, 0.2), power(30, 3, 0.2), power(30, 3, 0.1));
   for (const sigma of [0.25, 0.5])
