@@ -69,11 +69,21 @@ export const compare: Command<SettingsOf<(typeof COMPARE_READS)[number]>> = asyn
   const suite = files.suite;
   if (!suite) throw new Error('the compare command needs a checks file');
   const candidate = settings.clawId;
+  // Only the checks the suite runs for the candidate are read from a saved run.
+  const wanted = new Set(suite.checks.filter((c) => !c.claws || c.claws.includes(candidate)).map((c) => c.name));
   const saved = settings.baselineFile
-    ? await readBaselineFile(settings.baselineFile, session.workspace, settings.clawId, session.words)
+    ? await readBaselineFile(settings.baselineFile, session.workspace, settings.clawId, session.words, wanted)
     : undefined;
+  if (saved?.others.count)
+    deps.log.info(
+      `The saved run holds ${saved.others.count} other check(s) the checks file does not have, not compared: ${saved.others.names.map((n) => JSON.stringify(n)).join(', ')}${saved.others.count > saved.others.names.length ? ', …' : ''}.`,
+    );
+  if (saved && saved.entries.length === 0)
+    deps.log.warning(
+      `The saved run has none of the checks file's ${wanted.size} check(s) for ${candidate}: nothing in common to compare.`,
+    );
   const baselineId = saved ? undefined : settings.baseline;
-  const power = suitePower(suite, candidate);
+  const power = suitePower(suite, candidate, saved?.entries);
   deps.log.info(`Comparing: ${power.line}.`);
   if (power.warning) deps.log.warning(power.warning);
   const claws = baselineId && baselineId !== candidate ? [baselineId, candidate] : [candidate];

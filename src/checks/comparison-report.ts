@@ -55,6 +55,15 @@ export function showFigure(metric: string, value: number | null, signed = false)
   return `${sign}${value.toFixed(2)}`;
 }
 
+/**
+ * The change as shown beside the two values: their difference, or (latency's median) the shift
+ * within questions, which is not the difference of the two medians shown, so it is named.
+ */
+export function showChange(m: MetricResult): string {
+  const shown = showFigure(m.metric, m.change, true);
+  return m.estimator && m.change !== null ? `${shown} (${m.estimator})` : shown;
+}
+
 /** The rows a person reads: the verdict's metrics first (the primary ones, then the rest). */
 export function comparisonRows(list: ClawComparison[]): { clawId: string; m: MetricResult }[] {
   return list.flatMap(({ clawId, compared }) => compared.metrics.map((m) => ({ clawId, m })));
@@ -63,8 +72,10 @@ export function comparisonRows(list: ClawComparison[]): { clawId: string; m: Met
 /** What the interval and the verdicts mean, said under every table (docs/comparing.md says more). */
 export const INTERVAL_NOTE =
   'The 95% interval is how large a change the data still allow. A metric is regressed (or improved) when its one-sided ' +
-  '95% bound (`bound` in the output) lies past its tolerance; inconclusive when the data cannot speak, or a change is ' +
-  'plainly there but may or may not pass its tolerance; unchanged otherwise.';
+  '95% bound (`bound` in the output) lies past its tolerance and its test holds at its share of the 5% that every ' +
+  'metric shares; inconclusive when the data cannot speak (too few values, times known too loosely, a check that ' +
+  'flipped with too few attempts to tell), or a change is plainly there but may or may not pass its tolerance; ' +
+  'unchanged otherwise, saying so when only the shared level kept it unchanged.';
 
 /** The most questions whose answers a summary shows side by side; the checks output has them all. */
 export const MAX_ANSWER_ROWS = 20;
@@ -122,7 +133,7 @@ export function comparisonSummary(list: ClawComparison[] | undefined, title = 'B
       code(m.metric),
       `${showFigure(m.metric, m.baseline.value)} (n ${m.baseline.n})`,
       `${showFigure(m.metric, m.candidate.value)} (n ${m.candidate.n})`,
-      showFigure(m.metric, m.change, true),
+      showChange(m),
       m.low === null && m.high === null
         ? '—'
         : `${showFigure(m.metric, m.low, true)} to ${showFigure(m.metric, m.high, true)}`,

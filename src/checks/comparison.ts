@@ -8,6 +8,7 @@ import {
   type Verdict,
   compareSides,
   detectableDrop,
+  estimatedRate,
   worstVerdict,
 } from '../compare/index.js';
 import type { CheckSuite } from './check.js';
@@ -78,13 +79,39 @@ export function comparisonFails(behaviour: Verdict | '', failOn: string): boolea
   return false;
 }
 
-/** What the suite can find, said once before the first request: its questions and their repeats. */
-export function suitePower(suite: CheckSuite, clawId?: string): Detectable {
+/**
+ * What the suite can find, said once before the first request: its questions and their repeats,
+ * and, when a baseline run is at hand (a saved run), from that run's own rate for each check
+ * (a check it lacks at the suite's average), never a fixed profile.
+ */
+export function suitePower(suite: CheckSuite, clawId?: string, baseline?: CheckEntry[]): Detectable {
   const checks = suite.checks.filter((c) => !clawId || !c.claws || c.claws.includes(clawId));
   // Different repeats per check: the fewest, so the line never promises more than the suite gives.
   const repeats = Math.min(...checks.map((c) => c.repeat));
   const tolerance = suite.tolerance?.passRate;
-  return detectableDrop(checks.length, repeats, tolerance === undefined ? {} : { tolerance });
+  const rates =
+    baseline &&
+    ratesOf(
+      checks.map((c) => c.name),
+      baseline,
+    );
+  return detectableDrop(checks.length, repeats, {
+    ...(tolerance === undefined ? {} : { tolerance }),
+    ...(rates ? { rates } : {}),
+  });
+}
+
+/** Each check's rate in a baseline run (passes over judged attempts, never certain on a few); undefined when it has none of them. */
+function ratesOf(names: string[], entries: CheckEntry[]): number[] | undefined {
+  const byName = new Map(entries.filter((e) => e.samples?.length).map((e) => [e.check, e.samples!]));
+  const known = names.map((name) => {
+    const judged = (byName.get(name) ?? []).filter((s) => s.outcome !== 'unjudged');
+    return judged.length ? estimatedRate(judged.filter((s) => s.outcome === 'pass').length, judged.length) : undefined;
+  });
+  const found = known.filter((r): r is number => r !== undefined);
+  if (!found.length) return undefined;
+  const average = found.reduce((a, b) => a + b, 0) / found.length;
+  return known.map((r) => r ?? average);
 }
 
 /** `fail-on` as a comparison reads it (the preview's words, plus `inconclusive`). */

@@ -56,8 +56,10 @@ export interface CheckEntry {
  */
 export interface AttemptSample {
   outcome: 'pass' | 'fail' | 'unjudged';
-  /** The Claw's time to reply over the turns, when it replied. */
+  /** The Claw's time to reply over the turns, when it replied (the late end when only known to an interval). */
   latencyMs?: number;
+  /** Present when the time is an interval (a task's, seen done by a poll): the reply came after this many ms. */
+  latencyLowMs?: number;
   /** The judge's score (0 to 1) for the attempt's last graded assertion, when it gave one. */
   score?: number;
   /** Which judge gave the verdict: its model as the endpoint named it, and a hash of the grading prompt. */

@@ -3,7 +3,7 @@
 // model: every cell passes terminalLine, so nothing reaches the terminal as a control.
 import type { ClawComparison } from '../checks/comparison.js';
 import { worstBehaviour } from '../checks/comparison.js';
-import { INTERVAL_NOTE, comparisonRows, showFigure } from '../checks/comparison-report.js';
+import { INTERVAL_NOTE, comparisonRows, showChange, showFigure } from '../checks/comparison-report.js';
 import { columnsOf, terminalLine, wrapColumns } from './terminal.js';
 import { ANSWER_CHARS, type Answer } from '../checks/answers.js';
 
@@ -52,7 +52,7 @@ export function comparisonText(list: ClawComparison[], color: boolean, width = 1
       m.metric,
       `${showFigure(m.metric, m.baseline.value)} n=${m.baseline.n}`,
       `${showFigure(m.metric, m.candidate.value)} n=${m.candidate.n}`,
-      showFigure(m.metric, m.change, true),
+      showChange(m),
       m.low === null && m.high === null
         ? '—'
         : `${showFigure(m.metric, m.low, true)}…${showFigure(m.metric, m.high, true)}`,

@@ -114,7 +114,8 @@ export function stratifiedDifference(strata: readonly Stratum[], level: number):
   }
   if (used === 0) return null;
   const difference = numerator / weight;
-  const variance = Math.max(0, (difference * satoP + satoQ) / (weight * weight));
+  const dispersion = overDispersion(strata);
+  const variance = Math.max(0, (dispersion * (difference * satoP + satoQ)) / (weight * weight));
   const ends = (z: number) =>
     variance > 0
       ? [difference - z * Math.sqrt(variance), difference + z * Math.sqrt(variance)].map(clampShare)
@@ -122,8 +123,9 @@ export function stratifiedDifference(strata: readonly Stratum[], level: number):
   const z = quantilesOf(level);
   const [[low, high], [lowerBound, upperBound]] = [ends(z.twoSided), ends(z.oneSided)];
   // No variation anywhere (every attempt alike on both sides): no evidence either way.
-  const statistic = cmhVariance > 0 ? observedMinusExpected / Math.sqrt(cmhVariance) : 0;
-  const exact = cmhVariance > 0 ? exactMidP(strata) : undefined;
+  const statistic = cmhVariance > 0 ? observedMinusExpected / Math.sqrt(dispersion * cmhVariance) : 0;
+  // Over-dispersed (repeats more alike within a side than across): the inflated normal test.
+  const exact = cmhVariance > 0 && dispersion === 1 ? exactMidP(strata) : undefined;
   return {
     difference,
     pLower: cmhVariance > 0 ? (exact?.pLower ?? phi(statistic)) : 1,
@@ -133,6 +135,31 @@ export function stratifiedDifference(strata: readonly Stratum[], level: number):
     lowerBound,
     upperBound,
   };
+}
+
+/**
+ * How much more the questions' differences vary than repeats drawn independently would make them
+ * (a question better or worse on a given day: its repeats alike within a side): Pearson's
+ * statistic of the informative questions around their common difference, each on its conditional
+ * (hypergeometric) variance, over its degrees of freedom; 1 when no more (or too few questions to
+ * tell). The pass rate's variance is multiplied by it.
+ */
+export function overDispersion(strata: readonly Stratum[]): number {
+  const residuals: number[] = [];
+  const variances: number[] = [];
+  for (const s of strata) {
+    const [n1, n0] = [s.candidateTrials, s.baselineTrials];
+    const total = n1 + n0;
+    const events = s.candidateEvents + s.baselineEvents;
+    if (n1 === 0 || n0 === 0 || total < 2 || events === 0 || events === total) continue;
+    residuals.push(s.candidateEvents - (n1 * events) / total);
+    variances.push((n1 * n0 * events * (total - events)) / (total * total * (total - 1)));
+  }
+  if (residuals.length < 2) return 1;
+  const common = residuals.reduce((a, b) => a + b, 0) / variances.reduce((a, b) => a + b, 0);
+  let pearson = 0;
+  for (let k = 0; k < residuals.length; k++) pearson += (residuals[k] - common * variances[k]) ** 2 / variances[k];
+  return Math.max(1, pearson / (residuals.length - 1));
 }
 
 /** Wilson's score interval for one share, each end at the normal quantile z. */

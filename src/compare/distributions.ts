@@ -24,3 +24,27 @@ export function seededUniform(seed: number): () => number {
   const generator = mersenne(seed | 0);
   return () => uniformFloat64(generator);
 }
+
+/**
+ * P(X ≤ k) for k = 0…n, X binomial (n, p): the probabilities from the mode outwards (the mode's
+ * from the log-gamma function, each neighbour by the ratio of consecutive terms), so that no term
+ * underflows where it matters, then summed. Linear in n.
+ */
+export function binomialAtMostAll(n: number, p: number): Float64Array {
+  const pmf = new Float64Array(n + 1);
+  const mode = Math.min(n, Math.floor((n + 1) * p));
+  pmf[mode] = Math.exp(
+    jStat.gammaln(n + 1) -
+      jStat.gammaln(mode + 1) -
+      jStat.gammaln(n - mode + 1) +
+      mode * Math.log(p) +
+      (n - mode) * Math.log1p(-p),
+  );
+  const odds = p / (1 - p);
+  for (let k = mode; k < n; k++) pmf[k + 1] = (pmf[k] * (n - k) * odds) / (k + 1);
+  for (let k = mode; k > 0; k--) pmf[k - 1] = (pmf[k] * k) / ((n - k + 1) * odds);
+  const cdf = new Float64Array(n + 1);
+  let sum = 0;
+  for (let k = 0; k <= n; k++) cdf[k] = Math.min(1, (sum += pmf[k]));
+  return cdf;
+}

@@ -2,7 +2,7 @@
 // cached verdicts, tolerances from the checks file and the order of precedence.
 import { describe, expect, it } from 'vitest';
 import { seededUniform } from './distributions.js';
-import { UNCLEAR_TOLERANCE, compareSides, decide, worstVerdict } from './engine.js';
+import { UNCLEAR_TOLERANCE, compareSides, decide, weightedHolm, worstVerdict } from './engine.js';
 import type { Evidence } from './evidence.js';
 import type { Attempt, CheckRun, MetricResult, Side } from './types.js';
 
@@ -56,7 +56,7 @@ describe('compareSides', () => {
       change: 0,
       verdict: 'unchanged',
     });
-    expect(metric(metrics, '*', 'latency-p50')).toMatchObject({ change: 0, verdict: 'unchanged' });
+    expect(metric(metrics, '*', 'latency-p50')).toMatchObject({ change: expect.closeTo(0, 6), verdict: 'unchanged' });
     expect(behaviour).toBe('unchanged');
   });
 
@@ -115,7 +115,7 @@ describe('compareSides', () => {
     expect(c.behaviour).toBe('regressed');
   });
 
-  it('calls a small sample unchanged, its wide interval saying how much it could still hide', () => {
+  it('calls a small sample unchanged on its pass rate, its reply times too few to tell: never regressed', () => {
     const c = compareSides(
       side('a', run('c', 5, { questions: 2, repeats: 1 })),
       side('b', run('c', 6, { questions: 2, repeats: 1 })),
@@ -125,10 +125,31 @@ describe('compareSides', () => {
     expect(suite.reason).toBeUndefined();
     expect(suite.low!).toBeLessThan(-0.5);
     expect(suite.high!).toBeGreaterThan(0.5);
-    expect(c.behaviour).toBe('unchanged');
+    expect(metric(c.metrics, '*', 'latency-p50')).toMatchObject({
+      verdict: 'inconclusive',
+      reason: 'too few reply times a question to reach its share of the level (about 5 a side in one question would)',
+    });
+    expect(c.behaviour).toBe('inconclusive');
   });
 
-  it('calls a flaky check that behaves the same on both sides unchanged, never a regression', () => {
+  it('one reply a side, twice slower and failing: never regressed, each metric saying what it needs', () => {
+    const one = (outcome: Attempt['outcome'], latencyMs: number) =>
+      side('x', { check: 'c', attempts: [{ question: 'q', outcome, latencyMs }] });
+    const c = compareSides(one('pass', 800), one('fail', 1600));
+    expect(c.metrics.filter((m) => m.verdict === 'regressed')).toEqual([]);
+    expect(metric(c.metrics, '*', 'latency-p50').reason).toBe(
+      'the reply time needs 5 values a side to reach its share of the level (1 on the smaller side)',
+    );
+    expect(metric(c.metrics, '*', 'latency-p95').reason).toMatch(/^the 95th percentile needs \d+ replies a side/);
+    expect(metric(c.metrics, 'c', 'pass-rate')).toMatchObject({
+      verdict: 'inconclusive',
+      reason:
+        'passed 1/1 on the baseline and failed 1/1 on the candidate: a check that passes 50% of the time on both sides does this 25% of the time; repeat: 3 on both sides would tell it from chance',
+    });
+    expect(c.behaviour).toBe('inconclusive');
+  });
+
+  it('never calls a flaky check that behaves the same on both sides regressed; a complete flip reads inconclusive', () => {
     // 10 checks × 3 repeats, 3 of them passing 7 times in 10, on both sides: 20 seeded pairs.
     const flaky = (seed: number) =>
       Array.from({ length: 10 }, (_, k) =>
@@ -137,37 +158,68 @@ describe('compareSides', () => {
     const verdicts = new Set<string>();
     for (let i = 0; i < 20; i++) {
       const c = compareSides(side('production', ...flaky(2 * i + 1)), side('preview', ...flaky(2 * i + 2)));
-      for (const m of c.metrics.filter((x) => x.check.startsWith('check-'))) verdicts.add(m.verdict);
+      for (const m of c.metrics.filter((x) => x.check.startsWith('check-'))) {
+        verdicts.add(m.verdict);
+        if (m.verdict === 'inconclusive') expect(m.reason).toMatch(/^(passed|failed) 3\/3 on the baseline/);
+      }
     }
-    expect([...verdicts]).toEqual(['unchanged']);
+    expect(verdicts.has('regressed')).toBe(false);
+    expect(verdicts.has('unchanged')).toBe(true);
   });
 
-  it("tests the median at the full level while the unjudged share cannot reach it (Tarone), under Holm's when it can", () => {
-    // 19% slower at the median, 30 replies a side: its one-sided p-value against the 5% tolerance is 0.040.
-    const timed = (seed: number, latency: number): CheckRun => {
-      const uniform = seededUniform(seed);
-      const spread = () => Math.exp(0.7 * (uniform() + uniform() + uniform() - 1.5));
-      const attempts = Array.from({ length: 30 }, (_, i): Attempt => ({
-        question: `q${Math.floor(i / 3)}`,
-        outcome: 'pass',
-        latencyMs: latency * spread(),
-      }));
-      return { check: 'c', attempts };
-    };
-    const [before, after] = [timed(2, 800), timed(1002, 950)];
-    const p50 = (b: CheckRun, a: CheckRun) =>
-      metric(compareSides(side('a', b), side('b', a)).metrics, '*', 'latency-p50');
-    expect(p50(before, after)).toMatchObject({ verdict: 'regressed', p: expect.closeTo(0.04, 2) });
-    // One more attempt on each side that could not be judged: Fisher's test can never reach 5% with
-    // 2 of 62, so the median keeps the full level.
-    const unjudged = (r: CheckRun, question: string): CheckRun => ({
-      ...r,
-      attempts: [...r.attempts, { question, outcome: 'unjudged' }],
-    });
-    expect(p50(unjudged(before, 'q0'), unjudged(after, 'q0')).verdict).toBe('regressed');
-    // Four on each side could reach it: the two share the level under Holm's, 2.5% first.
-    const four = (r: CheckRun) => ['q0', 'q1', 'q2', 'q3'].reduce(unjudged, r);
-    expect(p50(four(before), four(after)).verdict).not.toBe('regressed');
+  it('compares unequal repeats by design (5 against 3) without calling them missing', () => {
+    const c = compareSides(side('a', run('c', 21, { repeats: 5 })), side('b', run('c', 22, { repeats: 3 })));
+    expect(metric(c.metrics, '*', 'pass-rate')).toMatchObject({ verdict: 'unchanged' });
+    expect(c.behaviour).toBe('unchanged');
+  });
+
+  it('shares the level by weight, a test that cannot reach its share leaving it to the others (Tarone)', () => {
+    const e = (pWorse: number, smallest = 0) =>
+      ({ pWorse, pBetter: 1, smallestP: { worse: smallest, better: smallest } }) as unknown as Evidence;
+    // Weights 0.8 and 0.2 at 5%: 0.045 is past the first's share (0.04) while the second can reach its own.
+    expect(
+      weightedHolm(
+        [
+          { e: e(0.045), weight: 0.8, primary: true },
+          { e: e(0.5), weight: 0.2, primary: true },
+        ],
+        0.05,
+        'worse',
+      ),
+    ).toEqual([false, false]);
+    // The second can never go under 1%: left out, the first has the whole 5%.
+    expect(
+      weightedHolm(
+        [
+          { e: e(0.045), weight: 0.8, primary: true },
+          { e: e(0.5, 0.5), weight: 0.2, primary: true },
+        ],
+        0.05,
+        'worse',
+      ),
+    ).toEqual([true, false]);
+    // Step-down: the first held at its share, the second then has the whole level.
+    expect(
+      weightedHolm(
+        [
+          { e: e(0.001), weight: 0.8, primary: true },
+          { e: e(0.03), weight: 0.2, primary: true },
+        ],
+        0.05,
+        'worse',
+      ),
+    ).toEqual([true, true]);
+    // The shares scale with the level: at 1%, 0.009 is past 0.8 × 1%.
+    expect(
+      weightedHolm(
+        [
+          { e: e(0.009), weight: 0.8, primary: true },
+          { e: e(0.5), weight: 0.2, primary: true },
+        ],
+        0.01,
+        'worse',
+      ),
+    ).toEqual([false, false]);
   });
 
   it('never counts a missing verdict as a pass: over 20% unjudged makes pass rates inconclusive, saying why', () => {
@@ -215,6 +267,9 @@ describe('compareSides', () => {
       reason: "40% of the baseline's attempts could not be judged or were not made (more than 20%)",
     });
     expect(metric(c.metrics, 'c', 'pass-rate').verdict).toBe('inconclusive');
+    // Every question made on both sides, fewer repeats on one: not missing.
+    const fewer = { ...after, attempts: after.attempts.filter((_, i) => i % 3 !== 2) };
+    expect(metric(compareSides(side('a', fewer), side('b', after)).metrics, '*', 'pass-rate').reason).toBeUndefined();
   });
 
   it('names a judge in a reason on one line, cut short, whatever the endpoint called itself', () => {
@@ -325,11 +380,12 @@ describe('decide: every branch of the verdict', () => {
       'unchanged',
     ],
     [
-      'below 0 with no tolerance, the correction not holding: unchanged',
+      'below 0 with no tolerance, the shared level not holding: unchanged, saying so',
       { worse: -1, low: -0.3, high: -0.05, lowerBound: -0.28, upperBound: -0.08 },
       false,
       false,
       'unchanged',
+      'kept unchanged by the level shared among the metrics: past its tolerance at 95%, not at its share',
     ],
     [
       'the worse direction held but the change better: never regressed',
@@ -337,6 +393,7 @@ describe('decide: every branch of the verdict', () => {
       true,
       false,
       'unchanged',
+      'kept unchanged by the level shared among the metrics: past its tolerance at 95%, not at its share',
     ],
     [
       'held, the bound past the tolerance: regressed',

@@ -1,17 +1,20 @@
-// The comparison of a baseline and a candidate (docs/comparing.md says it in words). The suite's
-// pass rate is tested first, at 90% of the level; the reply time's median and the unjudged share
-// under Holm at 80% of it (a test that cannot reach the level left out); the secondary metrics (the reply
-// time's 95th percentile, judge scores, each check's pass rate) under Benjamini–Hochberg.
-// A metric is `regressed` when its correction holds the worse direction and its one-sided bound
-// lies past the tolerance, `improved` mirrored; `inconclusive` only when the data cannot speak
-// (blocked) or a change is plainly there but whether it passes the tolerance is not yet clear;
-// otherwise `unchanged`: no change past the tolerance was found.
-import { benjaminiHochberg, holm } from './corrections.js';
+// The comparison of a baseline and a candidate (docs/comparing.md says it in words). One error
+// budget, `level`, for everything that can make `behaviour` read `regressed`: the suite's pass
+// rate, the reply time's median, the unjudged share and the secondary metrics (the reply time's
+// 95th percentile, judge scores, each check's pass rate) share it by weight (SHARES) under a
+// weighted Holm step-down; a test that cannot reach its share whatever its data (too few replies,
+// a discrete test's smallest p-value) is left out and its share goes to the others (Tarone).
+// A metric is `regressed` when its test holds the worse direction and its one-sided bound lies
+// past the tolerance, `improved` mirrored; `inconclusive` when the data cannot speak (blocked, too
+// few values, times known too loosely, a check that flipped with too few attempts to tell) or a
+// change is plainly there but whether it passes the tolerance is not yet clear; otherwise
+// `unchanged`: no change past the tolerance was found.
 import {
   type Evidence,
   type Paired,
   checkPassRate,
   judgeChange,
+  latencyShift,
   medianShift,
   p95Shift,
   pair,
@@ -19,28 +22,26 @@ import {
   tooMuchMissing,
   unjudgedShare,
 } from './evidence.js';
+import { repliesForShift } from './evidence.js';
 import type { Attempt, CompareOptions, Comparison, MetricResult, Side, Tolerances, Verdict } from './types.js';
 import { VERDICT_PRECEDENCE } from './types.js';
 
 /**
  * The defaults, documented in docs/comparing.md: none for pass rates and the unjudged share, 5%
- * for latency (10% left +50% on the median with 30 replies a side found 76% of the time at most).
+ * for latency, 0.05 for scores.
  */
 export const DEFAULT_TOLERANCE: Required<Tolerances> = { passRate: 0, latency: 0.05, unjudged: 0, score: 0.05 };
 export const DEFAULT_LEVEL = 0.05;
 /**
- * How the level of `behaviour` is shared (the intervals and bounds stay at 95%; only the tests'
- * thresholds are shared) among the primary metrics (docs/comparing.md, "Sharing
- * the level"): the suite's pass rate is tested at 90% of it (4.5%), the median reply time and the
- * unjudged share under Holm at 80% of it (4%). A test against a tolerance rarely fires when nothing
- * changed, so over 3,000 identical releases each way `behaviour` read `regressed` 4.8% of the time
- * (5.5% with both at the full 5%), while a 10% drop (50 × 3) is still found 81% of the time and a
- * reply time 50% slower (30 replies a side) 82%.
+ * How `level` is shared by the tests that can make `behaviour` read `regressed` (the weights of a
+ * weighted Holm; docs/comparing.md, "One error budget"): most to the suite's pass rate (what a
+ * gate is for), then the median reply time, the unjudged share, and the secondary metrics (half
+ * of theirs to the 95th percentile, the rest split among the scores and each check's pass rate).
  */
-export const PASS_RATE_SHARE = 0.9;
-export const OTHERS_SHARE = 0.8;
+export const SHARES = { passRate: 0.8, latency: 0.12, unjudged: 0.04, secondary: 0.04 } as const;
+/** The suite's pass rate's share: what the power line assumes. */
+export const PASS_RATE_SHARE = SHARES.passRate;
 export const DEFAULT_MAX_MISSING = 0.2;
-const DEFAULT_SEED = 20260101;
 
 /** The worst of some verdicts ('' when there are none): regressed > inconclusive > improved > unchanged. */
 export function worstVerdict(verdicts: Iterable<Verdict>): Verdict | '' {
@@ -53,11 +54,11 @@ export function worstVerdict(verdicts: Iterable<Verdict>): Verdict | '' {
 export const UNCLEAR_TOLERANCE = 'a change, but whether it passes the tolerance is not yet clear (more attempts tell)';
 
 /**
- * A metric's verdict from its evidence and whether its correction holds each direction:
- * `regressed` when the worse direction is held and the one-sided bound on the worse side lies past
- * the tolerance (`improved` mirrored); `inconclusive` when blocked, or when the 95% interval lies
- * wholly on one side of 0 (a change is there) and straddles the tolerance; otherwise `unchanged`:
- * no change past the tolerance was found (after the correction for comparing many metrics).
+ * A metric's verdict from its evidence and whether its test holds each direction: `regressed`
+ * when the worse direction is held and the one-sided bound on the worse side lies past the
+ * tolerance (`improved` mirrored); `inconclusive` when blocked, or when the 95% interval lies
+ * wholly on one side of 0 (a change is there) and straddles the tolerance; otherwise `unchanged`,
+ * saying so when the bound alone was past the tolerance and the shared level kept it.
  */
 export function decide(e: Evidence, worseHeld: boolean, betterHeld: boolean): { verdict: Verdict; reason?: string } {
   if (e.blocked || e.low === null || e.high === null || e.lowerBound === null || e.upperBound === null)
@@ -71,6 +72,11 @@ export function decide(e: Evidence, worseHeld: boolean, betterHeld: boolean): { 
   // A change is plainly there (the interval on one side of 0), its size from nearest to farthest.
   const [near, far] = low > 0 ? [low, high] : high < 0 ? [-high, -low] : [0, 0];
   if (near > 0 && near <= e.margin && far > e.margin) return { verdict: 'inconclusive', reason: UNCLEAR_TOLERANCE };
+  if (worseBy > e.margin || betterBy > e.margin)
+    return {
+      verdict: 'unchanged',
+      reason: `kept unchanged by the level shared among the metrics: past its tolerance at 95%, not at its share`,
+    };
   return { verdict: 'unchanged' };
 }
 
@@ -89,6 +95,7 @@ function result(e: Evidence, primary: boolean, worseHeld: boolean, betterHeld: b
     high: e.high,
     bound: e.worse > 0 ? e.lowerBound : e.upperBound,
     p: e.blocked || e.change === null ? null : Math.min(e.pWorse, e.pBetter),
+    ...(e.metric === 'latency-p50' ? { estimator: 'shift within questions' } : {}),
     verdict,
     ...(reason ? { reason } : {}),
   };
@@ -97,83 +104,95 @@ function result(e: Evidence, primary: boolean, worseHeld: boolean, betterHeld: b
 const values = (attempts: Attempt[], pick: (a: Attempt) => number | undefined) =>
   attempts.map(pick).filter((x): x is number => typeof x === 'number' && Number.isFinite(x));
 
+/** A test in the budget: its evidence, its weight, whether it is primary. */
+interface Test {
+  e: Evidence;
+  weight: number;
+  primary: boolean;
+}
+
+/**
+ * Which tests the weighted Holm step-down holds in one direction at `level`: the tests that can
+ * reach their share whatever their data are kept (Tarone: the others spend nothing), the weights
+ * of those kept sum to 1; then, smallest p / weight first, each is held while p ≤ weight · level
+ * / (the weights not yet held).
+ */
+export function weightedHolm(tests: readonly Test[], level: number, direction: 'worse' | 'better'): boolean[] {
+  const p = (t: Test) => (direction === 'worse' ? t.e.pWorse : t.e.pBetter);
+  let kept = tests.filter((t) => !t.e.blocked && t.weight > 0);
+  for (;;) {
+    const total = kept.reduce((sum, t) => sum + t.weight, 0);
+    const reachable = kept.filter((t) => (t.e.smallestP?.[direction] ?? 0) <= (t.weight / total) * level);
+    if (reachable.length === kept.length) break;
+    kept = reachable;
+  }
+  const held = new Set<Test>();
+  let remaining = kept.reduce((sum, t) => sum + t.weight, 0);
+  const order = [...kept].sort((a, b) => p(a) / a.weight - p(b) / b.weight);
+  for (const t of order) {
+    if (!(p(t) <= (t.weight * level) / remaining)) break;
+    held.add(t);
+    remaining -= t.weight;
+  }
+  return tests.map((t) => held.has(t));
+}
+
 /** What every metric of one comparison is measured with. */
 interface Context {
   pairs: Paired[];
   level: number;
   maxMissing: number;
   tolerance: Required<Tolerances>;
-  seed: number;
   /** Every attempt of one side. */
   all: (side: 'baseline' | 'candidate') => Attempt[];
   /** The judge changes between the sides, named. */
   drift: string[];
 }
 
-/**
- * Holm's step-down over some metrics, each direction its own family. A discrete test that cannot
- * reach the level in a direction, whatever its data (Tarone's refinement: 2 unjudged attempts in
- * 300 never give Fisher's test a p-value under 5%), never rejects, so it is left out of that family
- * and spends none of the others' level.
- */
-function underHolm(metrics: Evidence[], level: number): MetricResult[] {
-  const family = (direction: 'worse' | 'better') => {
-    const members = metrics.filter((e) => !e.blocked && (e.smallestP?.[direction] ?? 0) <= level);
-    const held = holm(
-      members.map((e) => (direction === 'worse' ? e.pWorse : e.pBetter)),
-      level,
-    );
-    return (e: Evidence) => members.includes(e) && held[members.indexOf(e)];
-  };
-  const [worse, better] = [family('worse'), family('better')];
-  return metrics.map((e) => result(e, true, worse(e), better(e)));
-}
-
-/** The primary metrics: the suite's pass rate at its share of the level, the median reply time and the unjudged share under Holm at theirs. */
-function primaryMetrics(c: Context): MetricResult[] {
-  const [suiteLevel, othersLevel] = [c.level * PASS_RATE_SHARE, c.level * OTHERS_SHARE];
+/** The primary metrics' evidence: the suite's pass rate, the median reply time, the unjudged share. */
+function primaryTests(c: Context): Test[] {
   const suite = suitePassRate(c.pairs, c.level, c.tolerance.passRate);
   suite.blocked ??= tooMuchMissing(c.pairs, c.maxMissing) ?? (c.drift.length ? c.drift.join('; ') : undefined);
-  const others: Evidence[] = [];
-  const latency = latencyValues(c);
-  if (latency) {
-    const what = { level: c.level, maxMissing: c.maxMissing, relativeMargin: c.tolerance.latency };
-    const p50 = medianShift('*', 'latency-p50', latency.values, latency.counts, {
-      ...what,
-      multiplicative: true,
+  const tests: Test[] = [{ e: suite, weight: SHARES.passRate, primary: true }];
+  if (
+    c.all('baseline').some((a) => a.latencyMs !== undefined) ||
+    c.all('candidate').some((a) => a.latencyMs !== undefined)
+  ) {
+    const testLevel = c.level * SHARES.latency;
+    const p50 = latencyShift(c.pairs, {
+      level: c.level,
+      testLevel,
       worse: 1,
+      maxMissing: c.maxMissing,
       what: 'reply time',
+      relativeMargin: c.tolerance.latency,
     });
-    others.push(p50);
+    // Times known to less than the tolerance: only a change past both can be told.
+    if (!p50.blocked && p50.halfWidthMs > p50.margin / 2)
+      p50.loose = `reply times known to ±${Math.round(p50.halfWidthMs)} ms at this budget, the tolerance is ±${Math.round(p50.margin)} ms: narrower times (more polls) would tell`;
+    tests.push({ e: p50, weight: SHARES.latency, primary: true });
   }
-  others.push(unjudgedShare(c.pairs, c.level, c.tolerance.unjudged));
-  return [
-    result(suite, true, suite.pWorse < suiteLevel, suite.pBetter < suiteLevel),
-    ...underHolm(others, othersLevel),
-  ];
+  tests.push({ e: unjudgedShare(c.pairs, c.level, c.tolerance.unjudged), weight: SHARES.unjudged, primary: true });
+  return tests;
 }
 
-/** The reply times of each side, and the attempts they come from; undefined when no reply was timed. */
-function latencyValues(c: Context): { values: [number[], number[]]; counts: [number, number] } | undefined {
+/** The secondary metrics' evidence: the 95th percentile of reply times, the judge's scores, each check's pass rate. */
+function secondaryTests(c: Context, baseline: Side, candidate: Side, primaries: Test[]): Test[] {
+  const out: Evidence[] = [];
+  const count = 1 + c.pairs.length + 1;
+  const share = (SHARES.secondary / 2) * c.level;
+  const rest = ((SHARES.secondary / 2) * c.level) / Math.max(1, count - 1);
   const times: [number[], number[]] = [
     values(c.all('baseline'), (a) => a.latencyMs),
     values(c.all('candidate'), (a) => a.latencyMs),
   ];
-  if (!times[0].length && !times[1].length) return undefined;
-  return { values: times, counts: [c.all('baseline').length, c.all('candidate').length] };
-}
-
-/** The secondary metrics' evidence: the 95th percentile of reply times, the judge's scores, each check's pass rate. */
-function secondaryEvidence(c: Context, baseline: Side, candidate: Side): Evidence[] {
-  const secondaries: Evidence[] = [];
-  const latency = latencyValues(c);
-  if (latency)
-    secondaries.push(
-      p95Shift(latency.values, latency.counts, {
+  if (times[0].length || times[1].length)
+    out.push(
+      p95Shift(times, [c.all('baseline').length, c.all('candidate').length], {
         level: c.level,
+        testLevel: share,
         relativeMargin: c.tolerance.latency,
         maxMissing: c.maxMissing,
-        seed: c.seed,
       }),
     );
   const scores: [number[], number[]] = [
@@ -184,15 +203,16 @@ function secondaryEvidence(c: Context, baseline: Side, candidate: Side): Evidenc
     const scored = (side: 'baseline' | 'candidate') => c.all(side).filter((a) => a.judge).length;
     const e = medianShift('*', 'score', scores, [scored('baseline'), scored('candidate')], {
       level: c.level,
-      maxMissing: c.maxMissing,
+      testLevel: rest,
       margin: c.tolerance.score,
       worse: -1,
+      maxMissing: c.maxMissing,
       what: 'score',
     });
     e.blocked ??= c.drift.length ? c.drift.join('; ') : undefined;
-    secondaries.push(e);
+    out.push(e);
   }
-  // Each side's tolerances by check, found once (the first of a name, as find did).
+  // Each side's tolerances by check, found once (the first of a name).
   const toleranceOf = (side: Side) => {
     const byCheck = new Map<string, Tolerances | undefined>();
     for (const k of side.checks) if (!byCheck.has(k.check)) byCheck.set(k.check, k.tolerance);
@@ -200,28 +220,45 @@ function secondaryEvidence(c: Context, baseline: Side, candidate: Side): Evidenc
   };
   const [baseTolerance, candidateTolerance] = [toleranceOf(baseline), toleranceOf(candidate)];
   for (const p of c.pairs) {
-    const own = {
-      ...c.tolerance,
-      ...baseTolerance.get(p.check),
-      ...candidateTolerance.get(p.check),
-    };
+    const own = { ...c.tolerance, ...baseTolerance.get(p.check), ...candidateTolerance.get(p.check) };
     const e = checkPassRate(p, c.level, own.passRate);
     if (!p.baseline.length || !p.candidate.length)
       e.blocked = `the check ran on the ${p.baseline.length ? 'baseline' : 'candidate'} side only`;
     e.blocked ??= tooMuchMissing([p], c.maxMissing) ?? judgeChange(p);
-    secondaries.push(e);
+    e.flip = flipOf(p, c.level);
+    out.push(e);
   }
-  return secondaries;
+  void primaries;
+  const weight = (e: Evidence) => (e.metric === 'latency-p95' ? share : rest) / c.level;
+  return out.map((e) => ({ e, weight: weight(e), primary: false }));
 }
 
-/** The secondary metrics under Benjamini–Hochberg, on each metric's two-sided p-value. */
-function secondaryMetrics(c: Context, baseline: Side, candidate: Side): MetricResult[] {
-  const secondaries = secondaryEvidence(c, baseline, candidate);
-  const twoSided = secondaries.map((e) => (e.blocked ? 1 : Math.min(1, 2 * Math.min(e.pWorse, e.pBetter))));
-  const discovered = benjaminiHochberg(twoSided, c.level);
-  return secondaries.map((e, i) =>
-    result(e, false, discovered[i] && e.pWorse <= e.pBetter, discovered[i] && e.pBetter < e.pWorse),
-  );
+/**
+ * A check that passed every judged attempt on one side and none on the other: never `unchanged`.
+ * With few attempts such a flip is what a check passing about half the time does by chance; the
+ * reason says how often, and what repeat would tell it from chance.
+ */
+function flipOf(p: Paired, level: number): Evidence['flip'] {
+  const judged = (xs: Attempt[]) => xs.filter((a) => a.outcome !== 'unjudged');
+  const [b, c] = [judged(p.baseline), judged(p.candidate)];
+  if (!b.length || !c.length) return undefined;
+  const all = (xs: Attempt[]) => xs.every((a) => a.outcome === 'pass');
+  const none = (xs: Attempt[]) => xs.every((a) => a.outcome === 'fail');
+  const worse = all(b) && none(c);
+  if (!worse && !(none(b) && all(c))) return undefined;
+  // The likeliest chance of such a flip for a check alike on both sides: p^nb (1 − p)^nc at its best p.
+  const [nb, nc] = worse ? [b.length, c.length] : [c.length, b.length];
+  const rate = nb / (nb + nc);
+  const chance = rate ** nb * (1 - rate) ** nc;
+  const repeat = repliesForShift(level);
+  const [from, to] = worse ? ['passed', 'failed'] : ['failed', 'passed'];
+  return {
+    worse,
+    reason:
+      `${from} ${nb}/${nb} on the baseline and ${to} ${nc}/${nc} on the candidate: a check that passes ` +
+      `${Math.round(rate * 100)}% of the time on both sides does this ${Math.round(chance * 100)}% of the time; ` +
+      `repeat: ${repeat} on both sides would tell it from chance`,
+  };
 }
 
 /** Compares the same checks run on two sides: every metric's figures, change, interval and verdict. */
@@ -234,12 +271,23 @@ export function compareSides(baseline: Side, candidate: Side, options: CompareOp
     level: options.level ?? DEFAULT_LEVEL,
     maxMissing: options.maxMissing ?? DEFAULT_MAX_MISSING,
     tolerance: { ...DEFAULT_TOLERANCE, ...options.tolerance },
-    seed: options.seed ?? DEFAULT_SEED,
     all,
     drift: pairs.map(judgeChange).filter((x): x is string => !!x),
   };
-  const primaries = primaryMetrics(context);
-  const secondaries = secondaryMetrics(context, baseline, candidate);
-  const counted = [...primaries, ...secondaries.filter((m) => m.verdict === 'regressed')];
-  return { behaviour: worstVerdict(counted.map((m) => m.verdict)), metrics: [...primaries, ...secondaries] };
+  const primaries = primaryTests(context);
+  const tests = [...primaries, ...secondaryTests(context, baseline, candidate, primaries)];
+  const [worse, better] = [weightedHolm(tests, context.level, 'worse'), weightedHolm(tests, context.level, 'better')];
+  const metrics = tests.map((t, i) => {
+    const m = result(t.e, t.primary, worse[i], better[i]);
+    if (m.verdict === 'unchanged' && (t.e.loose || t.e.flip)) {
+      m.verdict = 'inconclusive';
+      m.reason = t.e.loose ?? t.e.flip!.reason;
+    }
+    return m;
+  });
+  // What counts: the primary metrics, a secondary one `regressed`, and a check that flipped worse.
+  const counted = metrics.filter(
+    (m, i) => m.primary || m.verdict === 'regressed' || (m.verdict === 'inconclusive' && tests[i].e.flip?.worse),
+  );
+  return { behaviour: worstVerdict(counted.map((m) => m.verdict)), metrics };
 }

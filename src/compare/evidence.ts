@@ -4,8 +4,8 @@
 // metrics are decided in engine.ts.
 import { clip, flattenControls } from '../format.js';
 import { type Stratum, pooledDifference, stratifiedDifference } from './binary.js';
-import { hypergeometricExactly, seededUniform } from './distributions.js';
-import { hodgesLehmann, mannWhitney, quantile } from './rank.js';
+import { binomialAtMostAll, hypergeometricExactly } from './distributions.js';
+import { type TimedStratum, quantile, stratifiedShift } from './rank.js';
 import type { Attempt, CheckRun, Figure, MetricName } from './types.js';
 
 export interface Evidence {
@@ -34,6 +34,10 @@ export interface Evidence {
    * discrete test: with 2 unjudged attempts in 300 it can never reach 5%). Absent for continuous tests.
    */
   smallestP?: { worse: number; better: number };
+  /** Times known too loosely for the tolerance: an `unchanged` reads `inconclusive`, saying so. */
+  loose?: string;
+  /** A check that passed on one side and failed on the other: never `unchanged`. */
+  flip?: { worse: boolean; reason: string };
 }
 
 /** The attempts of one check on both sides, a cached verdict counted once per question and side. */
@@ -73,15 +77,26 @@ export function pair(baseline: readonly CheckRun[], candidate: readonly CheckRun
  * Missing: could not be judged, or never made where the other side made it (a run cut short).
  */
 export function tooMuchMissing(pairs: readonly Paired[], maxMissing: number): string | undefined {
-  for (const side of ['baseline', 'candidate'] as const) {
+  // Repeats may differ by design (5 against 3, a steady question asked less): a question is due on
+  // a side what that side made of it; a question made on one side only is due on the other what
+  // the first made (a run cut short). An attempt made but not judged is missing too.
+  const counts = new Map<string, [number, number]>();
+  for (const p of pairs)
+    for (const [k, side] of (['baseline', 'candidate'] as const).entries())
+      for (const a of p[side]) {
+        const key = `${p.check}\u0000${a.question}`;
+        const c = counts.get(key) ?? counts.set(key, [0, 0]).get(key)!;
+        c[k]++;
+      }
+  for (const [k, side] of (['baseline', 'candidate'] as const).entries()) {
     let missing = 0;
     let expected = 0;
-    for (const p of pairs) {
-      const made = p[side].length;
-      const due = Math.max(p.baseline.length, p.candidate.length);
-      missing += p[side].filter((a) => a.outcome === 'unjudged').length + (due - made);
+    for (const c of counts.values()) {
+      const due = c[k] || c[1 - k];
+      missing += due - c[k];
       expected += due;
     }
+    for (const p of pairs) missing += p[side].filter((a) => a.outcome === 'unjudged').length;
     const share = expected ? missing / expected : 0;
     if (share > maxMissing)
       return `${Math.round(share * 100)}% of the ${side}'s attempts could not be judged or were not made (more than ${Math.round(maxMissing * 100)}%)`;
@@ -152,7 +167,11 @@ export function checkPassRate(pair: Paired, level: number, margin: number): Evid
   const b = rate(pair.baseline);
   const c = rate(pair.candidate);
   const test = pooledDifference(passes(pair.baseline), b.n, passes(pair.candidate), c.n, level);
-  return binaryEvidence(pair.check, 'pass-rate', b, c, test, -1, margin);
+  const events = passes(pair.baseline) + passes(pair.candidate);
+  // Fisher's smallest p-values: the fewest passes the candidate's side can hold, or the most.
+  const extreme = (x: number) => (b.n + c.n ? hypergeometricExactly(x, b.n + c.n, events, c.n) : 1);
+  const smallestP = { worse: extreme(Math.max(0, events - b.n)), better: extreme(Math.min(events, c.n)) };
+  return { ...binaryEvidence(pair.check, 'pass-rate', b, c, test, -1, margin), smallestP };
 }
 
 /** The share of attempts that could not be judged: Fisher's exact test, Newcombe's interval. */
@@ -184,7 +203,10 @@ function binaryEvidence(
     return {
       ...figures,
       ...NO_CHANGE,
-      blocked: `nothing was judged on the ${baseline.n ? 'candidate' : 'baseline'} side`,
+      blocked:
+        baseline.n && candidate.n
+          ? 'no check was judged on both sides: the two sides have no check in common'
+          : `nothing was judged on the ${baseline.n ? 'candidate' : 'baseline'} side`,
     };
   const [pWorse, pBetter] = worse < 0 ? [test.pLower, test.pHigher] : [test.pHigher, test.pLower];
   const { low, high, lowerBound, upperBound } = test;
@@ -222,63 +244,208 @@ function missingValues(
   return undefined;
 }
 
+/** The least replies a side for one stratum's exact test to reach `alpha`: 1 / C(2n, n) ≤ alpha. */
+export function repliesForShift(alpha: number): number {
+  let n = 1;
+  let ways = 2;
+  while (1 / ways > alpha && n < 1000) {
+    n++;
+    ways = (ways * (2 * n) * (2 * n - 1)) / (n * n);
+  }
+  return n;
+}
+
+/** How a shift's test is run: its level for the intervals, its share for the test, the tolerance. */
+interface ShiftOptions {
+  level: number;
+  testLevel: number;
+  worse: 1 | -1;
+  maxMissing: number;
+  what: string;
+}
+
+/** A shift's evidence from `stratifiedShift` on the test scale, `inUnits` carrying it back. */
+function shiftEvidence(
+  base: Pick<Evidence, 'check' | 'metric' | 'baseline' | 'candidate' | 'worse'>,
+  strata: TimedStratum[],
+  tested: number,
+  margin: number,
+  inUnits: (x: number) => number,
+  options: ShiftOptions,
+): Evidence {
+  const shift = stratifiedShift(strata, options.level, tested);
+  const finite = (x: number) => (Number.isFinite(x) ? inUnits(x) : null);
+  const [pWorse, pBetter] = options.worse > 0 ? [shift.pGreater, shift.pLess] : [shift.pLess, shift.pGreater];
+  const evidence: Evidence = {
+    ...base,
+    change: inUnits(shift.estimate),
+    low: finite(shift.low),
+    high: finite(shift.high),
+    lowerBound: finite(shift.lowerBound),
+    upperBound: finite(shift.upperBound),
+    pWorse,
+    pBetter,
+    margin,
+    smallestP: { worse: shift.smallestP, better: shift.smallestP },
+  };
+  if (shift.smallestP > options.testLevel) {
+    const needed = repliesForShift(options.testLevel);
+    evidence.blocked =
+      strata.length === 1
+        ? `the ${options.what} needs ${needed} values a side to reach its share of the level (${Math.min(base.baseline.n, base.candidate.n)} on the smaller side)`
+        : `too few ${options.what}s a question to reach its share of the level (about ${needed} a side in one question would)`;
+  }
+  return evidence;
+}
+
+const exactStratum = (candidate: number[], baseline: number[]): TimedStratum => ({
+  candidateLow: Float64Array.from(candidate),
+  candidateHigh: Float64Array.from(candidate),
+  baselineLow: Float64Array.from(baseline),
+  baselineHigh: Float64Array.from(baseline),
+});
+
 /**
- * A continuous figure's median (p50): Mann–Whitney against the tolerance (the candidate moved by
- * the margin first) and the Hodges–Lehmann shift with its bounds. `multiplicative` (latency):
- * both on the logarithms, so a slower release is a ratio and the tolerance a share of the
- * baseline; the shift and bounds are then given in ms at the baseline's median.
+ * A continuous figure's median (judge scores): the Hodges–Lehmann shift and its test against the
+ * tolerance (exact at small n), on the pooled values in the values' units.
  */
 export function medianShift(
   check: string,
   metric: MetricName,
   values: [number[], number[]],
   attempts: [number, number],
-  options: {
-    level: number;
-    /** The tolerance as a share of the baseline's median (multiplicative), or in the values' units. */
-    relativeMargin?: number;
-    margin?: number;
-    multiplicative?: boolean;
-    worse: 1 | -1;
-    maxMissing: number;
-    what: string;
-  },
+  options: ShiftOptions & { margin: number },
 ): Evidence {
   const [b, c] = values;
   const figure = (xs: number[]): Figure => ({ value: xs.length ? quantile(xs, 0.5) : null, n: xs.length });
   const base = { check, metric, baseline: figure(b), candidate: figure(c), worse: options.worse };
   const blocked = missingValues(options.what, b, c, attempts, options.maxMissing);
+  if (blocked) return { ...base, ...NO_CHANGE, margin: options.margin, blocked };
+  return shiftEvidence(base, [exactStratum(c, b)], options.margin, options.margin, (x) => x, options);
+}
+
+/** A reply's time as an interval on the log scale: [lowMs, ms] when only known to lie between them. */
+const logTime = (a: Attempt): [number, number] => {
+  const high = Math.log(Math.max(a.latencyMs!, 1));
+  const low = a.latencyLowMs === undefined ? high : Math.log(Math.max(Math.min(a.latencyLowMs, a.latencyMs!), 1));
+  return [low, high];
+};
+const timed = (a: Attempt) => typeof a.latencyMs === 'number' && Number.isFinite(a.latencyMs);
+
+/**
+ * The reply time's median: the shift within questions (each question its own stratum, as the pass
+ * rate is), on the logarithms so that slower is a ratio and the tolerance a share of the
+ * baseline's median; each time the interval it was measured to (a task's, polled), read
+ * least favourably for each direction's test. Shown in ms at the baseline's median. When the
+ * intervals are too wide for the tolerance and nothing is decided, `inconclusive` says how well
+ * the times are known.
+ */
+export function latencyShift(
+  pairs: readonly Paired[],
+  options: ShiftOptions & { relativeMargin: number },
+): Evidence & { halfWidthMs: number } {
+  const all = (side: 'baseline' | 'candidate') => pairs.flatMap((p) => p[side]);
+  const times = (side: 'baseline' | 'candidate') => all(side).filter(timed);
+  const middle = (a: Attempt) => Math.exp((logTime(a)[0] + logTime(a)[1]) / 2);
+  const figure = (xs: Attempt[]): Figure => ({ value: xs.length ? quantile(xs.map(middle), 0.5) : null, n: xs.length });
+  const [b, c] = [times('baseline'), times('candidate')];
+  const base = {
+    check: '*',
+    metric: 'latency-p50' as const,
+    baseline: figure(b),
+    candidate: figure(c),
+    worse: 1 as const,
+  };
   const median = base.baseline.value ?? 0;
-  const margin = options.margin ?? (options.relativeMargin ?? 0) * median;
-  if (blocked) return { ...base, ...NO_CHANGE, margin, blocked };
-  const log = (xs: number[]) => xs.map((x) => Math.log(Math.max(x, 1)));
-  const [tb, tc] = options.multiplicative ? [log(b), log(c)] : [b, c];
-  const tested = options.multiplicative ? Math.log(1 + (options.relativeMargin ?? 0)) : margin;
-  const shift = hodgesLehmann(tc, tb, options.level);
-  const moved = (by: number) => tc.map((x) => x + by);
-  // Worse is higher (latency): H0 "shift ≤ margin"; worse is lower (scores): H0 "shift ≥ −margin".
-  const up = mannWhitney(moved(-tested * options.worse), tb);
-  const down = mannWhitney(moved(tested * options.worse), tb);
-  const [pWorse, pBetter] = options.worse > 0 ? [up.pGreater, down.pLess] : [up.pLess, down.pGreater];
-  const inUnits = (x: number) => (options.multiplicative ? median * (Math.exp(x) - 1) : x);
-  const [change, low, high, lowerBound, upperBound] = [
-    shift.estimate,
-    shift.low,
-    shift.high,
-    shift.lowerBound,
-    shift.upperBound,
-  ].map(inUnits);
-  return { ...base, change, low, high, lowerBound, upperBound, pWorse, pBetter, margin };
+  const margin = options.relativeMargin * median;
+  const halves = [...b, ...c].map((a) => (logTime(a)[1] - logTime(a)[0]) / 2).sort((x, y) => x - y);
+  const halfWidth = halves.length ? halves[Math.floor(halves.length / 2)] : 0;
+  const halfWidthMs = median * (Math.exp(halfWidth) - 1);
+  const blocked = missingValues(
+    options.what,
+    b.map(middle),
+    c.map(middle),
+    [all('baseline').length, all('candidate').length],
+    options.maxMissing,
+  );
+  if (blocked) return { ...base, ...NO_CHANGE, margin, blocked, halfWidthMs };
+  const strata = new Map<string, { c: [number, number][]; b: [number, number][] }>();
+  for (const p of pairs)
+    for (const side of ['baseline', 'candidate'] as const)
+      for (const a of p[side].filter(timed)) {
+        const key = `${p.check}\u0000${a.question}`;
+        const s = strata.get(key) ?? strata.set(key, { c: [], b: [] }).get(key)!;
+        s[side === 'baseline' ? 'b' : 'c'].push(logTime(a));
+      }
+  const list: TimedStratum[] = [...strata.values()].map((s) => ({
+    candidateLow: Float64Array.from(s.c, (x) => x[0]),
+    candidateHigh: Float64Array.from(s.c, (x) => x[1]),
+    baselineLow: Float64Array.from(s.b, (x) => x[0]),
+    baselineHigh: Float64Array.from(s.b, (x) => x[1]),
+  }));
+  const inUnits = (x: number) => median * (Math.exp(x) - 1);
+  const evidence = shiftEvidence(base, list, Math.log(1 + options.relativeMargin), margin, inUnits, options);
+  return { ...evidence, halfWidthMs };
 }
 
 /**
- * The 95th percentile: the difference of the two sides' p95, with a percentile bootstrap (each
- * side resampled on its own, a fixed seed) for its bounds and its p-values against the tolerance.
+ * A quantile's distribution-free bounds from order statistics: the k-th smallest of n values lies
+ * below the q-quantile with probability P(Binomial(n, q) ≥ k). `miss[k]` is the chance that the
+ * k-th smallest (1-based) lies above it, `over[j]` that the j-th lies below it.
+ */
+function orderStatistics(n: number, q: number): { miss: (k: number) => number; over: (j: number) => number } {
+  const atMost = binomialAtMostAll(n, q);
+  return {
+    // The k-th smallest above the quantile: fewer than k values below it, P(Bin ≤ k − 1).
+    miss: (k) => (k <= 0 ? 0 : atMost[Math.min(n, k - 1)]),
+    // The j-th smallest below the quantile: at least j values below it, P(Bin ≥ j).
+    over: (j) => (j <= 0 ? 1 : j > n ? 0 : Math.max(0, 1 - atMost[j - 1])),
+  };
+}
+
+/** The least replies a side for a q-quantile's upper bound to exist at error `alpha`: q^n ≤ alpha. */
+export const repliesForQuantile = (q: number, alpha: number): number => Math.ceil(Math.log(alpha) / Math.log(q));
+
+/**
+ * The smallest error (the two sides' errors added: Bonferroni) at which the candidate's q-quantile
+ * is shown above the baseline's by more than `margin`: the least P(the candidate's k-th smallest
+ * lies above its quantile) + P(the baseline's j-th lies below its) over pairs with
+ * candidate[k] − baseline[j] > margin. One pass over j, k moving one way.
+ */
+function quantileP(candidate: Float64Array, baseline: Float64Array, q: number, margin: number): number {
+  const [c, b] = [orderStatistics(candidate.length, q), orderStatistics(baseline.length, q)];
+  let best = 1;
+  let k = 1;
+  for (let j = 1; j <= baseline.length; j++) {
+    while (k <= candidate.length && !(candidate[k - 1] - baseline[j - 1] > margin)) k++;
+    if (k > candidate.length) break;
+    best = Math.min(best, c.miss(k) + b.over(j));
+  }
+  return Math.min(1, best);
+}
+
+/** The q-quantile's lower and upper bounds at error `alpha` each (null when n is too small). */
+function quantileBounds(sorted: Float64Array, q: number, alpha: number): [number | null, number | null] {
+  const n = sorted.length;
+  const o = orderStatistics(n, q);
+  let k = 0;
+  while (k < n && o.miss(k + 1) <= alpha) k++;
+  let j = n + 1;
+  while (j > 1 && o.over(j - 1) <= alpha) j--;
+  return [k ? sorted[k - 1] : null, j <= n ? sorted[j - 1] : null];
+}
+
+/**
+ * The 95th percentile: the difference of the two sides' p95, its bounds from each side's
+ * order-statistic bounds (each side at half the error: exact and distribution-free, with no
+ * resampling), its p-values the least error at which the bounds clear the tolerance. Below the
+ * replies a side that `testLevel` needs (q^n ≤ testLevel / 2), no verdict: `inconclusive`, saying
+ * how many. Linear after the sort.
  */
 export function p95Shift(
   values: [number[], number[]],
   attempts: [number, number],
-  options: { level: number; relativeMargin: number; maxMissing: number; seed: number; resamples?: number },
+  options: { level: number; testLevel: number; relativeMargin: number; maxMissing: number },
 ): Evidence {
   const [b, c] = values;
   const figure = (xs: number[]): Figure => ({ value: xs.length ? quantile(xs, 0.95) : null, n: xs.length });
@@ -290,34 +457,42 @@ export function p95Shift(
     worse: 1 as const,
   };
   const margin = options.relativeMargin * (base.baseline.value ?? 0);
-  const blocked = missingValues('reply time', b, c, attempts, options.maxMissing);
-  if (blocked) return { ...base, ...NO_CHANGE, margin, blocked };
-  const uniform = seededUniform(options.seed);
-  // A resample's quantile from sorted draws of indices into the sorted values: no sort of numbers.
-  const resampledP95 = (sorted: Float64Array, indices: Uint32Array) => {
-    for (let i = 0; i < indices.length; i++) indices[i] = Math.floor(uniform() * sorted.length);
-    indices.sort();
-    const position = (indices.length - 1) * 0.95;
-    const below = Math.floor(position);
-    const above = Math.min(indices.length - 1, below + 1);
-    return sorted[indices[below]] + (sorted[indices[above]] - sorted[indices[below]]) * (position - below);
-  };
+  const needed = repliesForQuantile(0.95, options.testLevel / 2);
+  const blocked =
+    missingValues('reply time', b, c, attempts, options.maxMissing) ??
+    (Math.min(b.length, c.length) < needed
+      ? `the 95th percentile needs ${needed} replies a side to be bounded at its share of the level (${Math.min(b.length, c.length)} on the smaller side)`
+      : undefined);
   const [sortedB, sortedC] = [Float64Array.from(b).sort(), Float64Array.from(c).sort()];
-  const [drawsB, drawsC] = [new Uint32Array(b.length), new Uint32Array(c.length)];
-  const resamples = options.resamples ?? 1000;
-  const differences: number[] = [];
-  for (let i = 0; i < resamples; i++) differences.push(resampledP95(sortedC, drawsC) - resampledP95(sortedB, drawsB));
-  const atMost = differences.filter((d) => d <= margin).length;
-  const atLeast = differences.filter((d) => d >= -margin).length;
+  const difference = (
+    [cLow, cHigh]: (number | null)[],
+    [bLow, bHigh]: (number | null)[],
+  ): [number | null, number | null] => [
+    cLow === null || bHigh === null ? null : cLow - bHigh,
+    cHigh === null || bLow === null ? null : cHigh - bLow,
+  ];
+  const bounds = (alpha: number) =>
+    difference(quantileBounds(sortedC, 0.95, alpha / 2), quantileBounds(sortedB, 0.95, alpha / 2));
+  const [[low, high], [lowerBound, upperBound]] =
+    b.length && c.length
+      ? [bounds(options.level / 2), bounds(options.level)]
+      : [
+          [null, null],
+          [null, null],
+        ];
+  const smallestP = Math.min(1, 0.05 ** c.length + 0.95 ** b.length);
+  if (blocked) return { ...base, ...NO_CHANGE, low, high, margin, blocked };
   return {
     ...base,
     change: base.candidate.value! - base.baseline.value!,
-    low: quantile(differences, options.level / 2),
-    high: quantile(differences, 1 - options.level / 2),
-    lowerBound: quantile(differences, options.level),
-    upperBound: quantile(differences, 1 - options.level),
-    pWorse: (atMost + 1) / (resamples + 1),
-    pBetter: (atLeast + 1) / (resamples + 1),
+    low,
+    high,
+    lowerBound,
+    upperBound,
+    pWorse: quantileP(sortedC, sortedB, 0.95, margin),
+    // Lower: the baseline's p95 above the candidate's by more than the margin (the same test, sides swapped).
+    pBetter: quantileP(sortedB, sortedC, 0.95, margin),
     margin,
+    smallestP: { worse: smallestP, better: Math.min(1, 0.05 ** b.length + 0.95 ** c.length) },
   };
 }

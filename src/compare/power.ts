@@ -1,9 +1,11 @@
-// What a suite of a given size can detect, stated before the first request. Analytic: the
-// Mantel–Haenszel difference over Q questions of r repeats each has variance
-// Σ (p₀(1−p₀) + p₁(1−p₁)) / (r·Q²); the suite's one-sided test at `level` past the tolerance finds
-// a drop Δ with probability Φ((Δ − tolerance)/sd − z₁₋level). The questions follow a reference
-// profile (80% near-certain at 0.99, 20% flaky, 0.90 overall, each question's rate dropping by the
-// same share): the profile the benchmark simulates, which checks the figure.
+// What a suite of a given size can detect, stated before the first request. Analytic, from the
+// baseline's own per-question rates when they are known (`rates`: this run's, a saved run's), a
+// reference profile otherwise: the Mantel–Haenszel difference over Q questions of r repeats has,
+// where nothing changed, variance Σ 2p̄(1−p̄) / (r·Q²) (p̄ the question's rate over both sides:
+// what the test's critical value rests on) and, after the drop, Σ (p₀(1−p₀) + p₁(1−p₁)) / (r·Q²);
+// a question that never varies adds nothing. The suite's one-sided test at its share of the level
+// past the tolerance finds a drop Δ with probability Φ((Δ − tolerance − z₁₋level·sd₀) / sd₁).
+// The bench (test/bench/compare-realistic.ts) checks the figure against the power measured.
 import { phi, zQuantile } from './distributions.js';
 import { DEFAULT_LEVEL, PASS_RATE_SHARE } from './engine.js';
 import type { Detectable } from './types.js';
@@ -15,9 +17,17 @@ export interface PowerOptions {
   tolerance?: number;
   /** The one-sided level of the suite's test (default 0.045: its share of the 5% of `behaviour`). */
   level?: number;
-  /** The baseline's pass rate (default 0.9). */
+  /** The baseline's pass rate (default 0.9), for the reference profile. */
   passRate?: number;
+  /**
+   * The baseline's rate for each question (0 to 1), when known: the line is then this suite's
+   * (each question's rate drops by the same share). Takes precedence over `passRate`.
+   */
+  rates?: readonly number[];
 }
+
+/** A question's rate as the power line reads it from a run: passes + ½ over attempts + 1 (never certain on a few attempts). */
+export const estimatedRate = (passes: number, attempts: number): number => (passes + 0.5) / (attempts + 1);
 
 /** The reference profile's question rates: 80% near-certain, the rest flaky, averaging `passRate`. */
 export function referenceProfile(passRate = 0.9): { share: number; rate: number }[] {
@@ -33,17 +43,23 @@ export function referenceProfile(passRate = 0.9): { share: number; rate: number 
 export function passRatePower(questions: number, repeats: number, options: PowerOptions = {}): number {
   const drop = options.drop ?? 0.1;
   const level = options.level ?? DEFAULT_LEVEL * PASS_RATE_SHARE;
-  const profile = referenceProfile(options.passRate);
+  if (questions < 1 || repeats < 1) return 0;
+  const profile = options.rates?.length
+    ? options.rates.map((rate) => ({ share: 1 / options.rates!.length, rate }))
+    : referenceProfile(options.passRate);
   let delta = 0;
+  let nullVariance = 0;
   let variance = 0;
   for (const { share, rate } of profile) {
     const after = rate * (1 - drop);
+    const pooled = (rate + after) / 2;
     delta += share * (rate - after);
+    nullVariance += share * 2 * pooled * (1 - pooled);
     variance += share * (rate * (1 - rate) + after * (1 - after));
   }
-  const sd = Math.sqrt(variance / (repeats * questions));
-  if (questions < 1 || repeats < 1) return 0;
-  return phi((delta - (options.tolerance ?? 0)) / sd - zQuantile(1 - level));
+  const [sd0, sd1] = [Math.sqrt(nullVariance / (repeats * questions)), Math.sqrt(variance / (repeats * questions))];
+  if (!(sd1 > 0)) return delta > (options.tolerance ?? 0) ? 1 : 0;
+  return phi((delta - (options.tolerance ?? 0) - zQuantile(1 - level) * sd0) / sd1);
 }
 
 const percent = (x: number) => `${Math.round(x * 100)}%`;

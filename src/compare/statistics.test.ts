@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { pooledDifference, stratifiedDifference } from './binary.js';
 import { benjaminiHochberg, holm } from './corrections.js';
 import { phi, seededUniform, zQuantile } from './distributions.js';
-import { hodgesLehmann, mannWhitney, quantile } from './rank.js';
+import { p95Shift } from './evidence.js';
+import { hodgesLehmann, mannWhitney, quantile, stratifiedShift } from './rank.js';
 
 /** The two-sided 95% interval and the one-sided 95% bounds, as recorded. */
 interface Ends {
@@ -44,6 +45,19 @@ interface Reference {
     pHigher: number;
   } & Ends)[];
   quantiles: { values: number[]; p50: number; p95: number };
+  exactSmall: {
+    candidate: number[];
+    baseline: number[];
+    pGreater: number;
+    pLess: number;
+    estimate: number;
+    low: number | null;
+    high: number | null;
+    lowerBound: number | null;
+    upperBound: number | null;
+  }[];
+  p95: ({ candidate: number[]; baseline: number[]; margin: number; pWorse: number } & Ends)[];
+  vanElteren: { strata: [number[], number[], number[], number[]][]; margin: number; pGreater: number }[];
   normal: { cdf: [number, number][]; quantile: [number, number][] };
 }
 const reference = JSON.parse(
@@ -98,6 +112,64 @@ describe('the statistics, against scipy', () => {
       expect(test.pHigher).toBeCloseTo(c.pHigher, 10);
       expectEnds(test, c, test.difference);
     }
+  });
+
+  it("gives exact small-sample p-values (scipy's exact method) and Hodges–Lehmann bounds from U's exact distribution", () => {
+    const orInfinity = (x: number | null, sign: number) => x ?? sign * Infinity;
+    for (const r of reference.exactSmall) {
+      const s = stratifiedShift(
+        [
+          {
+            candidateLow: Float64Array.from(r.candidate),
+            candidateHigh: Float64Array.from(r.candidate),
+            baselineLow: Float64Array.from(r.baseline),
+            baselineHigh: Float64Array.from(r.baseline),
+          },
+        ],
+        level,
+        0,
+      );
+      expect(Math.abs(s.pGreater - r.pGreater)).toBeLessThan(1e-9);
+      expect(Math.abs(s.pLess - r.pLess)).toBeLessThan(1e-9);
+      expect(s.estimate).toBeCloseTo(r.estimate, 12);
+      expect(s.low).toBe(orInfinity(r.low, -1));
+      expect(s.high).toBe(orInfinity(r.high, 1));
+      expect(s.lowerBound).toBe(orInfinity(r.lowerBound, -1));
+      expect(s.upperBound).toBe(orInfinity(r.upperBound, 1));
+    }
+  });
+
+  it("bounds the 95th percentile by order statistics (scipy's binomial), its p-value the least error clearing the tolerance", () => {
+    for (const r of reference.p95) {
+      const baselineMedian = quantile(r.baseline, 0.95);
+      const e = p95Shift([r.baseline, r.candidate], [r.baseline.length, r.candidate.length], {
+        level,
+        testLevel: level,
+        relativeMargin: r.margin / baselineMedian,
+        maxMissing: 0.2,
+      });
+      for (const key of ['low', 'high', 'lowerBound', 'upperBound'] as const)
+        expect(Math.abs(e[key]! - r[key]), key).toBeLessThan(1e-9);
+      expect(Math.abs(e.pWorse - r.pWorse)).toBeLessThan(1e-9);
+    }
+  });
+
+  it("gives van Elteren's stratified test as recorded, on exact and on censored times (the least favourable ends)", () => {
+    for (const r of reference.vanElteren) {
+      const s = stratifiedShift(
+        r.strata.map(([cl, ch, bl, bh]) => ({
+          candidateLow: Float64Array.from(cl),
+          candidateHigh: Float64Array.from(ch),
+          baselineLow: Float64Array.from(bl),
+          baselineHigh: Float64Array.from(bh),
+        })),
+        level,
+        r.margin,
+      );
+      expect(Math.abs(s.pGreater - r.pGreater)).toBeLessThan(1e-9);
+    }
+    // Censoring only ever weakens the evidence of a slowdown.
+    expect(reference.vanElteren[1].pGreater).toBeGreaterThan(reference.vanElteren[0].pGreater);
   });
 
   it('reads quantiles as numpy does (linear interpolation)', () => {

@@ -23,8 +23,13 @@ export interface Attempt {
   question: string;
   /** `unjudged`: an error, a timeout or a judge outage. Never counted as a pass. */
   outcome: 'pass' | 'fail' | 'unjudged';
-  /** The reply's time, when the Claw replied. */
+  /** The reply's time, when the Claw replied: exact, or the late end of an interval (`latencyLowMs`). */
   latencyMs?: number;
+  /**
+   * Present when the reply's time is only known to an interval (a task's, seen done by a poll):
+   * the reply came between `latencyLowMs` and `latencyMs` after the message was sent.
+   */
+  latencyLowMs?: number;
   /** The judge's score (0 to 1), when a judge graded the attempt. */
   score?: number;
   /** Present when a judge graded the attempt. */
@@ -88,6 +93,8 @@ export interface MetricResult {
   bound: number | null;
   /** The one-sided p-value in the direction of the change, before any correction. */
   p: number | null;
+  /** How `change` is computed when it is not the candidate's value minus the baseline's (latency: within questions). */
+  estimator?: string;
   verdict: Verdict;
   /** Why the verdict is what it is when the figures alone do not say (missing data, a judge change). */
   reason?: string;
@@ -100,7 +107,10 @@ export interface Comparison {
 }
 
 export interface CompareOptions {
-  /** The one-sided level of each test (default 0.05). */
+  /**
+   * The chance (default 0.05) that `behaviour` reads `regressed` on identical releases: shared
+   * among every test that can make it so (engine.ts, SHARES). The intervals shown are 1 − level.
+   */
   level?: number;
   /** The largest unjudged share on either side before a pass-rate metric is inconclusive (default 0.2). */
   maxMissing?: number;

@@ -99,6 +99,11 @@ export class YamlFile {
    * FileError; `what` says what the file is for ("checks file", "manifest").
    */
   static async read(path: string, workspace: string, what: string, words: Words = ACTION_WORDS): Promise<YamlFile> {
+    return YamlFile.parse(path, await YamlFile.readText(path, workspace, what, words), what, words);
+  }
+
+  /** The text `read` parses, read by the same rules (in the workspace, a regular file, at most MAX_FILE_BYTES). */
+  static async readText(path: string, workspace: string, what: string, words: Words = ACTION_WORDS): Promise<string> {
     const full = isAbsolute(path) ? path : resolve(workspace, path);
     const fail = (why: string): never => {
       throw new FileError(
@@ -122,7 +127,7 @@ export class YamlFile {
       const code = (err as NodeJS.ErrnoException).code;
       fail(code === 'ENOENT' ? `no such file in ${words.folder}` : code === 'EISDIR' ? 'it is a folder' : String(code));
     }
-    return YamlFile.parse(path, text, what, words);
+    return text;
   }
 
   static parse(name: string, text: string, what: string, words: Words = ACTION_WORDS): YamlFile {

@@ -15,6 +15,8 @@ import { latencyTable, measureGateLatency } from './gate-latency.ts';
 import { measureTaskLatency, taskLatencyTable } from './task-latency.ts';
 import { measureHealthOverTime, measureIncidentsAtScale } from './health-history.ts';
 import { measureComparisons } from './compare.ts';
+import { measureRealistic } from './compare-realistic.ts';
+import { measureSavedRun } from './compare-saved-run.ts';
 import { measureWatch } from './watch.ts';
 import { measureSuspects } from './suspects.ts';
 
@@ -390,7 +392,13 @@ if (args.only === 'incidents') {
   process.exit(0);
 }
 if (args.only === 'compare') {
-  const lines = section('compare', measureComparisons(Number(args.runs)));
+  const lines = section('compare', [
+    ...measureComparisons(Number(args.runs)),
+    '',
+    ...measureRealistic(Number(args.runs)),
+    '',
+    await measureSavedRun(join(ROOT, 'bin', 'claw-deploy.cjs')),
+  ]);
   console.log(lines.join('\n'));
   if (args.write) writeSection('compare', lines);
   process.exit(0);

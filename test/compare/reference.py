@@ -17,6 +17,19 @@ Run from the repository's root:  python3 test/compare/reference.py > test/compar
   stratum (z^2 equals chi2_contingency(correction=False) times (N-1)/N). The
   Mantel-Haenszel risk difference and Sato's variance are computed by their formulas as well
   (the interval at z_0.975, the one-sided bounds at z_0.95).
+- Over-dispersion: Pearson's statistic of the informative questions' a - E[a] around their common
+  ratio to the hypergeometric variance, over (questions - 1), at least 1; above 1 the CMH p-values
+  are the normal ones on the variance times it, and Sato's variance is multiplied by it.
+- Small samples, exactly: scipy.stats.mannwhitneyu(method='exact') one-sided each way, and the
+  Hodges-Lehmann bounds from U's exact distribution counted here by enumerating every arrangement
+  (itertools.combinations): the c-th smallest difference, c the largest with P(U <= c - 1) <= alpha.
+- The 95th percentile's order-statistic bounds: the k-th smallest value with
+  scipy.stats.binom.cdf(k - 1, n, 0.95) <= alpha (lower), the j-th with binom.sf(j - 1, n, 0.95)
+  <= alpha (upper); the difference's bounds from each side's at half the error; its p-value the
+  least sum of the two sides' errors over pairs clearing the tolerance, by brute force.
+- Van Elteren's stratified test: weights 1 / (n1 + n0 + 1), U counted by brute force per stratum,
+  the normal statistic with the continuity correction (the largest weight / 2); on censored
+  times, the candidate's lower ends against the baseline's upper ends.
 - Hodges-Lehmann: numpy's median of all pairwise differences; the ends are the c-th smallest and
   c-th largest differences, c = floor(n1 n2 / 2 - z sqrt(n1 n2 (n1 + n2 + 1) / 12)), z = z_0.975 for
   the two-sided 95% interval and z_0.95 for the one-sided 95% bounds.
@@ -24,6 +37,7 @@ Run from the repository's root:  python3 test/compare/reference.py > test/compar
 Every interval (`low`, `high`) is the two-sided 95% one the tables show; every `lowerBound` and
 `upperBound` a one-sided 95% bound, the end a one-sided test at 5% reads.
 """
+import itertools
 import json
 import math
 import sys
@@ -90,7 +104,18 @@ def stratified(strata):
         sp += (n1 * n1 * a0 - n0 * n0 * a1 + n1 * n0 * (n0 - n1) / 2) / (t * t)
         sq += (a1 * (n0 - a0) + a0 * (n1 - a1)) / (2 * t)
     rd = num / w
-    sd = math.sqrt(max(0.0, (rd * sp + sq) / (w * w)))
+    res, vs = [], []
+    for a0, n0, a1, n1 in strata:
+        t, m = n0 + n1, a0 + a1
+        if t < 2 or m == 0 or m == t:
+            continue
+        res.append(a1 - n1 * m / t)
+        vs.append(n1 * n0 * m * (t - m) / (t * t * (t - 1)))
+    phi = 1.0
+    if len(res) >= 2:
+        common = sum(res) / sum(vs)
+        phi = max(1.0, sum((r - common * v) ** 2 / v for r, v in zip(res, vs)) / (len(res) - 1))
+    sd = math.sqrt(max(0.0, phi * (rd * sp + sq) / (w * w)))
     z = om / math.sqrt(var)
     dist = np.array([1.0])
     observed = 0
@@ -100,8 +125,12 @@ def stratified(strata):
         observed += a1 - lo
         dist = np.convolve(dist, stats.hypergeom.pmf(np.arange(lo, hi + 1), n0 + n1, m, n1))
     below, at = float(dist[:observed].sum()), float(dist[observed])
-    return {'strata': strata, 'difference': rd, 'pLower': below + at / 2,
-            'pHigher': max(0.0, 1 - below - at) + at / 2, 'pLowerNormal': float(stats.norm.cdf(z)),
+    p_lower, p_higher = below + at / 2, max(0.0, 1 - below - at) + at / 2
+    if phi > 1:
+        p_lower = float(stats.norm.cdf(z / math.sqrt(phi)))
+        p_higher = float(stats.norm.sf(z / math.sqrt(phi)))
+    return {'strata': strata, 'difference': rd, 'pLower': p_lower, 'dispersion': phi,
+            'pHigher': p_higher, 'pLowerNormal': float(stats.norm.cdf(z)),
             'low': rd - Z2 * sd, 'high': rd + Z2 * sd, 'lowerBound': rd - Z * sd, 'upperBound': rd + Z * sd}
 
 
@@ -113,11 +142,86 @@ def one_stratum_check(a0, n0, a1, n1):
     assert abs(z2 - chi2 * (t - 1) / t) < 1e-6, (z2, chi2)
 
 
+def exact_small(candidate, baseline):
+    n1, n0 = len(candidate), len(baseline)
+    greater = stats.mannwhitneyu(candidate, baseline, alternative='greater', method='exact').pvalue
+    less = stats.mannwhitneyu(candidate, baseline, alternative='less', method='exact').pvalue
+    # U's exact distribution by enumeration: every choice of the candidate's ranks.
+    counts = {}
+    for chosen in itertools.combinations(range(n1 + n0), n1):
+        u = sum(chosen) - n1 * (n1 - 1) // 2
+        counts[u] = counts.get(u, 0) + 1
+    total = sum(counts.values())
+    at_most = lambda k: sum(c for u, c in counts.items() if u <= k) / total
+    d = np.sort(np.subtract.outer(np.array(candidate), np.array(baseline)).ravel())
+
+    def ends(alpha):
+        c = 0
+        while c < len(d) and at_most(c) <= alpha:
+            c += 1
+        return (float('-inf'), float('inf')) if c == 0 else (float(d[c - 1]), float(d[len(d) - c]))
+    # No bound at this size: null in the JSON (the engine's ±Infinity).
+    (low, high), (lower, upper) = [[None if math.isinf(x) else x for x in e] for e in (ends(LEVEL / 2), ends(LEVEL))]
+    return {'candidate': candidate, 'baseline': baseline, 'pGreater': float(greater), 'pLess': float(less),
+            'estimate': float(np.median(d)), 'low': low, 'high': high, 'lowerBound': lower, 'upperBound': upper}
+
+
+def p95_bounds(values, alpha):
+    x = np.sort(values)
+    n = len(x)
+    k = 0
+    while k < n and stats.binom.cdf(k, n, 0.95) <= alpha:
+        k += 1
+    j = n + 1
+    while j > 1 and stats.binom.sf(j - 2, n, 0.95) <= alpha:
+        j -= 1
+    return (float(x[k - 1]) if k else None, float(x[j - 1]) if j <= n else None)
+
+
+def p95_case(candidate, baseline, margin):
+    def diff(alpha):
+        (cl, ch), (bl, bh) = p95_bounds(candidate, alpha / 2), p95_bounds(baseline, alpha / 2)
+        return cl - bh, ch - bl
+    (low, high), (lower, upper) = diff(LEVEL / 2), diff(LEVEL)
+    c, b = np.sort(candidate), np.sort(baseline)
+    best = 1.0
+    for k in range(1, len(c) + 1):
+        for j in range(1, len(b) + 1):
+            if c[k - 1] - b[j - 1] > margin:
+                best = min(best, stats.binom.cdf(k - 1, len(c), 0.95) + stats.binom.sf(j - 1, len(b), 0.95))
+    return {'candidate': candidate, 'baseline': baseline, 'margin': margin, 'low': low, 'high': high,
+            'lowerBound': lower, 'upperBound': upper, 'pWorse': float(min(1.0, best))}
+
+
+def van_elteren(strata, margin):
+    """strata: [candidateLow, candidateHigh, baselineLow, baselineHigh] on the log scale."""
+    t = var = 0.0
+    cc = 0.0
+    for cl, ch, bl, bh in strata:
+        n1, n0 = len(cl), len(bl)
+        w = 1 / (n1 + n0 + 1)
+        u = sum((x - margin > y) + 0.5 * (x - margin == y) for x in cl for y in bh)
+        t += w * (u - n1 * n0 / 2)
+        var += w * w * n1 * n0 * (n1 + n0 + 1) / 12
+        cc = max(cc, w / 2)
+    return {'strata': strata, 'margin': margin, 'pGreater': float(stats.norm.sf((t - cc) / math.sqrt(var)))}
+
+
 rng = np.random.default_rng(20260101)
 latency_b = [round(float(x), 1) for x in rng.lognormal(math.log(800), 0.35, 30)]
 latency_c = [round(float(x), 1) for x in rng.lognormal(math.log(1000), 0.35, 30)]
 scores_b = [0.9, 0.8, 0.8, 1.0, 0.7, 0.9, 0.9, 0.6, 1.0, 0.8]
 scores_c = [0.7, 0.8, 0.6, 0.9, 0.7, 0.5, 0.8, 0.6, 0.9, 0.7]
+
+latency_b2 = [round(float(x), 1) for x in rng.lognormal(math.log(800), 0.5, 120)]
+latency_c2 = [round(float(x), 1) for x in rng.lognormal(math.log(1100), 0.5, 110)]
+ve_strata = []
+ve_censored = []
+for q, (nb, nc) in enumerate([(3, 3), (5, 3), (2, 4)]):
+    b = [round(float(x), 4) for x in rng.normal(6.5 + 0.6 * q, 0.5, nb)]
+    c = [round(float(x), 4) for x in rng.normal(6.6 + 0.6 * q, 0.5, nc)]
+    ve_strata.append([c, c, b, b])
+    ve_censored.append([[round(x - 0.1, 4) for x in c], c, b, [round(x + 0.05, 4) for x in b]])
 
 one_stratum_check(9, 10, 4, 10)
 one_stratum_check(30, 40, 25, 40)
@@ -133,6 +237,11 @@ json.dump({
     'hodgesLehmann': [hodges_lehmann(latency_c, latency_b), hodges_lehmann(scores_c, scores_b)],
     'pooled': [pooled(27, 30, 20, 30), pooled(3, 3, 0, 3), pooled(140, 150, 138, 150), pooled(0, 150, 9, 150)],
     'stratified': [stratified(strata_rows), stratified([[9, 10, 4, 10], [30, 40, 25, 40]])],
+    'exactSmall': [exact_small([1.2, 3.4, 2.2, 5.0], [0.5, 1.1, 0.9]),
+                   exact_small([0.31, 0.52, 0.47, 0.66, 0.58], [0.2, 0.35, 0.41, 0.28, 0.33, 0.25]),
+                   exact_small([2.0], [1.0])],
+    'p95': [p95_case(latency_c2, latency_b2, 40.0)],
+    'vanElteren': [van_elteren(ve_strata, 0.05), van_elteren(ve_censored, 0.05)],
     'quantiles': {'values': latency_b, 'p50': float(np.percentile(latency_b, 50)),
                   'p95': float(np.percentile(latency_b, 95))},
     'normal': {'cdf': [[-1.5, float(stats.norm.cdf(-1.5))], [0.92, float(stats.norm.cdf(0.92))]],
