@@ -41,9 +41,9 @@ const CORE_INPUTS = [
   {
     name: 'command',
     description:
-      'What to do: deploy, wait, rollback, health, check (a checks file against Claws, no deployment), compare (the checks on a baseline and a candidate, compared); or, for Claws as code, plan, apply, drift or preview (preview Claws on pull requests).',
+      "What to do: deploy, wait, rollback, health, check (a checks file against Claws, no deployment), compare (the checks on a baseline and a candidate, compared), deployments (a Claw's recent deployments); or, for Claws as code, plan, apply, drift or preview (preview Claws on pull requests).",
     reference:
-      '`deploy`, `wait`, `rollback`, `health`, `check`, `compare`; for Claws as code, `plan`, `apply`, `drift` or `preview` (see [Commands](#commands))',
+      '`deploy`, `wait`, `rollback`, `health`, `check`, `compare`, `deployments`; for Claws as code, `plan`, `apply`, `drift` or `preview` (see [Commands](#commands))',
     default: 'deploy',
     emptyMeansDefault: true,
     group: 'The command',

@@ -308,7 +308,7 @@ describe('checks and manifests', () => {
       settings({ command: 'rollback', 'claw-id': 'c1', history: 'claw-health', 'github-token': 't' }).history,
     ).toBe('claw-health');
     expect(() => settings({ command: 'check', 'claw-id': 'c1', checks: 'c.yml', history: 'claw-health' })).toThrow(
-      /^Input 'history' is "claw-health": expected to be set only with health, deploy or rollback\.$/,
+      /^Input 'history' is "claw-health": expected to be set only with health, deploy, rollback or deployments\.$/,
     );
     expect(() => settings({ 'claw-id': 'c1', 'checks-output': 'out.json' })).toThrow(
       /^Input 'checks-output' is "out\.json": expected to be set only with 'checks'/,
