@@ -101,10 +101,16 @@ function sample(
   expect: (ok: boolean, path: (string | number)[], expected: string) => void,
 ): AttemptSample {
   expect(isRecord(value), path, 'an attempt: {outcome, latencyMs, score, judge}');
-  const { outcome, latencyMs, score, judge } = value as Record<string, unknown>;
+  const { outcome, latencyMs, latencyLowMs, score, judge } = value as Record<string, unknown>;
   expect(typeof outcome === 'string' && OUTCOMES.has(outcome), [...path, 'outcome'], 'pass, fail or unjudged');
   const finite = (n: unknown, max: number) => typeof n === 'number' && Number.isFinite(n) && n >= 0 && n <= max;
   expect(latencyMs === undefined || finite(latencyMs, 86_400_000), [...path, 'latencyMs'], 'milliseconds, or nothing');
+  expect(
+    latencyLowMs === undefined ||
+      (finite(latencyLowMs, 86_400_000) && typeof latencyMs === 'number' && (latencyLowMs as number) <= latencyMs),
+    [...path, 'latencyLowMs'],
+    'milliseconds no more than latencyMs (a task reply came between the two), or nothing',
+  );
   expect(score === undefined || finite(score, 1), [...path, 'score'], 'a score from 0 to 1, or nothing');
   let who: AttemptSample['judge'];
   if (judge !== undefined) {
@@ -124,6 +130,7 @@ function sample(
   return {
     outcome: outcome as AttemptSample['outcome'],
     ...(latencyMs === undefined ? {} : { latencyMs: latencyMs as number }),
+    ...(latencyLowMs === undefined ? {} : { latencyLowMs: latencyLowMs as number }),
     ...(score === undefined ? {} : { score: score as number }),
     ...(who ? { judge: who } : {}),
   };

@@ -10,6 +10,7 @@ import { ApiError } from '../api/errors.js';
 import { CONCURRENCY, mapWithConcurrency } from '../concurrency.js';
 import type { RunContext } from '../context.js';
 import { askClaw } from '../conversation/ask.js';
+import { type ReplyInterval, ReplyTimes, intervalMedian } from '../conversation/reply-times.js';
 import { CancelledError, errorMessage } from '../errors.js';
 import { noCheckFor } from './claws-filter.js';
 import { clip, counted, formatDuration } from '../format.js';
@@ -33,8 +34,8 @@ export const REPLY_EXCERPT_CHARS = 200;
 export const REPLY_KEPT_CHARS = 2000;
 
 type Attempt = (
-  | { kind: 'pass'; latencyMs: number; reply: string }
-  | { kind: 'failure'; latencyMs: number; detail: string; reply: string }
+  | { kind: 'pass'; latencyMs: number; latencyLowMs: number; reply: string }
+  | { kind: 'failure'; latencyMs: number; latencyLowMs: number; detail: string; reply: string }
   | { kind: 'error'; detail: string; reply?: string; chatFailing?: boolean }
 ) & { record?: AttemptRecord; judged?: Judged };
 
@@ -153,6 +154,8 @@ function noChecks(suite: CheckSuite, clawId: string): CheckEntry {
 class ClawConversation {
   /** Set once the chat has failed past its retries: the reason every later check gets. */
   private chatFailing?: string;
+  /** The Claw's reply times so far: where its task polls go. */
+  readonly replyTimes = new ReplyTimes();
 
   constructor(
     private readonly deps: RunContext,
@@ -174,7 +177,7 @@ class ClawConversation {
       judge: check.turns.some((t) => usesJudge(t.assert)) ? { calls: 0, cacheHits: 0, tokens: 0 } : undefined,
       ...(this.options.comparing ? { samples: [] } : {}),
     };
-    const latencies: number[] = [];
+    const latencies: ReplyInterval[] = [];
     // A long check (repeat: 30 against a slow Claw) says where it is while it runs.
     const began = clock.now();
     const stopTicks = clock.every?.(PROGRESS_EVERY_MS, () =>
@@ -191,7 +194,7 @@ class ClawConversation {
   }
 
   /** The check's attempts, until its verdict is certain: the entry filled in. */
-  private async attempts(check: Check, entry: CheckEntry, latencies: number[]): Promise<CheckEntry> {
+  private async attempts(check: Check, entry: CheckEntry, latencies: ReplyInterval[]): Promise<CheckEntry> {
     const { log, clock } = this.deps;
     /** Ends the check before an attempt it cannot make: an error that says why. */
     const stop = (why: string): void => {
@@ -242,17 +245,15 @@ class ClawConversation {
       }
       entry.attempts += 1;
       entry.last = attempt.record;
-      entry.samples?.push(
-        sampleOf(attempt.kind, 'latencyMs' in attempt ? attempt.latencyMs : undefined, attempt.judged ?? {}),
-      );
+      entry.samples?.push(sampleOf(attempt.kind, 'latencyMs' in attempt ? attempt : undefined, attempt.judged ?? {}));
       if (attempt.reply !== undefined) entry.replies.push(clip(attempt.reply.trim(), REPLY_KEPT_CHARS));
       if (attempt.kind === 'pass') {
         entry.passes += 1;
-        latencies.push(attempt.latencyMs);
+        latencies.push({ lowMs: attempt.latencyLowMs, highMs: attempt.latencyMs });
         log.debug(`✅ ${this.clawId} · ${label}: passed in ${formatDuration(attempt.latencyMs)}`);
       } else if (attempt.kind === 'failure') {
         entry.failures += 1;
-        latencies.push(attempt.latencyMs);
+        latencies.push({ lowMs: attempt.latencyLowMs, highMs: attempt.latencyMs });
         entry.failure ??= attempt.detail;
         log.debug(`❌ ${this.clawId} · ${label}: failed: ${attempt.detail}`);
       } else {
@@ -264,8 +265,9 @@ class ClawConversation {
     }
     entry.passed = entry.passes >= check.minPass;
     if (entry.passed) entry.failure = undefined;
-    if (latencies.length)
-      entry.latencyMs = Math.round([...latencies].sort((a, b) => a - b)[Math.floor(latencies.length / 2)]);
+    // The median of the reply times as their intervals allow (Turnbull's estimate): a task's time is
+    // known between two polls, and neither end alone is the Claw's.
+    if (latencies.length) entry.latencyMs = Math.round(intervalMedian(latencies));
     return entry;
   }
 
@@ -282,6 +284,7 @@ class ClawConversation {
     const conversation: Exchange[] = [];
     // The Claw's time to reply over the turns: never the judge's, nor the action's own waits.
     let replyMs = 0;
+    let replyLowMs = 0;
     // What the output file keeps of the attempt: the messages, the last reply and its grading.
     const record: AttemptRecord = { sent: [] };
     const judged: Judged = {};
@@ -296,6 +299,7 @@ class ClawConversation {
           deadline,
           pollIntervalMs: this.options.pollIntervalMs,
           classify: this.options.classify,
+          replyTimes: this.replyTimes,
         });
       } catch (err) {
         if (err instanceof CancelledError || !(err instanceof ApiError)) throw err;
@@ -319,6 +323,7 @@ class ClawConversation {
       }
       const { reply, latencyMs, latency } = answer;
       replyMs += latencyMs;
+      replyLowMs += latency.lowMs;
       conversation.push({ send: turn.send, reply });
       record.reply = reply;
       record.latencyMs = latencyMs;
@@ -340,11 +345,11 @@ class ClawConversation {
       }
       if (outcome.kind === 'failure') {
         const detail = `${turnLabel}${outcome.detail}; reply: ${JSON.stringify(clip(reply.trim(), REPLY_EXCERPT_CHARS))}`;
-        return { kind: 'failure', latencyMs: replyMs, detail, reply, record, judged };
+        return { kind: 'failure', latencyMs: replyMs, latencyLowMs: replyLowMs, detail, reply, record, judged };
       }
     }
     const reply = conversation.at(-1)?.reply ?? '';
-    return { kind: 'pass', latencyMs: replyMs, reply, record, judged };
+    return { kind: 'pass', latencyMs: replyMs, latencyLowMs: replyLowMs, reply, record, judged };
   }
 
   /** A script's `context`, as promptfoo builds it: the prompt, the vars, the test, the provider and its response. */

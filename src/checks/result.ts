@@ -52,6 +52,8 @@ export interface AttemptSample {
   outcome: 'pass' | 'fail' | 'unjudged';
   /** The Claw's time to reply over the turns, when it replied. */
   latencyMs?: number;
+  /** Present for a task's reply: it came between this and `latencyMs` after the message was sent. */
+  latencyLowMs?: number;
   /** The judge's score (0 to 1) for the attempt's last graded assertion, when it gave one. */
   score?: number;
   /** Which judge gave the verdict: its model as the endpoint named it, and a hash of the grading prompt. */

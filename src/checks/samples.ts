@@ -27,13 +27,16 @@ export function padSamples(entry: CheckEntry): void {
 /** The sample of one attempt that ended. */
 export function sampleOf(
   kind: 'pass' | 'failure' | 'error',
-  latencyMs: number | undefined,
+  latency: { latencyMs: number; latencyLowMs: number } | undefined,
   judged: { score?: number; model?: string; promptHash?: string },
 ): AttemptSample {
   const outcome = kind === 'pass' ? 'pass' : kind === 'failure' ? 'fail' : 'unjudged';
+  const timed = latency !== undefined && outcome !== 'unjudged';
   return {
     outcome,
-    ...(latencyMs !== undefined && outcome !== 'unjudged' ? { latencyMs } : {}),
+    ...(timed ? { latencyMs: latency.latencyMs } : {}),
+    // A task's reply came between the two: kept only when they differ (a synchronous reply is exact).
+    ...(timed && latency.latencyLowMs < latency.latencyMs ? { latencyLowMs: latency.latencyLowMs } : {}),
     ...(judged.score !== undefined ? { score: judged.score } : {}),
     ...(judged.promptHash
       ? { judge: { promptHash: judged.promptHash, ...(judged.model ? { model: judged.model } : {}) } }

@@ -25,6 +25,8 @@ export interface Attempt {
   outcome: 'pass' | 'fail' | 'unjudged';
   /** The reply's time, when the Claw replied. */
   latencyMs?: number;
+  /** Present: the reply came between `latencyLowMs` and `latencyMs` after the message was sent (a task). */
+  latencyLowMs?: number;
   /** The judge's score (0 to 1), when a judge graded the attempt. */
   score?: number;
   /** Present when a judge graded the attempt. */
