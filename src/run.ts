@@ -167,6 +167,7 @@ export async function execute(
         judgeFor: run.judgeFor,
         ...(groups ? { groups } : {}),
         ...(mode?.comparing ? { comparing: true } : {}),
+        ...(mode?.rounds ? { rounds: mode.rounds } : {}),
       });
     };
     const behaviour = suite && behaviourGate(settings, definition, suite);
@@ -224,7 +225,11 @@ function behaviourGate(
   suite: CheckSuite,
 ): BehaviourGate | undefined {
   if (settings.baseline !== 'before' || definition.inputs.includes('baseline-file')) return undefined;
-  return { failOn: settings.failOn, compare: (before, after) => compareRuns(before, after, suite) };
+  return {
+    failOn: settings.failOn,
+    compare: (before, after, options) => compareRuns(before, after, suite, options),
+    ...(suite.tolerance ? { tolerance: suite.tolerance } : {}),
+  };
 }
 
 /** Where the user's files are: the runner's workspace, or the current folder. */

@@ -5,6 +5,7 @@ import {
   type Comparison,
   type Detectable,
   type Side,
+  type Tolerances,
   type Verdict,
   compareSides,
   detectableDrop,
@@ -49,6 +50,7 @@ export function compareRuns(
   baseline: { label: string; entries: CheckEntry[]; cancelled?: boolean },
   candidate: { label: string; entries: CheckEntry[]; cancelled?: boolean },
   suite?: CheckSuite,
+  options: { level?: number } = {},
 ): Comparison & { reason?: string } {
   if (baseline.cancelled || candidate.cancelled) {
     const which = baseline.cancelled ? `the baseline (${baseline.label})` : `the candidate (${candidate.label})`;
@@ -57,7 +59,7 @@ export function compareRuns(
   return compareSides(
     sideOf(baseline.label, baseline.entries, suite),
     sideOf(candidate.label, candidate.entries, suite),
-    suite?.tolerance ? { tolerance: suite.tolerance } : {},
+    { ...(suite?.tolerance ? { tolerance: suite.tolerance } : {}), ...options },
   );
 }
 
@@ -106,7 +108,10 @@ export interface ClawComparison {
  */
 export interface BehaviourGate {
   failOn: ComparisonFailOn;
-  compare(baseline: RunSide, candidate: RunSide): Compared;
+  /** `level`: a look's share of the level (sequential.ts); the whole level by default. */
+  compare(baseline: RunSide, candidate: RunSide, options?: { level?: number }): Compared;
+  /** The suite's tolerances, for a look that may stop `unchanged`. */
+  tolerance?: Tolerances;
 }
 
 /** Whether the gate fails: by the comparison, or (`failure`) by the checks' absolute rule. */

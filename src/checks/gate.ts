@@ -18,12 +18,19 @@ import type { Classifier } from '../status.js';
 import type { GradedAssertion, RecipeAssertion } from './assertions.js';
 import type { Exchange, Judge } from './judge.js';
 import type { JudgeSpec } from './judge-spec.js';
-import { type AttemptRecord, type CheckEntry, type ChecksResult, type JudgeUse, verdictOf } from './result.js';
+import {
+  type AttemptRecord,
+  type CheckEntry,
+  type ChecksResult,
+  type JudgeUse,
+  type Rounds,
+  verdictOf,
+} from './result.js';
 import { type Grading, scoreTurn, usesJudge } from './scoring.js';
 import { type ScriptRunner, runScript } from './script.js';
 import type { Check, CheckSuite } from './check.js';
 import { compareClaws } from './compare-claws.js';
-import { gradingPromptHash, padSamples, sampleOf } from './samples.js';
+import { gradingPromptHash, informs, padSamples, sampleOf } from './samples.js';
 
 /** A check still running after this long says how far it is, and again as often. */
 export const PROGRESS_EVERY_MS = 10_000;
@@ -60,6 +67,8 @@ export interface GateOptions {
    * each kept as a sample, and the judge asked afresh (a cached verdict would count one answer n times).
    */
   comparing?: boolean;
+  /** A comparison's run asked in rounds (result.ts, `Rounds`); every repeat of every check without it. */
+  rounds?: Rounds;
 }
 
 /**
@@ -74,6 +83,23 @@ export async function runChecks(
   options: GateOptions,
 ): Promise<ChecksResult> {
   const run = { cancelled: false };
+  const entries = options.rounds
+    ? await runInRounds(deps, suite, clawIds, options, options.rounds, run)
+    : await runByCheck(deps, suite, clawIds, options, run);
+  // promptfoo's select-best and max-score: once every Claw has answered, never on half a run.
+  if (!run.cancelled && suite.checks.some((c) => c.compare?.length))
+    await compareAll(deps, suite, clawIds, entries, options, run);
+  return { passed: entries.every((e) => e.passed), entries, ...(run.cancelled ? { cancelled: true } : {}) };
+}
+
+/** Each Claw's checks one after the other, every attempt of a check before the next check. */
+async function runByCheck(
+  deps: RunContext,
+  suite: CheckSuite,
+  clawIds: string[],
+  options: GateOptions,
+  run: { cancelled: boolean },
+): Promise<CheckEntry[]> {
   const perClaw = await mapWithConcurrency(clawIds, CONCURRENCY, async (clawId) => {
     const checks = suite.checks.filter((c) => !c.claws || c.claws.includes(clawId));
     if (checks.length === 0) {
@@ -90,9 +116,66 @@ export async function runChecks(
     }
     return entries;
   });
-  const entries = perClaw.flat();
-  // promptfoo's select-best and max-score: once every Claw has answered, never on half a run.
-  if (!run.cancelled && suite.checks.some((c) => c.compare?.length)) {
+  return perClaw.flat();
+}
+
+/**
+ * A comparison's run in rounds: round r asks the r-th repeat of each question, on every Claw of
+ * the run together (two sides checked at once alternate round by round, so the model's load or a
+ * tool's outage falls on both alike). A question is asked again only while it informs (samples.ts,
+ * `informs`); after each round but the last, `look` may stop the run.
+ */
+async function runInRounds(
+  deps: RunContext,
+  suite: CheckSuite,
+  clawIds: string[],
+  options: GateOptions,
+  rounds: Rounds,
+  run: { cancelled: boolean },
+): Promise<CheckEntry[]> {
+  const sides = clawIds.map((clawId) => {
+    const checks = suite.checks.filter((c) => !c.claws || c.claws.includes(clawId));
+    const claw = new ClawConversation(deps, clawId, options, run);
+    return { checks, claw, opened: checks.map((c) => claw.open(c)), none: checks.length ? undefined : clawId };
+  });
+  const most = Math.max(0, ...sides.flatMap((s) => s.checks.map((c) => c.repeat)));
+  const prior = rounds.prior ?? [];
+  const together = sides.length > 1 || prior.length > 0;
+  const all = () => sides.flatMap((s) => s.opened.map((o) => o.entry));
+  for (let round = 1; round <= most; round++) {
+    if (run.cancelled || deps.signal?.aborted || deps.clock.now() >= deps.deadline) break;
+    let asked = 0;
+    await mapWithConcurrency(sides, CONCURRENCY, async (side) => {
+      for (const [i, check] of side.checks.entries()) {
+        const open = side.opened[i];
+        const others = [...prior, ...all()]
+          .filter((e) => e.check === check.name && e !== open.entry)
+          .flatMap((e) => e.samples ?? []);
+        if (!informs(check.repeat, open.entry.samples ?? [], open.planned, round, others, together)) continue;
+        asked += 1;
+        await side.claw.step(check, open);
+      }
+    });
+    if (asked === 0) break;
+    if (round < most && !run.cancelled && rounds.look?.(round, most, all())) break;
+  }
+  const entries = sides.flatMap((s) =>
+    s.none === undefined ? s.opened.map((o) => s.claw.close(o)) : [noChecks(suite, s.none)],
+  );
+  for (const entry of entries) deps.log.info(checkLine(entry));
+  return entries;
+}
+
+/** select-best and max-score over the entries of every Claw; a cancel meanwhile leaves no pass behind. */
+async function compareAll(
+  deps: RunContext,
+  suite: CheckSuite,
+  clawIds: string[],
+  entries: CheckEntry[],
+  options: GateOptions,
+  run: { cancelled: boolean },
+): Promise<void> {
+  {
     const tools = { judgeFor: options.judgeFor, deadline: deps.deadline, log: deps.log };
     try {
       await compareClaws(suite, entries, options.groups ?? [clawIds], tools);
@@ -109,7 +192,6 @@ export async function runChecks(
       }
     }
   }
-  return { passed: entries.every((e) => e.passed), entries, ...(run.cancelled ? { cancelled: true } : {}) };
 }
 
 /** The log's line for a check that has ended. */
@@ -150,6 +232,13 @@ function noChecks(suite: CheckSuite, clawId: string): CheckEntry {
   };
 }
 
+/** A check asked round by round: its entry, the reply times of its attempts, the attempts planned so far. */
+interface Opened {
+  entry: CheckEntry;
+  latencies: ReplyInterval[];
+  planned: number;
+}
+
 /** One Claw's checks, in order; what they share is whether the Claw's chat still answers. */
 class ClawConversation {
   /** Set once the chat has failed past its retries: the reason every later check gets. */
@@ -170,13 +259,42 @@ class ClawConversation {
     return formatDuration(this.deps.deadline - this.deps.startedAt);
   }
 
-  async run(check: Check): Promise<CheckEntry> {
-    const { log, clock } = this.deps;
-    const entry: CheckEntry = {
+  /** A check to be asked round by round (`step`), then `close`d: its entry and what it keeps. */
+  open(check: Check): Opened {
+    return { entry: this.blank(check), latencies: [], planned: 0 };
+  }
+
+  /** One more attempt of the check (a round of a comparison). */
+  async step(check: Check, open: Opened): Promise<void> {
+    open.planned += 1;
+    await this.attempts(check, open.entry, open.latencies, open.planned);
+  }
+
+  /**
+   * The check's entry once its rounds are over. Asked fewer times than `repeat` (its answers did
+   * not vary, or the comparison stopped), it passes when its share of passes is min-pass's share.
+   */
+  close(open: Opened): CheckEntry {
+    const { entry } = open;
+    padSamples(entry, open.planned);
+    if (entry.attempts > 0 && entry.attempts < entry.repeat && entry.errors === 0) {
+      entry.passed = entry.passes * entry.repeat >= entry.minPass * entry.attempts;
+      if (entry.passed) entry.failure = undefined;
+    }
+    return entry;
+  }
+
+  private blank(check: Check): CheckEntry {
+    return {
       ...blankEntry(check, this.clawId),
       judge: check.turns.some((t) => usesJudge(t.assert)) ? { calls: 0, cacheHits: 0, tokens: 0 } : undefined,
       ...(this.options.comparing ? { samples: [] } : {}),
     };
+  }
+
+  async run(check: Check): Promise<CheckEntry> {
+    const { log, clock } = this.deps;
+    const entry = this.blank(check);
     const latencies: ReplyInterval[] = [];
     // A long check (repeat: 30 against a slow Claw) says where it is while it runs.
     const began = clock.now();
@@ -193,8 +311,13 @@ class ClawConversation {
     }
   }
 
-  /** The check's attempts, until its verdict is certain: the entry filled in. */
-  private async attempts(check: Check, entry: CheckEntry, latencies: ReplyInterval[]): Promise<CheckEntry> {
+  /** The check's attempts, until its verdict is certain (a comparison's: `upTo` of them): the entry filled in. */
+  private async attempts(
+    check: Check,
+    entry: CheckEntry,
+    latencies: ReplyInterval[],
+    upTo = check.repeat,
+  ): Promise<CheckEntry> {
     const { log, clock } = this.deps;
     /** Ends the check before an attempt it cannot make: an error that says why. */
     const stop = (why: string): void => {
@@ -204,7 +327,7 @@ class ClawConversation {
     for (;;) {
       // Stop as soon as the verdict is certain, either way; a comparison makes every attempt.
       if (this.options.comparing) {
-        if (entry.attempts >= check.repeat) break;
+        if (entry.attempts >= upTo) break;
       } else {
         if (entry.passes >= check.minPass) break;
         if (entry.passes + (check.repeat - entry.attempts) < check.minPass) break;

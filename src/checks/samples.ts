@@ -18,10 +18,33 @@ export function gradingPromptHash(assertion: GradedAssertion | RecipeAssertion):
   return createHash('sha256').update(material).digest('hex').slice(0, 16);
 }
 
-/** Attempts a comparison's run never made (a cancel, the deadline, a failing chat): unjudged, never a pass. */
-export function padSamples(entry: CheckEntry): void {
+/**
+ * Attempts a comparison's run planned and never made (a cancel, the deadline, a failing chat):
+ * unjudged, never a pass. `planned` is `repeat` unless the run asked in rounds planned fewer.
+ */
+export function padSamples(entry: CheckEntry, planned = entry.repeat): void {
   const samples = (entry.samples ??= []);
-  while (samples.length < entry.repeat) samples.push({ outcome: 'unjudged' });
+  while (samples.length < planned) samples.push({ outcome: 'unjudged' });
+}
+
+/**
+ * Whether a question is asked in round `round` of a comparison (`made` attempts planned so far):
+ * always up to a floor (one when the other side is known or asked alongside, two alone: a single
+ * answer cannot show it varies), then only while its answers vary, here or on the other side
+ * (`others`): a question answered the same every time tells nothing more each time it is asked,
+ * and its repeats are better spent where answers differ. Never past `repeat`.
+ */
+export function informs(
+  repeat: number,
+  samples: readonly AttemptSample[],
+  made: number,
+  round: number,
+  others: readonly AttemptSample[],
+  together: boolean,
+): boolean {
+  if (round > repeat || made >= round) return false;
+  if (made < (together ? 1 : 2)) return true;
+  return new Set([...samples, ...others].map((s) => s.outcome)).size > 1;
 }
 
 /** The sample of one attempt that ended. */

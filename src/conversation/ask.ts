@@ -70,8 +70,7 @@ export async function askClaw(
   const { client, signal } = deps;
   const options = { deadline: ask.deadline, signal };
   const plan = ask.replyTimes?.tasks ? ask.replyTimes.plan((ask.random ?? Math.random)()) : undefined;
-  // Before a plan, the fixed schedule: about eight polls for a reply of a second or two.
-  if (ask.replyTimes?.tasks) await roomForPolls(deps, ask, (plan?.length ?? 8) + 2);
+  if (plan) await roomForPolls(deps, ask, plan.length + 2);
   const asked = deps.clock.now();
   const answer = await client.sendMessage(ask.clawId, ask.message, options);
   const latency = new ReplyTime(answer.timing ?? { calledAt: asked, sentAt: asked, receivedAt: deps.clock.now() });
@@ -94,7 +93,8 @@ export async function askClaw(
               : taskPollDelay(elapsed, ask.pollIntervalMs));
       return Math.max(0, due - deps.clock.now());
     };
-    const poller = ask.replyTimes
+    // Before a plan (the Claw's first replies), the fixed schedule, spread by the team's budget.
+    const poller = plan
       ? plannedPolls(deps, schedule, ask.deadline)
       : pollEvery({ ...deps, log: quiet(deps.log) }, schedule, ask.deadline);
     for (;;) {
