@@ -27,6 +27,10 @@ export function padSamples(entry: CheckEntry, planned = entry.repeat): void {
   while (samples.length < planned) samples.push({ outcome: 'unjudged' });
 }
 
+/** The fewest times a question is asked when the other side is known or asked alongside, and alone. */
+export const MIN_OWN_TOGETHER = 1;
+export const MIN_OWN_ALONE = 2;
+
 /**
  * Whether a question is asked in round `round` of a comparison (`made` attempts planned so far):
  * always up to a floor (one when the other side is known or asked alongside, two alone: a single
@@ -43,7 +47,7 @@ export function informs(
   together: boolean,
 ): boolean {
   if (round > repeat || made >= round) return false;
-  if (made < (together ? 1 : 2)) return true;
+  if (made < (together ? MIN_OWN_TOGETHER : MIN_OWN_ALONE)) return true;
   return new Set([...samples, ...others].map((s) => s.outcome)).size > 1;
 }
 

@@ -22,6 +22,15 @@ export function matchRepeats(baseline: CheckEntry[], candidate: CheckEntry[]): [
   return [cut(baseline, after), cut(candidate, before)];
 }
 
+/** Two sides of one run, their samples matched question by question (`matchRepeats`). */
+export function pairUp<T extends { entries: CheckEntry[] }>(baseline: T, candidate: T): [T, T] {
+  const [before, after] = matchRepeats(baseline.entries, candidate.entries);
+  return [
+    { ...baseline, entries: before },
+    { ...candidate, entries: after },
+  ];
+}
+
 /** The candidate's rounds, looked at after each; then the verdict, at the level each look left. */
 export class SequentialComparison {
   private planned = 1;

@@ -9,6 +9,7 @@ import { fleetOutputs, fleetSummary } from './fleet-report.js';
 import { type DeployResult, deployClaw, rollbackCommand, waitOnDeployment } from './deploy.js';
 import { rolloutFleet, tally } from './fleet.js';
 import { suitePower } from '../checks/comparison.js';
+import { comparisonCost } from '../checks/cost.js';
 import type { CheckSuite } from '../checks/check.js';
 import type { Logger } from '../clock.js';
 import { type ClawComparison, comparisonSummary } from '../checks/comparison-report.js';
@@ -83,9 +84,9 @@ function fromDeploy(result: DeployResult, github: GitHubRun): CommandResult {
  * `baseline: before`: before the first request, what this suite can find (the engine's power
  * line), with a warning when a 20% drop would likely pass unseen.
  */
-function sayPower(log: Logger, suite: CheckSuite): void {
+function sayPower(log: Logger, suite: CheckSuite, limit?: number): void {
   const power = suitePower(suite);
-  log.info(`Comparing before and after: ${power.line}.`);
+  log.info(`Comparing before and after: ${comparisonCost(suite, power, { sides: 2, limit }).line}.`);
   if (power.warning) log.warning(power.warning);
 }
 
@@ -124,7 +125,7 @@ async function clawOfDeployment(deps: CommandContext['deps'], deploymentId: stri
 
 export const deploy: Command<SettingsOf<(typeof DEPLOY_READS)[number]>> = async (context) => {
   const { settings, deps, session, policy, files } = context;
-  if (deps.behaviour && files.suite) sayPower(deps.log, files.suite);
+  if (deps.behaviour && files.suite) sayPower(deps.log, files.suite, deps.pacer?.reading().limit);
   if (!settings.fleet) {
     const { clawId, strategy, payload, wait } = settings;
     const one = await deployClaw(deps, { clawId, strategy, payload, wait }, policy);
