@@ -5,7 +5,7 @@
 import { type Detectable, referenceProfile } from '../compare/index.js';
 import { formatDuration } from '../format.js';
 import type { CheckSuite } from './check.js';
-import { MIN_OWN_ALONE, MIN_OWN_TOGETHER } from './samples.js';
+import { MIN_OWN_ALONE, MIN_OWN_TOGETHER } from './informs.js';
 
 /** The service's documented limit for a Starter team, assumed before any rate-limit header is seen. */
 export const DOCUMENTED_LIMIT_PER_MINUTE = 60;

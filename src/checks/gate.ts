@@ -30,7 +30,8 @@ import { type Grading, scoreTurn, usesJudge } from './scoring.js';
 import { type ScriptRunner, runScript } from './script.js';
 import type { Check, CheckSuite } from './check.js';
 import { compareClaws } from './compare-claws.js';
-import { gradingPromptHash, informs, padSamples, sampleOf } from './samples.js';
+import { gradingPromptHash, padSamples, sampleOf } from './samples.js';
+import { informs } from './informs.js';
 
 /** A check still running after this long says how far it is, and again as often. */
 export const PROGRESS_EVERY_MS = 10_000;
@@ -67,6 +68,11 @@ export interface GateOptions {
    * each kept as a sample, and the judge asked afresh (a cached verdict would count one answer n times).
    */
   comparing?: boolean;
+  /**
+   * Each Claw's reply times so far, kept across the run's checks (a baseline's and the deployment's
+   * runs share them, so both sides are polled alike); one per gate run without it.
+   */
+  replyTimes?: Map<string, ReplyTimes>;
   /** A comparison's run asked in rounds (result.ts, `Rounds`); every repeat of every check without it. */
   rounds?: Rounds;
 }
@@ -244,7 +250,7 @@ class ClawConversation {
   /** Set once the chat has failed past its retries: the reason every later check gets. */
   private chatFailing?: string;
   /** The Claw's reply times so far: where its task polls go. */
-  readonly replyTimes = new ReplyTimes();
+  readonly replyTimes: ReplyTimes;
 
   constructor(
     private readonly deps: RunContext,
@@ -252,7 +258,11 @@ class ClawConversation {
     private readonly options: GateOptions,
     /** Shared by every Claw of the run: set once a cancel has ended a check. */
     private readonly shared: { cancelled: boolean },
-  ) {}
+  ) {
+    const kept = options.replyTimes;
+    this.replyTimes = kept?.get(clawId) ?? new ReplyTimes();
+    kept?.set(clawId, this.replyTimes);
+  }
 
   /** The step's own `timeout`, for messages. */
   private get stepTimeout(): string {

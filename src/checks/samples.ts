@@ -27,30 +27,6 @@ export function padSamples(entry: CheckEntry, planned = entry.repeat): void {
   while (samples.length < planned) samples.push({ outcome: 'unjudged' });
 }
 
-/** The fewest times a question is asked when the other side is known or asked alongside, and alone. */
-export const MIN_OWN_TOGETHER = 1;
-export const MIN_OWN_ALONE = 2;
-
-/**
- * Whether a question is asked in round `round` of a comparison (`made` attempts planned so far):
- * always up to a floor (one when the other side is known or asked alongside, two alone: a single
- * answer cannot show it varies), then only while its answers vary, here or on the other side
- * (`others`): a question answered the same every time tells nothing more each time it is asked,
- * and its repeats are better spent where answers differ. Never past `repeat`.
- */
-export function informs(
-  repeat: number,
-  samples: readonly AttemptSample[],
-  made: number,
-  round: number,
-  others: readonly AttemptSample[],
-  together: boolean,
-): boolean {
-  if (round > repeat || made >= round) return false;
-  if (made < (together ? MIN_OWN_TOGETHER : MIN_OWN_ALONE)) return true;
-  return new Set([...samples, ...others].map((s) => s.outcome)).size > 1;
-}
-
 /** The sample of one attempt that ended. */
 export function sampleOf(
   kind: 'pass' | 'failure' | 'error',

@@ -95,7 +95,7 @@ describe('askClaw with the Claw reply times so far (the gate)', () => {
     h.sim.addClaw('c1', behavingClaw({ passRates: [1], latencyMs: 800, latencySigma: 0.5 }, [], 'task'));
     const replyTimes = new ReplyTimes();
     const uniform = seededUniform(3);
-    const intervals = [];
+    const intervals: { lowMs: number; highMs: number }[] = [];
     for (let q = 1; q <= 60; q++) {
       const answer = await askClaw(h.deps, {
         clawId: 'c1',

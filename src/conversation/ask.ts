@@ -154,8 +154,9 @@ async function roomForPolls(deps: Pick<RunContext, 'clock' | 'log' | 'pacer' | '
   if (remaining === undefined || resetInMs === undefined || limit === undefined) return;
   // A window too small for any task's polls is spent as it comes.
   if (limit - pacer.reserve < need || remaining - pacer.reserve >= need) return;
-  const wait = Math.min(resetInMs + 50, ask.deadline - deps.clock.now());
-  if (wait <= 0) return;
+  // A reset after the attempt's deadline is not waited for: the message goes, polled as it can be.
+  const wait = resetInMs + 50;
+  if (wait >= ask.deadline - deps.clock.now()) return;
   deps.log.debug(
     `${ask.clawId}: ${remaining} request(s) left in the team's window, ${need} needed to follow a task to its reply; waiting ${Math.round(wait)}ms for the reset`,
   );

@@ -13,7 +13,7 @@ export interface ReplyInterval {
 }
 
 /** Below this many replies the spread is unknown: the task is followed on the fixed schedule. */
-export const MIN_REPLIES_FOR_PLAN = 5;
+export const MIN_REPLIES_FOR_PLAN = 3;
 /** The most intervals one Claw keeps (the latest): bounds the estimate's work. */
 const MAX_KEPT = 400;
 /** The quantiles a task's polls go to: dense around the median, which is what is compared. */

@@ -13,7 +13,7 @@ import { gateTable, measureChecksGate } from './checks-gate.ts';
 import { baselineTable, measureBaselineGate } from './baseline-gate.ts';
 import { latencyTable, measureGateLatency } from './gate-latency.ts';
 import { measureTaskLatency, measureTaskMedian, taskLatencyTable, taskMedianTable } from './task-latency.ts';
-import { costTable, measureCosts } from './comparison-cost.ts';
+import { costTable, measureCosts, sequentialTable, simulateSequential } from './comparison-cost.ts';
 import { measureHealthOverTime, measureIncidentsAtScale } from './health-history.ts';
 import { measureComparisons } from './compare.ts';
 import { measureWatch } from './watch.ts';
@@ -380,6 +380,19 @@ if (args.only === 'task-latency') {
 if (args.only === 'task-median') {
   const figures = [await measureTaskMedian(60, RUNS), await measureTaskMedian(300, RUNS)];
   console.log(taskMedianTable(figures).join('\n'));
+  process.exit(0);
+}
+// `--only sequential --runs N`: N simulated comparisons a scenario, asked as the gate asks (in process).
+if (args.only === 'sequential') {
+  const figures = [
+    simulateSequential(RUNS, 30, 3, { factor: 1 }),
+    simulateSequential(RUNS, 30, 3, { to: 0.2 }),
+    simulateSequential(RUNS, 30, 3, { factor: 0.8 }),
+    simulateSequential(RUNS, 10, 3, { factor: 1 }),
+    simulateSequential(RUNS, 50, 3, { factor: 1 }),
+    simulateSequential(RUNS, 30, 5, { factor: 1 }),
+  ];
+  console.log(sequentialTable(figures).join('\n'));
   process.exit(0);
 }
 // `--only cost --runs Q`: Q questions × 3 on the realistic suite, sync and task, 60 and 300 a minute.

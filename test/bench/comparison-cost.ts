@@ -8,6 +8,12 @@
 import { runAction, workspaceWith } from '../e2e/harness.ts';
 import { behavingClaw, questionsFile } from '../sim/behaviour.ts';
 import { DEMO_KEY, Simulator } from '../sim/server.ts';
+import { compareSides } from '../../src/compare/engine.ts';
+import { decisive, lookLevels } from '../../src/compare/sequential.ts';
+import { seededUniform } from '../../src/compare/distributions.ts';
+import type { AttemptSample } from '../../src/checks/result.ts';
+import type { Side } from '../../src/compare/types.ts';
+import { informs } from '../../src/checks/informs.ts';
 
 /** 7 in 10 near-certain, 2 flaky, 1 near-never: cycled over the questions by their number. */
 export const REALISTIC_RATES = [0.98, 0.98, 0.98, 0.98, 0.98, 0.98, 0.98, 0.6, 0.5, 0.03];
@@ -102,5 +108,121 @@ export function costTable(figures: CostFigures[]): string[] {
       return `| ${f.perMinute}/min | ${f.mode} | ${f.release} | ${f.baseline} | ${f.conversation} | ${ratio} | ${f.rateLimited} | ${(f.simSeconds / 60).toFixed(1)} min | ${f.behaviour} |`;
     }),
     figures.length ? `(${figures[0].questions} questions × ${figures[0].repeats} repeats, one Claw)` : '',
+  ];
+}
+
+// --- the sequential rule, simulated in process --------------------------------------------------
+
+export interface SequentialFigures {
+  scenario: string;
+  runs: number;
+  regressed: number;
+  /** Messages of both sides, on average, against the plain gate's and against the suite as written. */
+  messages: number;
+  plain: number;
+  written: number;
+  stoppedEarly: number;
+}
+
+/**
+ * `runs` comparisons of `questions` × `repeats` on the realistic suite, asked as the gate asks them
+ * (the baseline in rounds, a question that answers the same twice asked no more; the candidate in
+ * rounds with a look after each, src/compare/sequential.ts), the candidate's chances times `factor`
+ * (1: an identical release) or all set to `to`. The plain gate asks each question until it fails or
+ * has passed `repeats` times (min-pass = repeat).
+ */
+export function simulateSequential(
+  runs: number,
+  questions: number,
+  repeats: number,
+  change: { factor?: number; to?: number },
+  seed = 1,
+): SequentialFigures {
+  const uniform = seededUniform(seed);
+  const rate = (q: number) => REALISTIC_RATES[q % REALISTIC_RATES.length];
+  const after = (q: number) => (change.to !== undefined ? change.to : rate(q) * (change.factor ?? 1));
+  const latency = () =>
+    800 * Math.exp(0.5 * Math.sqrt(-2 * Math.log(1 - uniform())) * Math.cos(2 * Math.PI * uniform()));
+  const draw = (p: number): AttemptSample => ({ outcome: uniform() < p ? 'pass' : 'fail', latencyMs: latency() });
+  let regressed = 0;
+  let messages = 0;
+  let plain = 0;
+  let stoppedEarly = 0;
+  const levels = lookLevels(repeats);
+  for (let run = 0; run < runs; run++) {
+    const before: AttemptSample[][] = Array.from({ length: questions }, () => []);
+    const candidate: AttemptSample[][] = Array.from({ length: questions }, () => []);
+    for (let round = 1; round <= repeats; round++)
+      for (let q = 0; q < questions; q++)
+        if (informs(repeats, before[q], before[q].length, round, [], false)) before[q].push(draw(rate(q)));
+    let verdict = '';
+    for (let round = 1; round <= repeats; round++) {
+      let asked = 0;
+      for (let q = 0; q < questions; q++)
+        if (informs(repeats, candidate[q], candidate[q].length, round, before[q], true)) {
+          candidate[q].push(draw(after(q)));
+          asked += 1;
+        }
+      const last = round === repeats || asked === 0;
+      const look = compareSides(...sides(before, candidate), { level: last ? levels.at(-1)! : levels[round - 1] });
+      if (last) {
+        verdict = look.behaviour;
+        break;
+      }
+      const stop = decisive(look);
+      if (stop) {
+        verdict = stop;
+        stoppedEarly += 1;
+        break;
+      }
+    }
+    if (verdict === 'regressed') regressed += 1;
+    messages += before.flat().length + candidate.flat().length;
+    for (let q = 0; q < questions; q++) {
+      for (let r = 0; r < repeats; r++) {
+        plain += 1;
+        if (uniform() >= after(q)) break;
+      }
+    }
+  }
+  const name =
+    change.to !== undefined
+      ? `every answer's chance to ${change.to}`
+      : change.factor === 1
+        ? 'identical'
+        : `chances × ${change.factor}`;
+  return {
+    scenario: `${questions} × ${repeats}, ${name}`,
+    runs,
+    regressed,
+    messages: messages / runs,
+    plain: plain / runs,
+    written: 2 * questions * repeats,
+    stoppedEarly,
+  };
+}
+
+/** Both sides as the engine reads them, each question's samples cut to the repeats both made. */
+function sides(before: AttemptSample[][], candidate: AttemptSample[][]): [Side, Side] {
+  const side = (label: string, all: AttemptSample[][], other: AttemptSample[][]): Side => ({
+    label,
+    checks: all.map((samples, q) => ({
+      check: `q${q}`,
+      attempts: samples
+        .slice(0, other[q].length)
+        .map(({ outcome, latencyMs }) => ({ question: `q${q}`, outcome, latencyMs })),
+    })),
+  });
+  return [side('before', before, candidate), side('after', candidate, before)];
+}
+
+export function sequentialTable(figures: SequentialFigures[]): string[] {
+  return [
+    '| scenario | comparisons | `regressed` | stopped early | messages (both sides) | × plain gate | × suite as written |',
+    '|---|---:|---:|---:|---:|---:|---:|',
+    ...figures.map(
+      (f) =>
+        `| ${f.scenario} | ${f.runs} | ${((100 * f.regressed) / f.runs).toFixed(1)}% | ${((100 * f.stoppedEarly) / f.runs).toFixed(0)}% | ${f.messages.toFixed(1)} | ${(f.messages / f.plain).toFixed(2)} | ${(f.messages / f.written).toFixed(2)} |`,
+    ),
   ];
 }
