@@ -235,6 +235,13 @@ export const INPUTS: readonly InputSpec[] = [
     default: '',
   },
   {
+    name: 'max-requests',
+    description:
+      'deploy with a baseline, and compare: the most messages the comparison may send, both sides together (0: no bound). A suite that could send more is asked fewer repeats, with the power left said before the first request; one that cannot fit a round of its questions is refused.',
+    default: '0',
+    emptyMeansDefault: true,
+  },
+  {
     name: 'auto-approve',
     description:
       'apply: apply without a reviewed plan-id (as terraform apply -auto-approve). Without it, apply with an empty plan-id is refused, writing nothing.',

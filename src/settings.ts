@@ -87,6 +87,7 @@ export interface InputFields {
   'fail-on': 'failOn';
   baseline: 'baseline';
   'baseline-file': 'baselineFile';
+  'max-requests': 'maxRequests';
   'auto-approve': 'autoApprove';
   'trusted-files': 'trustedFiles';
   'checks-output': 'checksOutput';
@@ -185,6 +186,8 @@ export interface Settings {
   baseline: string;
   /** compare: a checks output saved earlier (`checks-output`), the baseline instead of a Claw. */
   baselineFile: string;
+  /** deploy with a baseline, compare: the most messages a comparison may send (0: no bound). */
+  maxRequests: number;
   /** apply: an empty `plan-id` applies unreviewed only when this says so. */
   autoApprove: boolean;
   /** The files are the repository's own whatever the event (`trusted-files`): a fork's event refuses nothing. */
@@ -636,6 +639,7 @@ function readTuning(read: InputReader) {
     previewClaws: parsed(read, 'preview-claws', (v) => parseEnum(v, PREVIEW_CLAWS)),
     previewTtlMs: parsed(read, 'preview-ttl', parseDuration),
     maxPreviews: parsed(read, 'max-previews', parseCount),
+    maxRequests: parsed(read, 'max-requests', parseCount),
     failOn: parsed(read, 'fail-on', (v) => parseEnum(v, FAIL_ON)),
   };
 }

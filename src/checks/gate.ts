@@ -36,6 +36,9 @@ import { informs } from './informs.js';
 /** A check still running after this long says how far it is, and again as often. */
 export const PROGRESS_EVERY_MS = 10_000;
 
+/** From this many attempts a check's median reply time is estimated from its own intervals alone. */
+const FEW_ATTEMPTS = 5;
+
 /** The longest stretch of a reply kept for the report. */
 export const REPLY_EXCERPT_CHARS = 200;
 /** The longest reply kept whole for a side-by-side view. */
@@ -399,8 +402,14 @@ class ClawConversation {
     entry.passed = entry.passes >= check.minPass;
     if (entry.passed) entry.failure = undefined;
     // The median of the reply times as their intervals allow (Turnbull's estimate): a task's time is
-    // known between two polls, and neither end alone is the Claw's.
-    if (latencies.length) entry.latencyMs = Math.round(intervalMedian(latencies));
+    // known between two polls, and neither end alone is the Claw's. A few attempts: each read
+    // against all the Claw's reply times so far (where inside its interval a reply most likely came).
+    if (latencies.length >= FEW_ATTEMPTS) entry.latencyMs = Math.round(intervalMedian(latencies));
+    else if (latencies.length) {
+      const points = latencies.map((i) => this.replyTimes.pointWithin(i)).sort((a, b) => a - b);
+      const mid = points.length / 2;
+      entry.latencyMs = Math.round(points.length % 2 ? points[Math.floor(mid)] : (points[mid - 1] + points[mid]) / 2);
+    }
     return entry;
   }
 

@@ -48,7 +48,7 @@ const GROUPS: { title: string; flags: string[]; when?: string; unless?: string; 
   // Shown whole, as it always was: deploy's help names compare's --baseline-file too.
   {
     title: 'Comparing (before and after)',
-    flags: ['baseline', 'baseline-file', 'fail-on'],
+    flags: ['baseline', 'baseline-file', 'fail-on', 'max-requests'],
     when: 'baseline',
     whole: true,
   },

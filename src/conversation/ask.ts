@@ -70,7 +70,8 @@ export async function askClaw(
   const { client, signal } = deps;
   const options = { deadline: ask.deadline, signal };
   const plan = ask.replyTimes?.tasks ? ask.replyTimes.plan((ask.random ?? Math.random)()) : undefined;
-  if (plan) await roomForPolls(deps, ask, plan.length + 2);
+  // The plan's polls, the message, and a few past the plan for a slow reply.
+  if (plan) await roomForPolls(deps, ask, plan.length + 6);
   const asked = deps.clock.now();
   const answer = await client.sendMessage(ask.clawId, ask.message, options);
   const latency = new ReplyTime(answer.timing ?? { calledAt: asked, sentAt: asked, receivedAt: deps.clock.now() });
@@ -84,13 +85,14 @@ export async function askClaw(
     const schedule = (): number => {
       const elapsed = latency.askedAt - latency.sentAt;
       const planned = plan?.find((ms) => ms > elapsed + 1);
-      const due =
-        planned !== undefined
+      // With a plan: its next quantile, but never more than a share of the time run so far later,
+      // so no interval is wider than that share of the reply time, whatever the plan got wrong.
+      const step = Math.min(ask.pollIntervalMs, Math.max(1, elapsed * TAIL_SHARE));
+      const due = !plan
+        ? latency.askedAt + taskPollDelay(elapsed, ask.pollIntervalMs)
+        : planned !== undefined && (elapsed === 0 || planned <= elapsed + step)
           ? latency.sentAt + planned
-          : latency.askedAt +
-            (plan
-              ? Math.min(ask.pollIntervalMs, Math.max(1, elapsed * TAIL_SHARE))
-              : taskPollDelay(elapsed, ask.pollIntervalMs));
+          : latency.askedAt + step;
       return Math.max(0, due - deps.clock.now());
     };
     // Before a plan (the Claw's first replies), the fixed schedule, spread by the team's budget.
@@ -171,8 +173,8 @@ function quiet(log: Logger): Logger {
 /**
  * The Claw's time to reply, from the message on the wire. A task poll that finds it still running
  * proves every moment before it went out was the Claw's (the low end); the poll that reads the
- * reply counts without the waits before it went on the wire (the team's budget, a Retry-After: the
- * action's own waiting, while the reply may long have been ready).
+ * reply bounds it above when it is answered. The gate's polls are planned to fit the team's window,
+ * so a poll held for the budget is rare; when one is, the bound is wide, never wrong.
  */
 class ReplyTime {
   readonly sentAt: number;
@@ -194,7 +196,9 @@ class ReplyTime {
       this.done = poll.receivedAt;
       this.notBefore = poll.sentAt;
     } else {
-      this.done = poll.receivedAt - (poll.sentAt - poll.calledAt);
+      // The reply was there by the time the poll was answered; a poll held for the team's budget
+      // widens the bound (said with the figure) rather than leaving the reply outside it.
+      this.done = poll.receivedAt;
     }
   }
 

@@ -36,10 +36,19 @@ describe('turnbull', () => {
 });
 
 describe('pointOf', () => {
-  it('is the middle of an interval on the log scale, the time itself when exact', () => {
-    expect(pointOf({ lowMs: 400, highMs: 900 })).toBe(600);
+  it('is the middle of an interval, the time itself when exact', () => {
+    expect(pointOf({ lowMs: 400, highMs: 900 })).toBe(650);
     expect(pointOf({ lowMs: 700, highMs: 700 })).toBe(700);
     expect(pointOf({ lowMs: 0, highMs: 300 })).toBe(150);
+  });
+
+  it("inside an interval, the Claw's times say where: a reply seen at the first poll is not half that wait", () => {
+    const times = new ReplyTimes();
+    for (let i = 0; i < 40; i++) times.add({ lowMs: 500 + 10 * i, highMs: 500 + 10 * i }, true);
+    // Seen done at the first poll, 1.2 s after the message: the Claw's times put it at about 700 ms.
+    const point = times.pointWithin({ lowMs: 2, highMs: 1200 });
+    expect(point).toBeGreaterThan(650);
+    expect(point).toBeLessThan(750);
   });
 });
 

@@ -17,9 +17,9 @@ export const MIN_REPLIES_FOR_PLAN = 3;
 /** The most intervals one Claw keeps (the latest): bounds the estimate's work. */
 const MAX_KEPT = 400;
 /** The quantiles a task's polls go to: dense around the median, which is what is compared. */
-export const PLAN_LEVELS = [0.3, 0.4, 0.5, 0.6, 0.7, 0.85];
-/** Past the last planned poll, each wait is this share of the time the task has run. */
-export const TAIL_SHARE = 1 / 4;
+export const PLAN_LEVELS = [0.1, 0.3, 0.45, 0.55, 0.7, 0.9];
+/** No planned poll waits longer than this share of the time the task has run (and past the plan, each does). */
+export const TAIL_SHARE = 1 / 5;
 const ITERATIONS = 200;
 
 /**
@@ -54,8 +54,8 @@ export function turnbull(intervals: readonly ReplyInterval[]): { at: number[]; m
 }
 
 /**
- * The `level` quantile of the estimate, interpolated on the log scale between support points
- * (the mass of an interval lies somewhere inside it, not at its end).
+ * The `level` quantile of the estimate, interpolated between support points (the mass of an
+ * interval lies somewhere inside it, not at its end).
  */
 export function quantileOf(estimate: { at: number[]; mass: number[] }, level: number): number {
   const { at, mass } = estimate;
@@ -67,11 +67,25 @@ export function quantileOf(estimate: { at: number[]; mass: number[] }, level: nu
     if (cumulative >= level && mass[j] > 0) {
       if (j === 0) return at[0];
       const share = (level - before) / mass[j];
-      const [a, b] = [Math.max(1, at[j - 1]), Math.max(1, at[j])];
-      return Math.exp(Math.log(a) + share * (Math.log(b) - Math.log(a)));
+      return at[j - 1] + share * (at[j] - at[j - 1]);
     }
   }
   return at[at.length - 1];
+}
+
+/** The estimate's distribution function at `t`, interpolated as `quantileOf` is. */
+export function cdfAt(estimate: { at: number[]; mass: number[] }, t: number): number {
+  const { at, mass } = estimate;
+  let cumulative = 0;
+  for (let j = 0; j < at.length; j++) {
+    if (t >= at[j]) {
+      cumulative += mass[j];
+      continue;
+    }
+    if (j > 0 && at[j] > at[j - 1]) cumulative += (mass[j] * (t - at[j - 1])) / (at[j] - at[j - 1]);
+    break;
+  }
+  return Math.min(1, cumulative);
 }
 
 /** The median reply time of intervals (Turnbull's estimate, interpolated); NaN with none. */
@@ -79,12 +93,9 @@ export function intervalMedian(intervals: readonly ReplyInterval[]): number {
   return quantileOf(turnbull(intervals), 0.5);
 }
 
-/** One reply's time as a single figure: the middle of its interval on the log scale. */
+/** One reply's time as a single figure, knowing nothing else: the middle of its interval. */
 export function pointOf(interval: ReplyInterval): number {
-  const { lowMs, highMs } = interval;
-  if (lowMs >= highMs) return highMs;
-  if (lowMs <= 0) return highMs / 2;
-  return Math.round(Math.sqrt(lowMs * highMs));
+  return Math.round((interval.lowMs + interval.highMs) / 2);
 }
 
 /** One Claw's reply times, shared by its conversation's turns. */
@@ -127,6 +138,20 @@ export class ReplyTimes {
   typicalWidth(): number {
     const widths = this.seen.map((i) => i.highMs - i.lowMs).sort((a, b) => a - b);
     return widths.length ? widths[Math.floor(widths.length / 2)] : 0;
+  }
+
+  /**
+   * One reply's time as a single figure: the median of the Claw's reply times that fall inside its
+   * interval (the middle of the interval when none of the estimate's mass does). A reply seen done
+   * at the first poll is then not taken for half that poll's wait.
+   */
+  pointWithin(interval: ReplyInterval): number {
+    if (interval.lowMs >= interval.highMs) return interval.highMs;
+    this.estimate ??= turnbull(this.seen);
+    const [low, high] = [cdfAt(this.estimate, interval.lowMs), cdfAt(this.estimate, interval.highMs)];
+    if (!(high > low)) return pointOf(interval);
+    const t = quantileOf(this.estimate, (low + high) / 2);
+    return Math.round(Math.min(interval.highMs, Math.max(interval.lowMs, t)));
   }
 
   /** The median reply time so far. */
