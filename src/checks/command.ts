@@ -14,12 +14,20 @@ import {
   suitePower,
 } from './comparison.js';
 import { comparisonSummary } from './comparison-report.js';
-import { comparisonCost } from './cost.js';
+import { comparisonCost, fitToMaxRequests } from './cost.js';
 import { SequentialComparison, pairUp } from './sequential-gate.js';
 
 /** The inputs each command reads (beyond the common ones): its run sees only the settings they fill. */
 const CHECK_READS = ['claw-id', ...READS.waiting, ...READS.checks] as const;
-const COMPARE_READS = ['claw-id', ...READS.waiting, ...READS.checks, 'baseline', 'baseline-file', 'fail-on'] as const;
+const COMPARE_READS = [
+  'claw-id',
+  ...READS.waiting,
+  ...READS.checks,
+  'baseline',
+  'baseline-file',
+  'fail-on',
+  'max-requests',
+] as const;
 export const check: Command<SettingsOf<(typeof CHECK_READS)[number]>> = async ({ settings, deps }) => {
   if (!deps.checks) throw new Error('the check command needs a checks file');
   const options = { deadline: deps.deadline, signal: deps.signal };
@@ -67,6 +75,8 @@ export const compare: Command<SettingsOf<(typeof COMPARE_READS)[number]>> = asyn
     ? await readBaselineFile(settings.baselineFile, session.workspace, settings.clawId, session.words)
     : undefined;
   const baselineId = saved ? undefined : settings.baseline;
+  const refused = fitToMaxRequests(deps.log, suite, settings.maxRequests, saved ? 1 : 2, candidate);
+  if (refused) refuseInput('max-requests', String(settings.maxRequests), refused);
   const power = suitePower(suite, candidate);
   const cost = comparisonCost(suite, power, {
     sides: saved ? 1 : 2,

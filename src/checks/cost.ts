@@ -3,6 +3,7 @@
 // every time are asked fewer times), how long they take at the team's limit (the rate-limit
 // headers' when seen, the documented default before), and what the suite can find (the power line).
 import { type Detectable, referenceProfile } from '../compare/index.js';
+import type { Logger } from '../clock.js';
 import { formatDuration } from '../format.js';
 import type { CheckSuite } from './check.js';
 import { MIN_OWN_ALONE, MIN_OWN_TOGETHER } from './informs.js';
@@ -63,4 +64,53 @@ export function comparisonCost(
     `(questions answered the same every time are asked fewer times; a task Claw adds its polls), ` +
     `${minutes(most)} at most and about ${minutes(expected)} at ${limitSaid}; ${power.line}`;
   return { most, expected: Math.round(expected), perMinute, fromHeaders: options.limit !== undefined, line };
+}
+
+/**
+ * `max-requests`: the most messages a comparison may send. A suite that could send more is asked
+ * fewer repeats (every check at most `repeats`, its min-pass cut in proportion), the largest that
+ * fits; one that cannot fit a single round of its questions is refused. The suite is changed in
+ * place (the gate reads it); returns the repeats kept, or undefined when it fitted as written.
+ */
+export function fitRequests(
+  suite: CheckSuite,
+  maxRequests: number,
+  options: { sides: 1 | 2; clawId?: string },
+): { repeats: number; most: number } | { refused: string } | undefined {
+  const checks = suite.checks.filter((c) => !options.clawId || !c.claws || c.claws.includes(options.clawId));
+  const most = (r: number) => options.sides * checks.reduce((n, c) => n + Math.min(c.repeat, r) * c.turns.length, 0);
+  const deepest = Math.max(0, ...checks.map((c) => c.repeat));
+  if (maxRequests <= 0 || most(deepest) <= maxRequests) return undefined;
+  if (most(1) > maxRequests)
+    return {
+      refused: `at least ${most(1)}: one round of the suite's questions on ${options.sides === 2 ? 'both sides' : 'the candidate'}`,
+    };
+  let repeats = 1;
+  while (repeats + 1 < deepest && most(repeats + 1) <= maxRequests) repeats += 1;
+  for (const c of checks) {
+    if (c.repeat <= repeats) continue;
+    c.minPass = Math.max(1, Math.ceil((c.minPass * repeats) / c.repeat));
+    c.repeat = repeats;
+  }
+  return { repeats, most: most(repeats) };
+}
+
+/**
+ * `max-requests` applied before the first request: the suite cut to fit and said; what the input
+ * should have been when no cut fits (the command refuses it).
+ */
+export function fitToMaxRequests(
+  log: Logger,
+  suite: CheckSuite,
+  maxRequests: number,
+  sides: 1 | 2,
+  clawId?: string,
+): string | undefined {
+  const fit = fitRequests(suite, maxRequests, { sides, ...(clawId ? { clawId } : {}) });
+  if (!fit) return undefined;
+  if ('refused' in fit) return fit.refused;
+  log.info(
+    `max-requests ${maxRequests}: each question asked at most ${fit.repeats} time(s) a side (at most ${fit.most} messages); the power line below is what is left.`,
+  );
+  return undefined;
 }

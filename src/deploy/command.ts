@@ -9,7 +9,7 @@ import { fleetOutputs, fleetSummary } from './fleet-report.js';
 import { type DeployResult, deployClaw, rollbackCommand, waitOnDeployment } from './deploy.js';
 import { rolloutFleet, tally } from './fleet.js';
 import { suitePower } from '../checks/comparison.js';
-import { comparisonCost } from '../checks/cost.js';
+import { comparisonCost, fitToMaxRequests } from '../checks/cost.js';
 import type { CheckSuite } from '../checks/check.js';
 import type { Logger } from '../clock.js';
 import { type ClawComparison, comparisonSummary } from '../checks/comparison-report.js';
@@ -29,6 +29,7 @@ const DEPLOY_READS = [
   ...READS.checks,
   'baseline',
   'fail-on',
+  'max-requests',
   // A fleet's bake probes its Claws with them.
   'probe-message',
   'probe-expect',
@@ -125,7 +126,11 @@ async function clawOfDeployment(deps: CommandContext['deps'], deploymentId: stri
 
 export const deploy: Command<SettingsOf<(typeof DEPLOY_READS)[number]>> = async (context) => {
   const { settings, deps, session, policy, files } = context;
-  if (deps.behaviour && files.suite) sayPower(deps.log, files.suite, deps.pacer?.reading().limit);
+  if (deps.behaviour && files.suite) {
+    const refused = fitToMaxRequests(deps.log, files.suite, settings.maxRequests, 2);
+    if (refused) refuseInput('max-requests', String(settings.maxRequests), refused);
+    sayPower(deps.log, files.suite, deps.pacer?.reading().limit);
+  }
   if (!settings.fleet) {
     const { clawId, strategy, payload, wait } = settings;
     const one = await deployClaw(deps, { clawId, strategy, payload, wait }, policy);
