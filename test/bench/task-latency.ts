@@ -79,7 +79,8 @@ export interface TaskMedianFigures {
 export async function measureTaskMedian(perMinute: number, questions: number): Promise<TaskMedianFigures> {
   const { behavingClaw, questionsFile } = await import('../sim/behaviour.ts');
   const dir = mkdtempSync(join(tmpdir(), 'claw-bench-task-median-'));
-  writeFileSync(join(dir, 'checks.yml'), questionsFile(questions, 1));
+  // A minute for each attempt: at 60 a minute a message may wait for the window's reset first.
+  writeFileSync(join(dir, 'checks.yml'), questionsFile(questions, 1).replace('timeout: 10s', 'timeout: 1m'));
   const sim = new Simulator({ rateLimit: { limit: perMinute, windowMs: 60_000, resetForm: 'epoch-ms' } });
   sim.addClaw('c1', behavingClaw({ passRates: [1], latencyMs: 800, latencySigma: 0.5 }, [], 'task'));
   const url = await sim.start();
