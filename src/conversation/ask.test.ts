@@ -116,7 +116,10 @@ describe('askClaw with the Claw reply times so far (the gate)', () => {
       expect(intervals[i].lowMs).toBeLessThanOrEqual(t.ms);
       expect(intervals[i].highMs).toBeGreaterThanOrEqual(t.ms);
     });
-    expect(Math.abs(intervalMedian(intervals) / trueMedian - 1), `${intervalMedian(intervals)} vs ${trueMedian}: ${JSON.stringify(intervals)}`).toBeLessThan(0.15);
+    expect(
+      Math.abs(intervalMedian(intervals) / trueMedian - 1),
+      `${intervalMedian(intervals)} vs ${trueMedian}: ${JSON.stringify(intervals)}`,
+    ).toBeLessThan(0.15);
     // No task's polls were cut by the window's reset: the waits came before the messages.
     expect(h.log.text('debug')).toMatch(/waiting \d+ms for the reset/);
     expect(Math.max(...intervals.map((i) => i.highMs - i.lowMs))).toBeLessThan(5000);
