@@ -15,6 +15,7 @@ import { describeJudge, judgeSecrets } from './checks/judge-spec.js';
 import { writeJUnit } from './checks/junit.js';
 import { promptfooOutputText, writePromptfooOutput } from './checks/promptfoo/output.js';
 import type { ChecksResult, RunMode } from './checks/result.js';
+import { ReplyTimes } from './conversation/reply-times.js';
 import type { CheckSuite } from './checks/check.js';
 import { loadChecks } from './checks/load.js';
 import { InputError, errorMessage } from './errors.js';
@@ -151,6 +152,8 @@ export async function execute(
   try {
     const startedAt = systemClock.now();
     const deadline = startedAt + settings.timeoutMs;
+    // Each Claw's reply times, across the run's gate runs: the baseline's and the deployment's alike.
+    const replyTimes = new Map<string, ReplyTimes>();
     const checksFor = (
       checked: CheckSuite,
       clawIds: string[],
@@ -166,6 +169,8 @@ export async function execute(
         judgeFor: run.judgeFor,
         ...(groups ? { groups } : {}),
         ...(mode?.comparing ? { comparing: true } : {}),
+        ...(mode?.rounds ? { rounds: mode.rounds } : {}),
+        replyTimes,
       });
     };
     const behaviour = suite && definition.prepare?.behaviour?.(settings, suite);

@@ -245,6 +245,19 @@ export class RateLimitPacer {
     }
   }
 
+  /**
+   * What the headers last said of the team's window (read only): for a caller that plans a burst
+   * (a task's polls) and would rather wait for the reset than have it cut in two, and for the cost
+   * said before a comparison. Absent figures were never sent, or belong to a window now past.
+   */
+  reading(): { limit?: number; remaining?: number; resetInMs?: number } {
+    const budget = this.budget();
+    return {
+      limit: this.limit,
+      ...(budget ? { remaining: budget.remaining - this.inFlight, resetInMs: budget.resetInMs } : {}),
+    };
+  }
+
   /** Requests kept back for the team's other clients: a tenth of the limit, at least one. */
   get reserve(): number {
     return Math.max(1, Math.ceil((this.limit ?? 10) * 0.1));

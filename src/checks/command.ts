@@ -15,6 +15,8 @@ import {
   suitePower,
 } from './comparison.js';
 import { comparisonSummary } from './comparison-report.js';
+import { comparisonCost, fitToMaxRequests } from './cost.js';
+import { SequentialComparison, pairUp } from './sequential-gate.js';
 
 /** The inputs each command reads (beyond the common ones): its run sees only the settings they fill. */
 const CHECK_READS = inputsReadBy('check');
@@ -83,19 +85,45 @@ export const compare: Command<SettingsOf<(typeof COMPARE_READS)[number]>> = asyn
       `The saved run has none of the checks file's ${wanted.size} check(s) for ${candidate}: nothing in common to compare.`,
     );
   const baselineId = saved ? undefined : settings.baseline;
+  const refused = fitToMaxRequests(deps.log, suite, settings.maxRequests, saved ? 1 : 2, candidate);
+  if (refused) refuseInput('max-requests', String(settings.maxRequests), refused);
   const power = suitePower(suite, candidate, saved?.entries);
-  deps.log.info(`Comparing: ${power.line}.`);
+  const cost = comparisonCost(suite, power, {
+    sides: saved ? 1 : 2,
+    limit: deps.pacer?.reading().limit,
+    clawId: candidate,
+  });
+  deps.log.info(`Comparing: ${cost.line}.`);
   if (power.warning) deps.log.warning(power.warning);
   const claws = baselineId && baselineId !== candidate ? [baselineId, candidate] : [candidate];
-  const result = await checksFor(suite, claws, undefined, { comparing: true });
   const label = saved ? `${settings.baselineFile} (${saved.clawId})` : baselineId!;
-  const baselineEntries = saved ? saved.entries : entriesOf(result, baselineId!);
-  const compared = compareRuns(
-    { label, entries: baselineEntries },
-    { label: candidate, entries: entriesOf(result, candidate), cancelled: result.cancelled },
-    suite,
-    settings.showAnswers,
-  );
+  // Against a saved run: round by round, stopping once decisive. Two Claws: asked in alternating
+  // rounds, a question that answers the same on both asked fewer times.
+  const sequential = saved
+    ? new SequentialComparison(
+        {
+          failOn: settings.failOn,
+          compare: (b, c, o) => compareRuns(b, c, suite, { ...o, show: settings.showAnswers }),
+          ...(suite.tolerance ? { tolerance: suite.tolerance } : {}),
+        },
+        { label, entries: saved.entries },
+        candidate,
+        deps.log,
+      )
+    : undefined;
+  const result = await checksFor(suite, claws, undefined, { comparing: true, rounds: sequential?.rounds ?? {} });
+  const compared = sequential
+    ? result.cancelled
+      ? compareRuns({ label, entries: saved!.entries }, { label: candidate, entries: [], cancelled: true }, suite)
+      : sequential.verdict(entriesOf(result, candidate))
+    : compareRuns(
+        ...pairUp(
+          { label, entries: entriesOf(result, baselineId!) },
+          { label: candidate, entries: entriesOf(result, candidate), cancelled: result.cancelled },
+        ),
+        suite,
+        { show: settings.showAnswers },
+      );
   const comparisons: ClawComparison[] = [{ clawId: candidate, compared }];
   const fails = gateFails(
     settings.failOn,

@@ -5,6 +5,7 @@ import {
   type Comparison,
   type Detectable,
   type Side,
+  type Tolerances,
   type Verdict,
   compareSides,
   detectableDrop,
@@ -52,7 +53,7 @@ export function compareRuns(
   baseline: { label: string; entries: CheckEntry[]; cancelled?: boolean },
   candidate: { label: string; entries: CheckEntry[]; cancelled?: boolean },
   suite?: CheckSuite,
-  show: ShowAnswers = 'worse',
+  options: { level?: number; show?: ShowAnswers } = {},
 ): Compared {
   if (baseline.cancelled || candidate.cancelled) {
     const which = baseline.cancelled ? `the baseline (${baseline.label})` : `the candidate (${candidate.label})`;
@@ -61,9 +62,12 @@ export function compareRuns(
   const compared = compareSides(
     sideOf(baseline.label, baseline.entries, suite),
     sideOf(candidate.label, candidate.entries, suite),
-    suite?.tolerance ? { tolerance: suite.tolerance } : {},
+    {
+      ...(suite?.tolerance ? { tolerance: suite.tolerance } : {}),
+      ...(options.level === undefined ? {} : { level: options.level }),
+    },
   );
-  const answers = answersOf(compared.metrics, baseline, candidate, show);
+  const answers = answersOf(compared.metrics, baseline, candidate, options.show ?? 'worse');
   return answers.length ? { ...compared, answers } : compared;
 }
 
@@ -138,7 +142,10 @@ export interface ClawComparison {
  */
 export interface BehaviourGate {
   failOn: ComparisonFailOn;
-  compare(baseline: RunSide, candidate: RunSide): Compared;
+  /** `level`: a look's share of the level (sequential.ts); the whole level by default. */
+  compare(baseline: RunSide, candidate: RunSide, options?: { level?: number }): Compared;
+  /** The suite's tolerances, for a look that may stop `unchanged`. */
+  tolerance?: Tolerances;
 }
 
 /** Whether the gate fails: by the comparison, or (`failure`) by the checks' absolute rule. */

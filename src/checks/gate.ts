@@ -10,6 +10,7 @@ import { ApiError } from '../api/errors.js';
 import { CONCURRENCY, mapWithConcurrency } from '../concurrency.js';
 import type { RunContext } from '../context.js';
 import { askClaw } from '../conversation/ask.js';
+import { type ReplyInterval, ReplyTimes, intervalMedian } from '../conversation/reply-times.js';
 import { CancelledError, errorMessage } from '../errors.js';
 import { noCheckFor } from './claws-filter.js';
 import { clip, counted, formatDuration } from '../format.js';
@@ -23,6 +24,7 @@ import {
   type ChecksResult,
   type JudgeUse,
   failureText,
+  type Rounds,
   verdictOf,
 } from './result.js';
 import { type Grading, scoreTurn, usesJudge } from './scoring.js';
@@ -30,9 +32,13 @@ import { type ScriptRunner, runScript } from './script.js';
 import type { Check, CheckSuite } from './check.js';
 import { compareClaws } from './compare-claws.js';
 import { gradingPromptHash, padSamples, sampleOf } from './samples.js';
+import { informs } from './informs.js';
 
 /** A check still running after this long says how far it is, and again as often. */
 export const PROGRESS_EVERY_MS = 10_000;
+
+/** From this many attempts a check's median reply time is estimated from its own intervals alone. */
+const FEW_ATTEMPTS = 5;
 
 /** The longest stretch of a reply kept for the report. */
 export const REPLY_EXCERPT_CHARS = 200;
@@ -40,8 +46,8 @@ export const REPLY_EXCERPT_CHARS = 200;
 export const REPLY_KEPT_CHARS = 2000;
 
 type Attempt = (
-  | { kind: 'pass'; latencyMs: number; reply: string }
-  | { kind: 'failure'; latencyMs: number; detail: string; reply: string }
+  | { kind: 'pass'; latencyMs: number; latencyLowMs: number; reply: string }
+  | { kind: 'failure'; latencyMs: number; latencyLowMs: number; detail: string; reply: string }
   | { kind: 'error'; detail: string; reply?: string; chatFailing?: boolean }
 ) & { record?: AttemptRecord; judged?: Judged };
 
@@ -66,6 +72,13 @@ export interface GateOptions {
    * each kept as a sample, and the judge asked afresh (a cached verdict would count one answer n times).
    */
   comparing?: boolean;
+  /**
+   * Each Claw's reply times so far, kept across the run's checks (a baseline's and the deployment's
+   * runs share them, so both sides are polled alike); one per gate run without it.
+   */
+  replyTimes?: Map<string, ReplyTimes>;
+  /** A comparison's run asked in rounds (result.ts, `Rounds`); every repeat of every check without it. */
+  rounds?: Rounds;
 }
 
 /**
@@ -80,6 +93,23 @@ export async function runChecks(
   options: GateOptions,
 ): Promise<ChecksResult> {
   const run = { cancelled: false };
+  const entries = options.rounds
+    ? await runInRounds(deps, suite, clawIds, options, options.rounds, run)
+    : await runByCheck(deps, suite, clawIds, options, run);
+  // promptfoo's select-best and max-score: once every Claw has answered, never on half a run.
+  if (!run.cancelled && suite.checks.some((c) => c.compare?.length))
+    await compareAll(deps, suite, clawIds, entries, options, run);
+  return { passed: entries.every((e) => e.passed), entries, ...(run.cancelled ? { cancelled: true } : {}) };
+}
+
+/** Each Claw's checks one after the other, every attempt of a check before the next check. */
+async function runByCheck(
+  deps: RunContext,
+  suite: CheckSuite,
+  clawIds: string[],
+  options: GateOptions,
+  run: { cancelled: boolean },
+): Promise<CheckEntry[]> {
   const perClaw = await mapWithConcurrency(clawIds, CONCURRENCY, async (clawId) => {
     const checks = suite.checks.filter((c) => !c.claws || c.claws.includes(clawId));
     if (checks.length === 0) {
@@ -96,9 +126,66 @@ export async function runChecks(
     }
     return entries;
   });
-  const entries = perClaw.flat();
-  // promptfoo's select-best and max-score: once every Claw has answered, never on half a run.
-  if (!run.cancelled && suite.checks.some((c) => c.compare?.length)) {
+  return perClaw.flat();
+}
+
+/**
+ * A comparison's run in rounds: round r asks the r-th repeat of each question, on every Claw of
+ * the run together (two sides checked at once alternate round by round, so the model's load or a
+ * tool's outage falls on both alike). A question is asked again only while it informs (samples.ts,
+ * `informs`); after each round but the last, `look` may stop the run.
+ */
+async function runInRounds(
+  deps: RunContext,
+  suite: CheckSuite,
+  clawIds: string[],
+  options: GateOptions,
+  rounds: Rounds,
+  run: { cancelled: boolean },
+): Promise<CheckEntry[]> {
+  const sides = clawIds.map((clawId) => {
+    const checks = suite.checks.filter((c) => !c.claws || c.claws.includes(clawId));
+    const claw = new ClawConversation(deps, clawId, options, run);
+    return { checks, claw, opened: checks.map((c) => claw.open(c)), none: checks.length ? undefined : clawId };
+  });
+  const most = Math.max(0, ...sides.flatMap((s) => s.checks.map((c) => c.repeat)));
+  const prior = rounds.prior ?? [];
+  const together = sides.length > 1 || prior.length > 0;
+  const all = () => sides.flatMap((s) => s.opened.map((o) => o.entry));
+  for (let round = 1; round <= most; round++) {
+    if (run.cancelled || deps.signal?.aborted || deps.clock.now() >= deps.deadline) break;
+    let asked = 0;
+    await mapWithConcurrency(sides, CONCURRENCY, async (side) => {
+      for (const [i, check] of side.checks.entries()) {
+        const open = side.opened[i];
+        const others = [...prior, ...all()]
+          .filter((e) => e.check === check.name && e !== open.entry)
+          .flatMap((e) => e.samples ?? []);
+        if (!informs(check.repeat, open.entry.samples ?? [], open.planned, round, others, together)) continue;
+        asked += 1;
+        await side.claw.step(check, open);
+      }
+    });
+    if (asked === 0) break;
+    if (round < most && !run.cancelled && rounds.look?.(round, most, all())) break;
+  }
+  const entries = sides.flatMap((s) =>
+    s.none === undefined ? s.opened.map((o) => s.claw.close(o)) : [noChecks(suite, s.none)],
+  );
+  for (const entry of entries) deps.log.info(checkLine(entry));
+  return entries;
+}
+
+/** select-best and max-score over the entries of every Claw; a cancel meanwhile leaves no pass behind. */
+async function compareAll(
+  deps: RunContext,
+  suite: CheckSuite,
+  clawIds: string[],
+  entries: CheckEntry[],
+  options: GateOptions,
+  run: { cancelled: boolean },
+): Promise<void> {
+  {
     const tools = { judgeFor: options.judgeFor, deadline: deps.deadline, log: deps.log };
     try {
       await compareClaws(suite, entries, options.groups ?? [clawIds], tools);
@@ -115,7 +202,6 @@ export async function runChecks(
       }
     }
   }
-  return { passed: entries.every((e) => e.passed), entries, ...(run.cancelled ? { cancelled: true } : {}) };
 }
 
 /** The log's line for a check that has ended. */
@@ -156,10 +242,19 @@ function noChecks(suite: CheckSuite, clawId: string): CheckEntry {
   };
 }
 
+/** A check asked round by round: its entry, the reply times of its attempts, the attempts planned so far. */
+interface Opened {
+  entry: CheckEntry;
+  latencies: ReplyInterval[];
+  planned: number;
+}
+
 /** One Claw's checks, in order; what they share is whether the Claw's chat still answers. */
 class ClawConversation {
   /** Set once the chat has failed past its retries: the reason every later check gets. */
   private chatFailing?: string;
+  /** The Claw's reply times so far: where its task polls go. */
+  readonly replyTimes: ReplyTimes;
 
   constructor(
     private readonly deps: RunContext,
@@ -167,21 +262,54 @@ class ClawConversation {
     private readonly options: GateOptions,
     /** Shared by every Claw of the run: set once a cancel has ended a check. */
     private readonly shared: { cancelled: boolean },
-  ) {}
+  ) {
+    const kept = options.replyTimes;
+    this.replyTimes = kept?.get(clawId) ?? new ReplyTimes();
+    kept?.set(clawId, this.replyTimes);
+  }
 
   /** The step's own `timeout`, for messages. */
   private get stepTimeout(): string {
     return formatDuration(this.deps.deadline - this.deps.startedAt);
   }
 
-  async run(check: Check): Promise<CheckEntry> {
-    const { log, clock } = this.deps;
-    const entry: CheckEntry = {
+  /** A check to be asked round by round (`step`), then `close`d: its entry and what it keeps. */
+  open(check: Check): Opened {
+    return { entry: this.blank(check), latencies: [], planned: 0 };
+  }
+
+  /** One more attempt of the check (a round of a comparison). */
+  async step(check: Check, open: Opened): Promise<void> {
+    open.planned += 1;
+    await this.attempts(check, open.entry, open.latencies, open.planned);
+  }
+
+  /**
+   * The check's entry once its rounds are over. Asked fewer times than `repeat` (its answers did
+   * not vary, or the comparison stopped), it passes when its share of passes is min-pass's share.
+   */
+  close(open: Opened): CheckEntry {
+    const { entry } = open;
+    padSamples(entry, open.planned);
+    if (entry.attempts > 0 && entry.attempts < entry.repeat && entry.errors === 0) {
+      entry.passed = entry.passes * entry.repeat >= entry.minPass * entry.attempts;
+      if (entry.passed) entry.failure = undefined;
+    }
+    return entry;
+  }
+
+  private blank(check: Check): CheckEntry {
+    return {
       ...blankEntry(check, this.clawId),
       judge: check.turns.some((t) => usesJudge(t.assert)) ? { calls: 0, cacheHits: 0, tokens: 0 } : undefined,
       ...(this.options.comparing ? { samples: [] } : {}),
     };
-    const latencies: number[] = [];
+  }
+
+  async run(check: Check): Promise<CheckEntry> {
+    const { log, clock } = this.deps;
+    const entry = this.blank(check);
+    const latencies: ReplyInterval[] = [];
     // A long check (repeat: 30 against a slow Claw) says where it is while it runs.
     const began = clock.now();
     const stopTicks = clock.every?.(PROGRESS_EVERY_MS, () =>
@@ -197,8 +325,13 @@ class ClawConversation {
     }
   }
 
-  /** The check's attempts, until its verdict is certain: the entry filled in. */
-  private async attempts(check: Check, entry: CheckEntry, latencies: number[]): Promise<CheckEntry> {
+  /** The check's attempts, until its verdict is certain (a comparison's: `upTo` of them): the entry filled in. */
+  private async attempts(
+    check: Check,
+    entry: CheckEntry,
+    latencies: ReplyInterval[],
+    upTo = check.repeat,
+  ): Promise<CheckEntry> {
     const { log, clock } = this.deps;
     /** Ends the check before an attempt it cannot make: an error that says why. */
     const stop = (why: string): void => {
@@ -208,7 +341,7 @@ class ClawConversation {
     for (;;) {
       // Stop as soon as the verdict is certain, either way; a comparison makes every attempt.
       if (this.options.comparing) {
-        if (entry.attempts >= check.repeat) break;
+        if (entry.attempts >= upTo) break;
       } else {
         if (entry.passes >= check.minPass) break;
         if (entry.passes + (check.repeat - entry.attempts) < check.minPass) break;
@@ -249,9 +382,7 @@ class ClawConversation {
       }
       entry.attempts += 1;
       entry.last = attempt.record;
-      entry.samples?.push(
-        sampleOf(attempt.kind, 'latencyMs' in attempt ? attempt.latencyMs : undefined, attempt.judged ?? {}),
-      );
+      entry.samples?.push(sampleOf(attempt.kind, 'latencyMs' in attempt ? attempt : undefined, attempt.judged ?? {}));
       const kept = attempt.reply === undefined ? undefined : clip(attempt.reply.trim(), REPLY_KEPT_CHARS);
       if (kept !== undefined) entry.replies.push(kept);
       // The attempt the failure will tell of keeps its own reply: a later one may pass.
@@ -263,11 +394,11 @@ class ClawConversation {
         };
       if (attempt.kind === 'pass') {
         entry.passes += 1;
-        latencies.push(attempt.latencyMs);
+        latencies.push({ lowMs: attempt.latencyLowMs, highMs: attempt.latencyMs });
         log.debug(`✅ ${this.clawId} · ${label}: passed in ${formatDuration(attempt.latencyMs)}`);
       } else if (attempt.kind === 'failure') {
         entry.failures += 1;
-        latencies.push(attempt.latencyMs);
+        latencies.push({ lowMs: attempt.latencyLowMs, highMs: attempt.latencyMs });
         entry.failure ??= attempt.detail;
         log.debug(`❌ ${this.clawId} · ${label}: failed: ${attempt.detail}`);
       } else {
@@ -282,8 +413,15 @@ class ClawConversation {
       entry.failure = undefined;
       entry.failedAttempt = undefined;
     }
-    if (latencies.length)
-      entry.latencyMs = Math.round([...latencies].sort((a, b) => a - b)[Math.floor(latencies.length / 2)]);
+    // The median of the reply times as their intervals allow (Turnbull's estimate): a task's time is
+    // known between two polls, and neither end alone is the Claw's. A few attempts: each read
+    // against all the Claw's reply times so far (where inside its interval a reply most likely came).
+    if (latencies.length >= FEW_ATTEMPTS) entry.latencyMs = Math.round(intervalMedian(latencies));
+    else if (latencies.length) {
+      const points = latencies.map((i) => this.replyTimes.pointWithin(i)).sort((a, b) => a - b);
+      const mid = points.length / 2;
+      entry.latencyMs = Math.round(points.length % 2 ? points[Math.floor(mid)] : (points[mid - 1] + points[mid]) / 2);
+    }
     return entry;
   }
 
@@ -300,6 +438,7 @@ class ClawConversation {
     const conversation: Exchange[] = [];
     // The Claw's time to reply over the turns: never the judge's, nor the action's own waits.
     let replyMs = 0;
+    let replyLowMs = 0;
     // What the output file keeps of the attempt: the messages, the last reply and its grading.
     const record: AttemptRecord = { sent: [] };
     const judged: Judged = {};
@@ -314,6 +453,7 @@ class ClawConversation {
           deadline,
           pollIntervalMs: this.options.pollIntervalMs,
           classify: this.options.classify,
+          replyTimes: this.replyTimes,
         });
       } catch (err) {
         if (err instanceof CancelledError || !(err instanceof ApiError)) throw err;
@@ -337,6 +477,7 @@ class ClawConversation {
       }
       const { reply, latencyMs, latency } = answer;
       replyMs += latencyMs;
+      replyLowMs += latency.lowMs;
       conversation.push({ send: turn.send, reply });
       record.reply = reply;
       record.latencyMs = latencyMs;
@@ -358,11 +499,11 @@ class ClawConversation {
       }
       if (outcome.kind === 'failure') {
         const detail = `${turnLabel}${outcome.detail}; reply: ${JSON.stringify(clip(reply.trim(), REPLY_EXCERPT_CHARS))}`;
-        return { kind: 'failure', latencyMs: replyMs, detail, reply, record, judged };
+        return { kind: 'failure', latencyMs: replyMs, latencyLowMs: replyLowMs, detail, reply, record, judged };
       }
     }
     const reply = conversation.at(-1)?.reply ?? '';
-    return { kind: 'pass', latencyMs: replyMs, reply, record, judged };
+    return { kind: 'pass', latencyMs: replyMs, latencyLowMs: replyLowMs, reply, record, judged };
   }
 
   /** A script's `context`, as promptfoo builds it: the prompt, the vars, the test, the provider and its response. */

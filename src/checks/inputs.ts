@@ -1,6 +1,6 @@
 // The checks feature's inputs (the checks file, its reports, the judge's cache, the comparison's baseline): one row each (input-row.ts).
 import type { InputRow } from '../input-row.js';
-import { parseEnum } from '../parse.js';
+import { parseCount, parseEnum } from '../parse.js';
 import { SHOW_ANSWERS, type ShowAnswers } from './answers.js';
 
 export const CHECKS_INPUTS = [
@@ -68,6 +68,19 @@ export const CHECKS_INPUTS = [
     group: 'Comparing (before and after)',
     readBy: ['compare'],
     fills: 'baselineFile',
+  },
+  {
+    name: 'max-requests',
+    description:
+      'deploy with a baseline, and compare: the most messages the comparison may send, both sides together (0: no bound). A suite that could send more is asked fewer repeats, with the power left said before the first request; one that cannot fit a round of its questions is refused.',
+    reference:
+      '`deploy` with a baseline, and `compare`: the most messages the comparison may send, both sides together (0: no bound). A suite that could send more is asked fewer repeats, with the power left said before the first request; one that cannot fit a round of its questions is refused',
+    default: '0',
+    emptyMeansDefault: true,
+    group: 'Comparing (before and after)',
+    readBy: ['deploy', 'compare'],
+    fills: 'maxRequests',
+    parse: parseCount,
   },
   {
     name: 'show-answers',

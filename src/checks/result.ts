@@ -117,6 +117,21 @@ export type ChecksRunner = (clawIds: string[], deadline?: number, mode?: RunMode
 /** `comparing`: every repeat of every check is made (no early stop) and each is kept as a sample; the judge is asked afresh. */
 export interface RunMode {
   comparing?: boolean;
+  /** A comparison's run in rounds (gate.ts): what the other side showed, and a look after each round. */
+  rounds?: Rounds;
+}
+
+/**
+ * A comparison's run asked round by round (one more repeat of the questions, every Claw of the run
+ * together) rather than check by check. A question whose answers have not varied (on this side
+ * and in `prior`, the other side's run) is asked fewer times; `look` after each round may stop the
+ * run (the evidence is decisive).
+ */
+export interface Rounds {
+  /** The other side's entries (the baseline run before the deployment), by check name. */
+  prior?: CheckEntry[];
+  /** After round `round` (1-based) of at most `rounds`: true stops the run. */
+  look?: (round: number, rounds: number, entries: CheckEntry[]) => boolean;
 }
 
 /** Whether a check that did not pass failed an assertion (the Claw's fault) or could not be judged. */

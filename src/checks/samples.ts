@@ -18,22 +18,28 @@ export function gradingPromptHash(assertion: GradedAssertion | RecipeAssertion):
   return createHash('sha256').update(material).digest('hex').slice(0, 16);
 }
 
-/** Attempts a comparison's run never made (a cancel, the deadline, a failing chat): unjudged, never a pass. */
-export function padSamples(entry: CheckEntry): void {
+/**
+ * Attempts a comparison's run planned and never made (a cancel, the deadline, a failing chat):
+ * unjudged, never a pass. `planned` is `repeat` unless the run asked in rounds planned fewer.
+ */
+export function padSamples(entry: CheckEntry, planned = entry.repeat): void {
   const samples = (entry.samples ??= []);
-  while (samples.length < entry.repeat) samples.push({ outcome: 'unjudged' });
+  while (samples.length < planned) samples.push({ outcome: 'unjudged' });
 }
 
 /** The sample of one attempt that ended. */
 export function sampleOf(
   kind: 'pass' | 'failure' | 'error',
-  latencyMs: number | undefined,
+  latency: { latencyMs: number; latencyLowMs: number } | undefined,
   judged: { score?: number; model?: string; promptHash?: string },
 ): AttemptSample {
   const outcome = kind === 'pass' ? 'pass' : kind === 'failure' ? 'fail' : 'unjudged';
+  const timed = latency !== undefined && outcome !== 'unjudged';
   return {
     outcome,
-    ...(latencyMs !== undefined && outcome !== 'unjudged' ? { latencyMs } : {}),
+    ...(timed ? { latencyMs: latency.latencyMs } : {}),
+    // A task's reply came between the two: kept only when they differ (a synchronous reply is exact).
+    ...(timed && latency.latencyLowMs < latency.latencyMs ? { latencyLowMs: latency.latencyLowMs } : {}),
     ...(judged.score !== undefined ? { score: judged.score } : {}),
     ...(judged.promptHash
       ? { judge: { promptHash: judged.promptHash, ...(judged.model ? { model: judged.model } : {}) } }

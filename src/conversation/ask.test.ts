@@ -4,7 +4,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Harness, setup } from '../../test/support/setup.ts';
 import { statusClassifier } from '../status.js';
+import { behavingClaw } from '../../test/sim/behaviour.ts';
+import { seededUniform } from '../compare/distributions.js';
 import { FIRST_TASK_POLL_MS, askClaw, taskPollDelay } from './ask.js';
+import { ReplyTimes, intervalMedian } from './reply-times.js';
 
 let h: Harness | undefined;
 afterEach(async () => {
@@ -83,5 +86,42 @@ describe('askClaw following a task', () => {
     if ('problem' in answer) throw new Error(answer.problem);
     expect(answer.latency.lowMs).toBe(answer.latency.ms);
     expect(taskPolls(h)).toHaveLength(0);
+  });
+});
+
+describe('askClaw with the Claw reply times so far (the gate)', () => {
+  it('at 60 requests a minute, a log-normal task Claw is measured to within 15% of its true median', async () => {
+    h = await setup({ rateLimit: { limit: 60, windowMs: 60_000, resetForm: 'epoch-ms' } });
+    h.sim.addClaw('c1', behavingClaw({ passRates: [1], latencyMs: 800, latencySigma: 0.5 }, [], 'task'));
+    const replyTimes = new ReplyTimes();
+    const uniform = seededUniform(3);
+    const intervals: { lowMs: number; highMs: number }[] = [];
+    for (let q = 1; q <= 60; q++) {
+      const answer = await askClaw(h.deps, {
+        clawId: 'c1',
+        message: `q${q}`,
+        deadline: h.clock.now() + 120_000,
+        pollIntervalMs: 5000,
+        classify: statusClassifier(),
+        replyTimes,
+        random: uniform,
+      });
+      if ('problem' in answer) throw new Error(answer.problem);
+      intervals.push({ lowMs: answer.latency.lowMs, highMs: answer.latency.ms });
+    }
+    const truth = [...h.sim.tasks.values()].map((t) => t.ms).sort((a, b) => a - b);
+    const trueMedian = (truth[29] + truth[30]) / 2;
+    // Every interval holds its task's true time (the simulator answers at once on the fake clock).
+    [...h.sim.tasks.values()].forEach((t, i) => {
+      expect(intervals[i].lowMs).toBeLessThanOrEqual(t.ms);
+      expect(intervals[i].highMs).toBeGreaterThanOrEqual(t.ms);
+    });
+    expect(
+      Math.abs(intervalMedian(intervals) / trueMedian - 1),
+      `${intervalMedian(intervals)} vs ${trueMedian}: ${JSON.stringify(intervals)}`,
+    ).toBeLessThan(0.15);
+    // No task's polls were cut by the window's reset: the waits came before the messages.
+    expect(h.log.text('debug')).toMatch(/waiting \d+ms for the reset/);
+    expect(Math.max(...intervals.map((i) => i.highMs - i.lowMs))).toBeLessThan(5000);
   });
 });

@@ -11,6 +11,7 @@ import type { Logger } from '../clock.js';
 import { pollEvery } from '../poll.js';
 import type { Classifier } from '../status.js';
 import type { ExchangeTiming } from '../api/transport.js';
+import { type ReplyTimes, TAIL_SHARE } from './reply-times.js';
 
 export interface Ask {
   clawId: string;
@@ -19,6 +20,13 @@ export interface Ask {
   deadline: number;
   pollIntervalMs: number;
   classify: Classifier;
+  /**
+   * The Claw's reply times so far (the gate's, one per Claw): a task's polls then go to their
+   * quantiles, all in one window of the team's budget, and this reply is added to them.
+   */
+  replyTimes?: ReplyTimes;
+  /** Moves the planned polls by a random share of a level (Math.random by default). */
+  random?: () => number;
 }
 
 /**
@@ -61,21 +69,36 @@ export async function askClaw(
 ): Promise<Answer> {
   const { client, signal } = deps;
   const options = { deadline: ask.deadline, signal };
+  const plan = ask.replyTimes?.tasks ? ask.replyTimes.plan((ask.random ?? Math.random)()) : undefined;
+  // The plan's polls, the message, and a few past the plan for a slow reply.
+  if (plan) await roomForPolls(deps, ask, plan.length + 6);
   const asked = deps.clock.now();
   const answer = await client.sendMessage(ask.clawId, ask.message, options);
   const latency = new ReplyTime(answer.timing ?? { calledAt: asked, sentAt: asked, receivedAt: deps.clock.now() });
   let body: Json = answer.raw;
   let text = answer.reply;
   if (answer.taskId) {
-    // Paced by the team's budget like every poll: a stretched wait only widens the bound, which
-    // goes with the figure. The pace of a task's polls changes as it runs: told at debug level.
     // Due from when the last poll went out, not from its answer: the time a poll takes to come back
-    // never adds to the gap between polls, so it never widens the bound.
+    // never adds to the gap between polls, so it never widens the bound. With a plan (the gate's),
+    // at the quantiles of the Claw's times, then backing off; the room was made in the window before
+    // the message went, so the pacer's spreading (which would stretch the interval) is not asked.
     const schedule = (): number => {
-      const due = latency.askedAt + taskPollDelay(latency.askedAt - latency.sentAt, ask.pollIntervalMs);
+      const elapsed = latency.askedAt - latency.sentAt;
+      const planned = plan?.find((ms) => ms > elapsed + 1);
+      // With a plan: its next quantile, but never more than a share of the time run so far later,
+      // so no interval is wider than that share of the reply time, whatever the plan got wrong.
+      const step = Math.min(ask.pollIntervalMs, Math.max(1, elapsed * TAIL_SHARE));
+      const due = !plan
+        ? latency.askedAt + taskPollDelay(elapsed, ask.pollIntervalMs)
+        : planned !== undefined && (elapsed === 0 || planned <= elapsed + step)
+          ? latency.sentAt + planned
+          : latency.askedAt + step;
       return Math.max(0, due - deps.clock.now());
     };
-    const poller = pollEvery({ ...deps, log: quiet(deps.log) }, schedule, ask.deadline);
+    // Before a plan (the Claw's first replies), the fixed schedule, spread by the team's budget.
+    const poller = plan
+      ? plannedPolls(deps, schedule, ask.deadline)
+      : pollEvery({ ...deps, log: quiet(deps.log) }, schedule, ask.deadline);
     for (;;) {
       const polledAt = deps.clock.now();
       const task = await client.getTask(answer.taskId, options);
@@ -101,7 +124,45 @@ export async function askClaw(
       : 'no reply text found';
     return { problem: `${what} in ${describeBody(body)}` };
   }
+  ask.replyTimes?.add({ lowMs: latency.lowMs, highMs: latency.ms }, answer.taskId !== undefined);
   return { reply: text, latencyMs: latency.ms, latency: { ms: latency.ms, lowMs: latency.lowMs } };
+}
+
+/** Polls at the times the schedule says, never past the deadline; the transport still holds a spent window. */
+function plannedPolls(
+  deps: Pick<RunContext, 'clock' | 'signal'>,
+  schedule: () => number,
+  deadline: number,
+): { next(): Promise<boolean> } {
+  return {
+    async next(): Promise<boolean> {
+      const left = deadline - deps.clock.now();
+      if (left <= 0) return false;
+      await deps.clock.sleep(Math.min(schedule(), left), deps.signal);
+      return deps.clock.now() < deadline;
+    },
+  };
+}
+
+/**
+ * Waits for the team's window to reset when what is left of it (the reserve aside) cannot hold the
+ * message and its planned polls: a task cut in two by a reset would be measured to the reset's
+ * wait, not to the Claw's time. The wait comes before the message, so it is never the Claw's.
+ */
+async function roomForPolls(deps: Pick<RunContext, 'clock' | 'log' | 'pacer' | 'signal'>, ask: Ask, need: number) {
+  const pacer = deps.pacer;
+  if (!pacer) return;
+  const { limit, remaining, resetInMs } = pacer.reading();
+  if (remaining === undefined || resetInMs === undefined || limit === undefined) return;
+  // A window too small for any task's polls is spent as it comes.
+  if (limit - pacer.reserve < need || remaining - pacer.reserve >= need) return;
+  // A reset after the attempt's deadline is not waited for: the message goes, polled as it can be.
+  const wait = resetInMs + 50;
+  if (wait >= ask.deadline - deps.clock.now()) return;
+  deps.log.debug(
+    `${ask.clawId}: ${remaining} request(s) left in the team's window, ${need} needed to follow a task to its reply; waiting ${Math.round(wait)}ms for the reset`,
+  );
+  await deps.clock.sleep(wait, deps.signal);
 }
 
 /** `log` with its info lines at debug level. */
@@ -112,8 +173,8 @@ function quiet(log: Logger): Logger {
 /**
  * The Claw's time to reply, from the message on the wire. A task poll that finds it still running
  * proves every moment before it went out was the Claw's (the low end); the poll that reads the
- * reply counts without the waits before it went on the wire (the team's budget, a Retry-After: the
- * action's own waiting, while the reply may long have been ready).
+ * reply bounds it above when it is answered. The gate's polls are planned to fit the team's window,
+ * so a poll held for the budget is rare; when one is, the bound is wide, never wrong.
  */
 class ReplyTime {
   readonly sentAt: number;
@@ -135,7 +196,9 @@ class ReplyTime {
       this.done = poll.receivedAt;
       this.notBefore = poll.sentAt;
     } else {
-      this.done = poll.receivedAt - (poll.sentAt - poll.calledAt);
+      // The reply was there by the time the poll was answered; a poll held for the team's budget
+      // widens the bound (said with the figure) rather than leaving the reply outside it.
+      this.done = poll.receivedAt;
     }
   }
 

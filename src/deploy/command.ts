@@ -10,6 +10,7 @@ import { fleetOutputs, fleetSummary } from './fleet-report.js';
 import { type DeployResult, deployClaw, rollbackCommand, waitOnDeployment } from './deploy.js';
 import { rolloutFleet, tally } from './fleet.js';
 import { compareRuns, suitePower } from '../checks/comparison.js';
+import { comparisonCost, fitToMaxRequests } from '../checks/cost.js';
 import { deployingCancel, rollbackCancel } from './cancel-notice.js';
 import type { CheckSuite } from '../checks/check.js';
 import type { Logger } from '../clock.js';
@@ -62,9 +63,9 @@ function fromDeploy(result: DeployResult, github: GitHubRun): CommandResult {
  * `baseline: before`: before the first request, what this suite can find (the engine's power
  * line), with a warning when a 20% drop would likely pass unseen.
  */
-function sayPower(log: Logger, suite: CheckSuite): void {
+function sayPower(log: Logger, suite: CheckSuite, limit?: number): void {
   const power = suitePower(suite);
-  log.info(`Comparing before and after: ${power.line}.`);
+  log.info(`Comparing before and after: ${comparisonCost(suite, power, { sides: 2, limit }).line}.`);
   if (power.warning) log.warning(power.warning);
 }
 
@@ -103,7 +104,11 @@ async function clawOfDeployment(deps: CommandContext['deps'], deploymentId: stri
 
 export const deploy: Command<SettingsOf<(typeof DEPLOY_READS)[number]>> = async (context) => {
   const { settings, deps, session, policy, files } = context;
-  if (deps.behaviour && files.suite) sayPower(deps.log, files.suite);
+  if (deps.behaviour && files.suite) {
+    const refused = fitToMaxRequests(deps.log, files.suite, settings.maxRequests, 2);
+    if (refused) refuseInput('max-requests', String(settings.maxRequests), refused);
+    sayPower(deps.log, files.suite, deps.pacer?.reading().limit);
+  }
   if (!settings.fleet) {
     const { clawId, strategy, payload, wait } = settings;
     const one = await deployClaw(deps, { clawId, strategy, payload, wait }, policy);
@@ -176,7 +181,11 @@ export const deployDefinition: CommandDefinition<(typeof DEPLOY_READS)[number]> 
     // `baseline: before`: the checks on the live Claw before the trigger, compared with those after it.
     behaviour: ({ baseline, failOn, showAnswers }, suite) =>
       baseline === 'before'
-        ? { failOn, compare: (before, after) => compareRuns(before, after, suite, showAnswers) }
+        ? {
+            failOn,
+            compare: (before, after, options) => compareRuns(before, after, suite, { ...options, show: showAnswers }),
+            ...(suite.tolerance ? { tolerance: suite.tolerance } : {}),
+          }
         : undefined,
   },
   action: {

@@ -11,6 +11,7 @@ import type { RunContext } from '../context.js';
 import type { DeploymentHistory } from './history.js';
 import type { ChecksResult, ChecksRunner } from '../checks/result.js';
 import { type BehaviourGate, type Compared, describeComparison } from '../checks/comparison.js';
+import { SequentialComparison } from '../checks/sequential-gate.js';
 import { type OnConflict, type Waited, triggerPastConflicts } from './conflict.js';
 import { type TimelineEntry, type WaitOutcome, waitForFinalStatus } from './wait.js';
 import { finalDuration } from './history.js';
@@ -159,7 +160,8 @@ export async function deployClaw(
 async function checkBaseline(deps: CommandDeps, checks: ChecksRunner, clawId: string): Promise<ChecksResult> {
   deps.log.startGroup?.(`Baseline: the checks on Claw ${clawId} before the deployment`);
   try {
-    return await checks([clawId], undefined, { comparing: true });
+    // In rounds: a question answered the same every time is asked twice, not `repeat` times.
+    return await checks([clawId], undefined, { comparing: true, rounds: {} });
   } finally {
     deps.log.endGroup?.();
   }
@@ -260,20 +262,23 @@ async function checkSettled(
     deps.onProgress?.({ deploymentId: started.deploymentId, final: isFinal(found.outcome) });
     if (found.outcome === 'succeeded' && deps.checks && started.clawId) {
       const { baseline } = started;
+      // With a baseline: round by round, stopping once the evidence is decisive (sequential-gate.ts).
+      const sequential =
+        baseline && deps.behaviour
+          ? new SequentialComparison(deps.behaviour, { label: 'before', entries: baseline.entries }, 'after', deps.log)
+          : undefined;
       deps.log.startGroup?.(`Checks: Claw ${started.clawId}`);
       try {
-        checks = await deps.checks([started.clawId], undefined, baseline ? { comparing: true } : undefined);
+        checks = await deps.checks(
+          [started.clawId],
+          undefined,
+          baseline ? { comparing: true, ...(sequential ? { rounds: sequential.rounds } : {}) } : undefined,
+        );
       } finally {
         deps.log.endGroup?.();
       }
-      if (!checks.cancelled && baseline && deps.behaviour) {
-        gate = {
-          failOn: deps.behaviour.failOn,
-          comparison: deps.behaviour.compare(
-            { label: 'before', entries: baseline.entries },
-            { label: 'after', entries: checks.entries },
-          ),
-        };
+      if (!checks.cancelled && sequential && deps.behaviour) {
+        gate = { failOn: deps.behaviour.failOn, comparison: sequential.verdict(checks.entries) };
         deps.log.info(`Compared with the checks before the deployment: ${describeComparison(gate.comparison)}.`);
       }
     }

@@ -7,6 +7,7 @@ import { ApiError } from '../api/errors.js';
 import type { Json } from '../api/shapes.js';
 import type { CheckSuite } from '../checks/check.js';
 import { deployClaw } from '../deploy/deploy.js';
+import { pairUp } from '../checks/sequential-gate.js';
 import { CancelledError, errorMessage } from '../errors.js';
 import { isValidId } from '../identifiers.js';
 import { applyPlan } from '../manifest/apply.js';
@@ -112,8 +113,8 @@ async function checkBesideProduction(
     live.flatMap((e) => [e.claw, e.previewId!]),
     // select-best and max-score compare a production Claw with its own preview only.
     live.map((e) => [e.claw, e.previewId!]),
-    // Every attempt on both sides, at the same time: the comparison's evidence.
-    { comparing: true },
+    // Both sides in alternating rounds, at the same time: the comparison's evidence.
+    { comparing: true, rounds: {} },
   );
   // A cancel during the checks: nothing is compared or commented on half a run.
   if (checks.cancelled) throw new CancelledError();
@@ -123,8 +124,10 @@ async function checkBesideProduction(
     // A flaky check that behaves the same on both sides is no regression: only a metric the
     // comparison calls `regressed` counts, never one check passing on one side and not the other.
     entry.comparison = compareRuns(
-      { label: 'production', entries: entriesOf(checks, entry.claw) },
-      { label: 'preview', entries: entriesOf(checks, entry.previewId!) },
+      ...pairUp(
+        { label: 'production', entries: entriesOf(checks, entry.claw) },
+        { label: 'preview', entries: entriesOf(checks, entry.previewId!) },
+      ),
       suite,
     );
     entry.regressions = entry.comparison.metrics.filter((m) => m.verdict === 'regressed').length;

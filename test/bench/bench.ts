@@ -12,7 +12,8 @@ import { fixedIntervalDeploy } from './baseline.ts';
 import { gateTable, measureChecksGate } from './checks-gate.ts';
 import { baselineTable, measureBaselineGate } from './baseline-gate.ts';
 import { latencyTable, measureGateLatency } from './gate-latency.ts';
-import { measureTaskLatency, taskLatencyTable } from './task-latency.ts';
+import { measureTaskLatency, measureTaskMedian, taskLatencyTable, taskMedianTable } from './task-latency.ts';
+import { costTable, measureCosts, sequentialTable, simulateSequential } from './comparison-cost.ts';
 import { measureHealthOverTime, measureIncidentsAtScale } from './health-history.ts';
 import { measureComparisons } from './compare.ts';
 import { measureRealistic } from './compare-realistic.ts';
@@ -375,6 +376,33 @@ if (args.only === 'latency') {
 }
 if (args.only === 'task-latency') {
   console.log(taskLatencyTable(await measureTaskLatency(RUNS)).join('\n'));
+  process.exit(0);
+}
+// `--only task-median --runs Q`: Q questions once each on a task Claw at 60 and 300 a minute (real time).
+if (args.only === 'task-median') {
+  const figures = [await measureTaskMedian(60, RUNS), await measureTaskMedian(300, RUNS)];
+  console.log(taskMedianTable(figures).join('\n'));
+  process.exit(0);
+}
+// `--only sequential --runs N`: N simulated comparisons a scenario, asked as the gate asks (in process).
+if (args.only === 'sequential') {
+  const figures = [
+    simulateSequential(RUNS, 30, 3, { factor: 1 }),
+    simulateSequential(RUNS, 30, 3, { to: 0.2 }),
+    simulateSequential(RUNS, 30, 3, { factor: 0.8 }),
+    simulateSequential(RUNS, 10, 3, { factor: 1 }),
+    simulateSequential(RUNS, 50, 3, { factor: 1 }),
+    simulateSequential(RUNS, 30, 5, { factor: 1 }),
+  ];
+  console.log(sequentialTable(figures).join('\n'));
+  process.exit(0);
+}
+// `--only cost --runs Q`: Q questions × 3 on the realistic suite, sync and task, 60 and 300 a minute.
+if (args.only === 'cost') {
+  const figures = [];
+  for (const perMinute of [60, 300])
+    for (const mode of ['sync', 'task'] as const) figures.push(...(await measureCosts(perMinute, mode, RUNS, 3, 10)));
+  console.log(costTable(figures).join('\n'));
   process.exit(0);
 }
 if (args.only === 'health') {

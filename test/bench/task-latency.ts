@@ -60,3 +60,66 @@ export function taskLatencyTable(f: TaskLatencyFigures): string[] {
     `| ${TASK_MS} ms | 5 s (the default) | ${sorted[Math.floor(sorted.length / 2)]} / ${sorted.at(-1)} ms | ${f.passed} of ${f.checks} | ${(1 + f.taskPolls / Math.max(1, f.messages)).toFixed(1)} |`,
   ];
 }
+
+export interface TaskMedianFigures {
+  perMinute: number;
+  questions: number;
+  /** The simulator's drawn reply times (its truth) and what the checks report reported. */
+  trueMedian: number;
+  reportedMedian: number;
+  requests: number;
+  seconds: number;
+}
+
+/**
+ * A task Claw with log-normal reply times (median 800 ms, sigma 0.5) under a team limit of
+ * `perMinute` requests a minute, in real time (the action's own poll schedule is in real
+ * milliseconds): `check` on `questions` questions once each. The truth is the simulator's draws.
+ */
+export async function measureTaskMedian(perMinute: number, questions: number): Promise<TaskMedianFigures> {
+  const { behavingClaw, questionsFile } = await import('../sim/behaviour.ts');
+  const dir = mkdtempSync(join(tmpdir(), 'claw-bench-task-median-'));
+  // A minute for each attempt: at 60 a minute a message may wait for the window's reset first.
+  writeFileSync(join(dir, 'checks.yml'), questionsFile(questions, 1).replace('timeout: 10s', 'timeout: 1m'));
+  const sim = new Simulator({ rateLimit: { limit: perMinute, windowMs: 60_000, resetForm: 'epoch-ms' } });
+  sim.addClaw('c1', behavingClaw({ passRates: [1], latencyMs: 800, latencySigma: 0.5 }, [], 'task'));
+  const url = await sim.start();
+  const began = performance.now();
+  const run = await runAction(
+    {
+      command: 'check',
+      'api-key': DEMO_KEY,
+      'base-url': `${url}/v1`,
+      'claw-id': 'c1',
+      timeout: '30m',
+      checks: 'checks.yml',
+    },
+    { env: { GITHUB_WORKSPACE: dir }, killAfterMs: 1_900_000 },
+  );
+  const seconds = (performance.now() - began) / 1000;
+  await sim.stop();
+  const report = JSON.parse(run.outputs['checks-report'] || '[]') as { latencyMs: number | null }[];
+  const med = (xs: number[]) => {
+    const s = [...xs].sort((a, b) => a - b);
+    return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+  };
+  return {
+    perMinute,
+    questions,
+    trueMedian: med([...sim.tasks.values()].map((t) => t.ms)),
+    reportedMedian: med(report.map((e) => e.latencyMs ?? NaN)),
+    requests: sim.requests.length,
+    seconds,
+  };
+}
+
+export function taskMedianTable(figures: TaskMedianFigures[]): string[] {
+  return [
+    '| limit | questions | true median | reported median | reported / true | requests | time |',
+    '|---|---:|---:|---:|---:|---:|---:|',
+    ...figures.map(
+      (f) =>
+        `| ${f.perMinute}/min | ${f.questions} | ${Math.round(f.trueMedian)} ms | ${Math.round(f.reportedMedian)} ms | ${(f.reportedMedian / f.trueMedian).toFixed(2)} | ${f.requests} | ${f.seconds.toFixed(0)} s |`,
+    ),
+  ];
+}

@@ -1,0 +1,82 @@
+// A comparison run in rounds and looked at after each (compare/sequential.ts holds the rule): the
+// candidate's rounds against the baseline's answers, matched question by question to the repeats
+// both sides made, at each look's share of the level; the verdict at the end at the level left.
+import { DEFAULT_LEVEL, type Stop, decisive, lookLevels } from '../compare/index.js';
+import type { Logger } from '../clock.js';
+import type { BehaviourGate, Compared, RunSide } from './comparison.js';
+import type { CheckEntry, Rounds } from './result.js';
+
+/**
+ * Each check's samples cut to the repeats both sides made of it (the first of each): a question
+ * asked twice before and once after is compared once against once. Entries without a counterpart
+ * are kept whole (the engine says what is missing).
+ */
+export function matchRepeats(baseline: CheckEntry[], candidate: CheckEntry[]): [CheckEntry[], CheckEntry[]] {
+  const made = (entries: CheckEntry[]) => new Map(entries.map((e) => [e.check, e.samples?.length ?? 0]));
+  const [before, after] = [made(baseline), made(candidate)];
+  const cut = (entries: CheckEntry[], other: Map<string, number>) =>
+    entries.map((e) => {
+      const n = other.get(e.check);
+      return n === undefined || !e.samples || e.samples.length <= n ? e : { ...e, samples: e.samples.slice(0, n) };
+    });
+  return [cut(baseline, after), cut(candidate, before)];
+}
+
+/** Two sides of one run, their samples matched question by question (`matchRepeats`). */
+export function pairUp<T extends { entries: CheckEntry[] }>(baseline: T, candidate: T): [T, T] {
+  const [before, after] = matchRepeats(baseline.entries, candidate.entries);
+  return [
+    { ...baseline, entries: before },
+    { ...candidate, entries: after },
+  ];
+}
+
+/** The candidate's rounds, looked at after each; then the verdict, at the level each look left. */
+export class SequentialComparison {
+  private planned = 1;
+  private stopped?: { stop: Stop; round: number; level: number };
+
+  constructor(
+    private readonly gate: BehaviourGate,
+    private readonly baseline: RunSide,
+    private readonly candidateLabel: string,
+    private readonly log: Logger,
+    private readonly level = DEFAULT_LEVEL,
+  ) {}
+
+  /** The run mode's rounds for the candidate: the baseline's answers, and a look after each round. */
+  get rounds(): Rounds {
+    return {
+      prior: this.baseline.entries,
+      look: (round, rounds, entries) => this.look(round, rounds, entries),
+    };
+  }
+
+  private look(round: number, rounds: number, entries: CheckEntry[]): boolean {
+    this.planned = rounds;
+    const level = lookLevels(rounds, this.level)[round - 1];
+    const compared = this.compare(entries, level);
+    const stop = decisive(compared, this.gate.tolerance);
+    if (!stop) return false;
+    this.stopped = { stop, round, level };
+    this.log.info(
+      `Stopped after round ${round} of ${rounds}: behaviour ${stop} at this look's level (${(level * 100).toFixed(1)}%); the other repeats were not needed.`,
+    );
+    return true;
+  }
+
+  /** The verdict on the candidate's entries: at the level of the look that stopped, or the last look's. */
+  verdict(entries: CheckEntry[]): Compared {
+    const level = this.stopped?.level ?? lookLevels(this.planned, this.level).at(-1)!;
+    return this.compare(entries, level);
+  }
+
+  private compare(entries: CheckEntry[], level: number): Compared {
+    const [before, after] = matchRepeats(this.baseline.entries, entries);
+    return this.gate.compare(
+      { label: this.baseline.label, entries: before },
+      { label: this.candidateLabel, entries: after },
+      { level },
+    );
+  }
+}

@@ -1,0 +1,228 @@
+// What a comparison costs at the budget teams have: deploy one Claw through dist/index.js with a
+// realistic checks file (per-question pass chances from a mixture: 7 in 10 near-certain, 2 flaky,
+// 1 near-never), under a team limit of 60 or 300 requests a minute, with the plain gate
+// (`baseline: none`) and with `baseline: before`, for an identical release and for a clear
+// regression (every answer's chance to 0.2). The Claw answers at once (sync) or through a task
+// (log-normal, median 800 ms). Time is scaled: the simulator's minute lasts 60 s / speed, its tasks
+// 1 / speed as long; times are given in the simulator's time. Measures; never passes or fails.
+import { runAction, workspaceWith } from '../e2e/harness.ts';
+import { behavingClaw, questionsFile } from '../sim/behaviour.ts';
+import { DEMO_KEY, Simulator } from '../sim/server.ts';
+import { compareSides } from '../../src/compare/engine.ts';
+import { decisive, lookLevels } from '../../src/compare/sequential.ts';
+import { seededUniform } from '../../src/compare/distributions.ts';
+import type { AttemptSample } from '../../src/checks/result.ts';
+import type { Side } from '../../src/compare/types.ts';
+import { informs } from '../../src/checks/informs.ts';
+
+/** 7 in 10 near-certain, 2 flaky, 1 near-never: cycled over the questions by their number. */
+export const REALISTIC_RATES = [0.98, 0.98, 0.98, 0.98, 0.98, 0.98, 0.98, 0.6, 0.5, 0.03];
+
+export interface CostScenario {
+  perMinute: number;
+  mode: 'sync' | 'task';
+  release: 'identical' | 'regression';
+  baseline: 'none' | 'before';
+  questions: number;
+  repeats: number;
+  speed: number;
+  seed?: number;
+}
+
+export interface CostFigures extends CostScenario {
+  /** Messages and task polls: the conversation's requests (the deployment's own are apart). */
+  conversation: number;
+  requests: number;
+  rateLimited: number;
+  /** Wall time in the simulator's time (real × speed). */
+  simSeconds: number;
+  behaviour: string;
+  costLine: string;
+}
+
+export async function measureComparisonCost(s: CostScenario): Promise<CostFigures> {
+  const dir = workspaceWith({ 'checks.yml': questionsFile(s.questions, s.repeats) });
+  const sim = new Simulator({
+    speed: s.speed,
+    rateLimit: { limit: s.perMinute, windowMs: 60_000 / s.speed, resetForm: 'epoch-ms' },
+  });
+  const profile = { passRates: REALISTIC_RATES, latencyMs: 800, latencySigma: 0.5, seed: s.seed ?? 1 };
+  const change = s.release === 'regression' ? { passRates: [0.2] } : {};
+  sim.addClaw('c1', behavingClaw(profile, [change], s.mode));
+  const url = await sim.start();
+  const began = performance.now();
+  const run = await runAction(
+    {
+      'api-key': DEMO_KEY,
+      'base-url': `${url}/v1`,
+      'claw-id': 'c1',
+      'poll-interval': `${Math.max(50, Math.round(5000 / s.speed))}ms`,
+      timeout: '60m',
+      checks: 'checks.yml',
+      baseline: s.baseline,
+    },
+    { env: { GITHUB_WORKSPACE: dir }, killAfterMs: 1_800_000 },
+  );
+  const seconds = ((performance.now() - began) / 1000) * s.speed;
+  await sim.stop();
+  const conversation = sim.requests.filter(
+    (r) => (r.method === 'POST' && r.path.startsWith('/v1/chat/')) || r.path.startsWith('/v1/tasks/'),
+  ).length;
+  return {
+    ...s,
+    conversation,
+    requests: sim.requests.length,
+    rateLimited: sim.requests.filter((r) => r.status === 429).length,
+    simSeconds: seconds,
+    behaviour: run.outputs.behaviour || '—',
+    costLine: /Comparing[^\n]*/.exec(run.stdout)?.[0] ?? '',
+  };
+}
+
+/** Every scenario at one budget and mode: the plain gate and the comparison, for both releases. */
+export async function measureCosts(
+  perMinute: number,
+  mode: 'sync' | 'task',
+  questions: number,
+  repeats: number,
+  speed: number,
+): Promise<CostFigures[]> {
+  const out: CostFigures[] = [];
+  for (const release of ['identical', 'regression'] as const)
+    for (const baseline of ['none', 'before'] as const)
+      out.push(await measureComparisonCost({ perMinute, mode, release, baseline, questions, repeats, speed }));
+  return out;
+}
+
+export function costTable(figures: CostFigures[]): string[] {
+  const plainOf = (f: CostFigures) =>
+    figures.find(
+      (g) => g.baseline === 'none' && g.release === f.release && g.mode === f.mode && g.perMinute === f.perMinute,
+    );
+  return [
+    '| limit | Claw | release | baseline | conversation requests | × plain gate | 429s | time (simulated) | behaviour |',
+    '|---|---|---|---|---:|---:|---:|---:|---|',
+    ...figures.map((f) => {
+      const plain = plainOf(f);
+      const ratio = plain ? (f.conversation / plain.conversation).toFixed(2) : '—';
+      return `| ${f.perMinute}/min | ${f.mode} | ${f.release} | ${f.baseline} | ${f.conversation} | ${ratio} | ${f.rateLimited} | ${(f.simSeconds / 60).toFixed(1)} min | ${f.behaviour} |`;
+    }),
+    figures.length ? `(${figures[0].questions} questions × ${figures[0].repeats} repeats, one Claw)` : '',
+  ];
+}
+
+// --- the sequential rule, simulated in process --------------------------------------------------
+
+export interface SequentialFigures {
+  scenario: string;
+  runs: number;
+  regressed: number;
+  /** Messages of both sides, on average, against the plain gate's and against the suite as written. */
+  messages: number;
+  plain: number;
+  written: number;
+  stoppedEarly: number;
+}
+
+/**
+ * `runs` comparisons of `questions` × `repeats` on the realistic suite, asked as the gate asks them
+ * (the baseline in rounds, a question that answers the same twice asked no more; the candidate in
+ * rounds with a look after each, src/compare/sequential.ts), the candidate's chances times `factor`
+ * (1: an identical release) or all set to `to`. The plain gate asks each question until it fails or
+ * has passed `repeats` times (min-pass = repeat).
+ */
+export function simulateSequential(
+  runs: number,
+  questions: number,
+  repeats: number,
+  change: { factor?: number; to?: number },
+  seed = 1,
+): SequentialFigures {
+  const uniform = seededUniform(seed);
+  const rate = (q: number) => REALISTIC_RATES[q % REALISTIC_RATES.length];
+  const after = (q: number) => (change.to !== undefined ? change.to : rate(q) * (change.factor ?? 1));
+  const latency = () =>
+    800 * Math.exp(0.5 * Math.sqrt(-2 * Math.log(1 - uniform())) * Math.cos(2 * Math.PI * uniform()));
+  const draw = (p: number): AttemptSample => ({ outcome: uniform() < p ? 'pass' : 'fail', latencyMs: latency() });
+  let regressed = 0;
+  let messages = 0;
+  let plain = 0;
+  let stoppedEarly = 0;
+  const levels = lookLevels(repeats);
+  for (let run = 0; run < runs; run++) {
+    const before: AttemptSample[][] = Array.from({ length: questions }, () => []);
+    const candidate: AttemptSample[][] = Array.from({ length: questions }, () => []);
+    for (let round = 1; round <= repeats; round++)
+      for (let q = 0; q < questions; q++)
+        if (informs(repeats, before[q], before[q].length, round, [], false)) before[q].push(draw(rate(q)));
+    let verdict = '';
+    for (let round = 1; round <= repeats; round++) {
+      let asked = 0;
+      for (let q = 0; q < questions; q++)
+        if (informs(repeats, candidate[q], candidate[q].length, round, before[q], true)) {
+          candidate[q].push(draw(after(q)));
+          asked += 1;
+        }
+      const last = round === repeats || asked === 0;
+      const look = compareSides(...sides(before, candidate), { level: last ? levels.at(-1)! : levels[round - 1] });
+      if (last) {
+        verdict = look.behaviour;
+        break;
+      }
+      const stop = decisive(look);
+      if (stop) {
+        verdict = stop;
+        stoppedEarly += 1;
+        break;
+      }
+    }
+    if (verdict === 'regressed') regressed += 1;
+    messages += before.flat().length + candidate.flat().length;
+    for (let q = 0; q < questions; q++) {
+      for (let r = 0; r < repeats; r++) {
+        plain += 1;
+        if (uniform() >= after(q)) break;
+      }
+    }
+  }
+  const name =
+    change.to !== undefined
+      ? `every answer's chance to ${change.to}`
+      : change.factor === 1
+        ? 'identical'
+        : `chances × ${change.factor}`;
+  return {
+    scenario: `${questions} × ${repeats}, ${name}`,
+    runs,
+    regressed,
+    messages: messages / runs,
+    plain: plain / runs,
+    written: 2 * questions * repeats,
+    stoppedEarly,
+  };
+}
+
+/** Both sides as the engine reads them, each question's samples cut to the repeats both made. */
+function sides(before: AttemptSample[][], candidate: AttemptSample[][]): [Side, Side] {
+  const side = (label: string, all: AttemptSample[][], other: AttemptSample[][]): Side => ({
+    label,
+    checks: all.map((samples, q) => ({
+      check: `q${q}`,
+      attempts: samples
+        .slice(0, other[q].length)
+        .map(({ outcome, latencyMs }) => ({ question: `q${q}`, outcome, latencyMs })),
+    })),
+  });
+  return [side('before', before, candidate), side('after', candidate, before)];
+}
+
+export function sequentialTable(figures: SequentialFigures[]): string[] {
+  return [
+    '| scenario | comparisons | `regressed` | stopped early | messages (both sides) | × plain gate | × suite as written |',
+    '|---|---:|---:|---:|---:|---:|---:|',
+    ...figures.map(
+      (f) =>
+        `| ${f.scenario} | ${f.runs} | ${((100 * f.regressed) / f.runs).toFixed(1)}% | ${((100 * f.stoppedEarly) / f.runs).toFixed(0)}% | ${f.messages.toFixed(1)} | ${(f.messages / f.plain).toFixed(2)} | ${(f.messages / f.written).toFixed(2)} |`,
+    ),
+  ];
+}
