@@ -3,5 +3,5 @@ export type * from './types.js';
 export { VERDICT_PRECEDENCE } from './types.js';
 export { compareSides, worstVerdict, DEFAULT_LEVEL, DEFAULT_MAX_MISSING, DEFAULT_TOLERANCE } from './engine.js';
 export { detectableDrop, passRatePower } from './power.js';
-export type { WatchInput, WatchResult, WatchRun, WatchSide, WatchVerdict } from './watch.js';
-export { DEFAULT_WATCH_LEVEL, DEFAULT_WINDOW_DAYS, watchDeployment } from './watch.js';
+export type { QuietResult, WatchInput, WatchResult, WatchRun, WatchSide, WatchVerdict } from './watch.js';
+export { DEFAULT_WATCH_LEVEL, DEFAULT_WINDOW_DAYS, quietWatch, watchDeployment } from './watch.js';

@@ -3,7 +3,7 @@
 // live is watched with the comparison engine's sequential rule, the health runs since against the
 // runs of the window before; the suspect an incident names is decided here. Pure: records in,
 // facts out, for the incident rules, status.json and the page.
-import { DEFAULT_WINDOW_DAYS, type WatchResult, type WatchRun, watchDeployment } from '../compare/index.js';
+import { DEFAULT_WINDOW_DAYS, type WatchResult, type WatchRun, quietWatch, watchDeployment } from '../compare/index.js';
 import { type SuspectView, type WatchFigures, notNamedText } from './incident-report.js';
 import type { DeploymentRecord } from './deployment-records.js';
 import type { DeploymentFacts } from './incident-plan.js';
@@ -256,8 +256,7 @@ function changeAtDeployment(
  * A regression that still holds: the watch of the Claw's latest live deployment said `regressed`
  * (while it is still the latest: a later one, a fix or a rollback, ends it); named for that
  * deployment only when the change began at it (changeAtDeployment), otherwise a regression that
- * clears it. With nothing deployed in the window, the quiet watch: this UTC week's runs against
- * the week before.
+ * clears it. With nothing deployed in the window, the quiet watch: one CUSUM over the runs.
  */
 function regressionOf(
   watched: { record: Deployed; watch?: WatchResult }[],
@@ -279,10 +278,18 @@ function regressionOf(
     };
   }
   if (deployedInWindow) return undefined;
-  const anchor = weekStart(now);
-  const quiet = watchDeployment({ runs, deployedAt: anchor, now, windowDays });
-  if (quiet.verdict !== 'regressed') return undefined;
-  return { figures: figuresOf(quiet), signature: `regressed:quiet:${new Date(anchor).toISOString().slice(0, 10)}` };
+  // One ongoing CUSUM (compare/watch.ts, quietWatch), never restarted by the calendar.
+  const quiet = quietWatch(runs, now);
+  if (!quiet.alarm || quiet.since === undefined) return undefined;
+  const change =
+    quiet.after.passRate === null || quiet.before.passRate === null
+      ? null
+      : quiet.after.passRate - quiet.before.passRate;
+  const side = (s: typeof quiet.before) => ({ passRate: s.passRate, n: s.n, runs: s.runs });
+  return {
+    figures: { before: side(quiet.before), after: side(quiet.after), change, low: null, high: null },
+    signature: `regressed:quiet:${new Date(quiet.since).toISOString().slice(0, 13)}`,
+  };
 }
 
 /** The most deployments the page and status.json list, the newest first (the rest are counted). */

@@ -371,7 +371,10 @@ function commentSteps(e: Episode, current: KnownIncident): PlanStep[] {
     ...(suspect === undefined ? {} : { suspect }),
   };
   const firstRun = { id: state.sinceRun, url: e.facts.runUrl(state.sinceRun), at: state.since };
-  const view = viewOf(e, firstRun, state.suspect, state.suspect === null ? suspectNow(e).why : undefined);
+  // Why a deployment is (or is not) named, when what the evidence says now agrees with the sealed suspect.
+  const now = suspectNow(e);
+  const agrees = now.why && (state.suspect === null ? 'notNamed' in now.why : now.id === state.suspect);
+  const view = viewOf(e, firstRun, state.suspect, agrees ? now.why : undefined);
   return [
     {
       kind: 'commented',
