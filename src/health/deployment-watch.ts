@@ -134,7 +134,7 @@ function watchUntilNext(
   return { ...watch, verdict: 'inconclusive', reason: 'the next deployment came before the watch could tell' };
 }
 
-/** The start of the UTC week (Monday 00:00) holding `now`: the quiet watch's anchor. */
+/** The start of the UTC week (Monday 00:00) holding `now`. */
 export function weekStart(now: number): number {
   const day = Math.floor(now / DAY_MS);
   // 1970-01-01 was a Thursday: Monday is 3 days before a multiple of 7.

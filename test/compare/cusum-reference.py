@@ -1,6 +1,7 @@
 """Reference figures for the quiet watch's CUSUM (src/compare/watch.ts), recorded with scipy and numpy.
 
 Run from the repository's root:  python3 test/compare/cusum-reference.py > test/compare/cusum-reference.json
+(then `npx prettier --write test/compare/cusum-reference.json`)
 
 The in-control average run length of the one-sided CUSUM S = max(0, S + x - k), alarm at S > h,
 x ~ N(0, 1) independent: the Markov chain of Brook and Evans (1972) on 800 states over [0, h)
