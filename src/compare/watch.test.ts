@@ -263,16 +263,17 @@ describe('the watch with nothing deployed: one CUSUM', () => {
     });
   };
 
-  it('finds a 20% drop within three runs, from the run it began, against the week before it', () => {
-    const runs = runsOf((k) => (k >= 40 ? 0.72 : 0.9), 43);
-    const result = quietWatch(runs, runs[42].at);
+  it('finds a 20% drop of binomial runs within five runs, from the run it began, against the week before it', () => {
+    const runs = runsOf((k) => (k >= 40 ? 0.72 : 0.9), 45);
+    expect(quietWatch(runs, runs[41].at).alarm).toBe(false);
+    const result = quietWatch(runs, runs[44].at);
     expect(result.alarm).toBe(true);
     // The excursion begins where the CUSUM last left 0: near the drop's first run (a run at 0.72 can
     // draw as well as one at 0.90, and a low run before it can start the excursion early).
     expect(result.since).toBeLessThanOrEqual(runs[41].at);
     expect(result.since).toBeGreaterThanOrEqual(runs[36].at);
     expect(result.before.runs).toBe(28);
-    expect(result.after.runs).toBe((runs[42].at - result.since!) / (6 * HOUR) + 1);
+    expect(result.after.runs).toBe((runs[44].at - result.since!) / (6 * HOUR) + 1);
   });
 
   it('stays quiet on a steady Claw, and a drop that ended is no alarm', () => {

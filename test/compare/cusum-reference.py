@@ -46,7 +46,7 @@ def alarm_within(k, h, n):
 
 
 cases = []
-for k, h in [(1.0, 4.0), (1.0, 4.5), (1.0, 5.0), (0.5, 4.0), (0.5, 6.0)]:
+for k, h in [(1.0, 4.0), (1.0, 4.5), (1.0, 5.0), (1.0, 7.0), (1.0, 9.0), (0.5, 4.0), (0.5, 6.0)]:
     cases.append({"k": k, "h": h, "arl": arl(k, h), "alarmWithin1460": alarm_within(k, h, 1460)})
 
 json.dump(
