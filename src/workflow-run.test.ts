@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { forkEventOf, forkEventOfShell } from './workflow-run.js';
+import { forkEventOf, forkEventOfShell, githubRun } from './workflow-run.js';
 
 const REPO = 1001;
 const FORK = 2002;
@@ -97,5 +97,34 @@ describe('forkEventOfShell: the command line applies the rule inside GitHub Acti
       GITHUB_EVENT_PATH: '/nonexistent/event.json',
     };
     expect(forkEventOfShell(env)).toBe('pull_request from a fork');
+  });
+});
+
+describe('githubRun: when the change began, for lead time', () => {
+  const eventFile = (payload: object): string => {
+    const path = join(mkdtempSync(join(tmpdir(), 'claw-event-')), 'event.json');
+    writeFileSync(path, JSON.stringify(payload));
+    return path;
+  };
+
+  it("a push's earliest commit, and a merged pull request's merged_at; nothing else is a time", () => {
+    const push = eventFile({
+      commits: [
+        { timestamp: '2026-11-02T10:00:00+02:00' },
+        { timestamp: '2026-11-02T07:30:00Z' },
+        { timestamp: 'yesterday' },
+        { timestamp: 12 },
+        null,
+      ],
+    });
+    expect(githubRun({ GITHUB_EVENT_PATH: push })).toMatchObject({
+      firstCommitAt: Date.parse('2026-11-02T07:30:00Z'),
+    });
+    expect(githubRun({ GITHUB_EVENT_PATH: push }).mergedAt).toBeUndefined();
+    const merged = eventFile({ pull_request: { number: 7, merged_at: '2026-11-03T09:00:00Z' }, commits: 'x' });
+    expect(githubRun({ GITHUB_EVENT_PATH: merged })).toMatchObject({ mergedAt: Date.parse('2026-11-03T09:00:00Z') });
+    expect(githubRun({ GITHUB_EVENT_PATH: merged }).firstCommitAt).toBeUndefined();
+    const open = eventFile({ pull_request: { number: 7, merged_at: null } });
+    expect(githubRun({ GITHUB_EVENT_PATH: open }).mergedAt).toBeUndefined();
   });
 });

@@ -26,6 +26,12 @@ export interface GitHubRun {
   runId: string;
   /** Who started the run (GITHUB_ACTOR), when the runner says. */
   actor?: string;
+  /**
+   * When the change this run deploys began, for lead time: the earliest commit time of a push
+   * (the payload's `commits[]`), or a merged pull request's `merged_at`.
+   */
+  firstCommitAt?: number;
+  mergedAt?: number;
 }
 
 export function githubRun(env: NodeJS.ProcessEnv = process.env): GitHubRun {
@@ -54,7 +60,12 @@ export function commitUrl(run: GitHubRun): string | undefined {
 interface EventPayload {
   action?: unknown;
   repository?: { id?: unknown };
-  pull_request?: { number?: unknown; head?: { sha?: unknown; repo?: { id?: unknown } | null } };
+  pull_request?: {
+    number?: unknown;
+    merged_at?: unknown;
+    head?: { sha?: unknown; repo?: { id?: unknown } | null };
+  };
+  commits?: unknown;
   workflow_run?: { head_repository?: { id?: unknown } | null };
   issue?: { pull_request?: unknown };
 }
@@ -64,7 +75,7 @@ function fromEvent(
   eventPath: string | undefined,
   sha: string,
   eventName: string,
-): Pick<GitHubRun, 'pullRequest' | 'eventAction' | 'headSha' | 'forkEvent'> {
+): Pick<GitHubRun, 'pullRequest' | 'eventAction' | 'headSha' | 'forkEvent' | 'firstCommitAt' | 'mergedAt'> {
   const none = { pullRequest: undefined, eventAction: '', headSha: sha, forkEvent: forkEventOf(eventName, {}) };
   if (!eventPath) return none;
   try {
@@ -76,10 +87,36 @@ function fromEvent(
       eventAction: typeof event.action === 'string' && /^[a-z_]{1,40}$/.test(event.action) ? event.action : '',
       headSha: typeof head === 'string' && /^[0-9a-f]{7,64}$/i.test(head) ? head : sha,
       forkEvent: forkEventOf(eventName, event),
+      ...changeTimes(event),
     };
   } catch {
     return none;
   }
+}
+
+/** GitHub sends at most this many commits in a push's payload; more is not a payload GitHub wrote. */
+const MAX_PAYLOAD_COMMITS = 2048;
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:\d{2})$/;
+const timeOf = (v: unknown): number | undefined => {
+  if (typeof v !== 'string' || !ISO_TIME.test(v)) return undefined;
+  const t = Date.parse(v);
+  return Number.isFinite(t) ? t : undefined;
+};
+
+/** When the change began: the push's earliest commit, or the pull request's merge (for lead time). */
+function changeTimes(event: EventPayload): Pick<GitHubRun, 'firstCommitAt' | 'mergedAt'> {
+  const out: Pick<GitHubRun, 'firstCommitAt' | 'mergedAt'> = {};
+  if (Array.isArray(event.commits)) {
+    let first: number | undefined;
+    for (const c of event.commits.slice(0, MAX_PAYLOAD_COMMITS)) {
+      const t = typeof c === 'object' && c !== null ? timeOf((c as { timestamp?: unknown }).timestamp) : undefined;
+      if (t !== undefined && (first === undefined || t < first)) first = t;
+    }
+    if (first !== undefined) out.firstCommitAt = first;
+  }
+  const merged = timeOf(event.pull_request?.merged_at);
+  if (merged !== undefined) out.mergedAt = merged;
+  return out;
 }
 
 /**

@@ -1,6 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { phi, seededUniform } from './distributions.js';
-import { dispersion, mixtureBoundary, tightestRho, type WatchRun, watchDeployment } from './watch.js';
+import { readFileSync } from 'node:fs';
+import {
+  QUIET_H,
+  QUIET_K,
+  cusumArl,
+  dispersion,
+  mixtureBoundary,
+  quietWatch,
+  tightestRho,
+  type WatchRun,
+  watchDeployment,
+} from './watch.js';
 
 const HOUR = 3600_000;
 const DAY = 24 * HOUR;
@@ -225,5 +236,51 @@ describe('the watch after a deployment', () => {
     expect(r.windowEndsAt).toBe(DEPLOYED + 7 * DAY);
     const short = watchDeployment({ runs, deployedAt: DEPLOYED, now: DEPLOYED + DAY, windowDays: 1 });
     expect(short.before.runs).toBe(4);
+  });
+});
+
+describe('the watch with nothing deployed: one CUSUM', () => {
+  // Recorded by test/compare/cusum-reference.py: the Brook-Evans Markov chain with scipy's normal.
+  const reference = JSON.parse(
+    readFileSync(new URL('../../test/compare/cusum-reference.json', import.meta.url), 'utf8'),
+  ) as { cases: { k: number; h: number; arl: number; alarmWithin1460: number }[] };
+
+  it("its run length: Siegmund's approximation within 8% of scipy's chain; the chosen h holds 0.05 a Claw-year", () => {
+    for (const c of reference.cases)
+      expect(Math.abs(cusumArl(c.k, c.h) / c.arl - 1), `k ${c.k}, h ${c.h}`).toBeLessThan(0.08);
+    const chosen = reference.cases.find((c) => c.k === QUIET_K && c.h === QUIET_H)!;
+    expect(chosen.arl).toBeGreaterThan(20 * 365 * 4); // 20 years of 4 runs a day
+    expect(chosen.alarmWithin1460).toBeLessThan(0.05);
+  });
+
+  const HOUR = 3600_000;
+  const runsOf = (rate: (k: number) => number, count: number, seed = 3): WatchRun[] => {
+    const uniform = seededUniform(seed);
+    return Array.from({ length: count }, (_, k) => {
+      let passed = 0;
+      for (let i = 0; i < 30; i++) if (uniform() < rate(k)) passed++;
+      return { at: k * 6 * HOUR, passed, failed: 30 - passed, unjudged: 0 };
+    });
+  };
+
+  it('finds a 20% drop of binomial runs within five runs, from the run it began, against the week before it', () => {
+    const runs = runsOf((k) => (k >= 40 ? 0.72 : 0.9), 45);
+    expect(quietWatch(runs, runs[41].at).alarm).toBe(false);
+    const result = quietWatch(runs, runs[44].at);
+    expect(result.alarm).toBe(true);
+    // The excursion begins where the CUSUM last left 0: near the drop's first run (a run at 0.72 can
+    // draw as well as one at 0.90, and a low run before it can start the excursion early).
+    expect(result.since).toBeLessThanOrEqual(runs[41].at);
+    expect(result.since).toBeGreaterThanOrEqual(runs[36].at);
+    expect(result.before.runs).toBe(28);
+    expect(result.after.runs).toBe((runs[44].at - result.since!) / (6 * HOUR) + 1);
+  });
+
+  it('stays quiet on a steady Claw, and a drop that ended is no alarm', () => {
+    const steady = runsOf(() => 0.9, 60, 5);
+    expect(quietWatch(steady, steady[59].at).alarm).toBe(false);
+    const over = runsOf((k) => (k >= 40 && k < 43 ? 0.5 : 0.9), 70);
+    expect(quietWatch(over, over[42].at).alarm).toBe(true);
+    expect(quietWatch(over, over[69].at).alarm).toBe(false);
   });
 });

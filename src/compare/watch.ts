@@ -228,3 +228,113 @@ export function watchDeployment(input: WatchInput): WatchResult {
     };
   return { verdict: 'unchanged', ...last };
 }
+
+// The watch with nothing deployed: one CUSUM over the Claw's health runs, never restarted by the
+// calendar (a weekly restart gave every week a fresh 5% to spend: 0.4 false incidents a Claw-year).
+// Each run's pass rate is standardized against the baseline, the week of runs before the current
+// excursion began (so a drop does not pull its own baseline down), with the baseline's dispersion
+// and its mean's own uncertainty in the variance; S = max(0, S − z − k) and an alarm at S > h.
+// With k = 1 (tuned for a drop of two standard deviations of one run: a 20% drop of the reference
+// Claw is about four, found by the third run) and h = 9, the in-control average run length is 320
+// million runs on independent standard normal z (Brook–Evans; test/compare/cusum-reference.json has
+// scipy's figure). Real runs are neither normal nor independent (a baseline's dispersion estimated
+// from a week, rare failures of near-certain questions, drift): on simulated Claw-years h = 4.5
+// (39,400 runs on normal z) gave 0.63 false incidents a year and h = 7 (5.9 million) 0.083, so h
+// keeps that margin. The bench measures false incidents per simulated Claw-year.
+
+/** The CUSUM's reference value k and threshold h (in standard deviations of one run's pass rate). */
+export const QUIET_K = 1;
+export const QUIET_H = 9;
+/** The baseline: this many days of runs before the excursion (or the run) being judged. */
+export const QUIET_BASELINE_DAYS = 7;
+/** How far back the CUSUM is run from each look: older excursions no longer hold. */
+export const QUIET_SCAN_DAYS = 14;
+
+/**
+ * Siegmund's approximation of the one-sided CUSUM's in-control average run length on independent
+ * standard normal steps: (exp(2kb) − 2kb − 1) / (2k²), b = h + 1.166.
+ */
+export function cusumArl(k: number, h: number): number {
+  const b = 2 * k * (h + 1.166);
+  return (Math.exp(b) - b - 1) / (2 * k * k);
+}
+
+export interface QuietResult {
+  /** The CUSUM crossed h in the excursion still under way at `now`. */
+  alarm: boolean;
+  /** The first run of that excursion (when the CUSUM last left 0), when there is one. */
+  since?: number;
+  /** The CUSUM at the last run. */
+  statistic: number;
+  /** The baseline and the runs since the excursion began, as the watch's sides. */
+  before: WatchSide;
+  after: WatchSide;
+}
+
+/** The quiet watch at `now`: the CUSUM over the Claw's runs of the last QUIET_SCAN_DAYS. Linear in the runs. */
+export function quietWatch(runs: readonly WatchRun[], now: number): QuietResult {
+  const judged = runs.filter((r) => r.at <= now && r.passed + r.failed > 0).sort((a, b) => a.at - b.at);
+  // Prefix sums: each baseline's passes and attempts in constant time.
+  const at = judged.map((r) => r.at);
+  const sums = [{ p: 0, n: 0, runs: 0 }];
+  for (const r of judged) {
+    const last = sums[sums.length - 1];
+    sums.push({ p: last.p + r.passed, n: last.n + r.passed + r.failed, runs: last.runs + 1 });
+  }
+  const firstAtOrAfter = (t: number): number => {
+    let [lo, hi] = [0, at.length];
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (at[mid] < t) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+  const scanFrom = firstAtOrAfter(now - QUIET_SCAN_DAYS * DAY_MS);
+  let statistic = 0;
+  let start: number | undefined;
+  let crossed = false;
+  let base = { from: 0, to: 0 };
+  for (let i = scanFrom; i < judged.length; i++) {
+    const anchor = statistic > 0 && start !== undefined ? start : judged[i].at;
+    const to = firstAtOrAfter(anchor);
+    const from = firstAtOrAfter(anchor - QUIET_BASELINE_DAYS * DAY_MS);
+    if (to - from < MIN_RUNS_FOR_DISPERSION) continue;
+    const z = standardized(judged, sums, from, to, judged[i]);
+    const next = Math.max(0, statistic - z - QUIET_K);
+    if (statistic === 0 && next > 0) {
+      start = judged[i].at;
+      crossed = false;
+      base = { from, to };
+    }
+    statistic = next;
+    if (statistic === 0) start = undefined;
+    else if (statistic > QUIET_H) crossed = true;
+  }
+  const sideOf = (list: readonly WatchRun[]): WatchSide => publicSide(side(list));
+  const since = statistic > 0 ? start : undefined;
+  return {
+    alarm: statistic > 0 && crossed,
+    ...(since !== undefined ? { since } : {}),
+    statistic,
+    before: sideOf(since !== undefined ? judged.slice(base.from, base.to) : []),
+    after: sideOf(since !== undefined ? judged.filter((r) => r.at >= since) : []),
+  };
+}
+
+/** One run's pass rate against the baseline runs [from, to), in standard deviations (negative: lower). */
+function standardized(
+  judged: readonly WatchRun[],
+  sums: readonly { p: number; n: number; runs: number }[],
+  from: number,
+  to: number,
+  run: WatchRun,
+): number {
+  const passed = sums[to].p - sums[from].p;
+  const n = sums[to].n - sums[from].n;
+  const rate = (passed + 1) / (n + 2);
+  const scale = dispersion(judged.slice(from, to));
+  const size = run.passed + run.failed;
+  const variance = scale * rate * (1 - rate) * (1 / size + 1 / n);
+  return (run.passed / size - passed / n) / Math.sqrt(variance);
+}

@@ -87,6 +87,8 @@ async function keepRecords(
       seal: stateSealKey(settings, github.repository),
       sha: github.sha,
       actor: github.actor ?? '',
+      ...(github.firstCommitAt !== undefined ? { firstCommitAt: github.firstCommitAt } : {}),
+      ...(github.mergedAt !== undefined ? { mergedAt: github.mergedAt } : {}),
     },
     build,
   );

@@ -72,7 +72,7 @@ function record(
   extra: Partial<DeploymentRecord>,
 ): DeploymentRecord | undefined {
   if (!claw || !deployment || !outcome || !isValidId(claw) || !isValidId(deployment)) return undefined;
-  const { at, run, commit, committedAt, actor } = facts;
+  const { at, run, commit, committedAt, firstCommitAt, mergedAt, actor } = facts;
   return usable({
     at,
     claw,
@@ -82,6 +82,8 @@ function record(
     ...extra,
     ...(commit ? { commit } : {}),
     ...(committedAt !== undefined ? { committedAt } : {}),
+    ...(firstCommitAt !== undefined ? { firstCommitAt } : {}),
+    ...(mergedAt !== undefined ? { mergedAt } : {}),
     ...(actor ? { actor } : {}),
   });
 }

@@ -206,6 +206,9 @@ export interface KeepRequest {
   /** The commit the run deploys (GITHUB_SHA) and who started it; '' outside GitHub. */
   sha: string;
   actor: string;
+  /** When the change began (the event payload's): for lead time. */
+  firstCommitAt?: number;
+  mergedAt?: number;
 }
 
 /**
@@ -228,6 +231,8 @@ export async function keepDeploymentRecords(
       run: request.host.runId,
       ...(commit ? { commit } : {}),
       ...(committedAt !== undefined ? { committedAt } : {}),
+      ...(request.firstCommitAt !== undefined ? { firstCommitAt: request.firstCommitAt } : {}),
+      ...(request.mergedAt !== undefined ? { mergedAt: request.mergedAt } : {}),
       ...(request.actor ? { actor: request.actor } : {}),
     };
     records = build(facts);

@@ -45,6 +45,10 @@ export interface DeploymentRecord {
   /** The commit deployed (40 hex digits) and when it was made. */
   commit?: string;
   committedAt?: number;
+  /** When the change began, for lead time: the earliest commit of the push (the event's `commits[]`). */
+  firstCommitAt?: number;
+  /** When the pull request deployed was merged (`pull_request.merged_at`), on a merged pull request's run. */
+  mergedAt?: number;
   actor?: string;
   behaviour?: Behaviour;
   /** The suite's pass rate before and after, when the gate compared (`baseline: before`). */
@@ -60,10 +64,15 @@ export interface RunFacts {
   /** The commit deployed, and when it was made (when the host could tell). */
   commit?: string;
   committedAt?: number;
+  /** When the change began (written at deploy time from the event payload): see DeploymentRecord. */
+  firstCommitAt?: number;
+  mergedAt?: number;
   actor?: string;
 }
 
 const MAX_DURATION_MS = 30 * 24 * 3600_000;
+/** The times a record may carry besides `at`, none later than it. */
+const TIMES = ['committedAt', 'firstCommitAt', 'mergedAt'] as const;
 
 /** A deployment record, or what is wrong with the line. */
 export function readDeploymentRecord(data: unknown): DeploymentRecord | string {
@@ -99,10 +108,11 @@ export function readDeploymentRecord(data: unknown): DeploymentRecord | string {
     if (typeof r.commit !== 'string' || !/^[0-9a-f]{40}$/.test(r.commit)) return 'an unusable "commit"';
     record.commit = r.commit;
   }
-  if (r.committedAt !== undefined) {
-    const committedAt = readTime(r.committedAt);
-    if (committedAt === undefined || committedAt > at) return 'an unusable "committedAt"';
-    record.committedAt = committedAt;
+  for (const field of TIMES) {
+    if (r[field] === undefined) continue;
+    const time = readTime(r[field]);
+    if (time === undefined || time > at) return `an unusable "${field}"`;
+    record[field] = time;
   }
   if (r.actor !== undefined) {
     // A GitHub login: letters, digits, single hyphens, at most 39; apps end in [bot].
@@ -143,10 +153,14 @@ function readPassRate(v: unknown): PassRateFigures | undefined {
 
 /** The line's JSON, times as ISO strings (what `readDeploymentRecord` reads back). */
 export function deploymentRecordJson(record: DeploymentRecord): Record<string, unknown> {
-  const { at, committedAt, ...rest } = record;
+  const { at, committedAt, firstCommitAt, mergedAt, ...rest } = record;
+  const iso = (field: string, time: number | undefined) =>
+    time === undefined ? {} : { [field]: new Date(time).toISOString() };
   return {
     at: new Date(at).toISOString(),
     ...rest,
-    ...(committedAt === undefined ? {} : { committedAt: new Date(committedAt).toISOString() }),
+    ...iso('committedAt', committedAt),
+    ...iso('firstCommitAt', firstCommitAt),
+    ...iso('mergedAt', mergedAt),
   };
 }

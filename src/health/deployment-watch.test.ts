@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { seededUniform } from '../compare/distributions.js';
 import type { DeploymentRecord } from './deployment-records.js';
-import { MAX_WATCHED, deploymentRows, watchClaws, weekStart } from './deployment-watch.js';
+import { MAX_WATCHED, deploymentRows, dropPoint, watchClaws, weekStart } from './deployment-watch.js';
 import type { ClawRecord } from './records.js';
 
 const HOUR = 3600_000;
@@ -61,6 +61,42 @@ describe('watchClaws', () => {
     expect(watch.deployments.map((d) => d.record.deployment)).toEqual(['dep-2']);
   });
 
+  it('a drop that begins days after a deployment ran unchanged does not name it: the regression clears it', () => {
+    const deployedAt = NOW - 6 * DAY;
+    const dropAt = NOW - 2 * DAY;
+    const records = runs('a', 14, (at) => (at >= dropAt ? 0.3 : 0.9));
+    const watches = watchClaws({
+      runs: records,
+      deployments: [deployment('a', 'dep-2', deployedAt)],
+      now: NOW,
+      claws: ['a'],
+      links,
+    });
+    const { facts } = watches.get('a')!;
+    expect(facts.regression?.deployment).toBeUndefined();
+    expect(facts.regression).toMatchObject({
+      cleared: { deployment: 'dep-2', deployedAt, changeAt: dropAt },
+      signature: 'regressed:after:dep-2',
+    });
+    // The page's row says why, in the words.
+    const [row] = deploymentRows(watches, new Map([['claw:a', { number: 3, url: 'u', suspect: null, since: NOW }]]));
+    expect(row).toMatchObject({
+      id: 'dep-2',
+      suspect: false,
+      notNamed: 'deployed 4 days earlier and healthy since; not named as the cause',
+    });
+  });
+
+  it('the drop point: where a lower rate begins, none for a rise, linear in the runs', () => {
+    const at = (k: number) => k * HOUR;
+    const flat = Array.from({ length: 20 }, (_, k) => ({ at: at(k), passed: 27, failed: 3, unjudged: 0 }));
+    const drop = flat.map((r, k) => (k >= 12 ? { ...r, passed: 18, failed: 12 } : r));
+    expect(dropPoint(drop)).toBe(at(12));
+    const rise = flat.map((r, k) => (k >= 12 ? { ...r, passed: 30, failed: 0 } : r));
+    expect(dropPoint(rise.map((r, k) => (k < 12 ? { ...r, passed: 20, failed: 10 } : r)))).toBeUndefined();
+    expect(dropPoint(flat.slice(0, 1))).toBeUndefined();
+  });
+
   it('a harmless deployment is no regression; it is still the suspect of an incident opening in its window', () => {
     const records = runs('a', 14, () => 0.9);
     const watch = watchClaws({
@@ -86,7 +122,9 @@ describe('watchClaws', () => {
       links,
     }).get('a')!;
     expect(watch.facts.suspect).toBeUndefined();
-    expect(watch.facts.regression).toMatchObject({ signature: 'regressed:quiet:2026-11-23' });
+    // Named by where the CUSUM's excursion began (the drop's first run, Monday 00:00, or a low run
+    // shortly before), whatever the calendar week.
+    expect(watch.facts.regression?.signature).toMatch(/^regressed:quiet:2026-11-2[23]T\d\d$/);
     expect(watch.facts.regression?.deployment).toBeUndefined();
   });
 

@@ -3,8 +3,8 @@
 // live is watched with the comparison engine's sequential rule, the health runs since against the
 // runs of the window before; the suspect an incident names is decided here. Pure: records in,
 // facts out, for the incident rules, status.json and the page.
-import { DEFAULT_WINDOW_DAYS, type WatchResult, type WatchRun, watchDeployment } from '../compare/index.js';
-import type { SuspectView, WatchFigures } from './incident-report.js';
+import { DEFAULT_WINDOW_DAYS, type WatchResult, type WatchRun, quietWatch, watchDeployment } from '../compare/index.js';
+import { type SuspectView, type WatchFigures, notNamedText } from './incident-report.js';
 import type { DeploymentRecord } from './deployment-records.js';
 import type { DeploymentFacts } from './incident-plan.js';
 import { type ClawRecord, type RunRecord, isClawRecord } from './records.js';
@@ -134,7 +134,7 @@ function watchUntilNext(
   return { ...watch, verdict: 'inconclusive', reason: 'the next deployment came before the watch could tell' };
 }
 
-/** The start of the UTC week (Monday 00:00) holding `now`: the quiet watch's anchor. */
+/** The start of the UTC week (Monday 00:00) holding `now`. */
 export function weekStart(now: number): number {
   const day = Math.floor(now / DAY_MS);
   // 1970-01-01 was a Thursday: Monday is 3 days before a multiple of 7.
@@ -202,9 +202,61 @@ export function watchClaws(request: WatchRequest): Map<string, ClawWatch> {
 }
 
 /**
+ * The runs of a deployment's first runs that the evidence rule allows the change to begin in: a
+ * change that begins after the deployment ran this many health runs unchanged (or healthy) is not
+ * its doing. The watch's boundary is tightest at 3 runs, so a deployment's own change shows by then.
+ */
+export const CLEAR_AFTER_RUNS = 3;
+
+/**
+ * Where the pass rate of `runs` changed, if it dropped: the single change point of most binomial
+ * likelihood (the runs before it at one rate, from it on at a lower one), as the time of the first
+ * run after it. Linear in the runs (prefix sums).
+ */
+export function dropPoint(runs: readonly WatchRun[]): number | undefined {
+  const judged = runs.filter((r) => r.passed + r.failed > 0);
+  if (judged.length < 2) return undefined;
+  const ll = (p: number, n: number) =>
+    (p > 0 ? p * Math.log(p / n) : 0) + (n - p > 0 ? (n - p) * Math.log((n - p) / n) : 0);
+  const totalP = judged.reduce((t, r) => t + r.passed, 0);
+  const totalN = judged.reduce((t, r) => t + r.passed + r.failed, 0);
+  let [p, n, best, at] = [0, 0, -Infinity, undefined as number | undefined];
+  for (let i = 0; i < judged.length - 1; i++) {
+    p += judged[i].passed;
+    n += judged[i].passed + judged[i].failed;
+    const [p2, n2] = [totalP - p, totalN - n];
+    if (p2 / n2 >= p / n) continue; // a rise is no failure
+    const score = ll(p, n) + ll(p2, n2);
+    if (score > best) [best, at] = [score, judged[i + 1].at];
+  }
+  return at;
+}
+
+/**
+ * Whether the change began at the deployment: the drop point falls between the last run before it
+ * and its CLEAR_AFTER_RUNS-th run after. Otherwise the time the change began (after: the deployment
+ * ran unchanged first; before: it was already there).
+ */
+function changeAtDeployment(
+  runs: readonly WatchRun[],
+  deployedAt: number,
+  until: number,
+  windowDays: number,
+): { at: true } | { at: false; changeAt: number } {
+  const span = runs.filter((r) => r.at >= deployedAt - windowDays * DAY_MS && r.at <= until);
+  const changeAt = dropPoint(span);
+  if (changeAt === undefined) return { at: true };
+  const after = span.filter((r) => r.at >= deployedAt);
+  const lastAllowed = after[CLEAR_AFTER_RUNS - 1]?.at ?? Infinity;
+  const before = span.filter((r) => r.at < deployedAt).at(-1)?.at ?? -Infinity;
+  return changeAt >= before && changeAt <= lastAllowed ? { at: true } : { at: false, changeAt };
+}
+
+/**
  * A regression that still holds: the watch of the Claw's latest live deployment said `regressed`
- * (while it is still the latest: a later one, a fix or a rollback, ends it); with nothing deployed
- * in the window, the quiet watch: this UTC week's runs against the week before.
+ * (while it is still the latest: a later one, a fix or a rollback, ends it); named for that
+ * deployment only when the change began at it (changeAtDeployment), otherwise a regression that
+ * clears it. With nothing deployed in the window, the quiet watch: one CUSUM over the runs.
  */
 function regressionOf(
   watched: { record: Deployed; watch?: WatchResult }[],
@@ -215,17 +267,29 @@ function regressionOf(
 ): DeploymentFacts['regression'] {
   // The deployment the Claw serves now: the last that went live, unless a rollback ended it.
   const latest = watched.findLast((d) => d.record.live);
-  if (latest?.watch?.verdict === 'regressed' && latest.record.endedAt === undefined)
+  if (latest?.watch?.verdict === 'regressed' && latest.record.endedAt === undefined) {
+    const { deployment, at } = latest.record;
+    const evidence = changeAtDeployment(runs, at, latest.watch.decidedAt ?? now, windowDays);
+    if (evidence.at) return { figures: figuresOf(latest.watch), deployment, signature: `regressed:${deployment}` };
     return {
       figures: figuresOf(latest.watch),
-      deployment: latest.record.deployment,
-      signature: `regressed:${latest.record.deployment}`,
+      cleared: { deployment, deployedAt: at, changeAt: evidence.changeAt },
+      signature: `regressed:after:${deployment}`,
     };
+  }
   if (deployedInWindow) return undefined;
-  const anchor = weekStart(now);
-  const quiet = watchDeployment({ runs, deployedAt: anchor, now, windowDays });
-  if (quiet.verdict !== 'regressed') return undefined;
-  return { figures: figuresOf(quiet), signature: `regressed:quiet:${new Date(anchor).toISOString().slice(0, 10)}` };
+  // One ongoing CUSUM (compare/watch.ts, quietWatch), never restarted by the calendar.
+  const quiet = quietWatch(runs, now);
+  if (!quiet.alarm || quiet.since === undefined) return undefined;
+  const change =
+    quiet.after.passRate === null || quiet.before.passRate === null
+      ? null
+      : quiet.after.passRate - quiet.before.passRate;
+  const side = (s: typeof quiet.before) => ({ passRate: s.passRate, n: s.n, runs: s.runs });
+  return {
+    figures: { before: side(quiet.before), after: side(quiet.after), change, low: null, high: null },
+    signature: `regressed:quiet:${new Date(quiet.since).toISOString().slice(0, 13)}`,
+  };
 }
 
 /** The most deployments the page and status.json list, the newest first (the rest are counted). */
@@ -254,6 +318,8 @@ export interface DeploymentRow {
   figures?: WatchFigures;
   /** An open incident names it as its suspect. */
   suspect: boolean;
+  /** Why an open incident of its Claw does not name it (incident-report.ts's notNamedText): the same words as the issue. */
+  notNamed?: string;
   incident?: { number: number; url: string };
 }
 
@@ -263,14 +329,32 @@ function verdictOf(gate: DeploymentRow['gate'], watch: DeploymentRow['watch']): 
   return gate ?? watch ?? null;
 }
 
+/**
+ * The window's deployment an open incident of the Claw does not name, and why: the watch's
+ * regression that began after it, or (a failing Claw) the latest deployment when the sealed suspect
+ * is none, from the incident's first failing run.
+ */
+function notNamedOf(
+  facts: DeploymentFacts,
+  incident: { suspect?: string | null; since?: number } | undefined,
+): { id: string; text: string } | undefined {
+  if (!incident || incident.suspect) return undefined;
+  const cleared = facts.regression?.cleared;
+  if (cleared) return { id: cleared.deployment, text: notNamedText(cleared.deployedAt, cleared.changeAt) };
+  if (incident.suspect === null && facts.suspect && incident.since !== undefined && !facts.regression)
+    return { id: facts.suspect.id, text: notNamedText(facts.suspect.at, incident.since) };
+  return undefined;
+}
+
 /** The window's deployments of every Claw, newest first, with the incidents that name them. */
 export function deploymentRows(
   watches: Map<string, ClawWatch>,
-  incidents: Map<string, { number: number; url: string; suspect?: string | null }>,
+  incidents: Map<string, { number: number; url: string; suspect?: string | null; since?: number }>,
 ): DeploymentRow[] {
   const rows: DeploymentRow[] = [];
-  for (const { claw, deployments } of watches.values()) {
+  for (const { claw, deployments, facts } of watches.values()) {
     const incident = incidents.get(`claw:${claw}`);
+    const notNamed = notNamedOf(facts, incident);
     for (const { record, watch, view } of deployments) {
       const named = incident !== undefined && incident.suspect === record.deployment;
       rows.push({
@@ -287,6 +371,7 @@ export function deploymentRows(
         verdict: verdictOf(record.behaviour, watch?.verdict),
         ...(view.figures ? { figures: view.figures } : {}),
         suspect: named,
+        ...(notNamed?.id === record.deployment ? { notNamed: notNamed.text } : {}),
         ...(named ? { incident: { number: incident.number, url: incident.url } } : {}),
       });
     }

@@ -25,33 +25,50 @@ const report = doraReport(
   [
     record('bot-a', 'd1', 3),
     record('bot-a', 'd2', 2, { outcome: 'failed' }),
-    record('<b>bot</b>', 'd3', 20, { behaviour: 'regressed', rollback: 'r3' }),
+    // Went live in its run, regressed at its gate and rolled back there, 3 hours after the run began.
+    record('<b>bot</b>', 'd3', 20, {
+      outcome: 'rolled-back',
+      behaviour: 'regressed',
+      rollback: 'r3',
+      durationMs: 3 * 3600_000,
+      committedAt: NOW - 20 * DAY - 5 * 3600_000,
+    }),
   ],
   [],
-  [{ claw: 'bot-a', at: NOW - 2 * DAY + 3 * 3600_000 }],
   NOW,
 );
 
 describe('the figures as each reader sees them', () => {
   it('show every rate as numerator / denominator, and an open recovery as open', () => {
-    expect(doraCells(report.overall['7'])).toEqual(['2 (2/week)', '2h (n=1)', '1 / 2 (50%)', '3h (n=1)']);
-    expect(doraCells(report.overall['30'])).toEqual(['3 (0.7/week)', '2h (n=2)', '2 / 3 (67%)', '3h (n=1), 1 open']);
+    // d2 failed before going live: not a deployment, shown apart.
+    expect(doraCells(report.overall['7'])).toEqual(['1 (1/week), 1 not live', '2h (n=1)', '0 / 1 (0%)', '—']);
+    expect(doraCells(report.overall['30'])).toEqual([
+      '2 (0.47/week), 1 not live',
+      '2h (n=2)',
+      '1 / 2 (50%)',
+      '3h (n=1)',
+    ]);
+    const open = doraReport([record('a', 'd1', 1, { behaviour: 'regressed' })], [], NOW).overall['7'];
+    expect(doraCells(open)).toEqual(['1 (1/week)', '2h (n=1)', '1 / 1 (100%)', 'open (1)']);
   });
 
   it('escape Claw ids on the page, and say nothing without deployments', () => {
     const html = doraSection(report, escapeHtml);
     expect(html).toContain('&lt;b&gt;bot&lt;/b&gt;');
     expect(html).not.toContain('<b>bot</b>');
-    expect(doraSection(doraReport([], [], [], NOW), escapeHtml)).toBe('');
-    expect(doraSummary(doraReport([], [], [], NOW))).toBe('');
-    expect(doraSummary(report)).toContain('| 30 days | 3 (0.7/week) | 2h (n=2) | 2 / 3 (67%) | 3h (n=1), 1 open |');
-    expect(doraText(report)).toContain('30 days  3 (0.7/week); lead time 2h (n=2); change failure rate 2 / 3 (67%)');
+    expect(doraSection(doraReport([], [], NOW), escapeHtml)).toBe('');
+    expect(doraSummary(doraReport([], [], NOW))).toBe('');
+    expect(doraSummary(report)).toContain(
+      '| 30 days | 2 (0.47/week), 1 not live | 2h (n=2) | 1 / 2 (50%) | 3h (n=1) |',
+    );
+    expect(doraText(report)).toContain(
+      '30 days  2 (0.47/week), 1 not live; lead time 2h (n=2); change failure rate 1 / 2 (50%)',
+    );
   });
 
   it('keep status.json’s dora under its cap: Claws left out, the overall figures never', () => {
     const many = doraReport(
       Array.from({ length: 3000 }, (_, i) => record(`claw-${i}`, `d${i}`, 1)),
-      [],
       [],
       NOW,
     );

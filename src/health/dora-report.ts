@@ -26,11 +26,14 @@ export function doraCells(f: DoraFigures): string[] {
   const rate = f.changeFailureRate;
   const pct = rate.rate === null ? '—' : `${Math.round(rate.rate * 100)}%`;
   const recovery = f.recoveryMs;
+  const open = recovery.open
+    ? `${recovery.n ? ', ' : ''}${recovery.n ? `${recovery.open} open` : `open (${recovery.open})`}`
+    : '';
   return [
-    `${f.deployments} (${f.perWeek}/week)`,
+    `${f.deployments} (${f.perWeek}/week)${f.notLive ? `, ${f.notLive} not live` : ''}`,
     f.leadTimeMs.n ? `${doraDuration(f.leadTimeMs.median)} (n=${f.leadTimeMs.n})` : '—',
     `${rate.failed} / ${rate.total} (${pct})`,
-    `${recovery.n ? `${doraDuration(recovery.median)} (n=${recovery.n})` : '—'}${recovery.open ? `, ${recovery.open} open` : ''}`,
+    `${recovery.n ? `${doraDuration(recovery.median)} (n=${recovery.n})` : recovery.open ? '' : '—'}${open}`,
   ];
 }
 
@@ -107,7 +110,7 @@ export function doraSection(report: DoraReport | undefined, escape: (text: strin
         .map((claw) => row(claw, report.claws[claw][CLAW_WINDOW]))
         .join('')}</tbody></table></details>`
     : '';
-  return `<section aria-labelledby="dora"><h2 id="dora">Delivery: the four DORA figures</h2><p class="muted">From this action's deployment records and incidents: a failed, rolled-back, regressed or suspect deployment counts once; a recovery not yet over is counted as open.</p><table>${head('Window')}<tbody>${overall}</tbody></table>${leadTimeNote(report)}${perClaw}</section>`;
+  return `<section aria-labelledby="dora"><h2 id="dora">Delivery: the four DORA figures</h2><p class="muted">By DORA's definitions, from this action's deployment records and incidents: a deployment is one that went live (those that never did are shown apart); a change failure is one rolled back, regressed, or named with evidence as an incident's suspect; recovery runs from going live to the remedy, and one not yet over is counted as open.</p><table>${head('Window')}<tbody>${overall}</tbody></table>${leadTimeNote(report)}${perClaw}</section>`;
 }
 
 /** Why lead time reads — when it does: no record of the windows carries its commit's time. */

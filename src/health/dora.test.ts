@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type DeploymentRecord, deploymentRecordJson, readDeploymentRecord } from './deployment-records.js';
-import { doraReport, healthySightings, median, mergeDeployments } from './dora.js';
+import { doraReport, median, mergeDeployments } from './dora.js';
 
 const DAY = 24 * 3600_000;
 const HOUR = 3600_000;
@@ -16,6 +16,8 @@ describe('deployment records', () => {
     const r = record('claw-a', 'dep_1', ago(1), {
       commit: 'a'.repeat(40),
       committedAt: ago(1, 2),
+      firstCommitAt: ago(1, 5),
+      mergedAt: ago(1, 1),
       actor: 'octo-cat',
       behaviour: 'regressed',
       rollback: 'dep_2',
@@ -30,14 +32,18 @@ describe('deployment records', () => {
     expect(readDeploymentRecord(line({ committedAt: new Date(ago(-1)).toISOString() }))).toBe(
       'an unusable "committedAt"',
     );
+    expect(readDeploymentRecord(line({ firstCommitAt: new Date(ago(-1)).toISOString() }))).toBe(
+      'an unusable "firstCommitAt"',
+    );
+    expect(readDeploymentRecord(line({ mergedAt: 'soon' }))).toBe('an unusable "mergedAt"');
     expect(readDeploymentRecord(line({ actor: '<script>' }))).toBe('an unusable "actor"');
     expect(readDeploymentRecord(line({ commit: 'HEAD' }))).toBe('an unusable "commit"');
     expect(readDeploymentRecord([])).toBe('not a JSON object');
   });
 });
 
-describe('the figures teams track', () => {
-  it('count a deployment seen twice once, and its rollback as its failure', () => {
+describe("the figures teams track, by DORA's definitions", () => {
+  it('count a deployment seen twice once, and its rollback as its failure, remedied when the rollback went live', () => {
     const merged = mergeDeployments(
       [
         record('a', 'dep_1', ago(3)),
@@ -48,87 +54,70 @@ describe('the figures teams track', () => {
       [],
     );
     expect(merged).toHaveLength(2);
-    expect(merged.find((d) => d.claw === 'a')).toMatchObject({ failedAt: ago(2), liveAt: ago(3) });
-    expect(merged.find((d) => d.claw === 'b')?.failedAt).toBeUndefined();
+    expect(merged.find((d) => d.claw === 'a')).toMatchObject({ failed: true, liveAt: ago(3), remedies: [ago(2)] });
+    expect(merged.find((d) => d.claw === 'b')?.failed).toBe(false);
   });
 
-  it('equal a hand count of a month', () => {
+  // The reviewer's timeline (issue 49), read by the old rules as 6 deployments, a change failure
+  // rate of 5/6 and a median recovery of 10 minutes (the rollback's own record, or the incident's
+  // opening, to the next healthy run).
+  it("the reviewer's timeline: 4 deployments, change failure rate 2/4, recovery at least 3 hours", () => {
     const records = [
-      // claw-a: three deployments; dep_a2 regressed at its gate and was rolled back; dep_a3 is named
-      // the suspect of an incident. claw-b: one failed deployment 40 days ago, one good one.
-      record('claw-a', 'dep_a1', ago(25), { committedAt: ago(25, 4) }),
-      record('claw-a', 'dep_a2', ago(12), { committedAt: ago(12, 2), behaviour: 'regressed', rollback: 'dep_r1' }),
-      record('claw-a', 'dep_a3', ago(5), { committedAt: ago(5, 1) }),
-      record('claw-b', 'dep_b1', ago(40), { outcome: 'failed' }),
-      record('claw-b', 'dep_b2', ago(2), { committedAt: ago(2, 6) }),
+      record('claw-a', 'dep_1', ago(6), { committedAt: ago(6, 2), firstCommitAt: ago(6, 5) }),
+      // Triggered, never live: not deployments, and not change failures.
+      record('claw-a', 'dep_2', ago(5), { outcome: 'failed' }),
+      record('claw-a', 'dep_3', ago(5, -1), { outcome: 'timed-out' }),
+      // Live, then rolled back 3 hours later by the rollback command (its own record).
+      record('claw-a', 'dep_4', ago(4), { mergedAt: ago(4, 1) }),
+      record('claw-a', 'dep_4', ago(4, -3), { outcome: 'rolled-back', rollback: 'dep_r' }),
+      // Live; a behaviour incident names it with evidence 2 h later and stays open 37 hours.
+      record('claw-a', 'dep_5', ago(3), { committedAt: ago(3, 1) }),
+      // The next good deployment, after the incident closed healthy.
+      record('claw-a', 'dep_6', ago(1)),
     ];
-    const incidents = [{ claw: 'claw-a', openedAt: ago(4), closedAt: ago(3), suspect: 'dep_a3' }];
-    const healthy = [
-      { claw: 'claw-a', at: ago(12, -3) }, // 3 h after dep_a2's failure
-      { claw: 'claw-a', at: ago(3, 12) }, // 12 h after the incident opened
-      { claw: 'claw-b', at: ago(39) }, // a day after dep_b1 failed: outside 30 days
+    const incidents = [{ claw: 'claw-a', openedAt: ago(3, -2), closedAt: ago(3, -39), suspect: 'dep_5' }];
+    // The Claw was healthy by its status all along: healthy runs are no remedy.
+    const f = doraReport(records, incidents, NOW, [7]).overall['7'];
+    expect(f.deployments).toBe(4);
+    expect(f.notLive).toBe(2);
+    expect(f.changeFailureRate).toEqual({ failed: 2, total: 4, rate: 0.5 });
+    // dep_4: 3 h from live to the rollback; dep_5: 39 h from live to the incident closed healthy.
+    expect(f.recoveryMs).toEqual({ median: 21 * HOUR, n: 2, open: 0 });
+    expect(f.recoveryMs.median).toBeGreaterThanOrEqual(3 * HOUR);
+    // dep_1 from its first commit (5 h), dep_4 from its merge (1 h), dep_5 from its commit (1 h).
+    expect(f.leadTimeMs).toEqual({ median: HOUR, n: 3, from: { firstCommit: 1, merged: 1, headCommit: 1 } });
+  });
+
+  it('count a failure with no remedy yet as open, and a rollback in the run that made it as live', () => {
+    const records = [
+      record('a', 'dep_1', ago(2), { behaviour: 'regressed' }), // live, regressed at its gate, never fixed
+      record('a', 'dep_2', ago(1), { outcome: 'rolled-back', rollback: 'dep_r', durationMs: 20 * 60_000 }),
     ];
-    const report = doraReport(records, incidents, healthy, NOW);
-    expect(report.windowsDays).toEqual([7, 30, 90]);
-    // 7 days: dep_a3 (suspect) and dep_b2.
-    expect(report.overall['7']).toMatchObject({
-      deployments: 2,
-      perWeek: 2,
-      changeFailureRate: { failed: 1, total: 2, rate: 0.5 },
-      recoveryMs: { median: 12 * HOUR, n: 1, open: 0 },
-      leadTimeMs: { median: 3.5 * HOUR, n: 2 },
-    });
-    // 30 days: a1, a2, a3, b2; a2 and a3 failed.
-    expect(report.overall['30']).toMatchObject({
-      deployments: 4,
-      changeFailureRate: { failed: 2, total: 4, rate: 0.5 },
-      recoveryMs: { median: 7.5 * HOUR, n: 2, open: 0 },
-      leadTimeMs: { median: 3 * HOUR, n: 4 }, // a1 4 h, a2 2 h (live, then rolled back), a3 1 h, b2 6 h
-    });
-    // 90 days: b1's failure too, recovered in a day.
-    expect(report.overall['90'].changeFailureRate).toEqual({ failed: 3, total: 5, rate: 0.6 });
-    expect(report.overall['90'].recoveryMs).toEqual({ median: 12 * HOUR, n: 3, open: 0 });
-    expect(report.claws['claw-b']['30']).toMatchObject({ deployments: 1, changeFailureRate: { failed: 0, total: 1 } });
+    const f = doraReport(records, [], NOW, [7]).overall['7'];
+    // dep_2 went live in its run and was rolled back there: a failure remedied within 20 minutes.
+    // It is no good deployment, so dep_1 stays open.
+    expect(f).toMatchObject({ deployments: 2, notLive: 0, changeFailureRate: { failed: 2, total: 2 } });
+    expect(f.recoveryMs).toEqual({ median: 20 * 60_000, n: 1, open: 1 });
+  });
+
+  it('an incident naming a deployment that never went live fails nothing', () => {
+    const records = [record('a', 'dep_1', ago(2), { outcome: 'cancelled' })];
+    const f = doraReport(records, [{ claw: 'a', openedAt: ago(1), suspect: 'dep_1' }], NOW, [7]).overall['7'];
+    expect(f).toMatchObject({ deployments: 0, notLive: 1, changeFailureRate: { failed: 0, total: 0, rate: null } });
   });
 
   it('counts a failure not yet recovered as open, never as zero', () => {
-    const report = doraReport([record('a', 'dep_1', ago(1), { outcome: 'failed' })], [], [], NOW, [7]);
+    const records = [record('a', 'dep_1', ago(1))];
+    const report = doraReport(records, [{ claw: 'a', openedAt: ago(1, -1), suspect: 'dep_1' }], NOW, [7]);
     expect(report.overall['7'].recoveryMs).toEqual({ median: null, n: 0, open: 1 });
     expect(report.overall['7'].changeFailureRate.rate).toBe(1);
   });
 
   it('has no rate without deployments', () => {
-    expect(doraReport([], [], [], NOW, [7]).overall['7']).toMatchObject({
+    expect(doraReport([], [], NOW, [7]).overall['7']).toMatchObject({
       deployments: 0,
       changeFailureRate: { failed: 0, total: 0, rate: null },
     });
     expect(median([3, 1, 2])).toEqual({ median: 2, n: 3 });
-  });
-});
-
-describe('healthy sightings from what health keeps', () => {
-  it('every healthy raw run, and for days only folded the end of a day that had one', () => {
-    const day = (d: string, healthy: number) => ({
-      day: d,
-      claw: 'a',
-      runs: 2,
-      healthy,
-      unhealthy: 2 - healthy,
-      unknown: 0,
-      deployments: [],
-    });
-    const sightings = healthySightings({
-      recent: [
-        { at: ago(1), run: '1', claw: 'a', status: 'healthy' },
-        { at: ago(1, -1), run: '2', claw: 'a', status: 'unhealthy' },
-        { at: ago(1, -2), run: '3', service: 'up' },
-      ],
-      daily: [day('2026-11-20', 1), day('2026-11-21', 0), day('2026-11-27', 2)],
-    });
-    // 2026-11-27 is covered by raw records already (they start on it): its daily line adds nothing.
-    expect(sightings).toEqual([
-      { claw: 'a', at: ago(1) },
-      { claw: 'a', at: Date.parse('2026-11-21T00:00:00Z') - 1 },
-    ]);
   });
 });

@@ -230,4 +230,45 @@ describe('planIncidents', () => {
     expect(textOf(comment)).toContain('**Suspect deployment:** `dep-2`');
     expect(textOf(comment)).not.toContain('`dep-3`');
   });
+
+  it('a Claw failing after its latest deployment ran healthy for days names none, and says why', () => {
+    const old: SuspectView = { ...suspect, at: T - 5 * 24 * HOUR };
+    const facts: DeploymentFacts = { windowDays: 7, suspect: old, known: [old] };
+    // Healthy every 12 hours since the deployment, then failing.
+    const past: RunRecord[] = Array.from({ length: 9 }, (_, i) => ({
+      at: old.at + (i + 1) * 12 * HOUR,
+      run: String(50 + i),
+      claw: 'a',
+      status: 'healthy' as const,
+    }));
+    past.push({ at: T - 5 * MIN, run: '60', claw: 'a', status: 'unhealthy' });
+    const [open] = plan(down(facts), past);
+    expect(stateOf(open)?.suspect).toBeNull();
+    expect(textOf(open)).toContain(
+      '**Suspect deployment:** none. `dep-2` (2026-11-17 12:00 UTC) was deployed 5 days earlier and healthy since; not named as the cause',
+    );
+  });
+
+  it('a Claw failing at its first runs after a deployment names it, with the evidence', () => {
+    const [open] = plan(down(deployed), pastOf('unhealthy'));
+    expect(stateOf(open)?.suspect).toBe('dep-2');
+    expect(textOf(open)).toContain('**Evidence:** the Claw began failing at its first run after it');
+  });
+
+  it('a regression that began after the deployment ran unchanged is titled so and names none', () => {
+    const facts: DeploymentFacts = {
+      ...deployed,
+      regression: {
+        figures: suspect.figures!,
+        cleared: { deployment: 'dep-2', deployedAt: suspect.at, changeAt: suspect.at + 3 * 24 * HOUR },
+        signature: 'regressed:after:dep-2',
+      },
+    };
+    const [open] = plan(up(facts), pastOf('healthy'));
+    const create = open.calls[0] as Extract<IssueCall, { call: 'create' }>;
+    expect(create.title).toBe('a behaves worse, not since its latest deployment');
+    expect(stateOf(open)?.suspect).toBeNull();
+    expect(textOf(open)).toContain('was deployed 3 days earlier and healthy since; not named as the cause');
+    expect(textOf(open)).not.toContain('with nothing deployed');
+  });
 });

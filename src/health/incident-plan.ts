@@ -32,6 +32,12 @@ import {
 } from './incident-state.js';
 import { type RunRecord, type RunStatus, isClawRecord } from './records.js';
 
+/**
+ * A failure that begins after the Claw's latest deployment ran this many health runs healthy does
+ * not name it (as deployment-watch.ts's CLEAR_AFTER_RUNS for a change of behaviour).
+ */
+export const HEALTHY_RUNS_CLEAR = 3;
+
 /** What the deployment records and the watch say of one Claw at this run. */
 export interface DeploymentFacts {
   windowDays: number;
@@ -39,8 +45,17 @@ export interface DeploymentFacts {
   suspect?: SuspectView;
   /** The window's deployments: a suspect an incident's sealed state names is shown from these. */
   known: SuspectView[];
-  /** A regression the watch found that still holds: it opens (or joins) an incident by itself. */
-  regression?: { figures: WatchFigures; deployment?: string; signature: string };
+  /**
+   * A regression the watch found that still holds: it opens (or joins) an incident by itself. It
+   * names `deployment` only when the change began at it; `cleared`: the latest deployment's watch
+   * found it, but the change began later (or earlier) than the deployment's first runs.
+   */
+  regression?: {
+    figures: WatchFigures;
+    deployment?: string;
+    cleared?: { deployment: string; deployedAt: number; changeAt: number };
+    signature: string;
+  };
 }
 
 /** What this run saw of one Claw, or of the service. */
@@ -269,26 +284,60 @@ function failingOf(seen: Observation, key: string): NonNullable<Observation['fai
   const claw = 'claw' in seen.subject ? seen.subject.claw : key;
   const title = regression.deployment
     ? `${claw} behaves worse since deployment ${regression.deployment}`
-    : `${claw} behaves worse, with nothing deployed`;
+    : regression.cleared
+      ? `${claw} behaves worse, not since its latest deployment`
+      : `${claw} behaves worse, with nothing deployed`;
   if (!failing) return { signature: regression.signature, title, view: { summary: 'the checks pass less often' } };
   return { ...failing, signature: `${failing.signature}|${regression.signature}` };
 }
 
-/** The suspect a sealed state names, shown from the window's records when they hold it. */
-function suspectLine(facts: DeploymentFacts | undefined, suspect: string | null | undefined): SuspectLine | undefined {
+/** The suspect a sealed state names, shown from the window's records when they hold it; `why` a deployment is not named. */
+function suspectLine(
+  facts: DeploymentFacts | undefined,
+  suspect: string | null | undefined,
+  why: SuspectLine | undefined,
+): SuspectLine | undefined {
   if (!facts || suspect === undefined) return undefined;
-  if (suspect === null) return { nothingDeployed: { windowDays: facts.windowDays } };
+  if (suspect === null) return why ?? { nothingDeployed: { windowDays: facts.windowDays } };
   const known = facts.known.find((d) => d.id === suspect);
-  return known ? { deployment: known } : { id: suspect };
+  const evidence = why && 'deployment' in why ? why.evidence : undefined;
+  return known ? { deployment: known, ...(evidence ? { evidence } : {}) } : { id: suspect };
 }
 
-/** The suspect an episode opening now names: the watch's deployment, else the latest in the window, else none. */
-function suspectNow(facts: DeploymentFacts | undefined): string | null | undefined {
-  if (!facts) return undefined;
-  return facts.regression?.deployment ?? facts.suspect?.id ?? null;
+/**
+ * The suspect an episode opening now names, only with evidence: the deployment whose watch found
+ * the regression at it; for a failing Claw, the latest deployment of the window when the failure
+ * began within its first HEALTHY_RUNS_CLEAR runs. Otherwise none (null), with why the window's
+ * deployment is not named.
+ */
+function suspectNow(e: Episode): { id: string | null | undefined; why?: SuspectLine } {
+  const facts = e.seen.deployments;
+  if (!facts) return { id: undefined };
+  const regression = facts.regression;
+  if (regression?.deployment) {
+    const known = facts.known.find((d) => d.id === regression.deployment);
+    const evidence = 'its watch found the drop, beginning with its first runs (the runs before it did not differ)';
+    return { id: regression.deployment, ...(known ? { why: { deployment: known, evidence } } : {}) };
+  }
+  if (regression?.cleared) {
+    const { deployment, changeAt } = regression.cleared;
+    const known = facts.known.find((d) => d.id === deployment);
+    return { id: null, ...(known ? { why: { notNamed: { deployment: known, failureAt: changeAt } } } : {}) };
+  }
+  const candidate = facts.suspect;
+  if (!candidate || regression || e.failingRuns === 0) return { id: null };
+  const failureAt = e.first.at;
+  const healthySince = told(e.facts.past, e.seen.subject).filter(
+    (t) => t.status === 'healthy' && t.at >= candidate.at && t.at < failureAt,
+  ).length;
+  if (failureAt >= candidate.at && healthySince < HEALTHY_RUNS_CLEAR) {
+    const evidence = `the Claw began failing ${healthySince ? `after ${healthySince} healthy run(s)` : 'at its first run'} after it (fewer than ${HEALTHY_RUNS_CLEAR} healthy runs between)`;
+    return { id: candidate.id, why: { deployment: candidate, evidence } };
+  }
+  return { id: null, why: { notNamed: { deployment: candidate, failureAt } } };
 }
 
-function viewOf(e: Episode, firstRun: RunRef, suspect: string | null | undefined): IncidentView {
+function viewOf(e: Episode, firstRun: RunRef, suspect: string | null | undefined, why?: SuspectLine): IncidentView {
   const { facts, seen, failing, failingRuns } = e;
   const regression = seen.deployments?.regression;
   return {
@@ -301,7 +350,7 @@ function viewOf(e: Episode, firstRun: RunRef, suspect: string | null | undefined
     recover: facts.options.recover,
     mention: facts.options.mention,
     ...(regression ? { regression: { figures: regression.figures, deployment: regression.deployment } } : {}),
-    ...(suspectLine(seen.deployments, suspect) ? { suspect: suspectLine(seen.deployments, suspect) } : {}),
+    ...(suspectLine(seen.deployments, suspect, why) ? { suspect: suspectLine(seen.deployments, suspect, why) } : {}),
   };
 }
 
@@ -322,7 +371,10 @@ function commentSteps(e: Episode, current: KnownIncident): PlanStep[] {
     ...(suspect === undefined ? {} : { suspect }),
   };
   const firstRun = { id: state.sinceRun, url: e.facts.runUrl(state.sinceRun), at: state.since };
-  const view = viewOf(e, firstRun, state.suspect);
+  // Why a deployment is (or is not) named, when what the evidence says now agrees with the sealed suspect.
+  const now = suspectNow(e);
+  const agrees = now.why && (state.suspect === null ? 'notNamed' in now.why : now.id === state.suspect);
+  const view = viewOf(e, firstRun, state.suspect, agrees ? now.why : undefined);
   return [
     {
       kind: 'commented',
@@ -340,7 +392,7 @@ function commentSteps(e: Episode, current: KnownIncident): PlanStep[] {
 
 function reopenSteps(e: Episode, current: KnownIncident, closedAt: number): PlanStep[] {
   const { facts, seen, failing, first } = e;
-  const suspect = suspectNow(seen.deployments);
+  const { id: suspect, why } = suspectNow(e);
   const state: IncidentState = {
     ...current.state,
     signature: digest(failing.signature),
@@ -350,7 +402,7 @@ function reopenSteps(e: Episode, current: KnownIncident, closedAt: number): Plan
     ...(suspect === undefined ? {} : { suspect }),
   };
   delete state.closedAt;
-  const view = viewOf(e, { id: first.run, url: facts.runUrl(first.run), at: first.at }, suspect);
+  const view = viewOf(e, { id: first.run, url: facts.runUrl(first.run), at: first.at }, suspect, why);
   const key = keyOf(seen.subject);
   return [
     {
@@ -375,7 +427,7 @@ function reopenSteps(e: Episode, current: KnownIncident, closedAt: number): Plan
 
 function openSteps(e: Episode): PlanStep[] {
   const { facts, seen, failing, first } = e;
-  const suspect = suspectNow(seen.deployments);
+  const { id: suspect, why } = suspectNow(e);
   const state: IncidentState = {
     v: 1,
     subject: seen.subject,
@@ -385,7 +437,7 @@ function openSteps(e: Episode): PlanStep[] {
     reopened: 0,
     ...(suspect === undefined ? {} : { suspect }),
   };
-  const view = viewOf(e, { id: first.run, url: facts.runUrl(first.run), at: first.at }, suspect);
+  const view = viewOf(e, { id: first.run, url: facts.runUrl(first.run), at: first.at }, suspect, why);
   const key = keyOf(seen.subject);
   return [
     {

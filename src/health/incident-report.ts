@@ -54,8 +54,29 @@ export interface SuspectView {
   figures?: WatchFigures;
 }
 
-/** What an incident says of its cause: a deployment (its record in the window, or only its id), or that nothing was deployed. */
-export type SuspectLine = { deployment: SuspectView } | { id: string } | { nothingDeployed: { windowDays: number } };
+/**
+ * What an incident says of its cause: a deployment (its record in the window, or only its id), that
+ * nothing was deployed, or the window's deployment and why it is not named (no evidence ties it).
+ */
+export type SuspectLine =
+  | { deployment: SuspectView; evidence?: string }
+  | { id: string }
+  | { nothingDeployed: { windowDays: number } }
+  | { notNamed: { deployment: SuspectView; failureAt: number } };
+
+const HOUR_MS = 3600_000;
+
+/**
+ * Why a deployment of the window is not named as the cause, in the words the issue, the page and
+ * status.json all use: the failure began after it ran healthy (or unchanged) for a while, or before it.
+ */
+export function notNamedText(deployedAt: number, failureAt: number): string {
+  if (failureAt < deployedAt) return 'the failure began before it was deployed; not named as the cause';
+  const hours = (failureAt - deployedAt) / HOUR_MS;
+  const [n, unit] = hours >= 24 ? [Math.round(hours / 24), 'day'] : [Math.max(1, Math.round(hours)), 'hour'];
+  const ago = `${n} ${unit}${n === 1 ? '' : 's'}`;
+  return `deployed ${ago} earlier and healthy since; not named as the cause`;
+}
 
 export interface IncidentView {
   /** `Claw \`bot-a\`` or `The service`: already Markdown. */
@@ -115,6 +136,10 @@ export function figuresText(f: WatchFigures): string {
 
 /** The suspect, as the incident names it. */
 export function suspectText(line: SuspectLine): string {
+  if ('notNamed' in line) {
+    const { deployment: d, failureAt } = line.notNamed;
+    return `**Suspect deployment:** none. ${code(d.id)} (${time(d.at)}) was ${notNamedText(d.at, failureAt)}: the evidence does not tie them (docs/health.md, "Which deployment changed behaviour").`;
+  }
   if ('nothingDeployed' in line)
     return `**Suspect deployment:** none. Nothing was deployed to this Claw in the ${line.nothingDeployed.windowDays} days before (no deployment record on the history branch): the change came from outside the deployments (the model, its tools, the judge).`;
   if (!('deployment' in line))
@@ -127,14 +152,17 @@ export function suspectText(line: SuspectLine): string {
       ? `\n**Changes since the previous deployment:** ${link(`${code(d.previousCommit.slice(0, 12))}…${code(d.commit.slice(0, 12))}`, d.compareUrl)}`
       : '';
   const figures = d.figures ? `\n**Before and after it:** ${figuresText(d.figures)}.` : '';
-  return `**Suspect deployment:** ${code(d.id)} (${time(d.at)}, ${escapeText(d.outcome)})${commit}${run}.${compare}${figures}`;
+  const evidence = line.evidence ? `\n**Evidence:** ${escapeText(line.evidence)}.` : '';
+  return `**Suspect deployment:** ${code(d.id)} (${time(d.at)}, ${escapeText(d.outcome)})${commit}${run}.${compare}${figures}${evidence}`;
 }
 
 function opening(view: IncidentView): string {
   if (view.confirm > 0) return `${view.who} has failed ${view.confirm} run(s) in a row. Seen in ${runText(view.run)}.`;
   const since = view.regression?.deployment
     ? ` since deployment ${code(view.regression.deployment)}`
-    : ' with nothing deployed';
+    : view.suspect && 'notNamed' in view.suspect
+      ? ''
+      : ' with nothing deployed';
   return `${view.who} behaves worse${since}: the watch's sequential test found its checks' pass rate lower. Seen in ${runText(view.run)}.`;
 }
 

@@ -120,6 +120,7 @@ describe('the deployments on the status page', () => {
       after: { passRate: 0.7, n: 90, runs: 3 },
       run: '4242',
       suspect: true,
+      notNamed: null,
       incident: { number: 7, url: 'https://github.com/octo/claws/issues/7' },
     });
     expect(json.deployments[1]).toMatchObject({

@@ -354,7 +354,9 @@ function deploymentRow(r: DeploymentRow): string {
   const said = [r.gate ? `gate: ${r.gate}` : '', r.watch ? `watch: ${r.watch}` : ''].filter(Boolean).join(', ');
   const suspect = r.suspect
     ? `<strong>Suspect</strong>${r.incident ? ` · ${incidentLink(r.incident, 'Incident')}` : ''}`
-    : '';
+    : r.notNamed
+      ? `<span class="muted">Not the suspect: ${escapeHtml(r.notNamed)}</span>`
+      : '';
   const cells = [
     escapeHtml(r.claw),
     `<code>${escapeHtml(r.id)}</code>`,
@@ -548,6 +550,7 @@ function deploymentsJson(model: StatusModel): Record<string, unknown> {
     after: r.figures ? side(r.figures.after) : null,
     run: r.run || null,
     suspect: r.suspect,
+    notNamed: r.notNamed ?? null,
     incident: r.incident ? { number: r.incident.number, url: httpUrl(r.incident.url) ?? null } : null,
   }));
   const leftOut = rows.length - deployments.length;

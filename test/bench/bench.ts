@@ -18,7 +18,7 @@ import { measureHealthOverTime, measureIncidentsAtScale } from './health-history
 import { measureComparisons } from './compare.ts';
 import { measureRealistic } from './compare-realistic.ts';
 import { measureSavedRun } from './compare-saved-run.ts';
-import { measureWatch } from './watch.ts';
+import { measureQuiet, measureWatch } from './watch.ts';
 import { measureSuspects } from './suspects.ts';
 
 // Time scaled 20×: a 60 s window lasts 3 s; a 3-minute deployment 9 s; a 5 s poll 250 ms.
@@ -433,7 +433,9 @@ if (args.only === 'compare') {
 }
 // `--only watch --runs N`: N simulated watches per scenario (the full run uses 2,000).
 if (args.only === 'watch') {
-  console.log([...measureWatch(Number(args.runs)), '', ...measureSuspects(Number(args.runs))].join('\n'));
+  const runs = Number(args.runs);
+  const quiet = Math.max(1, Math.round(runs / 5));
+  console.log([...measureWatch(runs), '', ...measureQuiet(quiet), '', ...measureSuspects(runs)].join('\n'));
   process.exit(0);
 }
 
@@ -514,7 +516,7 @@ const taskLatency = taskLatencyTable(await measureTaskLatency());
 const healthTable = await measureHealthOverTime();
 const incidentsTable = await measureIncidentsAtScale();
 process.stderr.write('the watch after a deployment: 2,000 simulated watches a scenario…\n');
-const watchTable = [...measureWatch(2000), '', ...measureSuspects(500)];
+const watchTable = [...measureWatch(2000), '', ...measureQuiet(400), '', ...measureSuspects(500)];
 process.stderr.write('comparisons: 1,000 a scenario, and what baseline: before costs…\n');
 const compareTable = section('compare', measureComparisons(1000));
 const baselineGateTable = section('baseline', baselineTable(await measureBaselineGate()));

@@ -126,7 +126,7 @@ export function measureSuspects(trials: number): string[] {
     `| nothing deployed and nothing changed, the rest of the week (24 runs) | flagged ≤ 5% | ${trials} | flagged ${pct(still.filter((t) => t.openedAt <= 24).length, trials)} | ${stillMs.toFixed(0)} |`,
   );
   return [
-    `Suspects through health's own decisions (the watch and the incident rules at every run, as the action runs them): the reference Claw (0.90), 10 questions × 3 repeats a run, 4 runs a day, two weeks of history; ${trials} simulated Claws a row. With nothing deployed in the window, the quiet watch compares the UTC week's runs with the week before.`,
+    `Suspects through health's own decisions (the watch and the incident rules at every run, as the action runs them): the reference Claw (0.90), 10 questions × 3 repeats a run, 4 runs a day, two weeks of history; ${trials} simulated Claws a row. With nothing deployed in the window, the quiet watch is one CUSUM over the Claw's runs.`,
     '',
     '| scenario | goal | trials | figures | ms per trial |',
     '|---|---|---|---|---|',

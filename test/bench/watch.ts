@@ -1,9 +1,14 @@
 // The watch after a deployment (src/compare/watch.ts) on simulated health runs: how soon a drop
-// is found, and how often a harmless deployment is flagged over the whole 7-day watch. Each
-// health run asks 10 questions × 3 repeats of the reference Claw (test/sim/behaviour.ts, 0.90
-// overall); the baseline is the week before at 4 runs a day (28 runs, 840 attempts), and so is
-// the watch. Measures; never passes or fails. `--only watch --runs N` (N watches per scenario).
+// is found, and how often a harmless deployment is flagged over the whole 7-day watch, on
+// independent runs and on runs that drift alike from day to day. Each health run asks 10
+// questions × 3 repeats of the reference Claw (test/sim/behaviour.ts, 0.90 overall); the baseline
+// is the week before at 4 runs a day (28 runs, 840 attempts), with three more weeks of history
+// before it, and so is the watch. Then the watch with nothing deployed over simulated Claw-years.
+// Measures; never passes or fails. `--only watch --runs N` (N watches per scenario).
 import { type WatchResult, type WatchRun, watchDeployment } from '../../src/compare/watch.ts';
+import { seededUniform } from '../../src/compare/distributions.ts';
+import { watchClaws } from '../../src/health/deployment-watch.ts';
+import type { ClawRecord } from '../../src/health/records.ts';
 import { type BehaviourProfile, drawCheck, referenceBehaviour } from '../sim/behaviour.ts';
 
 const HOUR = 3600_000;
@@ -23,12 +28,49 @@ function healthRun(profile: BehaviourProfile, at: number, seed: number): WatchRu
   return counts;
 }
 
-/** Watch i: a week before at `before`, then `afterRuns` runs at `after`, looked at `now`. */
-function watch(i: number, before: BehaviourProfile, after: BehaviourProfile, afterRuns: number): WatchResult {
+/** Weeks of history before the deployment (the baseline is the last of them). */
+const HISTORY_WEEKS = 4;
+
+/**
+ * Day-to-day drift: the logit of every question's pass rate moves by one AR(1) process a day,
+ * x(d) = φ·x(d−1) + sqrt(1 − φ²)·σ·ε (stationary, standard deviation σ on the logit scale).
+ * φ = 0 is independent days; the runs of one day share its x.
+ */
+export interface Drift {
+  phi: number;
+  sigma: number;
+}
+export const NO_DRIFT: Drift = { phi: 0, sigma: 0 };
+const DRIFT_SIGMA = 0.3;
+
+/** `days` daily shifts of the drift, seeded. */
+export function driftPath(drift: Drift, days: number, seed: number): number[] {
+  if (drift.sigma === 0) return new Array<number>(days).fill(0);
+  const uniform = seededUniform(seed);
+  const normal = () => Math.sqrt(-2 * Math.log(1 - uniform())) * Math.cos(2 * Math.PI * uniform());
+  const path = [drift.sigma * normal()];
+  for (let d = 1; d < days; d++)
+    path.push(drift.phi * path[d - 1] + Math.sqrt(1 - drift.phi ** 2) * drift.sigma * normal());
+  return path;
+}
+
+/** The reference Claw shifted by `x` on the logit scale (a drop then applies as referenceBehaviour's). */
+export function drifted(x: number, drop = 0): BehaviourProfile {
+  const rates = referenceBehaviour().passRates.map((p) => (1 - drop) / (1 + Math.exp(-(Math.log(p / (1 - p)) + x))));
+  return { ...referenceBehaviour(drop), passRates: rates };
+}
+
+/** Watch i: `HISTORY_WEEKS` before, then `afterRuns` runs with `drop`, under `drift`, looked at `now`. */
+function watch(i: number, drop: number, afterRuns: number, drift: Drift = NO_DRIFT): WatchResult {
   const spacing = DAY / RUNS_PER_DAY;
+  const beforeRuns = HISTORY_WEEKS * 7 * RUNS_PER_DAY;
+  const path = driftPath(drift, HISTORY_WEEKS * 7 + 8, i * 7919);
+  const profileAt = (k: number, d: number) => drifted(path[Math.floor(k / RUNS_PER_DAY)], d);
   const runs: WatchRun[] = [];
-  for (let k = 7 * RUNS_PER_DAY; k >= 1; k--) runs.push(healthRun(before, DEPLOYED - k * spacing, i * 1000 + k));
-  for (let k = 0; k < afterRuns; k++) runs.push(healthRun(after, DEPLOYED + HOUR + k * spacing, i * 1000 + 500 + k));
+  for (let k = 0; k < beforeRuns; k++)
+    runs.push(healthRun(profileAt(k, 0), DEPLOYED - (beforeRuns - k) * spacing, i * 1000 + k));
+  for (let k = 0; k < afterRuns; k++)
+    runs.push(healthRun(profileAt(beforeRuns + k, drop), DEPLOYED + HOUR + k * spacing, i * 1000 + 500 + k));
   return watchDeployment({ runs, deployedAt: DEPLOYED, now: DEPLOYED + HOUR + afterRuns * spacing });
 }
 
@@ -39,35 +81,56 @@ const runsToDecide = (r: WatchResult) =>
 interface Scenario {
   name: string;
   goal: string;
-  after: BehaviourProfile;
+  drop: number;
   afterRuns: number;
+  drift?: Drift;
   figures: (results: WatchResult[]) => string;
 }
 
 const share = (results: WatchResult[], test: (r: WatchResult) => boolean) =>
   `${((100 * results.filter(test).length) / results.length).toFixed(1)}%`;
 
+const dropFound = (rs: WatchResult[]) =>
+  `regressed ${share(rs, (r) => r.verdict === 'regressed')} (by run 1 ${share(rs, (r) => runsToDecide(r) <= 1)}, by run 2 ${share(rs, (r) => runsToDecide(r) <= 2)})`;
+const harmless = (rs: WatchResult[]) =>
+  `regressed ${share(rs, (r) => r.verdict === 'regressed')}; improved ${share(rs, (r) => r.verdict === 'improved')}; unchanged ${share(rs, (r) => r.verdict === 'unchanged')}`;
+const drifting = (phi: number): Drift => ({ phi, sigma: DRIFT_SIGMA });
+
 const SCENARIOS: Scenario[] = [
   {
     name: '20% drop (0.90 → 0.72), watched for 3 runs',
     goal: 'regressed within 3 runs ≥ 85%',
-    after: referenceBehaviour(0.2),
+    drop: 0.2,
     afterRuns: 3,
-    figures: (rs) =>
-      `regressed ${share(rs, (r) => r.verdict === 'regressed')} (by run 1 ${share(rs, (r) => runsToDecide(r) <= 1)}, by run 2 ${share(rs, (r) => runsToDecide(r) <= 2)})`,
+    figures: dropFound,
+  },
+  {
+    name: `20% drop, 3 runs, under drift (φ 0.97, σ ${DRIFT_SIGMA})`,
+    goal: 'regressed within 3 runs ≥ 85%',
+    drop: 0.2,
+    afterRuns: 3,
+    drift: drifting(0.97),
+    figures: dropFound,
   },
   {
     name: 'harmless deployment (0.90 → 0.90), the whole 7-day watch (28 runs)',
     goal: 'regressed ≤ 5%',
-    after: referenceBehaviour(),
+    drop: 0,
     afterRuns: 7 * RUNS_PER_DAY,
-    figures: (rs) =>
-      `regressed ${share(rs, (r) => r.verdict === 'regressed')}; improved ${share(rs, (r) => r.verdict === 'improved')}; unchanged ${share(rs, (r) => r.verdict === 'unchanged')}`,
+    figures: harmless,
   },
+  ...[0.5, 0.9, 0.97].map((phi) => ({
+    name: `harmless deployment, 28 runs, under drift (φ ${phi}, σ ${DRIFT_SIGMA})`,
+    goal: 'regressed ≤ 5%',
+    drop: 0,
+    afterRuns: 7 * RUNS_PER_DAY,
+    drift: drifting(phi),
+    figures: harmless,
+  })),
   {
     name: '10% drop (0.90 → 0.81), the whole 7-day watch',
     goal: '(how far below the goal a smaller drop is found)',
-    after: referenceBehaviour(0.1),
+    drop: 0.1,
     afterRuns: 7 * RUNS_PER_DAY,
     figures: (rs) => {
       const found = rs
@@ -80,16 +143,78 @@ const SCENARIOS: Scenario[] = [
   },
 ];
 
+const CLAW = 'claw-quiet';
+
+/**
+ * One simulated Claw-year with nothing deployed, health 4 times a day, looked at after every run as
+ * health does (watchClaws: the watch with nothing deployed): the false incidents it opens (a
+ * regression's signature changing is a new incident).
+ */
+function quietYear(i: number, drift: Drift): number {
+  const days = 365 + 14;
+  const path = driftPath(drift, days, i * 104729);
+  const start = Date.parse('2026-01-05T00:00:00Z'); // a Monday
+  const records: ClawRecord[] = [];
+  let incidents = 0;
+  let open: string | undefined;
+  for (let k = 0; k < days * RUNS_PER_DAY; k++) {
+    const at = start + k * (DAY / RUNS_PER_DAY);
+    const run = healthRun(drifted(path[Math.floor(k / RUNS_PER_DAY)]), at, i * 100_000 + k);
+    records.push({
+      at,
+      run: String(k),
+      claw: CLAW,
+      status: 'healthy',
+      checks: { passed: run.passed, failed: run.failed, errors: run.unjudged },
+    });
+    // Two weeks of history before the year is counted; health keeps the runs of the last 90 days.
+    if (k < 14 * RUNS_PER_DAY) continue;
+    const recent = records.slice(-60 * RUNS_PER_DAY);
+    const regression = watchClaws({
+      runs: recent,
+      deployments: [],
+      now: at,
+      claws: [CLAW],
+      links: { run: () => undefined },
+    }).get(CLAW)!.facts.regression;
+    if (regression && regression.signature !== open) incidents += 1;
+    open = regression?.signature;
+  }
+  return incidents;
+}
+
+export function measureQuiet(clawYears: number): string[] {
+  const lines = [
+    `The watch with nothing deployed: ${clawYears} simulated Claw-years a row (health 4 times a day, looked at after every run as health does; an incident is a regression found, once per episode).`,
+    '',
+    '| runs | goal | Claw-years | false incidents per Claw-year | Claws with one in a year | ms per Claw-year |',
+    '|---|---|---|---|---|---|',
+  ];
+  for (const [name, goal, drift] of [
+    ['independent', '≤ 0.05', NO_DRIFT],
+    [`drift (φ 0.97, σ ${DRIFT_SIGMA})`, '≤ 0.2', drifting(0.97)],
+  ] as const) {
+    const started = performance.now();
+    const counts = Array.from({ length: clawYears }, (_, i) => quietYear(i + 1, drift));
+    const ms = (performance.now() - started) / clawYears;
+    const total = counts.reduce((a, b) => a + b, 0);
+    lines.push(
+      `| ${name} | ${goal} | ${clawYears} | ${(total / clawYears).toFixed(3)} | ${((100 * counts.filter((c) => c > 0).length) / clawYears).toFixed(1)}% | ${ms.toFixed(0)} |`,
+    );
+  }
+  return lines;
+}
+
 export function measureWatch(watches: number): string[] {
   const lines = [
-    `The watch after a deployment: ${QUESTIONS} questions × ${REPEATS} repeats a health run, ${RUNS_PER_DAY} runs a day, the week before as the baseline (${7 * RUNS_PER_DAY} runs), one-sided level 0.05 over the whole watch, ${watches} simulated watches a row.`,
+    `The watch after a deployment: ${QUESTIONS} questions × ${REPEATS} repeats a health run, ${RUNS_PER_DAY} runs a day, the week before as the baseline (${7 * RUNS_PER_DAY} runs) after ${HISTORY_WEEKS - 1} more weeks of history, one-sided level 0.05 over the whole watch, ${watches} simulated watches a row. Drift: the logit of every pass rate moves by a daily AR(1) (standard deviation σ).`,
     '',
     '| scenario | goal | watches | figures | ms per watch |',
     '|---|---|---|---|---|',
   ];
   for (const s of SCENARIOS) {
     const started = performance.now();
-    const results = Array.from({ length: watches }, (_, i) => watch(i + 1, referenceBehaviour(), s.after, s.afterRuns));
+    const results = Array.from({ length: watches }, (_, i) => watch(i + 1, s.drop, s.afterRuns, s.drift));
     const ms = (performance.now() - started) / watches;
     lines.push(`| ${s.name} | ${s.goal} | ${watches} | ${s.figures(results)} | ${ms.toFixed(1)} |`);
   }

@@ -179,15 +179,17 @@ describe('every deployment recorded on the history branch (issue 43)', () => {
     const figures = (
       dora().overall as unknown as Record<string, Record<string, Record<string, number | null> | number>>
     )['30'];
-    // By hand: 3 deployments in 30 days; 1 failed (rolled back) of 3; lead times 3 h and 7 h for the
-    // two that went live (median 5 h); one recovery of about 2 h, none open.
+    // By DORA's definitions: the crashed deployment never went live (rolled back to the one before):
+    // 2 deployments in 30 days and 1 attempt not live; neither live one needed a remedy (0 / 2);
+    // lead times 3 h and 7 h (median 5 h).
     expect(figures).toMatchObject({
       days: 30,
-      deployments: 3,
-      perWeek: 0.7,
-      changeFailureRate: { failed: 1, total: 3 },
-      recoveryMs: { n: 1, open: 0 },
-      leadTimeMs: { n: 2 },
+      deployments: 2,
+      notLive: 1,
+      perWeek: 0.47,
+      changeFailureRate: { failed: 0, total: 2 },
+      recoveryMs: { n: 0, open: 0 },
+      leadTimeMs: { n: 2, from: { firstCommit: 0, merged: 0, headCommit: 2 } },
     });
     const near = (value: unknown, ms: number): void => {
       // The run's own seconds (each deploy takes a few) are in the record's time, never minutes.
@@ -195,7 +197,6 @@ describe('every deployment recorded on the history branch (issue 43)', () => {
       expect(value as number).toBeLessThanOrEqual(ms + 60_000);
     };
     near((figures.leadTimeMs as Record<string, number>).median, 5 * HOUR);
-    near((figures.recoveryMs as Record<string, number>).median, 2 * HOUR);
     expect(dora().overall['7']).toMatchObject({ deployments: 1, changeFailureRate: { failed: 0, total: 1 } });
   });
 
