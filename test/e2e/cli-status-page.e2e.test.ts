@@ -115,7 +115,7 @@ const pageRun = async (ids: string[]) => {
   const s = await start();
   s.addClaw('support-bot', { chat: { mode: 'sync', reply: 'PONG' } });
   for (const id of ids) s.addClaw(id, { chat: { mode: 'sync', reply: 'PONG' } });
-  const cwd = mkdtempSync(join(tmpdir(), 'claw-round4-page-'));
+  const cwd = mkdtempSync(join(tmpdir(), 'claw-status-page-'));
   const run = await runCli(
     ['health', '--claw-id', '*', '--probe-message', 'ping', '--history-dir', 'status', '--status-page', ...base(s)],
     { cwd },
@@ -143,7 +143,7 @@ describe("a compromised service's Claw ids on the local status page", () => {
     const s = await start();
     s.addClaw('bad-status', { status: '<script>alert(1)</script>', name: '<img src=x onerror=alert(2)>' });
     s.addClaw('bad-reply', { chat: { mode: 'sync', reply: '</p><script>alert(3)</script>\u202e' } });
-    const cwd = mkdtempSync(join(tmpdir(), 'claw-round4-page-'));
+    const cwd = mkdtempSync(join(tmpdir(), 'claw-status-page-'));
     const run = await runCli(
       ['health', '--claw-id', '*', '--probe-message', 'ping', '--history-dir', 'status', '--status-page', ...base(s)],
       { cwd },
