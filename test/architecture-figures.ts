@@ -1,6 +1,8 @@
 // ARCHITECTURE.md's figures, counted from src/ rather than written by hand: the "lines" column of
-// its folders table (non-test TypeScript, as `wc -l` counts). `npm run docs:figures` writes them;
-// test/architecture.test.ts fails when the page holds others, or when a file of src/ has no row.
+// its folders table (non-test TypeScript, as `wc -l` counts), a generated column like dist/.
+// `npm run docs:figures` writes them; `--check` (run by .ci/run, as check-dist is) fails when the
+// page holds others. test/architecture.test.ts holds only that every file of src/ has a row, so an
+// ordinary change of src/ fails no test.
 import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { ROOT } from './structure/imports.ts';
@@ -69,4 +71,5 @@ if (import.meta.main) {
   if (write && counted !== page) writeFileSync(PAGE, counted);
   const stale = write ? 'figures written' : 'figures stale (npm run docs:figures writes them)';
   console.log(`ARCHITECTURE.md: ${counted === page ? 'figures current' : stale}`);
+  if (!write && counted !== page && process.argv.includes('--check')) process.exitCode = 1;
 }

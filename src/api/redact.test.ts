@@ -1,25 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { encodedForms } from '../../test/support/encoded-forms.ts';
 import { Redactor, redactor } from './redact.js';
 
 const KEY = 'sk_live_9f8e7d6c5b4a3210';
 const AUTH = `Bearer ${KEY}`;
-
-/** Every form the issue names, of the key and of the whole Authorization value. */
-export function encodedForms(secret: string): string[] {
-  const b64 = (s: string) => Buffer.from(s).toString('base64');
-  const b64url = (s: string) => Buffer.from(s).toString('base64url');
-  return [
-    secret,
-    JSON.stringify(secret).slice(1, -1),
-    encodeURIComponent(secret),
-    b64(secret),
-    b64url(secret),
-    // inside a longer encoded blob, at every alignment
-    b64(`a${secret}z`),
-    b64(`ab${secret}zz`),
-    b64url(`abc${secret}`),
-  ];
-}
 
 describe('redactor', () => {
   const redact = redactor([KEY, AUTH]);

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import { expect } from 'vitest';
 import { DEMO_KEY, type Simulator } from '../sim/server.ts';
-import { ROOT, collect } from './harness.ts';
+import { COMPILE_CACHE, ROOT, collect } from './harness.ts';
 
 export const CLI = join(ROOT, 'bin', 'claw-deploy.cjs');
 
@@ -28,7 +28,13 @@ export async function runCli(
 ): Promise<CliRun> {
   const child = spawn(process.execPath, [CLI, ...args], {
     cwd: options.cwd ?? mkdtempSync(join(tmpdir(), 'claw-cli-')),
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', CLAW_DEPLOY_API_KEY: DEMO_KEY, ...options.env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      CLAW_DEPLOY_API_KEY: DEMO_KEY,
+      ...COMPILE_CACHE,
+      ...options.env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   // The log is on stderr: `onLog` sees it line by line.

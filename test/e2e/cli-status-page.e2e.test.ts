@@ -2,7 +2,7 @@
 // --status-page` through the packed command line writes the history and the page into a local
 // folder, as the action writes its branch; a second run reads the first's sealed records back.
 // The day-one page: the banner coloured by state, no chart drawn from one day, plurals right.
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -101,5 +101,69 @@ describe('the status page in a local folder', () => {
       expect(run.stderr, args.join(' ')).toContain(message);
     }
     expect(s.requests).toHaveLength(0);
+  });
+});
+
+/** Every file under `dir`, as paths relative to it. */
+const filesUnder = (dir: string): string[] =>
+  (readdirSync(dir, { recursive: true, withFileTypes: true }) as import('node:fs').Dirent[])
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name).slice(dir.length + 1))
+    .sort();
+
+const pageRun = async (ids: string[]) => {
+  const s = await start();
+  s.addClaw('support-bot', { chat: { mode: 'sync', reply: 'PONG' } });
+  for (const id of ids) s.addClaw(id, { chat: { mode: 'sync', reply: 'PONG' } });
+  const cwd = mkdtempSync(join(tmpdir(), 'claw-status-page-'));
+  const run = await runCli(
+    ['health', '--claw-id', '*', '--probe-message', 'ping', '--history-dir', 'status', '--status-page', ...base(s)],
+    { cwd },
+  );
+  return { run, cwd, files: filesUnder(cwd) };
+};
+
+describe("a compromised service's Claw ids on the local status page", () => {
+  it('ids holding markup, quotes and dots stay text on the page and names inside the folder', async () => {
+    const hostile = ['<script>alert(1)<!--', '"onmouseover="alert(1)', '..svg', '%2e%2e%2fx', '..'.repeat(3) + 'x'];
+    const { run, cwd, files } = await pageRun(hostile);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).not.toMatch(/could not write/);
+    expect(files.every((f) => f.startsWith('status/'))).toBe(true);
+    expect(files).toContain('status/badges/..svg.svg');
+    const page = readFileSync(join(cwd, 'status', 'index.html'), 'utf8');
+    expect(page).not.toContain('<script>alert');
+    expect(page).not.toContain('"onmouseover="');
+    expect(page).toContain('&lt;script&gt;alert(1)&lt;!--');
+    const json = JSON.parse(readFileSync(join(cwd, 'status', 'status.json'), 'utf8')) as { claws: { id: string }[] };
+    expect(json.claws.map((c) => c.id).sort()).toEqual([...hostile, 'support-bot'].sort());
+  });
+
+  it('a status, name and probe reply holding markup stay text on the page', async () => {
+    const s = await start();
+    s.addClaw('bad-status', { status: '<script>alert(1)</script>', name: '<img src=x onerror=alert(2)>' });
+    s.addClaw('bad-reply', { chat: { mode: 'sync', reply: '</p><script>alert(3)</script>\u202e' } });
+    const cwd = mkdtempSync(join(tmpdir(), 'claw-status-page-'));
+    const run = await runCli(
+      ['health', '--claw-id', '*', '--probe-message', 'ping', '--history-dir', 'status', '--status-page', ...base(s)],
+      { cwd },
+    );
+    expect(run.stderr).not.toMatch(/could not write/);
+    const page = readFileSync(join(cwd, 'status', 'index.html'), 'utf8');
+    expect(page).not.toMatch(/<script>alert|<img src=x|\u202e/);
+    for (const f of filesUnder(join(cwd, 'status')).filter((x) => x.endsWith('.svg')))
+      expect(readFileSync(join(cwd, 'status', f), 'utf8'), f).not.toMatch(/<script|<img|onerror/);
+  });
+
+  // Found, now fixed (low, a compromised service). A Claw id may hold a backslash (isValidId refuses '/', not
+  // '\'), and the folder host refuses any path with one (folder-host.ts `inside`). One listed Claw
+  // named `a\..\..\..\pwned` makes the whole commit fail midway: "this run's records are not kept"
+  // for every Claw, though the files written before it (badges, the month's history, the page)
+  // stay, half a commit. Expected: the id refused where the service's ids are read (or its badge
+  // named safely), every other Claw's records kept whole.
+  it("one Claw id with a backslash costs every Claw's history, and leaves half a commit", async () => {
+    const { run, files } = await pageRun(['a\\..\\..\\..\\pwned']);
+    expect(run.stderr).not.toMatch(/could not write to the branch 'status'/);
+    expect(files).toContain('status/badges/support-bot.svg');
   });
 });

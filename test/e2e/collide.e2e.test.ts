@@ -32,7 +32,8 @@ describe('a Claw already deploying, end to end', () => {
   it("'on-conflict: fail' fails at once with outcome error and one ::error:: naming it", async () => {
     const s = await start({ conflicts: 'named' });
     s.addClaw('c1');
-    s.addDeployment('c1', [['deploying', 60_000], ['live']], 'dep_theirs');
+    // Theirs is in progress for an hour of the simulator's time, however slow the machine starts the run.
+    s.addDeployment('c1', [['deploying', 3_600_000], ['live']], 'dep_theirs');
     const run = await runAction(inputsFor(s, { 'on-conflict': 'fail' }));
     expect(run.exitCode).toBe(1);
     expect(run.outputs.outcome).toBe('error');

@@ -1,5 +1,5 @@
 // Issue 42's hostile cases on the command line, through the bin over dist/ (the action's own are
-// in attack-round4.e2e.test.ts): Claws whose replies forge the comparison's verdict, figures and
+// in behaviour-attacked.e2e.test.ts): Claws whose replies forge the comparison's verdict, figures and
 // workflow commands; a judge that answers each side as a different model; a cancel (SIGTERM) while
 // the baseline is being checked, for `compare` and for `deploy --baseline before`.
 import { mkdtempSync, writeFileSync } from 'node:fs';

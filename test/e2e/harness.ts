@@ -10,6 +10,13 @@ import { parse } from 'yaml';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
+/**
+ * Node's compile cache for the bundle, shared by every run of every test: V8 compiles the 1.2 MB
+ * dist/index.js once instead of in each child, a third of a short run's CPU. Keyed by the file's
+ * contents, so a rebuilt dist/ is compiled afresh; the product never sees it.
+ */
+export const COMPILE_CACHE = { NODE_COMPILE_CACHE: join(tmpdir(), 'claw-deploy-test-compile-cache') };
+
 /** What `${{ github.token }}` evaluates to in these runs. */
 export const WORKFLOW_TOKEN = 'ghs_workflow-token-for-tests-0123456789';
 
@@ -149,6 +156,7 @@ export async function runAction(inputs: Record<string, string>, options: RunOpti
     GITHUB_WORKFLOW: 'deploy',
     GITHUB_ACTION: 'claw-deploy',
     RUNNER_TEMP: dir,
+    ...COMPILE_CACHE,
   };
   // The runner sets every input declared in action.yml: the workflow's value or the default,
   // with the default's `${{ github.token }}` evaluated.

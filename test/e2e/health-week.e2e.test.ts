@@ -65,8 +65,9 @@ const inputs = (trouble: Trouble): Record<string, string> => ({
   'claw-id': '*',
   checks: 'claw-checks.yml',
   'poll-interval': '100ms',
-  // A run during the outage ends at its deadline rather than after minutes of retries.
-  timeout: trouble.serviceDown ? '2s' : '20s',
+  // A run during the outage ends at its deadline rather than after minutes of retries. GitHub's
+  // part keeps the last quarter of it: 2 s, so a loaded machine still writes the history.
+  timeout: trouble.serviceDown ? '8s' : '20s',
   incidents: 'true',
   'status-page': 'true',
   mention: '@octo/oncall',

@@ -2,7 +2,7 @@
 // log is read as the runner reads it, outputs through the file-command parser, the summary as
 // GitHub's table parser splits it.
 import { describe, expect, it } from 'vitest';
-import { encodedForms } from '../../src/api/redact.test.ts';
+import { encodedForms } from '../support/encoded-forms.ts';
 import { DEMO_KEY } from '../sim/server.ts';
 import { type ActionRun, WORKFLOW_TOKEN, runAction } from './harness.ts';
 import { hostilePerTest, inputsFor, simulatorPerTest } from './service.ts';

@@ -11,7 +11,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { encodedForms } from '../../src/api/redact.test.ts';
+import { encodedForms } from '../support/encoded-forms.ts';
 import { FakeJudge } from '../sim/judge.ts';
 import { ALL_SCOPES } from '../sim/server.ts';
 import { type ActionRun, runAction } from './harness.ts';

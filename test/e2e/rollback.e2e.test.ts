@@ -1,7 +1,7 @@
 // Rollback and cancellation through dist/index.js, with real signals, and the post step.
 import type { ChildProcess } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { encodedForms } from '../../src/api/redact.test.ts';
+import { encodedForms } from '../support/encoded-forms.ts';
 import { HostileServer } from '../sim/hostile.ts';
 import { ALL_SCOPES, type Simulator } from '../sim/server.ts';
 import { type ActionRun, runAction } from './harness.ts';
