@@ -31,7 +31,7 @@ describe("a fork's template against the evaluator's bounds", () => {
     );
     expect(run.exitCode, run.stdout).toBe(1);
     expect(run.errors).toEqual([
-      expect.stringMatching(/^c\.yaml, line 4: the prompt .* it builds a list of more than 1000000 items/),
+      expect.stringMatching(/^c\.yaml, line 4: the prompt .* it builds a list of more than 2 Mi items/),
     ]);
     expect(s.requests).toEqual([]);
   });
