@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { seededUniform } from '../compare/distributions.js';
 import type { DeploymentRecord } from './deployment-records.js';
-import { MAX_WATCHED, deploymentRows, dropPoint, watchClaws, weekStart } from './deployment-watch.js';
+import { MAX_WATCHED, deploymentRows, dropPoint, figuresOf, watchClaws, weekStart } from './deployment-watch.js';
+import type { WatchResult } from '../compare/index.js';
 import type { ClawRecord } from './records.js';
 
 const HOUR = 3600_000;
@@ -193,5 +194,17 @@ describe('watchClaws', () => {
     expect(watch.deployments).toHaveLength(MAX_WATCHED);
     expect(watch.deployments.at(-1)?.record.deployment).toBe('dep-f4999');
     expect(watch.facts.suspect?.id).toBe('dep-f4999');
+  });
+
+  it("the figures shown keep the change within what a pass rate's change can be; the verdict's own are untouched", () => {
+    const side = (passRate: number | null) => ({ passRate, n: 48, unjudged: 0, runs: 6 });
+    const watch = { before: side(1), after: side(0), change: -1, low: -1.365, high: -0.635 } as unknown as WatchResult;
+    expect(figuresOf(watch)).toMatchObject({ change: -1, low: -1, high: -0.635 });
+    const rise = { ...watch, before: side(0.2), after: side(0.9), change: 0.7, low: 0.3, high: 1.1 } as WatchResult;
+    expect(figuresOf(rise)).toMatchObject({ low: 0.3, high: 0.8 });
+    expect(figuresOf({ ...watch, before: side(null), low: null, high: null } as WatchResult)).toMatchObject({
+      low: null,
+      high: null,
+    });
   });
 });

@@ -87,13 +87,23 @@ export function watchRuns(records: readonly ClawRecord[]): WatchRun[] {
   });
 }
 
-export const figuresOf = (w: WatchResult): WatchFigures => ({
-  before: { passRate: w.before.passRate, n: w.before.n, runs: w.before.runs },
-  after: { passRate: w.after.passRate, n: w.after.n, runs: w.after.runs },
-  change: w.change,
-  low: w.low,
-  high: w.high,
-});
+/**
+ * The watch's figures as shown. The sequence's interval is a normal one, so on a large drop it can
+ * pass what a change of pass rate can be: shown within it (the after rate between 0 and 1), a
+ * display bound only, which never changes a verdict (they read the other end).
+ */
+export const figuresOf = (w: WatchResult): WatchFigures => {
+  const before = w.before.passRate;
+  const within = (v: number | null, lo: number, hi: number) => (v === null ? null : Math.min(hi, Math.max(lo, v)));
+  const [lo, hi] = before === null ? [-1, 1] : [-before, 1 - before];
+  return {
+    before: { passRate: before, n: w.before.n, runs: w.before.runs },
+    after: { passRate: w.after.passRate, n: w.after.n, runs: w.after.runs },
+    change: w.change,
+    low: within(w.low, lo, hi),
+    high: within(w.high, lo, hi),
+  };
+};
 
 function suspectView(d: Omit<WatchedDeployment, 'view'>, links: DeploymentLinks): SuspectView {
   const { record, previous, watch } = d;
