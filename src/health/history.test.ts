@@ -291,6 +291,18 @@ describe('HealthHistory', () => {
     expect(again).not.toContain('2099-12');
   });
 
+  it('a branch sealed wholly under another key (an API key rotated without state-secret): its lines and its index are said in one warning', async () => {
+    const { fake, branch, clock, log } = await start();
+    await history(branch, clock, log).save(T0, [record(T0)], none, 'health');
+    expect(fake.repo.file(BRANCH, 'history/index.json')).toBeDefined();
+    const rotated = sealKey('rotated-key', 'octo/claws');
+    const view = await new HealthHistory(branch, { clock, log, name: BRANCH, seal: rotated }).load(T0 + HOUR);
+    expect(view.recent).toEqual([]);
+    expect(log.lines.filter((l) => l.level === 'warning').map((l) => l.message)).toEqual([
+      "History: ignored 1 line(s) on 'claw-health': 1 not sealed by this action. Only lines this action wrote count. Its index (history/index.json) is not sealed by this action either (sealed under another key): read by file names this once; the next commit writes it again.",
+    ]);
+  });
+
   it('throws when the branch cannot be read, and when it cannot be written', async () => {
     const { fake, branch, clock, log } = await start();
     fake.repo.gitStatus = 403;

@@ -34,6 +34,7 @@ import {
   type Area,
   type AreaParts,
   INDEX_PATH,
+  INDEX_UNSEALED,
   type IndexEntry,
   type Part,
   type StoreIndex,
@@ -279,8 +280,11 @@ export class HealthHistory {
     return kept;
   }
 
-  /** One warning for the lines a read left out, with how many of each kind. */
-  private warnIgnored(): void {
+  /**
+   * One warning for the lines a read left out, with how many of each kind; `withIndex`: the index
+   * was not sealed by this action either, and no line read was (one cause, one line).
+   */
+  private warnIgnored(withIndex = false): void {
     const { unsealed, future, unknownClaw, unusable, repeated } = this.ignored;
     const total = unsealed + future + unknownClaw + unusable + repeated;
     if (total === 0) return;
@@ -293,7 +297,11 @@ export class HealthHistory {
     ].filter(Boolean);
     this.warnOnce(
       'ignored',
-      `History: ignored ${total} line(s) on '${this.deps.name}': ${parts.join(', ')}. Only lines this action wrote count.`,
+      `History: ignored ${total} line(s) on '${this.deps.name}': ${parts.join(', ')}. Only lines this action wrote count.${
+        withIndex
+          ? ` Its index (${INDEX_PATH}) is not sealed by this action either (sealed under another key): read by file names this once; the next commit writes it again.`
+          : ''
+      }`,
     );
   }
 
@@ -324,8 +332,11 @@ export class HealthHistory {
     const found = await readIndex(files, (file) => this.branch.read(file), this.deps.seal);
     const warning = indexWarning(found, files, this.deps.name);
     // An index refused (edited, forged) is worth a warning; none yet is a branch from before it.
-    if (warning && found.state === 'refused') this.warnOnce('index', warning);
-    else if (warning) this.deps.log.info(warning);
+    // One sealed under another key is said after the lines are read: when none of them is sealed
+    // by this action either (a key rotated), it is the same cause, said once with them.
+    const unsealedIndex = found.state === 'refused' && found.problem === INDEX_UNSEALED;
+    if (warning && found.state === 'refused' && !unsealedIndex) this.warnOnce('index', warning);
+    else if (warning && !unsealedIndex) this.deps.log.info(warning);
     const index = found.state === 'sealed' ? found.index : undefined;
     const reading: Reading = {
       now,
@@ -343,7 +354,9 @@ export class HealthHistory {
     const { recent, readFrom } = await this.readRaw(reading, daily.at(-1)?.day);
     const deployments = await this.readDeployments(reading);
     this.warnBudget(reading.budget, 'Incidents and the page use what was read; older days are folded by a later run.');
-    this.warnIgnored();
+    const allUnsealed = unsealedIndex && this.taken.size === 0 && this.ignored.unsealed > 0;
+    if (unsealedIndex && !allUnsealed && warning) this.warnOnce('index', warning);
+    this.warnIgnored(allUnsealed);
     const named = new Set(reading.budget.skipped);
     const foreign = foreignWarning(
       reading.foreign.filter((f) => !named.has(f.path)),

@@ -12,6 +12,8 @@ import type { BranchFile, FileChange } from './host.js';
 import { sealLine, unsealLine } from './sealed-line.js';
 
 export const INDEX_PATH = 'history/index.json';
+/** Why an index is refused when another key sealed it (a key rotated, or anyone's hand). */
+export const INDEX_UNSEALED = 'it does not carry this action’s seal';
 /** An index past this is not the action's (a part is ~150 bytes: 7,000 parts). */
 export const MAX_INDEX_BYTES = 1024 * 1024;
 
@@ -93,7 +95,7 @@ export function indexText(index: StoreIndex, seal: SealKey): string {
 export function parseIndex(text: string, seal: SealKey): IndexRead {
   if (text.length > MAX_INDEX_BYTES) return { state: 'refused', problem: 'it is larger than the action writes' };
   const content = unsealLine(text.trim(), seal, INDEX_KIND);
-  if (content === undefined) return { state: 'refused', problem: 'it does not carry this action’s seal' };
+  if (content === undefined) return { state: 'refused', problem: INDEX_UNSEALED };
   let data: unknown;
   try {
     data = JSON.parse(content);

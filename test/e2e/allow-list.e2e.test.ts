@@ -4,7 +4,7 @@
 // to, however it is named), and output files written through, never replaced, when they are a
 // device or a FIFO. Each attack failed on the code before; each sits beside the run that must work.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { lstatSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEMO_KEY, type Simulator } from '../sim/server.ts';
@@ -332,12 +332,13 @@ describe('output files: a device or a FIFO is written through, never replaced', 
     ]);
   });
 
-  it('the control: a regular file is still replaced atomically (a new file renamed over it), a link to one still replaced', async () => {
+  it('the control: a regular file is still replaced atomically (a new file renamed over it); a link to one in the workspace is written through, the link kept', async () => {
     const s = await start();
     s.addClaw('c1', { chat: { mode: 'sync', reply: 'Hello, how can I help?' } });
     const dir = workspace({ 'checks.yml': CHECKS, 'junit.xml': 'old report\n', 'elsewhere.json': 'kept\n' });
     symlinkSync('elsewhere.json', join(dir, 'output.json'));
     const before = statSync(join(dir, 'junit.xml')).ino;
+    const target = statSync(join(dir, 'elsewhere.json')).ino;
     const run = await runCli(
       ['check', '--checks', 'checks.yml', '--junit', 'junit.xml', '--output', 'output.json', ...cliBase(s)],
       dir,
@@ -345,7 +346,11 @@ describe('output files: a device or a FIFO is written through, never replaced', 
     expect(run.code, run.stderr).toBe(0);
     expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toContain('<testsuite name="Claw c1"');
     expect(statSync(join(dir, 'junit.xml')).ino).not.toBe(before);
-    expect(lstatSync(join(dir, 'output.json')).isFile()).toBe(true);
-    expect(readFileSync(join(dir, 'elsewhere.json'), 'utf8')).toBe('kept\n');
+    // The link is never replaced: its target, a regular file inside the workspace, is replaced by rename.
+    expect(lstatSync(join(dir, 'output.json')).isSymbolicLink()).toBe(true);
+    expect(readlinkSync(join(dir, 'output.json'))).toBe('elsewhere.json');
+    expect(statSync(join(dir, 'elsewhere.json')).ino).not.toBe(target);
+    expect(JSON.parse(readFileSync(join(dir, 'elsewhere.json'), 'utf8'))).toHaveProperty('results');
+    expect(run.stderr).not.toContain('Could not write');
   });
 });

@@ -5,7 +5,16 @@
 // service's API key never leaves for a judge. Each attack is refused before any request, with the
 // file and the line; the genuine flows around it keep working.
 import { execFileSync } from 'node:child_process';
-import { lstatSync, mkdirSync, mkdtempSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readlinkSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -134,7 +143,7 @@ tests:
     expect(s.requests).toEqual([]);
   });
 
-  it('links a pull request placed at the JUnit, output and judge-cache paths are replaced, never written through', async () => {
+  it('links a pull request placed at the JUnit, output and judge-cache paths, leading out of the workspace, are refused in one line each: never written through, never replaced', async () => {
     const s = await start();
     s.addClaw('c1', { chat: { mode: 'sync', reply: 'Hello' } });
     const j = await startJudge();
@@ -163,10 +172,23 @@ tests:
     });
     expect(run.exitCode, run.stdout).toBe(0);
     for (const victim of victims) expect(readFileSync(victim, 'utf8')).toBe('a runner file\n');
-    expect(lstatSync(join(dir, 'reports', 'checks.xml')).isFile()).toBe(true);
-    expect(readFileSync(join(dir, 'reports', 'checks.xml'), 'utf8')).toContain('<testsuite name="Claw c1"');
-    expect(lstatSync(join(dir, 'reports', 'results.json')).isFile()).toBe(true);
-    expect(lstatSync(join(dir, '.claw-judge-cache.json')).isFile()).toBe(true);
+    // The links stay as the pull request placed them: a rename over one would have hidden where it led.
+    for (const [link, victim] of [
+      [join(dir, 'reports', 'checks.xml'), victims[0]],
+      [join(dir, 'reports', 'results.json'), victims[1]],
+      [join(dir, '.claw-judge-cache.json'), victims[2]],
+    ]) {
+      expect(lstatSync(link).isSymbolicLink()).toBe(true);
+      expect(readlinkSync(link)).toBe(victim);
+    }
+    const refusal = ': it is a link leading outside the workspace: a link is written through, never replaced';
+    expect(run.warnings.filter((w) => w.startsWith('Could not write')).sort()).toEqual(
+      [
+        `Could not write the JUnit file 'reports/checks.xml'${refusal}`,
+        `Could not write the checks output 'reports/results.json'${refusal}`,
+        `Could not write the judge cache${refusal}`,
+      ].sort(),
+    );
     const intoLink = await runAction(inputsFor(s, { ...inputs, 'checks-junit': 'elsewhere/checks.xml' }), {
       ...fork(dir),
       env: { ...fork(dir).env, OPENAI_BASE_URL: j.url },
