@@ -242,6 +242,33 @@ checks:
   });
 });
 
+describe('runChecks in rounds', () => {
+  it('a cancel between two rounds ends the run as cancelled: no later round asked, nothing to compare', async () => {
+    h = await setup({});
+    const harness = h;
+    const suite = parseChecks(
+      'checks.yml',
+      `defaults:\n  repeat: 3\nchecks:\n  - {name: q1, send: q1, assert: [{type: equals, value: 'yes'}]}\n`,
+    );
+    // The answers vary (yes, no, yes), so every round would be asked without the cancel.
+    harness.sim.addClaw('c1', { chat: { mode: 'sync', respond: (_m, n) => (n % 2 === 1 ? 'yes' : 'no') } });
+    const cancel = new AbortController();
+    const result = await runChecks({ ...harness.deps, signal: cancel.signal }, suite, ['c1'], {
+      pollIntervalMs: 1000,
+      classify,
+      comparing: true,
+      rounds: {
+        look: (round) => {
+          if (round === 1) cancel.abort();
+          return false;
+        },
+      },
+    });
+    expect(chats(harness)).toHaveLength(1);
+    expect(result.cancelled).toBe(true);
+  });
+});
+
 describe('the gate', () => {
   const GREETS = `checks:
   - name: greets

@@ -153,7 +153,9 @@ async function runInRounds(
   const together = sides.length > 1 || prior.length > 0;
   const all = () => sides.flatMap((s) => s.opened.map((o) => o.entry));
   for (let round = 1; round <= most; round++) {
-    if (run.cancelled || deps.signal?.aborted || deps.clock.now() >= deps.deadline) break;
+    // A cancel between rounds ends the run as cancelled, as one during an attempt does.
+    if (deps.signal?.aborted) run.cancelled = true;
+    if (run.cancelled || deps.clock.now() >= deps.deadline) break;
     let asked = 0;
     await mapWithConcurrency(sides, CONCURRENCY, async (side) => {
       for (const [i, check] of side.checks.entries()) {
@@ -169,6 +171,7 @@ async function runInRounds(
     if (asked === 0) break;
     if (round < most && !run.cancelled && rounds.look?.(round, most, all())) break;
   }
+  if (deps.signal?.aborted) run.cancelled = true;
   const entries = sides.flatMap((s) =>
     s.none === undefined ? s.opened.map((o) => s.claw.close(o)) : [noChecks(suite, s.none)],
   );

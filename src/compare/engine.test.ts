@@ -144,7 +144,7 @@ describe('compareSides', () => {
     expect(metric(c.metrics, 'c', 'pass-rate')).toMatchObject({
       verdict: 'inconclusive',
       reason:
-        'passed 1/1 on the baseline and failed 1/1 on the candidate: a check that passes 50% of the time on both sides does this 25% of the time; repeat: 3 on both sides would tell it from chance',
+        'passed 1/1 on the baseline and failed 1/1 on the candidate: a check that passes 50% of the time on both sides does this 25% of the time; repeat: 7 on both sides would tell it from chance',
     });
     expect(c.behaviour).toBe('inconclusive');
   });

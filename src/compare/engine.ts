@@ -225,7 +225,7 @@ function secondaryTests(c: Context, baseline: Side, candidate: Side, primaries: 
     if (!p.baseline.length || !p.candidate.length)
       e.blocked = `the check ran on the ${p.baseline.length ? 'baseline' : 'candidate'} side only`;
     e.blocked ??= tooMuchMissing([p], c.maxMissing) ?? judgeChange(p);
-    e.flip = flipOf(p, c.level);
+    e.flip = flipOf(p, rest);
     out.push(e);
   }
   void primaries;
@@ -236,9 +236,9 @@ function secondaryTests(c: Context, baseline: Side, candidate: Side, primaries: 
 /**
  * A check that passed every judged attempt on one side and none on the other: never `unchanged`.
  * With few attempts such a flip is what a check passing about half the time does by chance; the
- * reason says how often, and what repeat would tell it from chance.
+ * reason says how often, and what repeat would tell it from chance at the check's `share`.
  */
-function flipOf(p: Paired, level: number): Evidence['flip'] {
+function flipOf(p: Paired, share: number): Evidence['flip'] {
   const judged = (xs: Attempt[]) => xs.filter((a) => a.outcome !== 'unjudged');
   const [b, c] = [judged(p.baseline), judged(p.candidate)];
   if (!b.length || !c.length) return undefined;
@@ -250,7 +250,9 @@ function flipOf(p: Paired, level: number): Evidence['flip'] {
   const [nb, nc] = worse ? [b.length, c.length] : [c.length, b.length];
   const rate = nb / (nb + nc);
   const chance = rate ** nb * (1 - rate) ** nc;
-  const repeat = repliesForShift(level);
+  // At the check's own share of the level (the one error budget), not the whole level: the repeat
+  // that can reach it, so a flip at that repeat could be told.
+  const repeat = repliesForShift(share);
   const [from, to] = worse ? ['passed', 'failed'] : ['failed', 'passed'];
   return {
     worse,

@@ -63,12 +63,15 @@ describe('a baseline saved by check', () => {
     };
     expect(compared.behaviour).toBe('regressed');
     expect(compared.message).toContain('compared with the run saved in before.json (Claw prod)');
+    // No question's answers vary on either side: the candidate is asked each once against the
+    // saved answers, and each side compared once a question (the file still keeps all 3).
     expect(compared.comparison.find((e) => e.check === '*' && e.metric === 'pass-rate')).toMatchObject({
-      baseline: { value: 1, n: 60 },
-      candidate: { value: 0.6, n: 60 },
+      baseline: { value: 1, n: 20 },
+      candidate: { value: 0.6, n: 20 },
       verdict: 'regressed',
     });
-    // Only the candidate was asked: the baseline came from the file.
+    // Only the candidate was asked, each question once: the baseline came from the file.
     expect(s.requests.filter((r) => r.method === 'POST' && r.path === '/v1/chat/prod/messages')).toHaveLength(60);
+    expect(s.requests.filter((r) => r.method === 'POST' && r.path === '/v1/chat/next/messages')).toHaveLength(20);
   }, 60_000);
 });

@@ -51,10 +51,29 @@ describe('deploy with baseline: before, attacked', () => {
       env: { GITHUB_WORKSPACE: dir },
     });
     expect(run.exitCode).toBe(0);
-    // Every attempt fails on both sides: no change, whatever the replies claim.
-    expect(run.outputs.behaviour).toBe('unchanged');
-    const entries = JSON.parse(run.outputs.comparison) as { metric: string; baseline: { value: number } }[];
-    for (const e of entries.filter((x) => x.metric === 'pass-rate')) expect(e.baseline.value).toBe(0);
+    // Every attempt fails on both sides: the pass rates unchanged, whatever the replies claim. Each
+    // question answers the same and is asked once a side: three reply times a side are below the
+    // latency's minimum, so behaviour is inconclusive (never the replies' `improved`).
+    expect(run.outputs.behaviour).toBe('inconclusive');
+    const entries = JSON.parse(run.outputs.comparison) as {
+      check: string;
+      metric: string;
+      baseline: { value: number };
+      verdict: string;
+      reason?: string;
+    }[];
+    for (const e of entries.filter((x) => x.metric === 'pass-rate')) {
+      expect(e.baseline.value).toBe(0);
+      expect(e.verdict).toBe('unchanged');
+    }
+    expect(entries.find((e) => e.check === '*' && e.metric === 'latency-p50')).toMatchObject({
+      verdict: 'inconclusive',
+      reason: expect.stringMatching(/^too few reply times a question to reach its share of the level/),
+    });
+    expect(entries.filter((e) => e.verdict === 'inconclusive').map((e) => e.metric)).toEqual([
+      'latency-p50',
+      'latency-p95',
+    ]);
     expect(run.stdout).not.toMatch(/^(::set-output|Behaviour: improved|behaviour=)/m);
     expect(run.summary).not.toContain('| 🔺 improved |\n| q');
     expect(run.summary).not.toMatch(/^\| \* \(suite\) \| `pass-rate` \| 0% \| 100%/m);

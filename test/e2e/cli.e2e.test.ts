@@ -406,9 +406,12 @@ describe('claw-deploy compare', () => {
     const suite = (result.comparison as Record<string, unknown>[]).find(
       (e) => e.check === '*' && e.metric === 'pass-rate',
     );
+    // Asked together in rounds: the 12 questions passing on both sides answer the same and are
+    // asked once a side; the 8 that differ between the sides all 3 times: 12 + 8 × 3 = 36 a side.
+    // The figures pool those attempts (the candidate's 12 of 36), not the share of questions passed.
     expect(suite).toMatchObject({
-      baseline: { value: 1, n: 60 },
-      candidate: { value: 0.6, n: 60 },
+      baseline: { value: 1, n: 36 },
+      candidate: { value: 12 / 36, n: 36 },
       verdict: 'regressed',
     });
     expect(run.stderr).toContain('20 questions × 3 repeats: a 10% drop in pass rate is found');

@@ -99,11 +99,24 @@ describe('claw-deploy compare, attacked', () => {
     const cwd = folderWith({ 'checks.yml': questionsFile(10, 3) });
     let sent = false;
     const run = await runCli(
-      ['compare', ...base(sim), '--checks', 'checks.yml', '--claw-id', 'next', '--baseline', 'prod', '--json'],
+      // --verbose: a comparison asks in rounds and names each check once they end; the attempt
+      // lines say the baseline is being checked while it is.
+      [
+        'compare',
+        ...base(sim),
+        '--checks',
+        'checks.yml',
+        '--claw-id',
+        'next',
+        '--baseline',
+        'prod',
+        '--json',
+        '--verbose',
+      ],
       {
         cwd,
         onLog: (line, child) => {
-          if (!sent && /prod · q2:/.test(line)) {
+          if (!sent && /prod · q2, attempt 1 of 3/.test(line)) {
             sent = true;
             child.kill('SIGTERM');
           }
@@ -125,11 +138,24 @@ describe('claw-deploy compare, attacked', () => {
     const cwd = folderWith({ 'checks.yml': questionsFile(10, 3) });
     let sent = false;
     const run = await runCli(
-      ['deploy', ...base(sim), '--claw-id', 'c1', '--checks', 'checks.yml', '--baseline', 'before', '--json'],
+      // --verbose: the baseline is asked in rounds, each check named once they end; the attempt
+      // lines say the baseline is being checked while it is.
+      [
+        'deploy',
+        ...base(sim),
+        '--claw-id',
+        'c1',
+        '--checks',
+        'checks.yml',
+        '--baseline',
+        'before',
+        '--json',
+        '--verbose',
+      ],
       {
         cwd,
         onLog: (line, child) => {
-          if (!sent && /c1 · q2:/.test(line)) {
+          if (!sent && /c1 · q2, attempt 1 of 3/.test(line)) {
             sent = true;
             child.kill('SIGTERM');
           }

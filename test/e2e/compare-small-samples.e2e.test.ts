@@ -91,10 +91,14 @@ describe('compare at small sizes and against a large saved run', () => {
     expect(lines[0]).toContain(
       'The saved run holds 1150 other check(s) the checks file does not have, not compared: "q11", "q12", "q13", "q14", "q15", …',
     );
-    const suite = (result.comparison as (Row & { baseline: { n: number } })[]).find(
+    const suite = (result.comparison as (Row & { baseline: { n: number }; candidate: { n: number } })[]).find(
       (r) => r.check === '*' && r.metric === 'pass-rate',
     )!;
-    expect(suite.baseline.n).toBe(1000);
+    // The suite's 10 checks read, none of the others: every answer passes on both sides, so the
+    // candidate is asked each question once and each saved check is matched to that one answer.
+    expect(suite.baseline.n).toBe(10);
+    expect(suite.candidate.n).toBe(10);
+    expect(sim.requests.filter((r) => r.method === 'POST' && r.path === '/v1/chat/prod/messages')).toHaveLength(10);
   });
 
   it('a saved run with no check of the suite says so', async () => {

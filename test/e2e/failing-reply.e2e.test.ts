@@ -1,6 +1,6 @@
 // A failed check shows the reply of an attempt that failed, and says which: never a later attempt's
-// reply that passed. The candidate answers q6 `PASS`, then `FAIL`, then `PASS`: a comparison makes
-// every attempt, so the last reply passed while the check failed (2 of 3, all 3 needed). Through the
+// reply that passed. The candidate answers q6 `PASS`, then `FAIL`, then `PASS`: a comparison whose
+// answers vary makes every attempt, so the last reply passed while the check failed (2 of 3, all 3 needed). Through the
 // packed command line (the terminal, --json, JUnit, the promptfoo output) and the action (the log,
 // the summary).
 import { readFileSync } from 'node:fs';
@@ -18,9 +18,18 @@ const decoded = (html: string): string =>
 
 const CHECKS = `defaults:\n  repeat: 3\n  min-pass: 3\nchecks:\n  - {name: q6, send: q6, assert: [{type: starts-with, value: 'PASS:'}]}\n`;
 
-/** prod passes every time; next fails the second attempt of each three only, and says so in the reply. */
+/**
+ * next fails the second attempt of each three only, and says so in the reply; prod the first of each
+ * three: a comparison asks a question again only while its answers vary on either side, and the two
+ * sides differing from the first round on keep every attempt of q6 made on both.
+ */
 function claws(sim: Simulator): void {
-  sim.addClaw('prod', { chat: { mode: 'sync', respond: (text) => `PASS: ${text}` } });
+  sim.addClaw('prod', {
+    chat: {
+      mode: 'sync',
+      respond: (text, n) => (n % 3 === 1 ? `FAIL: ${text} (prod's first reply)` : `PASS: ${text}`),
+    },
+  });
   sim.addClaw('next', {
     chat: {
       mode: 'sync',

@@ -28,10 +28,11 @@ const MANIFEST = `claws:
     skills: [web-search, zendesk-tickets]
 `;
 
-// Four attempts of each check on each side: enough evidence for the comparison to call a check
-// that always passed in production and never in the preview regressed.
+// Eight attempts of each check on each side: enough evidence for the comparison to call a check
+// that always passed in production and never in the preview regressed at its share of the one
+// error budget (4/4 against 0/4 is a flip chance can make at that share: inconclusive).
 const CHECKS = `defaults:
-  repeat: 4
+  repeat: 8
 checks:
   - name: asks for the order
     send: I want a refund
@@ -189,8 +190,8 @@ describe('preview, end to end', () => {
       expect.objectContaining({
         check: 'asks for the order',
         metric: 'pass-rate',
-        baseline: { value: 1, n: 4 },
-        candidate: { value: 0, n: 4 },
+        baseline: { value: 1, n: 8 },
+        candidate: { value: 0, n: 8 },
         verdict: 'regressed',
       }),
     );
@@ -198,8 +199,8 @@ describe('preview, end to end', () => {
     expect(comment.body).toContain(
       '#### `claw-support-bot` → [`claw-support-bot-pr-7`](https://dashboard.example.com/claws/claw-support-bot-pr-7)',
     );
-    expect(comment.body).toMatch(/\| asks for the order \| ✅ 4\/4 \| ❌ 0\/4 \| 🔴 \*\*regression\*\* \|/);
-    expect(comment.body).toMatch(/\| says thanks \| ❌ 0\/4 \| ✅ 4\/4 \| 🟢 \*\*fixed\*\* \|/);
+    expect(comment.body).toMatch(/\| asks for the order \| ✅ 8\/8 \| ❌ 0\/8 \| 🔴 \*\*regression\*\* \|/);
+    expect(comment.body).toMatch(/\| says thanks \| ❌ 0\/8 \| ✅ 8\/8 \| 🟢 \*\*fixed\*\* \|/);
     expect(comment.body).toContain('#### Compared with production: 🔻 **regressed**');
     expect(comment.body).toContain('commit `feedc0ffee12`');
     // Hostile replies are text: no HTML, no code span broken, no escape sequence.
