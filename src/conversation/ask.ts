@@ -11,7 +11,7 @@ import type { Logger } from '../clock.js';
 import { pollEvery } from '../poll.js';
 import type { Classifier } from '../status.js';
 import type { ExchangeTiming } from '../api/transport.js';
-import { type ReplyTimes, TAIL_SHARE } from './reply-times.js';
+import { type ReplyTimes, nextPlannedPoll } from './reply-times.js';
 
 export interface Ask {
   clawId: string;
@@ -69,9 +69,10 @@ export async function askClaw(
 ): Promise<Answer> {
   const { client, signal } = deps;
   const options = { deadline: ask.deadline, signal };
-  const plan = ask.replyTimes?.tasks ? ask.replyTimes.plan((ask.random ?? Math.random)()) : undefined;
-  // The plan's polls, the message, and a few past the plan for a slow reply.
-  if (plan) await roomForPolls(deps, ask, plan.length + 6);
+  const times = ask.replyTimes;
+  const plan = times?.tasks ? times.plan((ask.random ?? Math.random)()) : undefined;
+  // The message and the polls that follow all but the slowest of the Claw's replies to the end.
+  if (plan && times) await roomForPolls(deps, ask, plan.length + 1, 1 + times.pollsToFollow(plan, ask.pollIntervalMs));
   const asked = deps.clock.now();
   const answer = await client.sendMessage(ask.clawId, ask.message, options);
   const latency = new ReplyTime(answer.timing ?? { calledAt: asked, sentAt: asked, receivedAt: deps.clock.now() });
@@ -84,15 +85,11 @@ export async function askClaw(
     // the message went, so the pacer's spreading (which would stretch the interval) is not asked.
     const schedule = (): number => {
       const elapsed = latency.askedAt - latency.sentAt;
-      const planned = plan?.find((ms) => ms > elapsed + 1);
       // With a plan: its next quantile, but never more than a share of the time run so far later,
       // so no interval is wider than that share of the reply time, whatever the plan got wrong.
-      const step = Math.min(ask.pollIntervalMs, Math.max(1, elapsed * TAIL_SHARE));
       const due = !plan
         ? latency.askedAt + taskPollDelay(elapsed, ask.pollIntervalMs)
-        : planned !== undefined && (elapsed === 0 || planned <= elapsed + step)
-          ? latency.sentAt + planned
-          : latency.askedAt + step;
+        : latency.sentAt + nextPlannedPoll(plan, elapsed, ask.pollIntervalMs);
       return Math.max(0, due - deps.clock.now());
     };
     // Before a plan (the Claw's first replies), the fixed schedule, spread by the team's budget.
@@ -149,13 +146,21 @@ function plannedPolls(
  * message and its planned polls: a task cut in two by a reset would be measured to the reset's
  * wait, not to the Claw's time. The wait comes before the message, so it is never the Claw's.
  */
-async function roomForPolls(deps: Pick<RunContext, 'clock' | 'log' | 'pacer' | 'signal'>, ask: Ask, need: number) {
+async function roomForPolls(
+  deps: Pick<RunContext, 'clock' | 'log' | 'pacer' | 'signal'>,
+  ask: Ask,
+  least: number,
+  wanted: number,
+) {
   const pacer = deps.pacer;
   if (!pacer) return;
   const { limit, remaining, resetInMs } = pacer.reading();
   if (remaining === undefined || resetInMs === undefined || limit === undefined) return;
-  // A window too small for any task's polls is spent as it comes.
-  if (limit - pacer.reserve < need || remaining - pacer.reserve >= need) return;
+  // A window too small for the plan's own polls is spent as it comes; one smaller than all wanted
+  // is waited for whole.
+  if (limit - pacer.reserve < least) return;
+  const need = Math.min(wanted, limit - pacer.reserve);
+  if (remaining - pacer.reserve >= need) return;
   // A reset after the attempt's deadline is not waited for: the message goes, polled as it can be.
   const wait = resetInMs + 50;
   if (wait >= ask.deadline - deps.clock.now()) return;
@@ -178,28 +183,31 @@ function quiet(log: Logger): Logger {
  */
 class ReplyTime {
   readonly sentAt: number;
+  /** The service had the message by then: a task's work started no later. */
+  private readonly startedBy: number;
   private done: number;
-  private notBefore: number;
+  /** How long the work had run at the least, by the last poll that found it running. */
+  private ranAtLeast = 0;
+  private task = false;
   private lastSent: number;
 
   constructor(message: ExchangeTiming) {
     this.sentAt = message.sentAt;
+    this.startedBy = message.receivedAt;
     this.lastSent = message.sentAt;
     this.done = message.receivedAt;
-    this.notBefore = message.receivedAt;
   }
 
   /** A task poll's exchange; `running` when it found the task still at work. */
   followed(poll: ExchangeTiming, running: boolean): void {
+    this.task = true;
     this.lastSent = poll.sentAt;
-    if (running) {
-      this.done = poll.receivedAt;
-      this.notBefore = poll.sentAt;
-    } else {
-      // The reply was there by the time the poll was answered; a poll held for the team's budget
-      // widens the bound (said with the figure) rather than leaving the reply outside it.
-      this.done = poll.receivedAt;
-    }
+    // The reply was there by the time the poll was answered; a poll held for the team's budget
+    // widens the bound (said with the figure) rather than leaving the reply outside it.
+    this.done = poll.receivedAt;
+    // Seen running when the poll went out or later, having started by the message's answer at the
+    // latest: the work took at least the difference, whatever either exchange's time on the wire.
+    if (running) this.ranAtLeast = Math.max(0, poll.sentAt - this.startedBy);
   }
 
   get ms(): number {
@@ -211,7 +219,8 @@ class ReplyTime {
     return this.lastSent;
   }
 
+  /** The low end: a synchronous reply's time is exact. */
   get lowMs(): number {
-    return Math.min(this.ms, Math.max(0, Math.round(this.notBefore - this.sentAt)));
+    return this.task ? Math.min(this.ms, Math.round(this.ranAtLeast)) : this.ms;
   }
 }

@@ -3,7 +3,16 @@
 // the quantiles of the times seen, once enough are known.
 import { describe, expect, it } from 'vitest';
 import { seededUniform } from '../compare/distributions.js';
-import { MIN_REPLIES_FOR_PLAN, ReplyTimes, intervalMedian, pointOf, turnbull } from './reply-times.js';
+import {
+  MIN_REPLIES_FOR_PLAN,
+  ReplyTimes,
+  TAIL_SHARE,
+  intervalMedian,
+  nextPlannedPoll,
+  pointOf,
+  pollsToReach,
+  turnbull,
+} from './reply-times.js';
 
 describe('turnbull', () => {
   it('puts the mass of exact times on them, evenly', () => {
@@ -66,5 +75,34 @@ describe('ReplyTimes.plan', () => {
     // Its middle poll is near the median of the times seen.
     expect(Math.abs(plan[2] - times.median()) / times.median()).toBeLessThan(0.15);
     expect(times.tasks).toBe(true);
+  });
+
+  it("counts every poll a task's schedule makes: the plan's, those the tail share adds, and past it", () => {
+    const plan = [400, 600, 750, 850, 1000, 1500];
+    // Followed by hand: each poll at the plan's next point, unless that is more than a fifth of the
+    // time run later.
+    const polls: number[] = [];
+    for (let t = 0; polls.length === 0 || t < 4000;) polls.push((t = nextPlannedPoll(plan, t, 5000)));
+    for (let i = 1; i < polls.length; i++) {
+      expect(polls[i]).toBeGreaterThan(polls[i - 1]);
+      expect(polls[i] - polls[i - 1]).toBeLessThanOrEqual(Math.max(1, polls[i - 1] * TAIL_SHARE) + 1e-9);
+    }
+    for (const ms of plan) expect(polls).toContain(ms);
+    expect(pollsToReach(plan, 4000, 5000)).toBe(polls.length);
+    // More than the plan's own: room for only those cut slow tasks at the window's reset.
+    expect(polls.length).toBeGreaterThan(plan.length + 6);
+    // The poll interval caps the waits, so a long horizon costs more polls, never unbounded work.
+    expect(pollsToReach(plan, 60_000, 1000)).toBeGreaterThan(pollsToReach(plan, 60_000, 5000));
+    expect(pollsToReach(plan, 1e12, 1)).toBe(1000);
+  });
+
+  it('gives room to follow a reply twice as slow as the slowest seen', () => {
+    const times = new ReplyTimes();
+    for (let i = 0; i < 20; i++) times.add({ lowMs: 400 + 50 * i, highMs: 400 + 50 * i }, true);
+    const plan = times.plan(0.5)!;
+    const polls = times.pollsToFollow(plan, 5000);
+    expect(polls).toBeGreaterThanOrEqual(pollsToReach(plan, 2 * 1300, 5000));
+    expect(polls).toBeLessThanOrEqual(pollsToReach(plan, 2 * 1350, 5000));
+    expect(polls).toBeGreaterThan(pollsToReach(plan, 1350, 5000));
   });
 });

@@ -21,6 +21,35 @@ export const PLAN_LEVELS = [0.1, 0.3, 0.45, 0.55, 0.7, 0.9];
 /** No planned poll waits longer than this share of the time the task has run (and past the plan, each does). */
 export const TAIL_SHARE = 1 / 5;
 const ITERATIONS = 200;
+/**
+ * A task's polls are given room in the window to follow a reply this many times slower than the
+ * FOLLOW_LEVEL quantile of those seen: few replies seen say little of the tail, and each doubling
+ * costs only a few polls (their waits grow by the tail share).
+ */
+export const FOLLOW_LEVEL = 0.98;
+const FOLLOW_MARGIN = 2;
+/** The most polls `pollsToReach` counts: bounds its work whatever the plan and horizon. */
+const MAX_COUNTED_POLLS = 1000;
+
+/**
+ * When a task followed by `plan` (ms after the message) is polled next, having run `elapsedMs`:
+ * the plan's next point, unless that is more than TAIL_SHARE of the time run later (then that
+ * share, as past the plan), never more than `pollIntervalMs` later.
+ */
+export function nextPlannedPoll(plan: readonly number[], elapsedMs: number, pollIntervalMs: number): number {
+  const planned = plan.find((ms) => ms > elapsedMs + 1);
+  const step = Math.min(pollIntervalMs, Math.max(1, elapsedMs * TAIL_SHARE));
+  return planned !== undefined && (elapsedMs === 0 || planned <= elapsedMs + step) ? planned : elapsedMs + step;
+}
+
+/** How many polls `nextPlannedPoll` makes until one goes out at `horizonMs` or later. */
+export function pollsToReach(plan: readonly number[], horizonMs: number, pollIntervalMs: number): number {
+  let polls = 0;
+  for (let t = 0; polls < MAX_COUNTED_POLLS && (polls === 0 || t < horizonMs); polls++) {
+    t = nextPlannedPoll(plan, t, pollIntervalMs);
+  }
+  return polls;
+}
 
 /**
  * Turnbull's estimate of the distribution behind interval-censored times: the masses on the
@@ -132,6 +161,16 @@ export class ReplyTimes {
   /** How many polls a task costs at most by the plan, the message aside (the tail aside too). */
   get plannedPolls(): number {
     return PLAN_LEVELS.length + 1;
+  }
+
+  /**
+   * How many polls following a task by `plan` costs to reach a slow reply (FOLLOW_MARGIN times the
+   * FOLLOW_LEVEL quantile of the times seen): the plan's own and those the tail share adds between
+   * and after them. Room for fewer cut slow tasks at the window's reset, leaving them nearly unbounded.
+   */
+  pollsToFollow(plan: readonly number[], pollIntervalMs: number): number {
+    this.estimate ??= turnbull(this.seen);
+    return pollsToReach(plan, FOLLOW_MARGIN * quantileOf(this.estimate, FOLLOW_LEVEL), pollIntervalMs);
   }
 
   /** The typical width of the intervals seen (their median), in ms; 0 when all are exact. */
