@@ -37,6 +37,27 @@ const metric = (m: MetricResult[], check: string, name: MetricResult['metric']) 
 const profile = (drop: number) => (q: number) => (q % 5 ? 0.99 : 0.54) * (1 - drop);
 
 describe('compareSides', () => {
+  it('weighs every question alike in the suite pass rate, however often the gate asked it', () => {
+    // 12 questions steady on both sides, asked once; 8 that fail on the candidate asked 3 times.
+    const side = (label: string, failing: boolean): Side => {
+      const attempts: Attempt[] = [];
+      for (let q = 0; q < 20; q++)
+        for (let r = 0; r < (q < 12 ? 1 : 3); r++)
+          attempts.push({ question: `q${q}`, outcome: failing && q >= 12 ? 'fail' : 'pass' });
+      return { label, checks: [{ check: 'c', attempts }] };
+    };
+    const suite = (tolerance?: number) =>
+      compareSides(side('before', false), side('after', true), {
+        ...(tolerance === undefined ? {} : { tolerance: { passRate: tolerance } }),
+      }).metrics.find((m) => m.check === '*' && m.metric === 'pass-rate')!;
+    // Pooled, the candidate would read 12 of 36 (a 67-point drop); by question it passes 12 of 20.
+    expect(suite()).toMatchObject({ baseline: { value: 1, n: 20 }, candidate: { value: 0.6, n: 20 } });
+    expect(suite().change).toBeCloseTo(-0.4, 12);
+    expect(suite().verdict).toBe('regressed');
+    // A 40-point drop is inside a 50-point tolerance.
+    expect(suite(0.5).verdict).not.toBe('regressed');
+  });
+
   it('says nothing when nothing was compared', () => {
     expect(compareSides(side('a'), side('b'))).toEqual({ behaviour: '', metrics: [] });
   });

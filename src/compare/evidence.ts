@@ -3,7 +3,7 @@
 // blocks a verdict (missing data, a judge change). The verdicts and the corrections for many
 // metrics are decided in engine.ts.
 import { clip, flattenControls } from '../format.js';
-import { type Stratum, pooledDifference, stratifiedDifference } from './binary.js';
+import { pooledDifference, stratifiedDifference } from './binary.js';
 import { binomialAtMostAll, hypergeometricExactly } from './distributions.js';
 import { type TimedStratum, quantile, stratifiedShift } from './rank.js';
 import type { Attempt, CheckRun, Figure, MetricName } from './types.js';
@@ -130,32 +130,46 @@ const rate = (attempts: readonly Attempt[]): Figure => {
   return { value: n ? passes(attempts) / n : null, n };
 };
 
+/**
+ * Each question's judged attempts on one side, cut to the same number for every question (the
+ * fewest any question with one has): a question asked more often because its answers varied
+ * (the gate asks a steady one fewer times) must not weigh more in the suite's figure, or a drop
+ * in the questions that vary reads larger than it is. Repeats that differ between the sides by
+ * design (5 against 3) are kept: each side is cut on its own.
+ */
+function evenPerQuestion(pairs: readonly Paired[], side: 'baseline' | 'candidate'): Map<string, Attempt[]> {
+  const byQuestion = new Map<string, Attempt[]>();
+  for (const p of pairs)
+    for (const a of judged(p[side])) {
+      const key = `${p.check}\u0000${a.question}`;
+      const list = byQuestion.get(key);
+      if (list) list.push(a);
+      else byQuestion.set(key, [a]);
+    }
+  const fewest = Math.min(...[...byQuestion.values()].map((list) => list.length));
+  for (const [key, list] of byQuestion) byQuestion.set(key, list.slice(0, fewest));
+  return byQuestion;
+}
+
 /** The suite's pass rate, stratified by question (CMH and the Mantel–Haenszel difference). */
 export function suitePassRate(pairs: readonly Paired[], level: number, margin: number): Evidence {
-  const strata = new Map<string, Stratum>();
-  const stratum = (key: string) => {
-    const s = strata.get(key) ?? { baselineEvents: 0, baselineTrials: 0, candidateEvents: 0, candidateTrials: 0 };
-    strata.set(key, s);
-    return s;
-  };
-  for (const p of pairs) {
-    for (const a of judged(p.baseline)) {
-      const s = stratum(`${p.check}\u0000${a.question}`);
-      s.baselineTrials++;
-      if (a.outcome === 'pass') s.baselineEvents++;
-    }
-    for (const a of judged(p.candidate)) {
-      const s = stratum(`${p.check}\u0000${a.question}`);
-      s.candidateTrials++;
-      if (a.outcome === 'pass') s.candidateEvents++;
-    }
-  }
-  const test = stratifiedDifference([...strata.values()], level);
+  const baseline = evenPerQuestion(pairs, 'baseline');
+  const candidate = evenPerQuestion(pairs, 'candidate');
+  const strata = [...new Set([...baseline.keys(), ...candidate.keys()])].map((key) => {
+    const [b, c] = [baseline.get(key) ?? [], candidate.get(key) ?? []];
+    return {
+      baselineEvents: passes(b),
+      baselineTrials: b.length,
+      candidateEvents: passes(c),
+      candidateTrials: c.length,
+    };
+  });
+  const test = stratifiedDifference(strata, level);
   return binaryEvidence(
     '*',
     'pass-rate',
-    rate(pairs.flatMap((p) => p.baseline)),
-    rate(pairs.flatMap((p) => p.candidate)),
+    rate([...baseline.values()].flat()),
+    rate([...candidate.values()].flat()),
     test,
     -1,
     margin,
