@@ -39,6 +39,7 @@ import { TRUSTED_FILES } from './config/fork.js';
 import { clip } from './format.js';
 import { forkEventOfShell, githubRun } from './workflow-run.js';
 import { folderHealthHost, usableFolder } from './health/folder-host.js';
+import { placeProblem } from './config/place.js';
 import {
   COMMANDS,
   type CommandResult,
@@ -276,6 +277,8 @@ async function historyFolderRefusal(
     return `--history-dir keeps the history of deploy, rollback and health (their records, runs and status page), which deployments reads; not of ${definition.name}: expected claw-deploy deploy|rollback|health|deployments … --history-dir ${dir}.`;
   if (args.statusPage && !(definition.inputs as readonly string[]).includes('status-page'))
     return `--status-page renders health's status page: expected claw-deploy health … --history-dir ${dir} --status-page (${definition.name} keeps its records there, and the next health run shows them).`;
+  const place = placeProblem(dir, cwd, 'the current folder');
+  if (place) return `--history-dir is ${JSON.stringify(dir)}: ${place}; expected a folder of its own.`;
   if (!(await usableFolder(resolve(cwd, dir))))
     return `--history-dir is ${JSON.stringify(dir)}, which is not a folder: expected a folder (created when missing) to keep the history in.`;
   return undefined;

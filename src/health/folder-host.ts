@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import { lstat, mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
+import { placeProblem } from '../config/place.js';
 import type { BranchFile, BranchSnapshot, FileChange, HealthHost, IssueHost } from './host.js';
 
 /** The most files a folder's listing takes: far past any history's (a file per month and Claw badge). */
@@ -70,6 +71,10 @@ export function folderHealthHost(folder: string): HealthHost {
         // and is never replaced.
         const paths = changes.map((change) => inside(change.path));
         for (const path of paths) {
+          // Judged by where it leads, not by its name: a link inside the folder (to a folder
+          // outside it, into '.git') is never written through.
+          const problem = placeProblem(path, root, 'the history folder');
+          if (problem) throw new Error(`${relative(root, path)} is not written: ${problem}`);
           const found = await lstat(path).catch(() => undefined);
           if (found && !found.isFile())
             throw new Error(`${relative(root, path)} is not a regular file: it is not replaced`);
@@ -82,8 +87,9 @@ export function folderHealthHost(folder: string): HealthHost {
           }
           await mkdir(dirname(path), { recursive: true });
           // Whole or not at all: a reader never meets half a file.
+          // Created new ('wx'): a file or a link someone left at that name is never written through.
           const temporary = `${path}.${process.pid}.tmp`;
-          await writeFile(temporary, change.content);
+          await writeFile(temporary, change.content, { flag: 'wx' });
           await rename(temporary, path);
         }
         return 'written';

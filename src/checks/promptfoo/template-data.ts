@@ -371,8 +371,9 @@ export function contains(key: Data, container: Data, budget: Budget): boolean {
   }
   if (typeof container === 'string') {
     const part = jsString(key, budget);
-    // A search: each character of the text looked at, some more than once.
-    budget.charge(2 * container.length + part.length);
+    // A search: at worst each character of the text compared with each of the part's (the engine's
+    // search is not linear on every input), so a long part in a long text is charged what it may cost.
+    budget.charge(container.length * Math.max(2, part.length) + part.length);
     return container.includes(part);
   }
   if (isMapping(container)) {

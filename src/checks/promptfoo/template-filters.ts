@@ -577,7 +577,8 @@ function replaceText(kit: FilterKit, v: Data, [old, replacement, maxCount]: Data
   else if (typeof old !== 'string') return v;
   const str = typeof v === 'number' ? String(v) : v;
   if (typeof str !== 'string') return v;
-  kit.budget.charge(str.length + old.length);
+  // The searches together: at worst each character of the text compared with each of `old`'s.
+  kit.budget.charge(str.length * Math.max(1, old.length) + old.length);
   const by = jsString(replacement, kit.budget);
   if (old === '') {
     kit.budget.room((str.length + 1) * by.length + str.length);

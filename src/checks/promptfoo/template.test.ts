@@ -228,8 +228,16 @@ describe('a template cannot outlast its bounds', () => {
     ['{{ "ab" | center(999999999999) }}', /builds a text of more than/],
     ['{{ [1] | batch(999999999999, "x") }}', /builds a list of more than/],
     ['{{ "abc" | replace("", long) }}', /builds a text of more than/],
+    // A long part searched for in a long text: the engine's search may compare each pair of characters.
+    ['{% if (part ~ "b" ~ part) in text %}{% endif %}', /handles more than/],
+    ['{{ text | replace(part ~ "b" ~ part, "z") | length }}', /handles more than/],
   ])('%s', (template, message) => {
-    const err = errorOf(template, { big, long: 'x'.repeat(HOLD_LIMIT / 2) });
+    const err = errorOf(template, {
+      big,
+      long: 'x'.repeat(HOLD_LIMIT / 2),
+      text: 'a'.repeat(2 ** 22),
+      part: 'a'.repeat(2 ** 16),
+    });
     expect(err?.kind).toBe('limit');
     expect(err?.message).toMatch(message);
   });
