@@ -28,11 +28,10 @@ const MANIFEST = `claws:
     skills: [web-search, zendesk-tickets]
 `;
 
-// Eight attempts of each check on each side: enough evidence for the comparison to call a check
-// that always passed in production and never in the preview regressed at its share of the one
-// error budget (4/4 against 0/4 is a flip chance can make at that share: inconclusive).
+// Four attempts of each check on each side, for the tests of the preview's life (made, updated,
+// closed, swept).
 const CHECKS = `defaults:
-  repeat: 8
+  repeat: 4
 checks:
   - name: asks for the order
     send: I want a refund
@@ -41,6 +40,11 @@ checks:
     send: Thanks!
     assert: [{type: icontains, value: welcome}]
 `;
+
+// Eight attempts, for the tests that read the comparison: enough evidence to call a check that
+// always passed in production and never in the preview regressed at its share of the one error
+// budget (4/4 against 0/4 is a flip chance can make at that share: inconclusive).
+const COMPARED_CHECKS = CHECKS.replace('repeat: 4', 'repeat: 8');
 
 /** A Claw answers as its config says: a generous refund policy skips the order number. */
 function answers(config: Record<string, unknown>): (message: string) => string {
@@ -165,7 +169,15 @@ describe('preview, end to end', () => {
   it('opened: a preview from production plus the manifest, skills, deployed, checks beside production, one comment', async () => {
     const sim = await service();
     const gh = await gitHub();
-    const result = await run(sim, gh, { name: 'pull_request', action: 'opened', pr: 7 }, { 'fail-on': 'never' });
+    const result = await run(
+      sim,
+      gh,
+      { name: 'pull_request', action: 'opened', pr: 7 },
+      { 'fail-on': 'never' },
+      {},
+      MANIFEST,
+      COMPARED_CHECKS,
+    );
     expect(result.exitCode).toBe(0);
     const preview = sim.claws.get('claw-support-bot-pr-7');
     expect(preview?.config).toMatchObject({ policy: { refunds: 'generous' }, personality: { tone: 'formal' } });
@@ -219,7 +231,15 @@ describe('preview, end to end', () => {
     ] as const) {
       const sim = await service();
       const gh = await gitHub();
-      const result = await run(sim, gh, { name: 'pull_request', action: 'opened', pr: 7 }, { 'fail-on': failOn });
+      const result = await run(
+        sim,
+        gh,
+        { name: 'pull_request', action: 'opened', pr: 7 },
+        { 'fail-on': failOn },
+        {},
+        MANIFEST,
+        COMPARED_CHECKS,
+      );
       expect(result.exitCode, failOn).toBe(code);
       await sim.stop();
       await gh.stop();
@@ -813,7 +833,15 @@ describe("preview's comparison, attacked", () => {
       newClawChat: () => ({ mode: 'sync', reply: FORGED.replace('order number', 'order') }),
     });
     const gh = await gitHub();
-    const result = await run(sim, gh, { name: 'pull_request', action: 'opened', pr: 7 }, { 'fail-on': 'never' });
+    const result = await run(
+      sim,
+      gh,
+      { name: 'pull_request', action: 'opened', pr: 7 },
+      { 'fail-on': 'never' },
+      {},
+      MANIFEST,
+      COMPARED_CHECKS,
+    );
     expect(result.exitCode).toBe(0);
     expect(result.outputs.behaviour).toBe('regressed');
     expect(Number(result.outputs.regressions)).toBeGreaterThanOrEqual(1);
