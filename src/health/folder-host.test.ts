@@ -20,7 +20,7 @@ describe('the history folder', () => {
   it('writes a new part as a regular file (the control)', async () => {
     const { folder, host } = world();
     const change = { path: 'history/deployments/2026-12.ndjson', content: 'line\n' };
-    expect(await host.branch.commit(await host.branch.snapshot(), [change])).toBe('written');
+    expect(await host.branch.commit(await host.branch.snapshot(), [change], 'test')).toBe('written');
     expect(readFileSync(join(folder, change.path), 'utf8')).toBe('line\n');
   });
 
@@ -28,7 +28,7 @@ describe('the history folder', () => {
     const { folder, outside, host } = world();
     symlinkSync(outside, join(folder, 'history'));
     const change = { path: 'history/victim', content: 'sealed index' };
-    await expect(host.branch.commit(await host.branch.snapshot(), [change])).rejects.toThrow(
+    await expect(host.branch.commit(await host.branch.snapshot(), [change], 'test')).rejects.toThrow(
       /history\/victim is not written: it links outside the history folder/,
     );
     expect(readFileSync(join(outside, 'victim'), 'utf8')).toBe('ORIG');
@@ -39,7 +39,7 @@ describe('the history folder', () => {
     mkdirSync(join(folder, 'history'));
     symlinkSync(join(outside, 'victim'), join(folder, 'history', `index.json.${process.pid}.tmp`));
     const change = { path: 'history/index.json', content: 'sealed index' };
-    await expect(host.branch.commit(await host.branch.snapshot(), [change])).rejects.toThrow(/EEXIST/);
+    await expect(host.branch.commit(await host.branch.snapshot(), [change], 'test')).rejects.toThrow(/EEXIST/);
     expect(readFileSync(join(outside, 'victim'), 'utf8')).toBe('ORIG');
   });
 });
