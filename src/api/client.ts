@@ -172,13 +172,7 @@ export class AmsClient {
     const found = new Map<string, Deployment>();
     let statuses = false;
     let firstPage: Deployment[] | undefined;
-    const request: ApiRequest = {
-      method: 'GET',
-      route: '/deployments',
-      scope: 'deployments:read',
-      what: 'the list of deployments',
-      ...options,
-    };
+    const request = deploymentsList(options);
     for await (const page of this.pages(request, 'deployments', maxPages)) {
       const deployments = page.map(listedDeployment).filter((d): d is Deployment => d !== undefined);
       firstPage ??= deployments;
@@ -220,13 +214,7 @@ export class AmsClient {
     clawId: string,
     { limit, maxPages, ...options }: CallOptions & { limit: number; maxPages: number },
   ): Promise<{ deployments: Deployment[]; pages: number; more: boolean }> {
-    const request: ApiRequest = {
-      method: 'GET',
-      route: '/deployments',
-      scope: 'deployments:read',
-      what: 'the list of deployments',
-      ...options,
-    };
+    const request = deploymentsList(options);
     const deployments: Deployment[] = [];
     let pages = 0;
     let more = false;
@@ -611,5 +599,16 @@ export function toClaw(item: unknown, fallbackId?: string): Claw {
       readString(object, ['deploymentStatus', 'deployment_status', 'currentDeploymentStatus']),
     url: readUrl(object),
     raw: object,
+  };
+}
+
+/** `GET /v1/deployments`: the list every reader of it pages through. */
+function deploymentsList(options: CallOptions): ApiRequest {
+  return {
+    method: 'GET',
+    route: '/deployments',
+    scope: 'deployments:read',
+    what: 'the list of deployments',
+    ...options,
   };
 }

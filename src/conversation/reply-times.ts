@@ -158,11 +158,6 @@ export class ReplyTimes {
     return [...new Set(offsets.filter((ms) => ms > 0))].sort((a, b) => a - b);
   }
 
-  /** How many polls a task costs at most by the plan, the message aside (the tail aside too). */
-  get plannedPolls(): number {
-    return PLAN_LEVELS.length + 1;
-  }
-
   /**
    * How many polls following a task by `plan` costs to reach a slow reply (FOLLOW_MARGIN times the
    * FOLLOW_LEVEL quantile of the times seen): the plan's own and those the tail share adds between
