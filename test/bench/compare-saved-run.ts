@@ -8,22 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { behavingClaw, questionsFile } from '../sim/behaviour.ts';
 import { DEMO_KEY, Simulator } from '../sim/server.ts';
-
-export function largeSavedRun(checks: number, repeat: number, clawId = 'prod'): string {
-  const results = Array.from({ length: checks }, (_, i) => ({
-    metadata: {
-      clawDeploy: {
-        check: `q${i + 1}`,
-        clawId,
-        samples: Array.from({ length: repeat }, (_, j) => ({
-          outcome: 'pass',
-          latencyMs: 700 + ((i * 31 + j * 17) % 200),
-        })),
-      },
-    },
-  }));
-  return JSON.stringify({ results: { results } });
-}
+import { savedRun } from '../support/saved-run.ts';
 
 export async function measureSavedRun(cli: string): Promise<string> {
   const sim = new Simulator({ speed: 20 });
@@ -31,7 +16,7 @@ export async function measureSavedRun(cli: string): Promise<string> {
   sim.addClaw('prod', behavingClaw({ passRates: [1] }));
   const cwd = mkdtempSync(join(tmpdir(), 'claw-saved-'));
   writeFileSync(join(cwd, 'checks.yml'), questionsFile(10, 3));
-  writeFileSync(join(cwd, 'saved.json'), largeSavedRun(1160, 100));
+  writeFileSync(join(cwd, 'saved.json'), savedRun(1160, 100));
   const args = [cli, 'compare', '--base-url', `${sim.url}/v1`, '--poll-interval', '100ms', '--timeout', '300s'];
   args.push('--checks', 'checks.yml', '--claw-id', 'prod', '--baseline-file', 'saved.json');
   const timed = existsSync('/usr/bin/time');

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { behavingClaw, failsFirst, questionsFile } from '../sim/behaviour.ts';
 import { base, oneJsonObject, runCli } from './cli-run.ts';
+import { savedRun } from '../support/saved-run.ts';
 import { simulatorPerTest } from './service.ts';
 
 const start = simulatorPerTest({});
@@ -17,23 +18,6 @@ interface Row {
   metric: string;
   verdict: string;
   reason?: string;
-}
-
-/** A saved run of `checks` checks named q1…, each `repeat` attempts, every one passing in `ms`-ish. */
-function savedRun(checks: number, repeat: number, clawId = 'prod'): string {
-  const results = Array.from({ length: checks }, (_, i) => ({
-    metadata: {
-      clawDeploy: {
-        check: `q${i + 1}`,
-        clawId,
-        samples: Array.from({ length: repeat }, (_, j) => ({
-          outcome: 'pass',
-          latencyMs: 700 + ((i * 31 + j * 17) % 200),
-        })),
-      },
-    },
-  }));
-  return JSON.stringify({ results: { results } });
 }
 
 describe('compare at small sizes and against a large saved run', () => {
