@@ -90,6 +90,7 @@ export const health: Command<SettingsOf<(typeof HEALTH_READS)[number]>> = async 
       healthSummary(result),
       time ? healthTimeSummary(time.statuses, incidentLines(time)) : '',
       doraSummary(time?.dora),
+      ...(time?.historyCuts ?? []).map((line) => `> ⚠️ ${line}\n`),
     ]
       .filter(Boolean)
       .join('\n'),
