@@ -63,6 +63,10 @@ const blockOf = (f: RecordedFigure): string =>
  * figure it names that the bench never recorded (or recorded in the other form).
  */
 export function fillFigures(text: string, figures: FiguresFile['figures'], path: string): string {
+  // A line that starts with `<!--` opens an HTML block: Markdown would show the rest of the
+  // paragraph unformatted (and prettier splits it off).
+  const opening = /^[ \t]*<!-- figure:([\w.-]+)/m.exec(text);
+  if (opening) throw new Error(`${path}: the figure ${opening[1]} starts a line; put a word before it`);
   const missing: string[] = [];
   const known = (name: string, inline: boolean): RecordedFigure | undefined => {
     const f = Object.hasOwn(figures, name) ? figures[name] : undefined;

@@ -136,7 +136,11 @@ const shapeName = (s: SuiteShape) => `${s.questions}x${s.repeats}.sd${s.sigma ??
  */
 export function realisticFigures(runs: number): Measured {
   const measured = measureRows(runs);
-  const figures: Record<string, Figure> = { 'compare.runs': amount(runs) };
+  const figures: Record<string, Figure> = {
+    'compare.runs': amount(runs),
+    // The standard error of a share near 5% over `runs` comparisons, in points.
+    'compare.standard-error-at-5': amount(100 * Math.sqrt((0.05 * 0.95) / runs), 1, ' points'),
+  };
   const count = (m: RowResult, key: string) => m.shares.get(key) ?? 0;
   const aa = measured.filter((m) => m.row.name.startsWith('A/A') && !m.row.shape.candidateRepeats);
   for (const m of aa) figures[`compare.aa.${shapeName(m.row.shape)}`] = share(count(m, 'behaviour regressed'), runs);

@@ -251,7 +251,12 @@ export function costFigures(figures: CostFigures[]): Measured {
     out[`${costName(f)}.x-plain`] = times(plain ? f.conversation / plain.conversation : NaN);
     out[`${costName(f)}.minutes`] = amount(f.simSeconds / 60, 1, ' min');
     out[`${costName(f)}.behaviour`] = text(f.behaviour);
-    if (f.baseline === 'before' && f.costLine) out[`${costName(f)}.line`] = text(f.costLine);
+    if (f.baseline === 'before' && f.costLine) {
+      out[`${costName(f)}.line`] = text(f.costLine);
+      // The power line the cost line ends with: what the suite can find.
+      const power = /\d+ questions? × \d+ repeats?: [^;]*$/.exec(f.costLine.replace(/\.$/, ''))?.[0];
+      if (power) out[`${costName(f)}.power-line`] = text(power);
+    }
   }
   return { lines: table, figures: out };
 }

@@ -94,7 +94,12 @@ export async function recordFigures(
   figures: Record<string, Figure>,
 ): Promise<void> {
   const run = { run: new Date().toISOString(), node: process.version, command };
-  const next = withPart(readFigures(root), part, run, figures);
+  // The docs say how and when their figures were measured from the same file.
+  const about = {
+    [`${part}.command`]: text(command),
+    [`${part}.run`]: text(`${run.run.slice(0, 10)} on Node ${run.node}`),
+  };
+  const next = withPart(readFigures(root), part, run, { ...figures, ...about });
   const prettier = (await import('prettier')).default;
   const path = figuresPath(root);
   const options = { ...(await prettier.resolveConfig(path)), parser: 'json' };
