@@ -20,7 +20,7 @@ import { measureComparisons } from './compare.ts';
 import { realisticFigures } from './compare-realistic.ts';
 import { measureSavedRun } from './compare-saved-run.ts';
 import { measureQuiet, watchFigures } from './watch.ts';
-import { type Measured, recordFigures } from './figures.ts';
+import { type Figure, type Measured, amount, recordFigures } from './figures.ts';
 import { measureSuspects } from './suspects.ts';
 
 // Time scaled 20×: a 60 s window lasts 3 s; a 3-minute deployment 9 s; a 5 s poll 250 ms.
@@ -348,6 +348,76 @@ function writeSection(name: string, lines: string[]): void {
   writeFileSync(file, next);
 }
 
+/** Runs of dist/index.js at once (1, 5 and `runs` times 20), fleet steps of 20, fixed-interval pollers. */
+async function measureAllLoad(runs: number): Promise<LoadFigures[]> {
+  const load: LoadFigures[] = [];
+  for (const n of [1, 5, 20]) {
+    for (let run = 1; run <= (n === 20 ? runs : 1); run++) {
+      process.stderr.write(`load: ${n} concurrent run(s) of dist/index.js${n === 20 ? ` (${run} of ${runs})` : ''}…\n`);
+      load.push(await measureLoad('claw-deploy', n, runBundledAction));
+    }
+  }
+  for (let run = 1; run <= runs; run++) {
+    process.stderr.write(`fleet: one step rolling out 20 Claws (${run} of ${runs})…\n`);
+    load.push(await measureFleet(20));
+  }
+  for (const n of [1, 20]) {
+    process.stderr.write(`load: ${n} concurrent fixed-interval poller(s)…\n`);
+    load.push(await measureLoad('fixed-interval poller', n, runFixedIntervalPoller));
+  }
+  return load;
+}
+
+function loadLines(load: LoadFigures[], runs: number): string[] {
+  return [
+    `Setup: a team limit of ${LIMIT} requests per window; time scaled ${SPEED}× (the 60 s window lasts ${WINDOW_MS / 1000} s, a ${DEPLOY_SIM_MS / 60_000}-minute deployment ${DEPLOY_SIM_MS / SPEED / 1000} s, the 5 s poll interval ${POLL_MS} ms). All runs start together. The ideal time is the longer of the deployment itself and one trigger plus one final poll per run at the team's rate. Detection lag is from the simulator's final status to the process's exit. Goals: 0 failures, 0 429s, no window above ${LIMIT - Math.ceil(LIMIT / 10)} of ${LIMIT} (the reserve kept), ≤ 1.3× ideal, lag ≤ one poll interval. N = 20 runs ${runs} times.`,
+    '',
+    `| runner | N | failures | 429 share | busiest window (of ${LIMIT}) | requests / deployment | total time | ideal | total ÷ ideal | detection lag median / max | duplicate deployments | peak RSS |`,
+    '|---|---|---|---|---|---|---|---|---|---|---|---|',
+    ...load.map(
+      (f) =>
+        `| ${f.who} | ${f.n} | ${f.failures} | ${fmt((100 * f.rateLimited) / f.requests, 1)}% (${f.rateLimited}/${f.requests}) | ${f.busiestWindow} | ${fmt(f.perDeployment, 1)} | ${fmt(f.totalMs / 1000, 1)} s | ${fmt(f.idealMs / 1000, 1)} s | ${fmt(f.totalMs / f.idealMs, 2)}× | ${fmt(f.lagMedianMs)} / ${fmt(f.lagMaxMs)} ms (${fmt(f.lagMedianMs / POLL_MS, 2)} / ${fmt(f.lagMaxMs / POLL_MS, 2)} poll) | ${f.duplicates} | ${f.peakRssMb ? `${fmt(f.peakRssMb, 0)} MB` : '—'} |`,
+    ),
+  ];
+}
+
+/**
+ * The figures docs/fleet.md cites: one fleet step of 20 against a matrix of 20 runs, each as the
+ * range over the runs (`load.fleet.*`, `load.matrix.*`: requests per deployment, median lag, the
+ * busiest window, total over ideal, 429s).
+ */
+function loadFigures(load: LoadFigures[]): Record<string, Figure> {
+  const range = (xs: number[], digits: number, unit = '') => {
+    const [lo, hi] = [Math.min(...xs), Math.max(...xs)].map((x) => fmt(x, digits));
+    return { value: median(xs), text: `${lo === hi ? lo : `${lo}–${hi}`}${unit}` };
+  };
+  const out: Record<string, Figure> = {};
+  const groups = {
+    fleet: load.filter((f) => f.who === 'claw-deploy fleet (one step)'),
+    matrix: load.filter((f) => f.who === 'claw-deploy' && f.n === 20),
+  };
+  for (const [name, runs] of Object.entries(groups)) {
+    out[`load.${name}.requests-per-deployment`] = range(
+      runs.map((f) => f.perDeployment),
+      1,
+    );
+    out[`load.${name}.lag-median`] = range(
+      runs.map((f) => f.lagMedianMs),
+      0,
+      ' ms',
+    );
+    out[`load.${name}.busiest-window`] = amount(max(runs.map((f) => f.busiestWindow)));
+    out[`load.${name}.x-ideal`] = range(
+      runs.map((f) => f.totalMs / f.idealMs),
+      2,
+      '×',
+    );
+    out[`load.${name}.rate-limited`] = amount(runs.reduce((sum, f) => sum + f.rateLimited, 0));
+  }
+  out['load.runs'] = amount(groups.fleet.length);
+  return out;
+}
+
 /** A part's section as test/bench/RESULTS.md holds it, or a line saying how to measure it. */
 function recordedSection(name: string): string[] {
   const text = readFileSync(join(ROOT, 'test/bench/RESULTS.md'), 'utf8');
@@ -362,10 +432,10 @@ function recordedSection(name: string): string[] {
 // --- run ------------------------------------------------------------------------------------
 
 // `--runs K` repeats the N = 20 measurement K times (the busy case varies most from run to run);
-// `--only history`, `--only load`, `--only checks`, `--only latency`, `--only task-latency` (`--runs`
+// `--only history`, `--only checks`, `--only latency`, `--only task-latency` (`--runs`
 // checks), `--only baseline`, `--only health` or `--only incidents` runs that table alone (and
 // writes nothing down but `--only baseline --write`, its own section of test/bench/RESULTS.md).
-// The parts the docs cite (DOC_PARTS below: compare, sequential, cost, task-median, watch; all of
+// The parts the docs cite (DOC_PARTS below: load, compare, sequential, cost, task-median, watch; all of
 // them with `--only docs`) run at the size the docs quote unless `--runs` says otherwise, and with
 // --write update their sections of RESULTS.md and their figures in test/bench/figures.json.
 const benchStarted = performance.now();
@@ -411,6 +481,15 @@ if (args.only === 'incidents') {
 // each updates its section of test/bench/RESULTS.md and its figures in test/bench/figures.json,
 // which `npm run generate` fills into the docs.
 const DOC_PARTS: { name: string; runs: number; about: string; measure: (runs: number) => Promise<Measured> }[] = [
+  {
+    name: 'load',
+    runs: 3,
+    about: 'runs of 20 at once through dist/index.js (and of 1 and 5), one-step fleets of 20, fixed-interval pollers',
+    measure: async (runs) => {
+      const load = await measureAllLoad(runs);
+      return { lines: loadLines(load, runs), figures: loadFigures(load) };
+    },
+  },
   {
     name: 'compare',
     runs: 300,
@@ -459,8 +538,10 @@ const DOC_PARTS: { name: string; runs: number; about: string; measure: (runs: nu
     about: 'simulated watches a scenario (in process)',
     measure: async (runs) => {
       const watch = watchFigures(runs);
+      // The quiet years and the suspects at a fifth and a quarter of the watches, as the full run had them.
       const quiet = measureQuiet(Math.max(1, Math.round(runs / 5)));
-      return { lines: [...watch.lines, '', ...quiet, '', ...measureSuspects(runs)], figures: watch.figures };
+      const suspects = measureSuspects(Math.max(1, Math.round(runs / 4)));
+      return { lines: [...watch.lines, '', ...quiet, '', ...suspects], figures: watch.figures };
     },
   },
 ];
@@ -492,7 +573,7 @@ if (docParts.length) {
   process.exit(0);
 }
 const historyRuns: HistoryFigures[] = [];
-for (const fleet of args.only === 'load' ? [] : [false, true]) {
+for (const fleet of [false, true]) {
   for (const scenario of SCENARIOS) {
     for (const history of [false, true]) {
       for (let run = 1; run <= RUNS; run++) {
@@ -530,35 +611,6 @@ if (args.only === 'history') {
   process.exit(0);
 }
 
-const load: LoadFigures[] = [];
-for (const n of [1, 5, 20]) {
-  for (let run = 1; run <= (n === 20 ? RUNS : 1); run++) {
-    process.stderr.write(`load: ${n} concurrent run(s) of dist/index.js${n === 20 ? ` (${run} of ${RUNS})` : ''}…\n`);
-    load.push(await measureLoad('claw-deploy', n, runBundledAction));
-  }
-}
-for (let run = 1; run <= RUNS; run++) {
-  process.stderr.write(`fleet: one step rolling out 20 Claws (${run} of ${RUNS})…\n`);
-  load.push(await measureFleet(20));
-}
-for (const n of [1, 20]) {
-  process.stderr.write(`load: ${n} concurrent fixed-interval poller(s)…\n`);
-  load.push(await measureLoad('fixed-interval poller', n, runFixedIntervalPoller));
-}
-if (args.only === 'load') {
-  const rows = load.map(
-    (f) =>
-      `| ${f.who} | ${f.n} | ${f.failures} | ${f.rateLimited}/${f.requests} | ${f.busiestWindow} | ${fmt(f.perDeployment, 1)} | ${fmt(f.totalMs / 1000, 1)} s | ${fmt(f.lagMedianMs)} / ${fmt(f.lagMaxMs)} ms |`,
-  );
-  console.log(
-    [
-      '| runner | N | failures | 429s | busiest window | requests / deployment | total | lag median / max |',
-      '|---|---|---|---|---|---|---|---|',
-      ...rows,
-    ].join('\n'),
-  );
-  process.exit(0);
-}
 process.stderr.write('checks gate: 4 Claws × 4 checks × repeat 2 under 20 per 3 s…\n');
 const gate = gateTable(await measureChecksGate());
 process.stderr.write("the gate's latency under a tight budget…\n");
@@ -570,21 +622,13 @@ const incidentsTable = await measureIncidentsAtScale();
 process.stderr.write('what baseline: before costs…\n');
 // The parts the docs cite keep their recorded sections (`--only docs --write` measures them, with
 // their figures): the full run does not measure them again at another size.
-const docTables = DOC_PARTS.flatMap((p) => [...recordedSection(p.name), '']);
+const docTables = DOC_PARTS.filter((p) => p.name !== 'load').flatMap((p) => [...recordedSection(p.name), '']);
 const baselineGateTable = section('baseline', baselineTable(await measureBaselineGate()));
 process.stderr.write('start-up…\n');
 const start = await startUp(9);
 const cliStart = await cliStartUp(9);
 const kb = (file: string) => statSync(join(ROOT, file)).size / 1024;
 
-const loadTable = [
-  `| runner | N | failures | 429 share | busiest window (of ${LIMIT}) | requests / deployment | total time | ideal | total ÷ ideal | detection lag median / max | duplicate deployments | peak RSS |`,
-  '|---|---|---|---|---|---|---|---|---|---|---|---|',
-  ...load.map(
-    (f) =>
-      `| ${f.who} | ${f.n} | ${f.failures} | ${fmt((100 * f.rateLimited) / f.requests, 1)}% (${f.rateLimited}/${f.requests}) | ${f.busiestWindow} | ${fmt(f.perDeployment, 1)} | ${fmt(f.totalMs / 1000, 1)} s | ${fmt(f.idealMs / 1000, 1)} s | ${fmt(f.totalMs / f.idealMs, 2)}× | ${fmt(f.lagMedianMs)} / ${fmt(f.lagMaxMs)} ms (${fmt(f.lagMedianMs / POLL_MS, 2)} / ${fmt(f.lagMaxMs / POLL_MS, 2)} poll) | ${f.duplicates} | ${f.peakRssMb ? `${fmt(f.peakRssMb, 0)} MB` : '—'} |`,
-  ),
-];
 const otherTable = [
   '| figure | value |',
   '|---|---|',
@@ -600,9 +644,7 @@ const report = [
   '',
   `Run ${new Date().toISOString()} on Node ${process.version}, ${process.platform}/${process.arch}. Written by \`npm run bench\`; figures, not a pass/fail test.`,
   '',
-  `Setup: a team limit of ${LIMIT} requests per window; time scaled ${SPEED}× (the 60 s window lasts ${WINDOW_MS / 1000} s, a ${DEPLOY_SIM_MS / 60_000}-minute deployment ${DEPLOY_SIM_MS / SPEED / 1000} s, the 5 s poll interval ${POLL_MS} ms). All runs start together. The ideal time is the longer of the deployment itself and one trigger plus one final poll per run at the team's rate. Detection lag is from the simulator's final status to the process's exit. Goals: 0 failures, 0 429s, no window above ${LIMIT - Math.ceil(LIMIT / 10)} of ${LIMIT} (the reserve kept), ≤ 1.3× ideal, lag ≤ one poll interval. N = 20 runs ${RUNS} times.`,
-  '',
-  ...loadTable,
+  ...recordedSection('load'),
   '',
   `Polling from history: one run and one fleet step of 20, each Claw with 12 past deployments of 3m–3m20s in the list (with timestamps, or without: the fallback; either way the first poll is the one list read). The poll interval is ${POLL_MS} ms (5 s); goals: at N = 1 a usual deployment at most half the requests of no history and lag ≤ ${2 * POLL_MS} ms; an early crash (at a sixth) lag ≤ ${POLL_MS} ms + a third of the time elapsed (${POLL_MS + DEPLOY_SIM_MS / 6 / SPEED / 3} ms); a slow one (1.6×) lag ≤ ${2 * POLL_MS} ms; the fleet with history at most 0.6× the requests, median lag ≤ ${2 * POLL_MS} ms. ${RUNS} runs each.`,
   '',
