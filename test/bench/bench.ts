@@ -448,7 +448,10 @@ const { values: args } = parseArgs({
   },
 });
 const RUNS = Math.max(1, Number(args.runs || 3));
-if (!args.only) console.log('npm run bench: about 9 minutes on 2 cores (--only NAME runs one part).');
+if (!args.only)
+  console.log(
+    'npm run bench: about 9 minutes on 2 cores (--only NAME runs one part; the figures the docs cite: --only docs).',
+  );
 
 if (args.only === 'checks') {
   console.log(gateTable(await measureChecksGate()).join('\n'));
