@@ -9,11 +9,12 @@ import { runAction, workspaceWith } from '../e2e/harness.ts';
 import { behavingClaw, questionsFile } from '../sim/behaviour.ts';
 import { DEMO_KEY, Simulator } from '../sim/server.ts';
 import { compareSides } from '../../src/compare/engine.ts';
-import { decisive, lookLevels } from '../../src/compare/sequential.ts';
+import { crossingProbability, decisive, lookLevels } from '../../src/compare/sequential.ts';
 import { seededUniform } from '../../src/compare/distributions.ts';
 import type { AttemptSample } from '../../src/checks/result.ts';
 import type { Side } from '../../src/compare/types.ts';
 import { informs } from '../../src/checks/informs.ts';
+import { type Figure, type Measured, amount, block, percent, share, text, times } from './figures.ts';
 
 /** 7 in 10 near-certain, 2 flaky, 1 near-never: cycled over the questions by their number. */
 export const REALISTIC_RATES = [0.98, 0.98, 0.98, 0.98, 0.98, 0.98, 0.98, 0.6, 0.5, 0.03];
@@ -225,4 +226,79 @@ export function sequentialTable(figures: SequentialFigures[]): string[] {
         `| ${f.scenario} | ${f.runs} | ${((100 * f.regressed) / f.runs).toFixed(1)}% | ${((100 * f.stoppedEarly) / f.runs).toFixed(0)}% | ${f.messages.toFixed(1)} | ${(f.messages / f.plain).toFixed(2)} | ${(f.messages / f.written).toFixed(2)} |`,
     ),
   ];
+}
+
+/** A cost row's figure name: `cost.60.task.regression.before`. */
+const costName = (f: CostScenario) => `cost.${f.perMinute}.${f.mode}.${f.release}.${f.baseline}`;
+
+/**
+ * The cost figures by name (test/bench/figures.ts): for each row `cost.LIMIT.MODE.RELEASE.BASELINE`
+ * `.requests` (the conversation's), `.x-plain` (against the plain gate's), `.minutes` (simulated),
+ * `.behaviour`; `.line` (the cost line said before the first request) for a comparison's rows;
+ * `cost.questions`, `cost.repeats`, and the table as `cost.table`.
+ */
+export function costFigures(figures: CostFigures[]): Measured {
+  const out: Record<string, Figure> = {};
+  const table = costTable(figures);
+  out['cost.table'] = block(table.slice(0, -1));
+  if (figures.length) {
+    out['cost.questions'] = amount(figures[0].questions);
+    out['cost.repeats'] = amount(figures[0].repeats);
+  }
+  for (const f of figures) {
+    const plain = figures.find((g) => costName(g) === costName({ ...f, baseline: 'none' }));
+    out[`${costName(f)}.requests`] = amount(f.conversation);
+    out[`${costName(f)}.x-plain`] = times(plain ? f.conversation / plain.conversation : NaN);
+    out[`${costName(f)}.minutes`] = amount(f.simSeconds / 60, 1, ' min');
+    out[`${costName(f)}.behaviour`] = text(f.behaviour);
+    if (f.baseline === 'before' && f.costLine) {
+      out[`${costName(f)}.line`] = text(f.costLine);
+      // The power line the cost line ends with: what the suite can find.
+      const power = /\d+ questions? × \d+ repeats?: [^;]*$/.exec(f.costLine.replace(/\.$/, ''))?.[0];
+      if (power) out[`${costName(f)}.power-line`] = text(power);
+    }
+  }
+  return { lines: table, figures: out };
+}
+
+/** A sequential scenario's figure name: `sequential.30x3.identical`, `.to0.2`, `.x0.8`. */
+const sequentialName = (f: SequentialFigures) => {
+  const [size, change] = f.scenario.split(', ');
+  const kind =
+    change === 'identical'
+      ? 'identical'
+      : change.startsWith('every')
+        ? `to${change.split(' ').at(-1)}`
+        : `x${change.split(' ').at(-1)}`;
+  return `sequential.${size.replace(' × ', 'x')}.${kind}`;
+};
+
+/**
+ * The sequential rule's figures by name: per scenario `.regressed`, `.stopped-early`, `.messages`,
+ * `.x-plain`, `.x-written`; the plan's looks for 3 and 5 repeats (`sequential.plan.LOOKS.interim`,
+ * `.last`, and `.spent`: the level the plan spends under the normal model, looks equally spaced);
+ * the table as `sequential.table`.
+ */
+export function sequentialFigures(figures: SequentialFigures[]): Measured {
+  const table = sequentialTable(figures);
+  const out: Record<string, Figure> = {
+    'sequential.table': block(table),
+    'sequential.runs': amount(figures[0]?.runs ?? 0),
+  };
+  for (const f of figures) {
+    const name = sequentialName(f);
+    out[`${name}.regressed`] = share(f.regressed, f.runs);
+    out[`${name}.stopped-early`] = share(f.stoppedEarly, f.runs, 0);
+    out[`${name}.messages`] = amount(f.messages, 1);
+    out[`${name}.x-plain`] = times(f.messages / f.plain);
+    out[`${name}.x-written`] = times(f.messages / f.written);
+  }
+  for (const looks of [3, 5]) {
+    const levels = lookLevels(looks);
+    const timesAt = levels.map((_, k) => (k + 1) / looks);
+    out[`sequential.plan.${looks}.interim`] = percent(levels[0], 1);
+    out[`sequential.plan.${looks}.last`] = percent(levels.at(-1)!, 1);
+    out[`sequential.plan.${looks}.spent`] = percent(crossingProbability(levels, timesAt), 1);
+  }
+  return { lines: table, figures: out };
 }

@@ -10,6 +10,7 @@ import { seededUniform } from '../../src/compare/distributions.ts';
 import { watchClaws } from '../../src/health/deployment-watch.ts';
 import type { ClawRecord } from '../../src/health/records.ts';
 import { type BehaviourProfile, drawCheck, referenceBehaviour } from '../sim/behaviour.ts';
+import { type Measured, amount, block } from './figures.ts';
 
 const HOUR = 3600_000;
 const DAY = 24 * HOUR;
@@ -219,4 +220,10 @@ export function measureWatch(watches: number): string[] {
     lines.push(`| ${s.name} | ${s.goal} | ${watches} | ${s.figures(results)} | ${ms.toFixed(1)} |`);
   }
   return lines;
+}
+
+/** The watch's table for the docs (`watch.table`, test/bench/figures.ts), and the watches a row. */
+export function watchFigures(watches: number): Measured {
+  const lines = measureWatch(watches);
+  return { lines, figures: { 'watch.table': block(lines), 'watch.runs': amount(watches) } };
 }
