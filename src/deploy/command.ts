@@ -13,6 +13,7 @@ import { compareRuns, suitePower } from '../checks/comparison.js';
 import { comparisonCost, fitToMaxRequests } from '../checks/cost.js';
 import { type SavedBaseline, saveDeployedRun, savedBaseline } from './saved-baseline.js';
 import { deployingCancel, rollbackCancel } from './cancel-notice.js';
+import { wordsOf } from '../words.js';
 import type { CheckSuite } from '../checks/check.js';
 import type { Logger } from '../clock.js';
 import { type ClawComparison, comparisonSummary } from '../checks/comparison-report.js';
@@ -83,8 +84,16 @@ async function prepareComparison(
   const { settings, deps, policy } = context;
   const fit = (sides: 1 | 2) => {
     const refused = fitToMaxRequests(deps.log, suite, settings.maxRequests, sides);
-    if (refused) refuseInput('max-requests', String(settings.maxRequests), refused);
+    if (refused) refuseInput('max-requests', String(settings.maxRequests), refused, wordsOf(deps));
   };
+  // Checked here, not among the rules: the command line's --history-dir is known only now.
+  if (settings.baseline === 'saved' && (!settings.history || !context.session.health))
+    refuseInput(
+      'baseline',
+      settings.baseline,
+      "none or before without a history store (the action's history, the command line's --history-dir): saved reads the last gate's run from it",
+      wordsOf(deps),
+    );
   fit(settings.baseline === 'saved' ? 1 : 2);
   const saved =
     settings.baseline === 'saved' ? await savedBaseline(context, suite, settings.clawId, policy.classify) : undefined;
@@ -199,12 +208,7 @@ export const deployDefinition: CommandDefinition<(typeof DEPLOY_READS)[number]> 
         );
       if (settings.baseline === 'saved' && settings.fleet)
         refuseInput('baseline', settings.baseline, 'none or before for a fleet (saved compares one Claw)');
-      if (settings.baseline === 'saved' && !settings.history)
-        refuseInput(
-          'baseline',
-          settings.baseline,
-          `none or before without ${w.input('history')} (saved reads the last gate's run from the history store)`,
-        );
+
       if (settings.checks && !settings.wait)
         refuseInput(
           'wait',
