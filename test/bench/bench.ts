@@ -350,7 +350,7 @@ function writeSection(name: string, lines: string[]): void {
 
 // `--runs K` repeats the N = 20 measurement K times (the busy case varies most from run to run);
 // `--only history`, `--only load`, `--only checks`, `--only latency`, `--only task-latency` (`--runs`
-// checks), `--only baseline`, `--only health`, `--only incidents` or `--only compare` (`--runs`
+// checks), `--only saved-cost` (`--runs` questions), `--only baseline`, `--only health`, `--only incidents` or `--only compare` (`--runs`
 // comparisons per scenario) runs
 // that table alone (and writes nothing down; `--only compare` and `--only baseline` with --write
 // update their own section of test/bench/RESULTS.md).
@@ -402,6 +402,15 @@ if (args.only === 'cost') {
   const figures = [];
   for (const perMinute of [60, 300])
     for (const mode of ['sync', 'task'] as const) figures.push(...(await measureCosts(perMinute, mode, RUNS, 3, 10)));
+  console.log(costTable(figures).join('\n'));
+  process.exit(0);
+}
+// `--only saved-cost --runs Q`: the plain gate and `baseline: saved` alone (Q questions × 3), as `cost`.
+if (args.only === 'saved-cost') {
+  const figures = [];
+  for (const perMinute of [60, 300])
+    for (const mode of ['sync', 'task'] as const)
+      figures.push(...(await measureCosts(perMinute, mode, RUNS, 3, 10, ['none', 'saved'])));
   console.log(costTable(figures).join('\n'));
   process.exit(0);
 }
