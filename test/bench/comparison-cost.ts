@@ -59,7 +59,7 @@ export async function measureComparisonCost(s: CostScenario): Promise<CostFigure
   if (s.baseline === 'saved') await deployWithHistory(url, dir, pollInterval);
   const from = sim.requests.length;
   const began = performance.now();
-  const log =
+  const log: string =
     s.baseline === 'saved'
       ? (await deployWithHistory(url, dir, pollInterval)).stderr
       : (
