@@ -4,7 +4,7 @@
 // the candidate, and decides a clear regression with fewer conversation requests than the plain
 // gate on the same release. A checks file changed since the run was saved: the run is not used,
 // one line says why, and the live Claw is asked.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -114,6 +114,33 @@ describe('deploy with baseline: saved (the last gate’s run as the baseline)', 
     ]);
     expect(second.stderr).toMatch(/Baseline: the checks on Claw c1 before the deployment/);
     expect(second.stderr).toMatch(/Comparing before and after: both sides:/);
+  }, 300_000);
+
+  it('a saved run someone edited, or of a deployment no longer live, is not used: one line each, the live Claw asked', async () => {
+    const sim = await start({ rateLimit: sixtyAMinute });
+    sim.addClaw('c1', behavingClaw({ passRates: [1], seed: 3 }, [{}, {}, {}, {}]));
+    const cwd = workspace(questionsFile(4, 2));
+    const history = ['--history-dir', 'hist'];
+    expect((await deploy(sim, cwd, 'c1', 'saved', history)).code).toBe(0);
+    // One outcome changed under the seal: the line no longer verifies.
+    const file = join(cwd, 'hist', 'saved-runs', 'c1.json');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('"outcome":"pass"', '"outcome":"fail"'));
+    const edited = await deploy(sim, cwd, 'c1', 'saved', history);
+    expect(edited.code, edited.stderr).toBe(0);
+    expect(edited.stderr).toContain(
+      "warning: Baseline: the last gate's saved run of Claw c1 is not used (the file on 'hist' is refused: it does not carry this action’s seal for this Claw)",
+    );
+    expect(edited.stderr).toMatch(/Baseline: the checks on Claw c1 before the deployment/);
+    // The plain gate deploys a new version and saves nothing: the saved run is of the one before it.
+    const saved = /History: saved the checks' run of deployment (\S+) on/.exec(edited.stderr)![1];
+    const plain = await deploy(sim, cwd, 'c1', 'none', history);
+    expect(plain.code).toBe(0);
+    expect(plain.stderr).not.toContain('History: saved');
+    const live = await deploy(sim, cwd, 'c1', 'saved', history);
+    expect(live.stderr).toMatch(
+      new RegExp(`is not used \\(it was run on deployment ${saved}, and the Claw's live one is (?!${saved}\\))\\S+\\)`),
+    );
+    expect(live.stderr).toMatch(/Comparing before and after: both sides:/);
   }, 300_000);
 
   it('refuses saved without a history store, before any request', async () => {
