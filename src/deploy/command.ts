@@ -208,7 +208,6 @@ export const deployDefinition: CommandDefinition<(typeof DEPLOY_READS)[number]> 
         );
       if (settings.baseline === 'saved' && settings.fleet)
         refuseInput('baseline', settings.baseline, 'none or before for a fleet (saved compares one Claw)');
-
       if (settings.checks && !settings.wait)
         refuseInput(
           'wait',

@@ -8,7 +8,8 @@ import type { CommandContext } from '../command.js';
 import type { CheckSuite } from '../checks/check.js';
 import type { ChecksResult } from '../checks/result.js';
 import { type SavedGateRun, configHash, savedRunProblem, suiteHashes } from '../checks/saved-run.js';
-import { formatDuration } from '../format.js';
+import { CancelledError, errorMessage } from '../errors.js';
+import { clip, formatDuration } from '../format.js';
 import { keepSavedRun, readSavedRun } from '../health/saved-runs.js';
 import { type SealKey, stateSealKey } from '../seal.js';
 import type { SettingsOf } from '../settings.js';
@@ -59,7 +60,14 @@ export async function savedBaseline(
   }
   if (read.state === 'absent') return fallback('none saved yet: the first gate with a history saves one');
   if (read.state === 'refused') return fallback(`the file on '${settings.history}' is refused: ${read.problem}`, true);
-  const live = await liveBasis(context, clawId);
+  let live;
+  try {
+    live = await liveBasis(context, clawId);
+  } catch (err) {
+    // A cancel ends the run; a Claw that cannot be read now is asked as before is (which says why it fails).
+    if (err instanceof CancelledError) throw err;
+    return fallback(`the Claw could not be read to tell its live deployment: ${clip(errorMessage(err), 200)}`);
+  }
   const now = deps.clock.now();
   const problem =
     live.status !== undefined && classify(live.status) !== 'succeeded'
