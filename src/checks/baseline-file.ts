@@ -70,7 +70,7 @@ export function parseBaselineFile(name: string, text: string, prefer: string, wa
   return savedRun(root, prefer, expect, wanted);
 }
 
-type Expect = (ok: boolean, path: (string | number)[], expected: string) => void;
+export type Expect = (ok: boolean, path: (string | number)[], expected: string) => void;
 
 function savedRun(root: unknown, prefer: string, expect: Expect, wanted?: ReadonlySet<string>): SavedRun {
   const results = (root as { results?: { results?: unknown } } | null)?.results?.results;
@@ -117,7 +117,7 @@ function savedRun(root: unknown, prefer: string, expect: Expect, wanted?: Readon
       `the check's attempts (1 to ${MAX_REPEAT}), saved by a run that kept every attempt (check or compare with checks-output, or deploy with baseline before)`,
     );
     const item = list[i] as { response?: { output?: unknown }; metadata: { clawDeploy: Record<string, unknown> } };
-    const read = (samples as unknown[]).map((s, j) => sample(s, [...base, 'samples', j], expect));
+    const read = (samples as unknown[]).map((s, j) => savedSample(s, [...base, 'samples', j], expect));
     entries.push(entryOf(check, clawId, read, item.response?.output, item.metadata.clawDeploy.failedAttempt));
   }
   return {
@@ -158,7 +158,8 @@ function entryOf(check: string, clawId: string, read: AttemptSample[], output: u
   };
 }
 
-function sample(value: unknown, path: (string | number)[], expect: Expect): AttemptSample {
+/** One saved attempt, each field checked by what is allowed (also read by saved-run.ts). */
+export function savedSample(value: unknown, path: (string | number)[], expect: Expect): AttemptSample {
   expect(isRecord(value), path, 'an attempt: {outcome, latencyMs, latencyLowMs, score, judge}');
   const { outcome, latencyMs, latencyLowMs, score, judge } = value as Record<string, unknown>;
   expect(typeof outcome === 'string' && OUTCOMES.has(outcome), [...path, 'outcome'], 'pass, fail or unjudged');

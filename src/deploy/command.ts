@@ -11,7 +11,9 @@ import { type DeployResult, deployClaw, rollbackCommand, waitOnDeployment } from
 import { rolloutFleet, tally } from './fleet.js';
 import { compareRuns, suitePower } from '../checks/comparison.js';
 import { comparisonCost, fitToMaxRequests } from '../checks/cost.js';
+import { type SavedBaseline, saveDeployedRun, savedBaseline } from './saved-baseline.js';
 import { deployingCancel, rollbackCancel } from './cancel-notice.js';
+import { wordsOf } from '../words.js';
 import type { CheckSuite } from '../checks/check.js';
 import type { Logger } from '../clock.js';
 import { type ClawComparison, comparisonSummary } from '../checks/comparison-report.js';
@@ -60,13 +62,44 @@ function fromDeploy(result: DeployResult, github: GitHubRun): CommandResult {
 }
 
 /**
- * `baseline: before`: before the first request, what this suite can find (the engine's power
- * line), with a warning when a 20% drop would likely pass unseen.
+ * A comparison's cost and what it can find, said before the first request (the engine's power
+ * line, from the saved run's own rates when there is one), with a warning when a 20% drop would
+ * likely pass unseen.
  */
-function sayPower(log: Logger, suite: CheckSuite, limit?: number): void {
-  const power = suitePower(suite);
-  log.info(`Comparing before and after: ${comparisonCost(suite, power, { sides: 2, limit }).line}.`);
+function sayPower(log: Logger, suite: CheckSuite, limit?: number, saved?: SavedBaseline): void {
+  const power = suitePower(suite, undefined, saved?.run.entries);
+  const cost = comparisonCost(suite, power, { sides: saved ? 1 : 2, limit });
+  log.info(`Comparing before and after: ${saved ? `${saved.said}; ` : ''}${cost.line}.`);
   if (power.warning) log.warning(power.warning);
+}
+
+/**
+ * `max-requests` for the sides still to ask (refused when a round cannot fit), and with
+ * `baseline: saved` the saved run when it is evidence of the live version (else both sides).
+ */
+async function prepareComparison(
+  context: Parameters<typeof deploy>[0],
+  suite: CheckSuite,
+): Promise<SavedBaseline | undefined> {
+  const { settings, deps, policy } = context;
+  const fit = (sides: 1 | 2) => {
+    const refused = fitToMaxRequests(deps.log, suite, settings.maxRequests, sides);
+    if (refused) refuseInput('max-requests', String(settings.maxRequests), refused, wordsOf(deps));
+  };
+  // Checked here, not among the rules: the command line's --history-dir is known only now.
+  if (settings.baseline === 'saved' && (!settings.history || !context.session.health))
+    refuseInput(
+      'baseline',
+      settings.baseline,
+      "none or before without a history store (the action's history, the command line's --history-dir): saved reads the last gate's run from it",
+      wordsOf(deps),
+    );
+  fit(settings.baseline === 'saved' ? 1 : 2);
+  const saved =
+    settings.baseline === 'saved' ? await savedBaseline(context, suite, settings.clawId, policy.classify) : undefined;
+  if (settings.baseline === 'saved' && !saved) fit(2);
+  sayPower(deps.log, suite, deps.pacer?.reading().limit, saved);
+  return saved;
 }
 
 /**
@@ -106,15 +139,17 @@ async function clawOfDeployment(deps: CommandContext['deps'], deploymentId: stri
 
 export const deploy: Command<SettingsOf<(typeof DEPLOY_READS)[number]>> = async (context) => {
   const { settings, deps, session, policy, files } = context;
-  if (deps.behaviour && files.suite) {
-    const refused = fitToMaxRequests(deps.log, files.suite, settings.maxRequests, 2);
-    if (refused) refuseInput('max-requests', String(settings.maxRequests), refused);
-    sayPower(deps.log, files.suite, deps.pacer?.reading().limit);
-  }
+  const saved = deps.behaviour && files.suite ? await prepareComparison(context, files.suite) : undefined;
   if (!settings.fleet) {
     const { clawId, strategy, payload, wait } = settings;
-    const one = await deployClaw(deps, { clawId, strategy, payload, wait }, policy);
+    const one = await deployClaw(
+      saved ? { ...deps, savedBaseline: saved.run.entries } : deps,
+      { clawId, strategy, payload, wait },
+      policy,
+    );
     await keepRecords(context, (facts) => deployRecords(one, facts));
+    // The deployed version's run, for the next gate's `baseline: saved`.
+    if (deps.behaviour && files.suite && one.comparison) await saveDeployedRun(context, files.suite, one);
     return fromDeploy(one, session.github);
   }
   const result = await rolloutFleet(deps, settings, policy);
@@ -165,12 +200,14 @@ export const deployDefinition: CommandDefinition<(typeof DEPLOY_READS)[number]> 
     targets: 'the Claw to deploy',
     fleet: true,
     validate: (settings, given, w) => {
-      if (settings.baseline === 'before' && !settings.checks)
+      if (settings.baseline !== 'none' && !settings.checks)
         refuseInput(
           'baseline',
           settings.baseline,
-          `none when ${w.input('checks')} is empty (before compares the checks' results)`,
+          `none when ${w.input('checks')} is empty (${settings.baseline} compares the checks' results)`,
         );
+      if (settings.baseline === 'saved' && settings.fleet)
+        refuseInput('baseline', settings.baseline, 'none or before for a fleet (saved compares one Claw)');
       if (settings.checks && !settings.wait)
         refuseInput(
           'wait',
@@ -180,9 +217,9 @@ export const deployDefinition: CommandDefinition<(typeof DEPLOY_READS)[number]> 
     },
   },
   prepare: {
-    // `baseline: before`: the checks on the live Claw before the trigger, compared with those after it.
+    // `baseline: before` (or `saved`): the checks before the trigger (or the last gate's saved run), compared with those after it.
     behaviour: ({ baseline, failOn, showAnswers }, suite) =>
-      baseline === 'before'
+      baseline === 'before' || baseline === 'saved'
         ? {
             failOn,
             compare: (before, after, options) => compareRuns(before, after, suite, { ...options, show: showAnswers }),

@@ -433,7 +433,7 @@ function recordedSection(name: string): string[] {
 
 // `--runs K` repeats the N = 20 measurement K times (the busy case varies most from run to run);
 // `--only history`, `--only checks`, `--only latency`, `--only task-latency` (`--runs`
-// checks), `--only baseline`, `--only health` or `--only incidents` runs that table alone (and
+// checks), `--only saved-cost` (`--runs` questions), `--only baseline`, `--only health` or `--only incidents` runs that table alone (and
 // writes nothing down but `--only baseline --write`, its own section of test/bench/RESULTS.md).
 // The parts the docs cite (DOC_PARTS below: load, compare, sequential, cost, task-median, watch; all of
 // them with `--only docs`) run at the size the docs quote unless `--runs` says otherwise, and with
@@ -463,6 +463,15 @@ if (args.only === 'latency') {
 }
 if (args.only === 'task-latency') {
   console.log(taskLatencyTable(await measureTaskLatency(RUNS)).join('\n'));
+  process.exit(0);
+}
+// `--only saved-cost --runs Q`: the plain gate and `baseline: saved` alone (Q questions × 3), as `cost`.
+if (args.only === 'saved-cost') {
+  const figures = [];
+  for (const perMinute of [60, 300])
+    for (const mode of ['sync', 'task'] as const)
+      figures.push(...(await measureCosts(perMinute, mode, RUNS, 3, 10, ['none', 'saved'])));
+  console.log(costTable(figures).join('\n'));
   process.exit(0);
 }
 if (args.only === 'health') {

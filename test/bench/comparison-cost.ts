@@ -1,11 +1,15 @@
 // What a comparison costs at the budget teams have: deploy one Claw through dist/index.js with a
 // realistic checks file (per-question pass chances from a mixture: 7 in 10 near-certain, 2 flaky,
 // 1 near-never), under a team limit of 60 or 300 requests a minute, with the plain gate
-// (`baseline: none`) and with `baseline: before`, for an identical release and for a clear
-// regression (every answer's chance to 0.2). The Claw answers at once (sync) or through a task
+// (`baseline: none`), with `baseline: before` and with `baseline: saved` (the second deploy in a row
+// through the command line with a history folder: the first one's saved run is its baseline, and
+// only the second is counted), for an identical release and for a clear regression (every
+// answer's chance to 0.2). The Claw answers at once (sync) or through a task
 // (log-normal, median 800 ms). Time is scaled: the simulator's minute lasts 60 s / speed, its tasks
 // 1 / speed as long; times are given in the simulator's time. Measures; never passes or fails.
-import { runAction, workspaceWith } from '../e2e/harness.ts';
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { COMPILE_CACHE, ROOT, collect, runAction, workspaceWith } from '../e2e/harness.ts';
 import { behavingClaw, questionsFile } from '../sim/behaviour.ts';
 import { DEMO_KEY, Simulator } from '../sim/server.ts';
 import { compareSides } from '../../src/compare/engine.ts';
@@ -23,7 +27,7 @@ export interface CostScenario {
   perMinute: number;
   mode: 'sync' | 'task';
   release: 'identical' | 'regression';
-  baseline: 'none' | 'before';
+  baseline: 'none' | 'before' | 'saved';
   questions: number;
   repeats: number;
   speed: number;
@@ -49,35 +53,69 @@ export async function measureComparisonCost(s: CostScenario): Promise<CostFigure
   });
   const profile = { passRates: REALISTIC_RATES, latencyMs: 800, latencySigma: 0.5, seed: s.seed ?? 1 };
   const change = s.release === 'regression' ? { passRates: [0.2] } : {};
-  sim.addClaw('c1', behavingClaw(profile, [change], s.mode));
+  // saved: a first deployment (the same release) leaves its run; the second is the one measured.
+  sim.addClaw('c1', behavingClaw(profile, s.baseline === 'saved' ? [{}, change] : [change], s.mode));
   const url = await sim.start();
+  const pollInterval = `${Math.max(50, Math.round(5000 / s.speed))}ms`;
+  if (s.baseline === 'saved') await deployWithHistory(url, dir, pollInterval);
+  const from = sim.requests.length;
   const began = performance.now();
-  const run = await runAction(
-    {
-      'api-key': DEMO_KEY,
-      'base-url': `${url}/v1`,
-      'claw-id': 'c1',
-      'poll-interval': `${Math.max(50, Math.round(5000 / s.speed))}ms`,
-      timeout: '60m',
-      checks: 'checks.yml',
-      baseline: s.baseline,
-    },
-    { env: { GITHUB_WORKSPACE: dir }, killAfterMs: 1_800_000 },
-  );
+  const log: string =
+    s.baseline === 'saved'
+      ? (await deployWithHistory(url, dir, pollInterval)).stderr
+      : (
+          await runAction(
+            {
+              'api-key': DEMO_KEY,
+              'base-url': `${url}/v1`,
+              'claw-id': 'c1',
+              'poll-interval': pollInterval,
+              timeout: '60m',
+              checks: 'checks.yml',
+              baseline: s.baseline,
+            },
+            { env: { GITHUB_WORKSPACE: dir }, killAfterMs: 1_800_000 },
+          )
+        ).stdout;
   const seconds = ((performance.now() - began) / 1000) * s.speed;
   await sim.stop();
-  const conversation = sim.requests.filter(
+  const requests = sim.requests.slice(from);
+  const conversation = requests.filter(
     (r) => (r.method === 'POST' && r.path.startsWith('/v1/chat/')) || r.path.startsWith('/v1/tasks/'),
   ).length;
   return {
     ...s,
     conversation,
-    requests: sim.requests.length,
-    rateLimited: sim.requests.filter((r) => r.status === 429).length,
+    requests: requests.length,
+    rateLimited: requests.filter((r) => r.status === 429).length,
     simSeconds: seconds,
-    behaviour: run.outputs.behaviour || '—',
-    costLine: /Comparing[^\n]*/.exec(run.stdout)?.[0] ?? '',
+    behaviour: /behaviour (regressed|improved|unchanged|inconclusive)/.exec(log)?.[1] ?? '—',
+    costLine: /Comparing[^\n]*/.exec(log)?.[0] ?? '',
   };
+}
+
+/** `claw-deploy deploy --baseline saved --history-dir hist` in `cwd`, as a user runs it (the bin over dist/). */
+async function deployWithHistory(url: string, cwd: string, pollInterval: string): Promise<{ stderr: string }> {
+  const args = ['deploy', '--claw-id', 'c1', '--checks', 'checks.yml', '--baseline', 'saved', '--history-dir', 'hist'];
+  const child = spawn(
+    process.execPath,
+    [
+      join(ROOT, 'bin', 'claw-deploy.cjs'),
+      ...args,
+      ...['--base-url', `${url}/v1`, '--poll-interval', pollInterval, '--timeout', '60m'],
+    ],
+    {
+      cwd,
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '',
+        CLAW_DEPLOY_API_KEY: DEMO_KEY,
+        ...COMPILE_CACHE,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  return collect(child, { killAfterMs: 1_800_000 });
 }
 
 /** Every scenario at one budget and mode: the plain gate and the comparison, for both releases. */
@@ -87,10 +125,11 @@ export async function measureCosts(
   questions: number,
   repeats: number,
   speed: number,
+  baselines: readonly CostScenario['baseline'][] = ['none', 'before', 'saved'],
 ): Promise<CostFigures[]> {
   const out: CostFigures[] = [];
   for (const release of ['identical', 'regression'] as const)
-    for (const baseline of ['none', 'before'] as const)
+    for (const baseline of baselines)
       out.push(await measureComparisonCost({ perMinute, mode, release, baseline, questions, repeats, speed }));
   return out;
 }
