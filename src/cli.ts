@@ -32,7 +32,7 @@ import {
   planText,
   unhealthyText,
 } from './cli/output.js';
-import { deploymentsText } from './cli/deployments-text.js';
+import { tableText } from './cli/table-text.js';
 import { Terminal, columnsFor, terminalLine } from './cli/terminal.js';
 import { CancelledError, InputError, errorMessage } from './errors.js';
 import { TRUSTED_FILES } from './config/fork.js';
@@ -379,8 +379,6 @@ function summary(result: CommandResult, outputs: Record<string, string>, r: Repo
     if (text) parts.push('', text);
   }
   if (result.comparisons?.length) parts.push('', comparisonText(result.comparisons, r.color, width));
-  const deployments = outputs.deployments && deploymentsText(outputs.deployments);
-  if (deployments) parts.push('', deployments);
   return parts.join('\n');
 }
 
@@ -388,5 +386,6 @@ function summary(result: CommandResult, outputs: Record<string, string>, r: Repo
 function drawn(view: ResultView, width: number, color: boolean): string {
   if (view.kind === 'plan') return planText(view.result, view.title, color);
   if (view.kind === 'unhealthy') return unhealthyText(view.report, width, color) ?? '';
+  if (view.kind === 'table') return tableText(view);
   return view.text;
 }
