@@ -24,11 +24,11 @@ export interface SavedBaseline {
   said: string;
 }
 
-const sealOf = ({ settings, session }: Context): SealKey => stateSealKey(settings, session.github.repository);
+const sealOf = ({ settings, github }: Context): SealKey => stateSealKey(settings, github.repository);
 
 /** The Claw's live deployment and configuration, as one read of the service shows them. */
 async function liveBasis(context: Context, clawId: string) {
-  const { deps } = context;
+  const deps = context;
   const claw = await deps.client.getClaw(clawId, { deadline: deps.deadline, signal: deps.signal });
   return { deployment: claw.deploymentId ?? '', config: configHash(claw.raw), status: claw.deploymentStatus };
 }
@@ -43,8 +43,9 @@ export async function savedBaseline(
   clawId: string,
   classify: (status: string | undefined) => string,
 ): Promise<SavedBaseline | undefined> {
-  const { deps, settings, session } = context;
-  const host = session.health?.host;
+  const { settings } = context;
+  const deps = context;
+  const host = context.health?.host;
   const fallback = (why: string, warn = false) => {
     (warn ? deps.log.warning : deps.log.info)(
       `Baseline: the last gate's saved run of Claw ${clawId} is not used (${why}); the checks run on the live Claw before the trigger instead.`,
@@ -86,8 +87,9 @@ export async function savedBaseline(
  * gate. One read of the Claw (its configuration as deployed) and one commit; never fails the step.
  */
 export async function saveDeployedRun(context: Context, suite: CheckSuite, result: DeployResult): Promise<void> {
-  const { deps, settings, session } = context;
-  const host = session.health?.host;
+  const { settings } = context;
+  const deps = context;
+  const host = context.health?.host;
   const { clawId, deploymentId, checks } = result;
   if (!settings.history || !host || result.outcome !== 'succeeded' || !clawId || !deploymentId) return;
   if (!checks || checks.cancelled || !hasSamples(checks, clawId)) return;
