@@ -14,7 +14,7 @@ import { gateTable, measureChecksGate } from './checks-gate.ts';
 import { baselineTable, measureBaselineGate } from './baseline-gate.ts';
 import { latencyTable, measureGateLatency } from './gate-latency.ts';
 import { measureTaskLatency, measureTaskMedian, taskLatencyTable, taskMedianFigures } from './task-latency.ts';
-import { costFigures, measureCosts, sequentialFigures, simulateSequential } from './comparison-cost.ts';
+import { costFigures, costTable, measureCosts, sequentialFigures, simulateSequential } from './comparison-cost.ts';
 import { measureHealthOverTime, measureIncidentsAtScale } from './health-history.ts';
 import { measureComparisons } from './compare.ts';
 import { realisticFigures } from './compare-realistic.ts';
