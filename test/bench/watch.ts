@@ -60,12 +60,18 @@ export function drifted(x: number, drop = 0): BehaviourProfile {
   return { ...referenceBehaviour(drop), passRates: rates };
 }
 
-/** Watch i: `HISTORY_WEEKS` before, then `afterRuns` runs with `drop`, under `drift`, looked at `now`. */
-function watch(i: number, drop: number, afterRuns: number, drift: Drift = NO_DRIFT): WatchResult {
-  const spacing = DAY / RUNS_PER_DAY;
-  const beforeRuns = HISTORY_WEEKS * 7 * RUNS_PER_DAY;
+/** Watch i: `HISTORY_WEEKS` before, then `afterRuns` runs with `drop`, under `drift`, `perDay` runs a day, looked at `now`. */
+function watch(
+  i: number,
+  drop: number,
+  afterRuns: number,
+  drift: Drift = NO_DRIFT,
+  perDay = RUNS_PER_DAY,
+): WatchResult {
+  const spacing = DAY / perDay;
+  const beforeRuns = HISTORY_WEEKS * 7 * perDay;
   const path = driftPath(drift, HISTORY_WEEKS * 7 + 8, i * 7919);
-  const profileAt = (k: number, d: number) => drifted(path[Math.floor(k / RUNS_PER_DAY)], d);
+  const profileAt = (k: number, d: number) => drifted(path[Math.floor(k / perDay)], d);
   const runs: WatchRun[] = [];
   for (let k = 0; k < beforeRuns; k++)
     runs.push(healthRun(profileAt(k, 0), DEPLOYED - (beforeRuns - k) * spacing, i * 1000 + k));
@@ -75,8 +81,8 @@ function watch(i: number, drop: number, afterRuns: number, drift: Drift = NO_DRI
 }
 
 /** How many runs after the deployment a watch took to decide (Infinity when it did not). */
-const runsToDecide = (r: WatchResult) =>
-  r.decidedAt === undefined ? Infinity : Math.round((r.decidedAt - DEPLOYED - HOUR) / (DAY / RUNS_PER_DAY)) + 1;
+const runsToDecide = (r: WatchResult, perDay = RUNS_PER_DAY) =>
+  r.decidedAt === undefined ? Infinity : Math.round((r.decidedAt - DEPLOYED - HOUR) / (DAY / perDay)) + 1;
 
 interface Scenario {
   name: string;
@@ -84,49 +90,70 @@ interface Scenario {
   drop: number;
   afterRuns: number;
   drift?: Drift;
-  figures: (results: WatchResult[]) => string;
+  /** Health runs a day (default 4). */
+  perDay?: number;
+  figures: (results: WatchResult[], perDay: number) => string;
 }
 
 const share = (results: WatchResult[], test: (r: WatchResult) => boolean) =>
   `${((100 * results.filter(test).length) / results.length).toFixed(1)}%`;
 
-const dropFound = (rs: WatchResult[]) =>
-  `regressed ${share(rs, (r) => r.verdict === 'regressed')} (by run 1 ${share(rs, (r) => runsToDecide(r) <= 1)}, by run 2 ${share(rs, (r) => runsToDecide(r) <= 2)})`;
+const dropFound = (rs: WatchResult[], perDay: number) =>
+  `regressed ${share(rs, (r) => r.verdict === 'regressed')} (by run 1 ${share(rs, (r) => runsToDecide(r, perDay) <= 1)}, by run 2 ${share(rs, (r) => runsToDecide(r, perDay) <= 2)})`;
 const harmless = (rs: WatchResult[]) =>
   `regressed ${share(rs, (r) => r.verdict === 'regressed')}; improved ${share(rs, (r) => r.verdict === 'improved')}; unchanged ${share(rs, (r) => r.verdict === 'unchanged')}`;
-const drifting = (phi: number): Drift => ({ phi, sigma: DRIFT_SIGMA });
+/** The drift sizes measured: the logit's standard deviation (0.3 moves the reference Claw's overall rate by about 1.5 points, 0.6 by 3). */
+const DRIFT_SIGMAS = (process.env.WATCH_SIGMAS ?? '0.3,0.6').split(',').map(Number);
+const PHIS = [0.5, 0.9, 0.97];
+const perDayName = (perDay: number) => (perDay === 4 ? 'every 6 h' : `every ${24 / perDay} h`);
+
+const dropScenarios = (perDay: number): Scenario[] => [
+  {
+    name: `20% drop (0.90 → 0.72), watched for 3 runs, ${perDayName(perDay)}`,
+    goal: 'regressed within 3 runs ≥ 85%',
+    drop: 0.2,
+    afterRuns: 3,
+    perDay,
+    figures: dropFound,
+  },
+  ...DRIFT_SIGMAS.map((sigma) => ({
+    name: `20% drop, 3 runs, ${perDayName(perDay)}, under drift (φ 0.97, σ ${sigma})`,
+    goal: 'regressed within 3 runs ≥ 85%',
+    drop: 0.2,
+    afterRuns: 3,
+    perDay,
+    drift: { phi: 0.97, sigma },
+    figures: dropFound,
+  })),
+];
+
+const harmlessScenarios = (perDay: number): Scenario[] => [
+  {
+    name: `harmless deployment (0.90 → 0.90), the whole 7-day watch (${7 * perDay} runs, ${perDayName(perDay)})`,
+    goal: 'regressed ≤ 5%',
+    drop: 0,
+    afterRuns: 7 * perDay,
+    perDay,
+    figures: harmless,
+  },
+  ...DRIFT_SIGMAS.flatMap((sigma) =>
+    PHIS.map((phi) => ({
+      name: `harmless deployment, ${7 * perDay} runs, ${perDayName(perDay)}, under drift (φ ${phi}, σ ${sigma})`,
+      goal: 'regressed ≤ 5%',
+      drop: 0,
+      afterRuns: 7 * perDay,
+      perDay,
+      drift: { phi, sigma },
+      figures: harmless,
+    })),
+  ),
+];
 
 const SCENARIOS: Scenario[] = [
-  {
-    name: '20% drop (0.90 → 0.72), watched for 3 runs',
-    goal: 'regressed within 3 runs ≥ 85%',
-    drop: 0.2,
-    afterRuns: 3,
-    figures: dropFound,
-  },
-  {
-    name: `20% drop, 3 runs, under drift (φ 0.97, σ ${DRIFT_SIGMA})`,
-    goal: 'regressed within 3 runs ≥ 85%',
-    drop: 0.2,
-    afterRuns: 3,
-    drift: drifting(0.97),
-    figures: dropFound,
-  },
-  {
-    name: 'harmless deployment (0.90 → 0.90), the whole 7-day watch (28 runs)',
-    goal: 'regressed ≤ 5%',
-    drop: 0,
-    afterRuns: 7 * RUNS_PER_DAY,
-    figures: harmless,
-  },
-  ...[0.5, 0.9, 0.97].map((phi) => ({
-    name: `harmless deployment, 28 runs, under drift (φ ${phi}, σ ${DRIFT_SIGMA})`,
-    goal: 'regressed ≤ 5%',
-    drop: 0,
-    afterRuns: 7 * RUNS_PER_DAY,
-    drift: drifting(phi),
-    figures: harmless,
-  })),
+  ...dropScenarios(4),
+  ...dropScenarios(2),
+  ...harmlessScenarios(4),
+  ...harmlessScenarios(2),
   {
     name: '10% drop (0.90 → 0.81), the whole 7-day watch',
     goal: '(how far below the goal a smaller drop is found)',
@@ -134,7 +161,7 @@ const SCENARIOS: Scenario[] = [
     afterRuns: 7 * RUNS_PER_DAY,
     figures: (rs) => {
       const found = rs
-        .map(runsToDecide)
+        .map((r) => runsToDecide(r))
         .filter(Number.isFinite)
         .sort((a, b) => a - b);
       const median = found.length ? found[Math.floor(found.length / 2)] : NaN;
@@ -144,6 +171,7 @@ const SCENARIOS: Scenario[] = [
 ];
 
 const CLAW = 'claw-quiet';
+const drifting = (phi: number): Drift => ({ phi, sigma: DRIFT_SIGMA });
 
 /**
  * One simulated Claw-year with nothing deployed, health 4 times a day, looked at after every run as
@@ -214,9 +242,10 @@ export function measureWatch(watches: number): string[] {
   ];
   for (const s of SCENARIOS) {
     const started = performance.now();
-    const results = Array.from({ length: watches }, (_, i) => watch(i + 1, s.drop, s.afterRuns, s.drift));
+    const perDay = s.perDay ?? RUNS_PER_DAY;
+    const results = Array.from({ length: watches }, (_, i) => watch(i + 1, s.drop, s.afterRuns, s.drift, perDay));
     const ms = (performance.now() - started) / watches;
-    lines.push(`| ${s.name} | ${s.goal} | ${watches} | ${s.figures(results)} | ${ms.toFixed(1)} |`);
+    lines.push(`| ${s.name} | ${s.goal} | ${watches} | ${s.figures(results, perDay)} | ${ms.toFixed(1)} |`);
   }
   return lines;
 }
