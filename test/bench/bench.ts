@@ -431,7 +431,7 @@ if (args.only === 'compare') {
   if (args.write) writeSection('compare', lines);
   process.exit(0);
 }
-// `--only watch --runs N`: N simulated watches per scenario (the full run uses 2,000).
+// `--only watch --runs N`: N simulated watches per scenario (the full run uses 1,000).
 if (args.only === 'watch') {
   const runs = Number(args.runs);
   const quiet = Math.max(1, Math.round(runs / 5));
@@ -515,8 +515,8 @@ process.stderr.write("a 1.5 s task Claw's latency at the default poll-interval�
 const taskLatency = taskLatencyTable(await measureTaskLatency());
 const healthTable = await measureHealthOverTime();
 const incidentsTable = await measureIncidentsAtScale();
-process.stderr.write('the watch after a deployment: 2,000 simulated watches a scenario…\n');
-const watchTable = [...measureWatch(2000), '', ...measureQuiet(400), '', ...measureSuspects(500)];
+process.stderr.write('the watch after a deployment: 1,000 simulated watches a scenario (23 scenarios)…\n');
+const watchTable = [...measureWatch(1000), '', ...measureQuiet(400), '', ...measureSuspects(500)];
 process.stderr.write('comparisons: 1,000 a scenario, and what baseline: before costs…\n');
 const compareTable = section('compare', measureComparisons(1000));
 const baselineGateTable = section('baseline', baselineTable(await measureBaselineGate()));

@@ -2,8 +2,10 @@
 // is found, and how often a harmless deployment is flagged over the whole 7-day watch, on
 // independent runs and on runs that drift alike from day to day. Each health run asks 10
 // questions × 3 repeats of the reference Claw (test/sim/behaviour.ts, 0.90 overall); the baseline
-// is the week before at 4 runs a day (28 runs, 840 attempts), with three more weeks of history
-// before it, and so is the watch. Then the watch with nothing deployed over simulated Claw-years.
+// is the week before at 4 runs a day (28 runs, 840 attempts; 14 at the 12-hour schedule), with
+// three more weeks of history before it (the drift is fitted on all four), and so is the watch.
+// Drift sizes 0.3 and 0.6 on the logit (σ 0.6 reproduces the issue's 5–7% false alarms at φ 0.97,
+// before the watch counted drift). Then the watch with nothing deployed over simulated Claw-years.
 // Measures; never passes or fails. `--only watch --runs N` (N watches per scenario).
 import { type WatchResult, type WatchRun, watchDeployment } from '../../src/compare/watch.ts';
 import { seededUniform } from '../../src/compare/distributions.ts';
@@ -60,17 +62,18 @@ export function drifted(x: number, drop = 0): BehaviourProfile {
   return { ...referenceBehaviour(drop), passRates: rates };
 }
 
-/** Watch i: `HISTORY_WEEKS` before, then `afterRuns` runs with `drop`, under `drift`, `perDay` runs a day, looked at `now`. */
+/** Watch i: `weeks` of history before, then `afterRuns` runs with `drop`, under `drift`, `perDay` runs a day, looked at `now`. */
 function watch(
   i: number,
   drop: number,
   afterRuns: number,
   drift: Drift = NO_DRIFT,
   perDay = RUNS_PER_DAY,
+  weeks = HISTORY_WEEKS,
 ): WatchResult {
   const spacing = DAY / perDay;
-  const beforeRuns = HISTORY_WEEKS * 7 * perDay;
-  const path = driftPath(drift, HISTORY_WEEKS * 7 + 8, i * 7919);
+  const beforeRuns = weeks * 7 * perDay;
+  const path = driftPath(drift, weeks * 7 + 8, i * 7919);
   const profileAt = (k: number, d: number) => drifted(path[Math.floor(k / perDay)], d);
   const runs: WatchRun[] = [];
   for (let k = 0; k < beforeRuns; k++)
@@ -92,6 +95,8 @@ interface Scenario {
   drift?: Drift;
   /** Health runs a day (default 4). */
   perDay?: number;
+  /** Weeks of runs before the deployment (default HISTORY_WEEKS; 1: the baseline week alone). */
+  historyWeeks?: number;
   figures: (results: WatchResult[], perDay: number) => string;
 }
 
@@ -103,7 +108,7 @@ const dropFound = (rs: WatchResult[], perDay: number) =>
 const harmless = (rs: WatchResult[]) =>
   `regressed ${share(rs, (r) => r.verdict === 'regressed')}; improved ${share(rs, (r) => r.verdict === 'improved')}; unchanged ${share(rs, (r) => r.verdict === 'unchanged')}`;
 /** The drift sizes measured: the logit's standard deviation (0.3 moves the reference Claw's overall rate by about 1.5 points, 0.6 by 3). */
-const DRIFT_SIGMAS = (process.env.WATCH_SIGMAS ?? '0.3,0.6').split(',').map(Number);
+const DRIFT_SIGMAS = [0.3, 0.6];
 const PHIS = [0.5, 0.9, 0.97];
 const perDayName = (perDay: number) => (perDay === 4 ? 'every 6 h' : `every ${24 / perDay} h`);
 
@@ -154,6 +159,23 @@ const SCENARIOS: Scenario[] = [
   ...dropScenarios(2),
   ...harmlessScenarios(4),
   ...harmlessScenarios(2),
+  {
+    name: '20% drop, 3 runs, every 6 h, the baseline week alone (no history before it)',
+    goal: 'regressed within 3 runs ≥ 85%',
+    drop: 0.2,
+    afterRuns: 3,
+    historyWeeks: 1,
+    figures: dropFound,
+  },
+  {
+    name: 'harmless deployment, 28 runs, every 6 h, under drift (φ 0.9, σ 0.6), the baseline week alone',
+    goal: 'regressed ≤ 5%',
+    drop: 0,
+    afterRuns: 28,
+    drift: { phi: 0.9, sigma: 0.6 },
+    historyWeeks: 1,
+    figures: harmless,
+  },
   {
     name: '10% drop (0.90 → 0.81), the whole 7-day watch',
     goal: '(how far below the goal a smaller drop is found)',
@@ -235,7 +257,7 @@ export function measureQuiet(clawYears: number): string[] {
 
 export function measureWatch(watches: number): string[] {
   const lines = [
-    `The watch after a deployment: ${QUESTIONS} questions × ${REPEATS} repeats a health run, ${RUNS_PER_DAY} runs a day, the week before as the baseline (${7 * RUNS_PER_DAY} runs) after ${HISTORY_WEEKS - 1} more weeks of history, one-sided level 0.05 over the whole watch, ${watches} simulated watches a row. Drift: the logit of every pass rate moves by a daily AR(1) (standard deviation σ).`,
+    `The watch after a deployment: ${QUESTIONS} questions × ${REPEATS} repeats a health run, every 6 h (or 12 h), the week before as the baseline after ${HISTORY_WEEKS - 1} more weeks of history (the drift is fitted on all ${HISTORY_WEEKS}), one-sided level 0.05 over the whole watch, ${watches} simulated watches a row. Drift: the logit of every pass rate moves by a daily AR(1) (standard deviation σ).`,
     '',
     '| scenario | goal | watches | figures | ms per watch |',
     '|---|---|---|---|---|',
@@ -243,7 +265,9 @@ export function measureWatch(watches: number): string[] {
   for (const s of SCENARIOS) {
     const started = performance.now();
     const perDay = s.perDay ?? RUNS_PER_DAY;
-    const results = Array.from({ length: watches }, (_, i) => watch(i + 1, s.drop, s.afterRuns, s.drift, perDay));
+    const results = Array.from({ length: watches }, (_, i) =>
+      watch(i + 1, s.drop, s.afterRuns, s.drift, perDay, s.historyWeeks),
+    );
     const ms = (performance.now() - started) / watches;
     lines.push(`| ${s.name} | ${s.goal} | ${watches} | ${s.figures(results, perDay)} | ${ms.toFixed(1)} |`);
   }
