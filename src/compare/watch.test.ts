@@ -327,6 +327,21 @@ describe('the watch under drift from day to day', () => {
     expect(short.variance).toBeGreaterThan(2.5 * long.variance);
   });
 
+  it("measures the runs' noise within days, and leaves it to the runs' dispersion with one run a day", () => {
+    // Days alternating between 30/30 and 24/30, their runs alike: all the spread is between days.
+    const days = Array.from({ length: 28 }, (_, d) =>
+      repeated(DEPLOYED - (28 - d) * DAY, 4, d % 2 ? 24 : 30, d % 2 ? 6 : 0),
+    ).flat();
+    expect(withinDayDispersion(days, DEPLOYED)).toBe(0.5); // no noise within days: the floor
+    expect(dispersion(days.slice(-28))).toBeGreaterThan(2);
+    const daily = days.filter((_, k) => k % 4 === 0);
+    expect(withinDayDispersion(daily, DEPLOYED)).toBeUndefined();
+    // The drift fit sees the days differ: τ² near the variance of the day rates (0.03² = 0.0009).
+    const model = fitDrift(days, DEPLOYED, 0.5);
+    expect(model.floored).toBe(false);
+    expect(model.variance).toBeGreaterThan(0.0005);
+  });
+
   it('keeps false alarms under 5% over a 7-day watch when the level drifts from day to day (φ 0.5 and 0.9, fixed seed)', () => {
     const N = 400;
     for (const phiDays of [0.5, 0.9]) {
