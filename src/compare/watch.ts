@@ -31,6 +31,7 @@ export interface WatchRun {
 }
 
 export interface WatchInput {
+  /** The Claw's runs: the window before and after, and the weeks before it the drift is fitted on (DRIFT_HISTORY_WINDOWS windows). */
   runs: readonly WatchRun[];
   /** When the deployment went live (epoch milliseconds). */
   deployedAt: number;
