@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { behavingClaw, failsFirst, questionsFile } from '../sim/behaviour.ts';
+import type { ActionRun } from './harness.ts';
 import { HealthWorld } from './health-world.ts';
 
 const HOUR = 3600_000;
@@ -25,7 +26,7 @@ const world = new HealthWorld({
   'status-page': 'true',
   timeout: '20s',
 });
-const runs: { exitCode: number; errors: string[] }[] = [];
+const runs: ActionRun[] = [];
 
 beforeAll(async () => {
   const { sim } = await world.start();
