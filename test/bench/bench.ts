@@ -546,7 +546,7 @@ const DOC_PARTS: { name: string; runs: number; about: string; measure: (runs: nu
   },
   {
     name: 'watch',
-    runs: 2000,
+    runs: 1000,
     about: 'simulated watches a scenario (in process)',
     measure: async (runs) => {
       const watch = watchFigures(runs);
