@@ -59,13 +59,12 @@ async function world(live: { deploymentId: string; deploymentStatus: string }) {
   lines.length = 0;
   const context = {
     settings: { history: 'hist', ...secrets },
-    session: { health: { host }, github: { repository: 'octo/claws' } },
-    deps: {
-      clock: systemClock,
-      log,
-      deadline: Date.now() + 60_000,
-      client: { getClaw: () => Promise.resolve({ id: 'c1', ...live, raw }) },
-    },
+    health: { host },
+    github: { repository: 'octo/claws' },
+    clock: systemClock,
+    log,
+    deadline: Date.now() + 60_000,
+    client: { getClaw: () => Promise.resolve({ id: 'c1', ...live, raw }) },
   } as unknown as Parameters<typeof savedBaseline>[0];
   return { context, lines };
 }

@@ -4,7 +4,7 @@
 // the deployment it was run on, with the same configuration, young enough); otherwise the gate asks
 // the live Claw before the trigger, as `baseline: before` does, and says once why. After a gate
 // that succeeded, the deployed version's run is saved for the next one.
-import type { CommandContext } from '../command.js';
+import type { RunContext } from '../context.js';
 import type { CheckSuite } from '../checks/check.js';
 import type { ChecksResult } from '../checks/result.js';
 import { type SavedGateRun, configHash, savedRunProblem, suiteHashes } from '../checks/saved-run.js';
@@ -12,10 +12,15 @@ import { CancelledError, errorMessage } from '../errors.js';
 import { clip, formatDuration } from '../format.js';
 import { keepSavedRun, readSavedRun } from '../health/saved-runs.js';
 import { type SealKey, stateSealKey } from '../seal.js';
-import type { SettingsOf } from '../settings.js';
+import type { HealthHost } from '../health/host.js';
 import type { DeployResult } from './deploy.js';
 
-type Context = CommandContext<SettingsOf<'history' | 'state-secret'>>;
+/** What the saved baseline reads of a command's run: the history store, the seal's secrets, the service. */
+interface Context extends RunContext {
+  settings: { history: string; stateSecret: string; apiKey: string };
+  github: { repository: string };
+  health?: { host: HealthHost };
+}
 
 /** The saved run the gate compares with, and the words the cost line says of it. */
 export interface SavedBaseline {
