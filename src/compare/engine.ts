@@ -52,13 +52,17 @@ export function worstVerdict(verdicts: Iterable<Verdict>): Verdict | '' {
 }
 
 export const UNCLEAR_TOLERANCE = 'a change, but whether it passes the tolerance is not yet clear (more attempts tell)';
+export const KEPT_BY_SHARE =
+  'worse past its tolerance at 95%, not at its share of the level shared among the metrics (more attempts tell)';
 
 /**
  * A metric's verdict from its evidence and whether its test holds each direction: `regressed`
  * when the worse direction is held and the one-sided bound on the worse side lies past the
- * tolerance (`improved` mirrored); `inconclusive` when blocked, or when the 95% interval lies
- * wholly on one side of 0 (a change is there) and straddles the tolerance; otherwise `unchanged`,
- * saying so when the bound alone was past the tolerance and the shared level kept it.
+ * tolerance (`improved` mirrored); `inconclusive` when blocked, when the bound on the worse side
+ * lies past the tolerance but the shared level did not hold it (a change seen worse past the
+ * tolerance at 95% is never `unchanged`: a worse change is never read milder for being clearer),
+ * or when the 95% interval lies wholly on one side of 0 (a change is there) and straddles the
+ * tolerance; otherwise `unchanged`, saying so when the better bound alone was past the tolerance.
  */
 export function decide(e: Evidence, worseHeld: boolean, betterHeld: boolean): { verdict: Verdict; reason?: string } {
   if (e.blocked || e.low === null || e.high === null || e.lowerBound === null || e.upperBound === null)
@@ -72,7 +76,8 @@ export function decide(e: Evidence, worseHeld: boolean, betterHeld: boolean): { 
   // A change is plainly there (the interval on one side of 0), its size from nearest to farthest.
   const [near, far] = low > 0 ? [low, high] : high < 0 ? [-high, -low] : [0, 0];
   if (near > 0 && near <= e.margin && far > e.margin) return { verdict: 'inconclusive', reason: UNCLEAR_TOLERANCE };
-  if (worseBy > e.margin || betterBy > e.margin)
+  if (worseBy > e.margin) return { verdict: 'inconclusive', reason: KEPT_BY_SHARE };
+  if (betterBy > e.margin)
     return {
       verdict: 'unchanged',
       reason: `kept unchanged by the level shared among the metrics: past its tolerance at 95%, not at its share`,
@@ -284,7 +289,7 @@ export function compareSides(baseline: Side, candidate: Side, options: CompareOp
     if (m.verdict === 'unchanged' && (t.e.loose || t.e.flip)) {
       m.verdict = 'inconclusive';
       m.reason = t.e.loose ?? t.e.flip!.reason;
-    }
+    } else if (m.reason === KEPT_BY_SHARE && t.e.flip) m.reason = t.e.flip.reason; // says what was seen, more plainly
     return m;
   });
   // What counts: the primary metrics, a secondary one `regressed`, and a check that flipped worse.
