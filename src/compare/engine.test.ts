@@ -110,6 +110,37 @@ describe('compareSides', () => {
     expect(c.behaviour).toBe('inconclusive');
   });
 
+  it('reads times polled too loosely for the tolerance inconclusive, saying what polls would measure them to it', () => {
+    // Tasks seen done 300 ms after the last poll that saw them running, on both sides of one Claw.
+    const polled = (r: CheckRun, gapMs: number): CheckRun => ({
+      ...r,
+      attempts: r.attempts.map((a) => ({ ...a, latencyLowMs: a.latencyMs! - gapMs })),
+    });
+    const [a, b] = [run('c', 1, { rate: () => 1, latency: 800 }), run('c', 2, { rate: () => 1, latency: 800 })];
+    const loose = metric(
+      compareSides(side('a', polled(a, 300)), side('b', polled(b, 300))).metrics,
+      '*',
+      'latency-p50',
+    );
+    expect(loose.verdict).toBe('inconclusive');
+    const margin = Math.round(0.05 * loose.baseline.value!);
+    expect(loose.reason).toMatch(
+      new RegExp(`^reply times known to ±1\\d\\d ms at this budget, the tolerance is ±${margin} ms: `),
+    );
+    // Polls the tolerance apart across where most replies come, for each of the side's 150 replies.
+    const [, from, to, polls, total] =
+      /a poll every \d+ ms from (\d+) to (\d+) ms after the message \(about (\d+) polls a reply, (\d+) a side\)/
+        .exec(loose.reason!)!
+        .map(Number);
+    expect(Number(polls)).toBe(Math.ceil((to - from) / margin) + 2);
+    expect(total).toBe(polls * 150);
+    expect(from).toBeLessThan(loose.baseline.value!);
+    expect(to).toBeGreaterThan(loose.baseline.value!);
+    // Polls 10 ms apart know the same replies well enough: no such reason.
+    const narrow = metric(compareSides(side('a', polled(a, 10)), side('b', polled(b, 10))).metrics, '*', 'latency-p50');
+    expect(narrow.reason ?? '').not.toMatch(/known to/);
+  });
+
   it('calls a 20% drop over 50 questions × 3 regressed, with the whole interval below zero', () => {
     const c = compareSides(
       side('a', run('c', 1, { rate: profile(0) })),

@@ -173,12 +173,30 @@ function primaryTests(c: Context): Test[] {
       relativeMargin: c.tolerance.latency,
     });
     // Times known to less than the tolerance: only a change past both can be told.
-    if (!p50.blocked && p50.halfWidthMs > p50.margin / 2)
-      p50.loose = `reply times known to ±${Math.round(p50.halfWidthMs)} ms at this budget, the tolerance is ±${Math.round(p50.margin)} ms: narrower times (more polls) would tell`;
+    if (!p50.blocked && p50.halfWidthMs > p50.margin / 2) p50.loose = looseTimes(p50, c.all('baseline').length);
     tests.push({ e: p50, weight: SHARES.latency, primary: true });
   }
   tests.push({ e: unjudgedShare(c.pairs, c.level, c.tolerance.unjudged), weight: SHARES.unjudged, primary: true });
   return tests;
+}
+
+/**
+ * Why times known too loosely cannot tell a change of the tolerance's size, and the budget that
+ * would: a reply's time is known to the gap between the polls around it, so polls at most the
+ * tolerance apart where most replies come (the baseline's 10th to 90th percentile) know each to
+ * ± half the tolerance, the width this rule asks for.
+ */
+export function looseTimes(
+  p50: { halfWidthMs: number; margin: number; spanMs: [number, number] },
+  replies: number,
+): string {
+  const step = Math.max(1, Math.round(p50.margin));
+  const [from, to] = p50.spanMs.map(Math.round);
+  const polls = Math.ceil(Math.max(0, to - from) / step) + 2;
+  return (
+    `reply times known to ±${Math.round(p50.halfWidthMs)} ms at this budget, the tolerance is ±${Math.round(p50.margin)} ms: ` +
+    `a poll every ${step} ms from ${from} to ${to} ms after the message (about ${polls} polls a reply, ${polls * replies} a side) would measure them to it`
+  );
 }
 
 /** The secondary metrics' evidence: the 95th percentile of reply times, the judge's scores, each check's pass rate. */
