@@ -452,6 +452,14 @@ describe('decide: every branch of the verdict', () => {
       KEPT_BY_SHARE,
     ],
     [
+      'worse past no tolerance at the one-sided bound only, not held: unchanged, saying so',
+      { worse: -1, low: -0.2, high: 0.01, lowerBound: -0.18, upperBound: -0.01 },
+      false,
+      false,
+      'unchanged',
+      'kept unchanged by the level shared among the metrics: past its tolerance at 95%, not at its share',
+    ],
+    [
       'the worse direction held but the change better: never regressed',
       { worse: -1, low: -0.02, high: 0.2, lowerBound: 0.01, upperBound: 0.18 },
       true,

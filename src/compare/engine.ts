@@ -58,11 +58,11 @@ export const KEPT_BY_SHARE =
 /**
  * A metric's verdict from its evidence and whether its test holds each direction: `regressed`
  * when the worse direction is held and the one-sided bound on the worse side lies past the
- * tolerance (`improved` mirrored); `inconclusive` when blocked, when the bound on the worse side
- * lies past the tolerance but the shared level did not hold it (a change seen worse past the
- * tolerance at 95% is never `unchanged`: a worse change is never read milder for being clearer),
- * or when the 95% interval lies wholly on one side of 0 (a change is there) and straddles the
- * tolerance; otherwise `unchanged`, saying so when the better bound alone was past the tolerance.
+ * tolerance (`improved` mirrored); `inconclusive` when blocked, when the 95% interval lies wholly
+ * on one side of 0 (a change is there) and straddles the tolerance, or when it lies wholly past
+ * the tolerance on the worse side but the shared level did not hold the test (a worse change is
+ * never read milder for being clearer); otherwise `unchanged`, saying so when a one-sided bound
+ * alone was past the tolerance and the shared level kept it.
  */
 export function decide(e: Evidence, worseHeld: boolean, betterHeld: boolean): { verdict: Verdict; reason?: string } {
   if (e.blocked || e.low === null || e.high === null || e.lowerBound === null || e.upperBound === null)
@@ -76,8 +76,8 @@ export function decide(e: Evidence, worseHeld: boolean, betterHeld: boolean): { 
   // A change is plainly there (the interval on one side of 0), its size from nearest to farthest.
   const [near, far] = low > 0 ? [low, high] : high < 0 ? [-high, -low] : [0, 0];
   if (near > 0 && near <= e.margin && far > e.margin) return { verdict: 'inconclusive', reason: UNCLEAR_TOLERANCE };
-  if (worseBy > e.margin) return { verdict: 'inconclusive', reason: KEPT_BY_SHARE };
-  if (betterBy > e.margin)
+  if (low > e.margin) return { verdict: 'inconclusive', reason: KEPT_BY_SHARE };
+  if (worseBy > e.margin || betterBy > e.margin)
     return {
       verdict: 'unchanged',
       reason: `kept unchanged by the level shared among the metrics: past its tolerance at 95%, not at its share`,
