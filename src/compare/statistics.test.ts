@@ -58,6 +58,14 @@ interface Reference {
   }[];
   p95: ({ candidate: number[]; baseline: number[]; margin: number; pWorse: number } & Ends)[];
   vanElteren: { strata: [number[], number[], number[], number[]][]; margin: number; pGreater: number }[];
+  aligned: ({
+    strata: [number[], number[]][];
+    margin: number;
+    pGreater: number;
+    pLess: number;
+    smallestP: number;
+    estimate: number;
+  } & Ends)[];
   normal: { cdf: [number, number][]; quantile: [number, number][] };
 }
 const reference = JSON.parse(
