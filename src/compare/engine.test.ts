@@ -2,7 +2,7 @@
 // cached verdicts, tolerances from the checks file and the order of precedence.
 import { describe, expect, it } from 'vitest';
 import { seededUniform } from './distributions.js';
-import { UNCLEAR_TOLERANCE, compareSides, decide, weightedHolm, worstVerdict } from './engine.js';
+import { KEPT_BY_SHARE, UNCLEAR_TOLERANCE, compareSides, decide, weightedHolm, worstVerdict } from './engine.js';
 import type { Evidence } from './evidence.js';
 import type { Attempt, CheckRun, MetricResult, Side } from './types.js';
 
@@ -110,6 +110,37 @@ describe('compareSides', () => {
     expect(c.behaviour).toBe('inconclusive');
   });
 
+  it('reads times polled too loosely for the tolerance inconclusive, saying what polls would measure them to it', () => {
+    // Tasks seen done 300 ms after the last poll that saw them running, on both sides of one Claw.
+    const polled = (r: CheckRun, gapMs: number): CheckRun => ({
+      ...r,
+      attempts: r.attempts.map((a) => ({ ...a, latencyLowMs: a.latencyMs! - gapMs })),
+    });
+    const [a, b] = [run('c', 1, { rate: () => 1, latency: 800 }), run('c', 2, { rate: () => 1, latency: 800 })];
+    const loose = metric(
+      compareSides(side('a', polled(a, 300)), side('b', polled(b, 300))).metrics,
+      '*',
+      'latency-p50',
+    );
+    expect(loose.verdict).toBe('inconclusive');
+    const margin = Math.round(0.05 * loose.baseline.value!);
+    expect(loose.reason).toMatch(
+      new RegExp(`^reply times known to ±1\\d\\d ms at this budget, the tolerance is ±${margin} ms: `),
+    );
+    // Polls the tolerance apart across where most replies come, for each of the side's 150 replies.
+    const [, from, to, polls, total] =
+      /a poll every \d+ ms from (\d+) to (\d+) ms after the message \(about (\d+) polls a reply, (\d+) a side\)/
+        .exec(loose.reason!)!
+        .map(Number);
+    expect(Number(polls)).toBe(Math.ceil((to - from) / margin) + 2);
+    expect(total).toBe(polls * 150);
+    expect(from).toBeLessThan(loose.baseline.value!);
+    expect(to).toBeGreaterThan(loose.baseline.value!);
+    // Polls 10 ms apart know the same replies well enough: no such reason.
+    const narrow = metric(compareSides(side('a', polled(a, 10)), side('b', polled(b, 10))).metrics, '*', 'latency-p50');
+    expect(narrow.reason ?? '').not.toMatch(/known to/);
+  });
+
   it('calls a 20% drop over 50 questions × 3 regressed, with the whole interval below zero', () => {
     const c = compareSides(
       side('a', run('c', 1, { rate: profile(0) })),
@@ -181,7 +212,11 @@ describe('compareSides', () => {
       const c = compareSides(side('production', ...flaky(2 * i + 1)), side('preview', ...flaky(2 * i + 2)));
       for (const m of c.metrics.filter((x) => x.check.startsWith('check-'))) {
         verdicts.add(m.verdict);
-        if (m.verdict === 'inconclusive') expect(m.reason).toMatch(/^(passed|failed) 3\/3 on the baseline/);
+        // A complete flip says so; a check worse at 95% but not at its share says that (neither counts as regressed).
+        if (m.verdict === 'inconclusive')
+          expect(m.reason).toMatch(
+            /^((passed|failed) 3\/3 on the baseline|worse past its tolerance at 95%, not at its share)/,
+          );
       }
     }
     expect(verdicts.has('regressed')).toBe(false);
@@ -401,8 +436,24 @@ describe('decide: every branch of the verdict', () => {
       'unchanged',
     ],
     [
-      'below 0 with no tolerance, the shared level not holding: unchanged, saying so',
+      'worse past no tolerance at 95%, the shared level not holding: inconclusive, never unchanged',
       { worse: -1, low: -0.3, high: -0.05, lowerBound: -0.28, upperBound: -0.08 },
+      false,
+      false,
+      'inconclusive',
+      KEPT_BY_SHARE,
+    ],
+    [
+      'a slowdown wholly past the tolerance at 95%, not held: inconclusive (never milder than straddling it)',
+      { worse: 1, low: 60, high: 200, lowerBound: 70, upperBound: 180, margin: 50 },
+      false,
+      false,
+      'inconclusive',
+      KEPT_BY_SHARE,
+    ],
+    [
+      'worse past no tolerance at the one-sided bound only, not held: unchanged, saying so',
+      { worse: -1, low: -0.2, high: 0.01, lowerBound: -0.18, upperBound: -0.01 },
       false,
       false,
       'unchanged',

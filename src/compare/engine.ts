@@ -52,13 +52,17 @@ export function worstVerdict(verdicts: Iterable<Verdict>): Verdict | '' {
 }
 
 export const UNCLEAR_TOLERANCE = 'a change, but whether it passes the tolerance is not yet clear (more attempts tell)';
+export const KEPT_BY_SHARE =
+  'worse past its tolerance at 95%, not at its share of the level shared among the metrics (more attempts tell)';
 
 /**
  * A metric's verdict from its evidence and whether its test holds each direction: `regressed`
  * when the worse direction is held and the one-sided bound on the worse side lies past the
- * tolerance (`improved` mirrored); `inconclusive` when blocked, or when the 95% interval lies
- * wholly on one side of 0 (a change is there) and straddles the tolerance; otherwise `unchanged`,
- * saying so when the bound alone was past the tolerance and the shared level kept it.
+ * tolerance (`improved` mirrored); `inconclusive` when blocked, when the 95% interval lies wholly
+ * on one side of 0 (a change is there) and straddles the tolerance, or when it lies wholly past
+ * the tolerance on the worse side but the shared level did not hold the test (a worse change is
+ * never read milder for being clearer); otherwise `unchanged`, saying so when a one-sided bound
+ * alone was past the tolerance and the shared level kept it.
  */
 export function decide(e: Evidence, worseHeld: boolean, betterHeld: boolean): { verdict: Verdict; reason?: string } {
   if (e.blocked || e.low === null || e.high === null || e.lowerBound === null || e.upperBound === null)
@@ -72,6 +76,7 @@ export function decide(e: Evidence, worseHeld: boolean, betterHeld: boolean): { 
   // A change is plainly there (the interval on one side of 0), its size from nearest to farthest.
   const [near, far] = low > 0 ? [low, high] : high < 0 ? [-high, -low] : [0, 0];
   if (near > 0 && near <= e.margin && far > e.margin) return { verdict: 'inconclusive', reason: UNCLEAR_TOLERANCE };
+  if (low > e.margin) return { verdict: 'inconclusive', reason: KEPT_BY_SHARE };
   if (worseBy > e.margin || betterBy > e.margin)
     return {
       verdict: 'unchanged',
@@ -168,12 +173,30 @@ function primaryTests(c: Context): Test[] {
       relativeMargin: c.tolerance.latency,
     });
     // Times known to less than the tolerance: only a change past both can be told.
-    if (!p50.blocked && p50.halfWidthMs > p50.margin / 2)
-      p50.loose = `reply times known to ±${Math.round(p50.halfWidthMs)} ms at this budget, the tolerance is ±${Math.round(p50.margin)} ms: narrower times (more polls) would tell`;
+    if (!p50.blocked && p50.halfWidthMs > p50.margin / 2) p50.loose = looseTimes(p50, c.all('baseline').length);
     tests.push({ e: p50, weight: SHARES.latency, primary: true });
   }
   tests.push({ e: unjudgedShare(c.pairs, c.level, c.tolerance.unjudged), weight: SHARES.unjudged, primary: true });
   return tests;
+}
+
+/**
+ * Why times known too loosely cannot tell a change of the tolerance's size, and the budget that
+ * would: a reply's time is known to the gap between the polls around it, so polls at most the
+ * tolerance apart where most replies come (the baseline's 10th to 90th percentile) know each to
+ * ± half the tolerance, the width this rule asks for.
+ */
+export function looseTimes(
+  p50: { halfWidthMs: number; margin: number; spanMs: [number, number] },
+  replies: number,
+): string {
+  const step = Math.max(1, Math.round(p50.margin));
+  const [from, to] = p50.spanMs.map(Math.round);
+  const polls = Math.ceil(Math.max(0, to - from) / step) + 2;
+  return (
+    `reply times known to ±${Math.round(p50.halfWidthMs)} ms at this budget, the tolerance is ±${Math.round(p50.margin)} ms: ` +
+    `a poll every ${step} ms from ${from} to ${to} ms after the message (about ${polls} polls a reply, ${polls * replies} a side) would measure them to it`
+  );
 }
 
 /** The secondary metrics' evidence: the 95th percentile of reply times, the judge's scores, each check's pass rate. */
@@ -284,7 +307,7 @@ export function compareSides(baseline: Side, candidate: Side, options: CompareOp
     if (m.verdict === 'unchanged' && (t.e.loose || t.e.flip)) {
       m.verdict = 'inconclusive';
       m.reason = t.e.loose ?? t.e.flip!.reason;
-    }
+    } else if (m.reason === KEPT_BY_SHARE && t.e.flip) m.reason = t.e.flip.reason; // says what was seen, more plainly
     return m;
   });
   // What counts: the primary metrics, a secondary one `regressed`, and a check that flipped worse.

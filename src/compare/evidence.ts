@@ -357,7 +357,7 @@ const timed = (a: Attempt) => typeof a.latencyMs === 'number' && Number.isFinite
 export function latencyShift(
   pairs: readonly Paired[],
   options: ShiftOptions & { relativeMargin: number },
-): Evidence & { halfWidthMs: number } {
+): Evidence & { halfWidthMs: number; spanMs: [number, number] } {
   const all = (side: 'baseline' | 'candidate') => pairs.flatMap((p) => p[side]);
   const times = (side: 'baseline' | 'candidate') => all(side).filter(timed);
   const middle = (a: Attempt) => Math.exp((logTime(a)[0] + logTime(a)[1]) / 2);
@@ -375,6 +375,9 @@ export function latencyShift(
   const halves = [...b, ...c].map((a) => (logTime(a)[1] - logTime(a)[0]) / 2).sort((x, y) => x - y);
   const halfWidth = halves.length ? halves[Math.floor(halves.length / 2)] : 0;
   const halfWidthMs = median * (Math.exp(halfWidth) - 1);
+  // Where most replies come (the 10th to the 90th percentile of the baseline's): where polls narrow them.
+  const middles = b.map(middle);
+  const spanMs: [number, number] = middles.length ? [quantile(middles, 0.1), quantile(middles, 0.9)] : [0, 0];
   const blocked = missingValues(
     options.what,
     b.map(middle),
@@ -382,7 +385,7 @@ export function latencyShift(
     [all('baseline').length, all('candidate').length],
     options.maxMissing,
   );
-  if (blocked) return { ...base, ...NO_CHANGE, margin, blocked, halfWidthMs };
+  if (blocked) return { ...base, ...NO_CHANGE, margin, blocked, halfWidthMs, spanMs };
   const strata = new Map<string, { c: [number, number][]; b: [number, number][] }>();
   for (const p of pairs)
     for (const side of ['baseline', 'candidate'] as const)
@@ -399,7 +402,7 @@ export function latencyShift(
   }));
   const inUnits = (x: number) => median * (Math.exp(x) - 1);
   const evidence = shiftEvidence(base, list, Math.log(1 + options.relativeMargin), margin, inUnits, options);
-  return { ...evidence, halfWidthMs };
+  return { ...evidence, halfWidthMs, spanMs };
 }
 
 /**

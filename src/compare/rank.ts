@@ -165,21 +165,24 @@ export interface StratifiedShift extends Shift {
 }
 
 /**
- * The shift (candidate over baseline) across strata, each question its own stratum (van Elteren's
- * weights 1 / (n1 + n0 + 1)), on interval-censored values: a test that the candidate is larger
- * reads its lowest ends against the baseline's highest (a change the intervals could explain
- * never counts), and the other way round. One stratum of at most EXACT_PAIRS pairs is exact (U's
- * exact distribution, its bounds the ordered pairwise differences); otherwise the normal
- * approximation with a continuity correction. The estimate is where the statistic on the
- * intervals' middles crosses its mean (one stratum: the Hodges–Lehmann median of differences).
- * Bounds that the data cannot give at `level` are ±Infinity.
+ * The shift (candidate over baseline) across strata, each question its own stratum. One stratum
+ * of at most EXACT_PAIRS pairs is exact (U's exact distribution, its bounds the ordered pairwise
+ * differences). Otherwise, times measured exactly (every interval of width 0: a synchronous
+ * Claw's) go to the aligned-rank test (`alignedShift`), which keeps the information between
+ * questions that ranking within each small question throws away; times known only to an interval
+ * (a task's, polled) go to van Elteren's test (`vanElterenShift`), whose counts on the least
+ * favourable ends are what makes a change the intervals could explain never count.
  */
 export function stratifiedShift(raw: TimedStratum[], level: number, margin: number): StratifiedShift {
   const strata = raw.filter((s) => s.candidateLow.length && s.baselineLow.length).map(sortedStratum);
-  const middle = strata.map((s) => ({
-    candidate: Float64Array.from(s.candidateLow, (x, i) => (x + s.candidateHigh[i]) / 2).sort(),
-    baseline: Float64Array.from(s.baselineLow, (x, i) => (x + s.baselineHigh[i]) / 2).sort(),
-  }));
+  const width = widest(strata);
+  if (strata.length === 1 && strata[0].candidateLow.length * strata[0].baselineLow.length <= EXACT_PAIRS)
+    return exactShift(strata[0], middleOf(strata[0]), level, margin, width);
+  return width === 0 ? alignedShift(strata, level, margin) : vanElterenShift(strata, level, margin);
+}
+
+/** The widest interval of any time (0 when every time is exact). */
+function widest(strata: readonly TimedStratum[]): number {
   let width = 0;
   for (const s of strata)
     for (const [lo, hi] of [
@@ -187,8 +190,74 @@ export function stratifiedShift(raw: TimedStratum[], level: number, margin: numb
       [s.baselineLow, s.baselineHigh],
     ] as const)
       for (let i = 0; i < lo.length; i++) width = Math.max(width, hi[i] - lo[i]);
-  if (strata.length === 1 && strata[0].candidateLow.length * strata[0].baselineLow.length <= EXACT_PAIRS)
-    return exactShift(strata[0], middle[0], level, margin, width);
+  return width;
+}
+
+/** The intervals' middles, sorted: where the estimate is read. */
+function middleOf(s: TimedStratum): { candidate: Float64Array; baseline: Float64Array } {
+  return {
+    candidate: Float64Array.from(s.candidateLow, (x, i) => (x + s.candidateHigh[i]) / 2).sort(),
+    baseline: Float64Array.from(s.baselineLow, (x, i) => (x + s.baselineHigh[i]) / 2).sort(),
+  };
+}
+
+/** A continuous test of the shift: its one-sided p-values at any shift, its statistic on the middles. */
+interface ShiftTest {
+  /** P of "the shift is at most `shift`" (a small value: the data say it is larger), and the mirror. */
+  pGreaterAt: (shift: number) => number;
+  pLessAt: (shift: number) => number;
+  /** The statistic on the middles with the candidate moved down by `shift`: crosses 0 at the estimate. */
+  middleAt: (shift: number) => number;
+  smallestP: number;
+  /** How finely the crossings are found, relative (a costly statistic is found less finely than 1e-13). */
+  precision?: number;
+}
+
+/** The estimate, the bounds by inverting the test (±Infinity where the data cannot give them), the p-values. */
+function invert(
+  test: ShiftTest,
+  [lowest, highest]: [number, number],
+  level: number,
+  margin: number,
+  width: number,
+): StratifiedShift {
+  const boundAt = (alpha: number) => ({
+    // The smallest shift not rejected by "shift ≤ δ" at alpha, and the largest not rejected the other way.
+    lower:
+      test.smallestP > alpha
+        ? -Infinity
+        : crossing(lowest, highest, (d) => test.pGreaterAt(d) >= alpha, test.precision),
+    upper:
+      test.smallestP > alpha ? Infinity : crossing(lowest, highest, (d) => test.pLessAt(d) < alpha, test.precision),
+  });
+  const estimate =
+    (crossing(lowest, highest, (d) => test.middleAt(d) <= 0, test.precision) +
+      crossing(lowest, highest, (d) => test.middleAt(d) < 0, test.precision)) /
+    2;
+  const [two, one] = [boundAt(level / 2), boundAt(level)];
+  return {
+    estimate,
+    low: two.lower,
+    high: two.upper,
+    lowerBound: one.lower,
+    upperBound: one.upper,
+    pGreater: Math.min(1, test.pGreaterAt(margin)),
+    pLess: Math.min(1, test.pLessAt(-margin)),
+    smallestP: test.smallestP,
+    width,
+  };
+}
+
+/**
+ * Van Elteren's stratified rank test (weights 1 / (n1 + n0 + 1)) on interval-censored values: a
+ * test that the candidate is larger reads its lowest ends against the baseline's highest (a
+ * change the intervals could explain never counts), and the other way round; the normal
+ * approximation with a continuity correction. The estimate is where the statistic on the
+ * intervals' middles crosses its mean.
+ */
+export function vanElterenShift(raw: TimedStratum[], level: number, margin: number): StratifiedShift {
+  const strata = raw.filter((s) => s.candidateLow.length && s.baselineLow.length).map(sortedStratum);
+  const middle = strata.map(middleOf);
   const weights = strata.map((s) => 1 / (s.candidateLow.length + s.baselineLow.length + 1));
   let variance = 0;
   let correction = 0;
@@ -210,33 +279,120 @@ export function stratifiedShift(raw: TimedStratum[], level: number, margin: numb
   const upward = (k: number): [Float64Array, Float64Array] => [strata[k].candidateLow, strata[k].baselineHigh];
   const downward = (k: number): [Float64Array, Float64Array] => [strata[k].candidateHigh, strata[k].baselineLow];
   const mid = (k: number): [Float64Array, Float64Array] => [middle[k].candidate, middle[k].baseline];
-  const pGreaterAt = (shift: number) => 1 - phi((statistic(shift, upward) - correction) / sd);
-  const pLessAt = (shift: number) => 1 - phi((-statistic(shift, downward) - correction) / sd);
   let maximum = 0;
   for (const [k, s] of strata.entries()) maximum += weights[k] * ((s.candidateLow.length * s.baselineLow.length) / 2);
-  const smallestP = 1 - phi((maximum - correction) / sd);
-  const [lowest, highest] = range(strata);
-  const boundAt = (alpha: number) => ({
-    // The smallest shift not rejected by "shift ≤ δ" at alpha, and the largest not rejected the other way.
-    lower: smallestP > alpha ? -Infinity : crossing(lowest, highest, (d) => pGreaterAt(d) >= alpha),
-    upper: smallestP > alpha ? Infinity : crossing(lowest, highest, (d) => pLessAt(d) < alpha),
-  });
-  const estimate =
-    (crossing(lowest, highest, (d) => statistic(d, mid) <= 0) +
-      crossing(lowest, highest, (d) => statistic(d, mid) < 0)) /
-    2;
-  const [two, one] = [boundAt(level / 2), boundAt(level)];
-  return {
-    estimate,
-    low: two.lower,
-    high: two.upper,
-    lowerBound: one.lower,
-    upperBound: one.upper,
-    pGreater: Math.min(1, pGreaterAt(margin)),
-    pLess: Math.min(1, pLessAt(-margin)),
-    smallestP,
-    width,
+  const test: ShiftTest = {
+    pGreaterAt: (shift) => 1 - phi((statistic(shift, upward) - correction) / sd),
+    pLessAt: (shift) => 1 - phi((-statistic(shift, downward) - correction) / sd),
+    middleAt: (shift) => statistic(shift, mid),
+    smallestP: 1 - phi((maximum - correction) / sd),
   };
+  return invert(test, range(strata), level, margin, widest(strata));
+}
+
+/**
+ * Hodges and Lehmann's aligned-rank test (1962) for exactly measured values in many strata: each
+ * stratum's values less the stratum's mean, ranked together across strata; the candidate's rank
+ * sum against its distribution under exchanging the values within each stratum (the alignment is
+ * the same for every exchange, so the test is a permutation test), by its normal approximation
+ * with a continuity correction of ½. Its p-values are never below 1 / (the number of exchanges),
+ * and never below what √Σ(n − 1) standard deviations give (the largest the statistic can reach).
+ */
+export function alignedShift(raw: TimedStratum[], level: number, margin: number): StratifiedShift {
+  const strata = raw
+    .filter((s) => s.candidateLow.length && s.baselineLow.length)
+    .map((s) => ({ c: Float64Array.from(s.candidateLow), b: Float64Array.from(s.baselineLow) }));
+  let logExchanges = 0;
+  let reach = 0;
+  for (const { c, b } of strata) {
+    logExchanges += logChoose(c.length + b.length, c.length);
+    reach += c.length + b.length - 1;
+  }
+  const floor = Math.max(Math.exp(-logExchanges), 1 - phi(Math.sqrt(reach)));
+  const size = strata.reduce((sum, s) => sum + s.c.length + s.b.length, 0);
+  const [aligned, sorted] = [new Float64Array(size), new Float64Array(size)];
+  const at = (shift: number) => alignedStatistic(strata, shift, aligned, sorted);
+  const p = (z: number) => Math.max(floor, 1 - phi(z));
+  const test: ShiftTest = {
+    pGreaterAt: (shift) => {
+      const { t, sd } = at(shift);
+      return sd > 0 ? p((t - 0.5) / sd) : 1;
+    },
+    pLessAt: (shift) => {
+      const { t, sd } = at(shift);
+      return sd > 0 ? p((-t - 0.5) / sd) : 1;
+    },
+    middleAt: (shift) => at(shift).t,
+    smallestP: floor,
+    // A sort a look: 1e-9 on the log scale is a millionth of a millisecond at a second's median.
+    precision: 1e-9,
+  };
+  return invert(test, range(strata.map((s) => exactStratum(s.c, s.b))), level, margin, 0);
+}
+
+const exactStratum = (c: Float64Array, b: Float64Array): TimedStratum =>
+  sortedStratum({ candidateLow: c, candidateHigh: c, baselineLow: b, baselineHigh: b });
+
+/** ln C(n, k), by summing logarithms (n is a stratum's size: small). */
+function logChoose(n: number, k: number): number {
+  let sum = 0;
+  for (let i = 1; i <= k; i++) sum += Math.log(n - k + i) - Math.log(i);
+  return sum;
+}
+
+/**
+ * The aligned-rank statistic with the candidate moved down by `shift`: the candidate's rank sum
+ * less its mean under exchange within strata (t), and its standard deviation. Midranks by a
+ * native sort and two binary searches a value; the buffers are the caller's (one a test).
+ */
+function alignedStatistic(
+  strata: readonly { c: Float64Array; b: Float64Array }[],
+  shift: number,
+  aligned: Float64Array,
+  sorted: Float64Array,
+): { t: number; sd: number } {
+  let at = 0;
+  for (const { c, b } of strata) {
+    let sum = 0;
+    for (const x of c) sum += x - shift;
+    for (const y of b) sum += y;
+    const mean = sum / (c.length + b.length);
+    // On a grid of 1e-9 (a millionth of a millisecond at a second's median): values that tie in
+    // exact arithmetic tie here too, whatever order the mean was summed in.
+    for (const x of c) aligned[at++] = Math.round((x - shift - mean) * 1e9) / 1e9;
+    for (const y of b) aligned[at++] = Math.round((y - mean) * 1e9) / 1e9;
+  }
+  sorted.set(aligned);
+  sorted.sort();
+  const size = sorted.length;
+  // The midrank of x: (the values below it + the values at or below it + 1) / 2.
+  const rank = (x: number) => {
+    let [lo, hi] = [0, size];
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (sorted[mid] < x) lo = mid + 1;
+      else hi = mid;
+    }
+    let above = lo;
+    while (above < size && sorted[above] === x) above++;
+    return (lo + above + 1) / 2;
+  };
+  let [t, variance] = [0, 0];
+  at = 0;
+  for (const { c, b } of strata) {
+    const [m, n] = [c.length, c.length + b.length];
+    let [sum, squares, candidate] = [0, 0, 0];
+    for (let i = 0; i < n; i++) {
+      const r = rank(aligned[at + i]);
+      sum += r;
+      squares += r * r;
+      if (i < m) candidate += r;
+    }
+    t += candidate - (m * sum) / n;
+    variance += ((m * (n - m)) / (n * (n - 1))) * (squares - (sum * sum) / n);
+    at += n;
+  }
+  return { t, sd: Math.sqrt(Math.max(0, variance)) };
 }
 
 /** The widest shift any pair could show, and the narrowest: where the crossings are looked for. */
@@ -250,9 +406,9 @@ function range(strata: TimedStratum[]): [number, number] {
 }
 
 /** The first shift in [low, high] where a monotone condition (false, then true) holds, by bisection. */
-function crossing(low: number, high: number, holds: (shift: number) => boolean): number {
+function crossing(low: number, high: number, holds: (shift: number) => boolean, precision = 1e-13): number {
   let [a, b] = [low, high];
-  for (let i = 0; i < 200 && b - a > 1e-13 * Math.max(1, Math.abs(a), Math.abs(b)); i++) {
+  for (let i = 0; i < 200 && b - a > precision * Math.max(1, Math.abs(a), Math.abs(b)); i++) {
     const m = (a + b) / 2;
     if (holds(m)) b = m;
     else a = m;

@@ -30,6 +30,16 @@ Run from the repository's root:  python3 test/compare/reference.py > test/compar
 - Van Elteren's stratified test: weights 1 / (n1 + n0 + 1), U counted by brute force per stratum,
   the normal statistic with the continuity correction (the largest weight / 2); on censored
   times, the candidate's lower ends against the baseline's upper ends.
+- Hodges and Lehmann's aligned-rank test (exact times in many strata): each stratum's values
+  (the candidate's moved down by the shift) less the stratum's mean, rounded to 1e-9 (so that
+  values tying in exact arithmetic tie whatever order the mean is summed in), ranked together by
+  scipy.stats.rankdata (midranks); the candidate's rank sum less its mean under exchange within
+  strata, over the square root of the sum of m (n - m) / (n (n - 1)) times each stratum's sum of
+  squared rank deviations, continuity correction 1/2, scipy.stats.norm.sf; the p-value at least
+  1 / (the exchanges: the product of C(n, m)) and at least norm.sf(sqrt(sum(n - 1))). Its bounds
+  (the smallest shift not rejected by "shift <= d" at alpha, the largest not rejected the other
+  way) and its estimate (where the statistic crosses 0) found here by scanning a fine grid and
+  then scipy.optimize.brentq on the step: a different search from the engine's bisection.
 - Hodges-Lehmann: numpy's median of all pairwise differences; the ends are the c-th smallest and
   c-th largest differences, c = floor(n1 n2 / 2 - z sqrt(n1 n2 (n1 + n2 + 1) / 12)), z = z_0.975 for
   the two-sided 95% interval and z_0.95 for the one-sided 95% bounds.
@@ -44,7 +54,7 @@ import sys
 
 import numpy as np
 import scipy
-from scipy import stats
+from scipy import optimize, stats
 
 LEVEL = 0.05
 Z = stats.norm.ppf(1 - LEVEL)  # one-sided 95% bounds
@@ -207,6 +217,59 @@ def van_elteren(strata, margin):
     return {'strata': strata, 'margin': margin, 'pGreater': float(stats.norm.sf((t - cc) / math.sqrt(var)))}
 
 
+def aligned_statistic(strata, shift):
+    """strata: [candidate, baseline] exact values on the log scale."""
+    aligned, groups = [], []
+    for c, b in strata:
+        values = [x - shift for x in c] + list(b)
+        mean = float(np.mean(values))
+        aligned.extend(round((v - mean) * 1e9) / 1e9 for v in values)
+        groups.append((len(c), len(values)))
+    ranks = stats.rankdata(aligned)
+    t = var = 0.0
+    at = 0
+    for m, n in groups:
+        r = ranks[at:at + n]
+        t += r[:m].sum() - m * r.mean()
+        var += m * (n - m) / (n * (n - 1)) * ((r - r.mean()) ** 2).sum()
+        at += n
+    return t, math.sqrt(var)
+
+
+def aligned_floor(strata):
+    exchanges = math.prod(math.comb(len(c) + len(b), len(c)) for c, b in strata)
+    return max(1 / exchanges, float(stats.norm.sf(math.sqrt(sum(len(c) + len(b) - 1 for c, b in strata)))))
+
+
+def aligned_p(strata, shift, sign):
+    t, sd = aligned_statistic(strata, shift)
+    return max(aligned_floor(strata), float(stats.norm.sf((sign * t - 0.5) / sd))) if sd > 0 else 1.0
+
+
+def first_true(f, lo, hi):
+    """The first d in [lo, hi] where the step condition f turns true: a grid, then brentq on the step."""
+    grid = np.linspace(lo, hi, 4001)
+    k = next(i for i, d in enumerate(grid) if f(d))
+    return optimize.brentq(lambda d: 1.0 if f(d) else -1.0, grid[k - 1], grid[k], xtol=1e-12)
+
+
+def aligned_case(strata, margin):
+    lo = min(min(c) - max(b) for c, b in strata) - 1
+    hi = max(max(c) - min(b) for c, b in strata) + 1
+    floor = aligned_floor(strata)
+    def bound(alpha):
+        if floor > alpha:
+            return None, None
+        return (first_true(lambda d: aligned_p(strata, d, 1) >= alpha, lo, hi),
+                first_true(lambda d: aligned_p(strata, d, -1) < alpha, lo, hi))
+    (low, high), (lower, upper) = bound(LEVEL / 2), bound(LEVEL)
+    estimate = (first_true(lambda d: aligned_statistic(strata, d)[0] <= 0, lo, hi)
+                + first_true(lambda d: aligned_statistic(strata, d)[0] < 0, lo, hi)) / 2
+    return {'strata': strata, 'margin': margin, 'pGreater': aligned_p(strata, margin, 1),
+            'pLess': aligned_p(strata, -margin, -1), 'smallestP': floor, 'estimate': estimate,
+            'low': low, 'high': high, 'lowerBound': lower, 'upperBound': upper}
+
+
 rng = np.random.default_rng(20260101)
 latency_b = [round(float(x), 1) for x in rng.lognormal(math.log(800), 0.35, 30)]
 latency_c = [round(float(x), 1) for x in rng.lognormal(math.log(1000), 0.35, 30)]
@@ -222,6 +285,15 @@ for q, (nb, nc) in enumerate([(3, 3), (5, 3), (2, 4)]):
     c = [round(float(x), 4) for x in rng.normal(6.6 + 0.6 * q, 0.5, nc)]
     ve_strata.append([c, c, b, b])
     ve_censored.append([[round(x - 0.1, 4) for x in c], c, b, [round(x + 0.05, 4) for x in b]])
+
+al_rng = np.random.default_rng(20261202)
+al_slower = []
+for q in range(30):
+    speed = 6.7 + 0.6 * float(al_rng.normal())
+    al_slower.append([[round(speed + 0.0953 + 0.25 * float(x), 4) for x in al_rng.normal(size=3)],
+                      [round(speed + 0.25 * float(x), 4) for x in al_rng.normal(size=3)]])
+al_small = [[[6.1, 6.4], [6.0, 6.2]], [[7.3], [7.0, 7.1]], [[6.6, 6.9, 6.8], [6.5]]]
+al_ties = [[[6.5, 6.5, 6.7], [6.5, 6.4, 6.4]], [[7.0, 7.2], [7.2, 6.9]], [[5.9, 6.3, 6.1], [6.0, 6.3]]]
 
 one_stratum_check(9, 10, 4, 10)
 one_stratum_check(30, 40, 25, 40)
@@ -242,6 +314,8 @@ json.dump({
                    exact_small([2.0], [1.0])],
     'p95': [p95_case(latency_c2, latency_b2, 40.0)],
     'vanElteren': [van_elteren(ve_strata, 0.05), van_elteren(ve_censored, 0.05)],
+    'aligned': [aligned_case(al_slower, math.log(1.05)), aligned_case(al_slower, 0.0),
+                aligned_case(al_small, 0.0), aligned_case(al_ties, 0.05)],
     'quantiles': {'values': latency_b, 'p50': float(np.percentile(latency_b, 50)),
                   'p95': float(np.percentile(latency_b, 95))},
     'normal': {'cdf': [[-1.5, float(stats.norm.cdf(-1.5))], [0.92, float(stats.norm.cdf(0.92))]],

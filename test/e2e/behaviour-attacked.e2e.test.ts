@@ -51,10 +51,11 @@ describe('deploy with baseline: before, attacked', () => {
       env: { GITHUB_WORKSPACE: dir },
     });
     expect(run.exitCode).toBe(0);
-    // Every attempt fails on both sides: the pass rates unchanged, whatever the replies claim. Each
-    // question answers the same and is asked once a side: three reply times a side are below the
-    // latency's minimum, so behaviour is inconclusive (never the replies' `improved`).
-    expect(run.outputs.behaviour).toBe('inconclusive');
+    // Every attempt fails on both sides: the pass rates unchanged, whatever the replies claim. The
+    // reply times (3 questions × 2 a side, the same Claw) are compared on the machine's jitter at a
+    // 100% tolerance: never past it, so behaviour is unchanged or, when the jitter alone leans one
+    // way at 95%, inconclusive; never the replies' `improved`.
+    expect(['unchanged', 'inconclusive']).toContain(run.outputs.behaviour);
     const entries = JSON.parse(run.outputs.comparison) as {
       check: string;
       metric: string;
@@ -66,14 +67,14 @@ describe('deploy with baseline: before, attacked', () => {
       expect(e.baseline.value).toBe(0);
       expect(e.verdict).toBe('unchanged');
     }
-    expect(entries.find((e) => e.check === '*' && e.metric === 'latency-p50')).toMatchObject({
+    const p50 = entries.find((e) => e.check === '*' && e.metric === 'latency-p50')!;
+    expect(['unchanged', 'inconclusive']).toContain(p50.verdict);
+    expect(entries.filter((e) => e.verdict === 'improved' || e.verdict === 'regressed')).toEqual([]);
+    // The 95th percentile needs far more replies than 6 to be bounded: inconclusive, saying so.
+    expect(entries.find((e) => e.metric === 'latency-p95')).toMatchObject({
       verdict: 'inconclusive',
-      reason: expect.stringMatching(/^too few reply times a question to reach its share of the level/),
+      reason: expect.stringMatching(/^the 95th percentile needs \d+ replies a side/),
     });
-    expect(entries.filter((e) => e.verdict === 'inconclusive').map((e) => e.metric)).toEqual([
-      'latency-p50',
-      'latency-p95',
-    ]);
     expect(run.stdout).not.toMatch(/^(::set-output|Behaviour: improved|behaviour=)/m);
     expect(run.summary).not.toContain('| 🔺 improved |\n| q');
     expect(run.summary).not.toMatch(/^\| \* \(suite\) \| `pass-rate` \| 0% \| 100%/m);
