@@ -70,7 +70,9 @@ export async function askClaw(
   const { client, signal } = deps;
   const options = { deadline: ask.deadline, signal };
   const times = ask.replyTimes;
-  const plan = times?.tasks ? times.plan((ask.random ?? Math.random)()) : undefined;
+  // The plan's budget: a share of the team's window (the documented 60 before any header was seen).
+  const budget = { windowLimit: deps.pacer?.reading().limit };
+  const plan = times?.tasks ? times.plan((ask.random ?? Math.random)(), budget) : undefined;
   // The message and the polls that follow all but the slowest of the Claw's replies to the end.
   if (plan && times) await roomForPolls(deps, ask, plan.length + 1, 1 + times.pollsToFollow(plan, ask.pollIntervalMs));
   const asked = deps.clock.now();
@@ -81,7 +83,7 @@ export async function askClaw(
   if (answer.taskId) {
     // Due from when the last poll went out, not from its answer: the time a poll takes to come back
     // never adds to the gap between polls, so it never widens the bound. With a plan (the gate's),
-    // at the quantiles of the Claw's times, then backing off; the room was made in the window before
+    // over the band where the Claw's median may lie, then backing off; the room was made in the window before
     // the message went, so the pacer's spreading (which would stretch the interval) is not asked.
     const schedule = (): number => {
       const elapsed = latency.askedAt - latency.sentAt;
@@ -96,6 +98,9 @@ export async function askClaw(
     const poller = plan
       ? plannedPolls(deps, schedule, ask.deadline)
       : pollEvery({ ...deps, log: quiet(deps.log) }, schedule, ask.deadline);
+    // A planned task is first polled at the plan's first point: a poll as the task starts tells
+    // nothing the plan does not already know.
+    if (plan && !(await poller.next())) return { problem: `task ${answer.taskId} still running at the deadline` };
     for (;;) {
       const polledAt = deps.clock.now();
       const task = await client.getTask(answer.taskId, options);
