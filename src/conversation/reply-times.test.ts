@@ -118,6 +118,26 @@ describe('the poll plan', () => {
     expect(known.at(-1)!).toBeLessThan(early.at(-1)!);
   });
 
+  it('while the median is not yet known the band is wider, and more points keep the gaps the budget buys once it is', () => {
+    const [early, known] = [planOffsets(800, 0.5, 3, 0.05, 4, 0.5), planOffsets(800, 0.5, 400, 0.05, 4, 0.5)];
+    expect(known).toHaveLength(4);
+    expect(early).toHaveLength(7);
+    const gap = (plan: number[]) => Math.log(plan[1] / plan[0]);
+    expect(gap(early)).toBeLessThanOrEqual(gap(known) + 1e-3);
+  });
+
+  it('a first few replies known only coarsely never narrow the plan onto one point: their spread is drawn toward a typical one', () => {
+    const times = new ReplyTimes();
+    // Three replies each seen done at a poll about a second after the message, none seen running,
+    // then two seen running past a second: the estimate's quartiles are within 30% of each other.
+    for (const ms of [1154, 1204, 1261]) times.add({ lowMs: 0, highMs: ms }, true);
+    times.add({ lowMs: 1251, highMs: 1772 }, true);
+    times.add({ lowMs: 1071, highMs: 1499 }, true);
+    const plan = times.plan(0.5)!;
+    // The band spans at least a factor of two, where the estimate's own quartiles would allow a few percent.
+    expect(plan.at(-1)! / plan[0]).toBeGreaterThan(2);
+  });
+
   it('waits for enough replies, then plans from the times seen, in order, within the budget', () => {
     const times = new ReplyTimes();
     for (let i = 0; i < MIN_REPLIES_FOR_PLAN - 1; i++) times.add({ lowMs: 700 + 50 * i, highMs: 700 + 50 * i }, true);

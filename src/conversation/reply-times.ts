@@ -50,8 +50,10 @@ export const TAIL_SHARE = 1 / 2;
 const ITERATIONS = 200;
 /** The quartiles of a normal law lie this many σ apart. */
 const QUARTILES_Z = 1.349;
-/** The spread assumed when the quartiles say none, and the bounds kept on it. */
+/** The spread assumed when the quartiles say none (a typical Claw's), and the bounds kept on it. */
 const DEFAULT_SIGMA = 0.5;
+/** How many replies' worth the typical spread weighs against the spread seen. */
+const PRIOR_REPLIES = 10;
 const MIN_SIGMA = 0.05;
 const MAX_SIGMA = 2;
 /**
@@ -92,9 +94,13 @@ export function planOffsets(
   budget: number,
   jitter: number,
 ): number[] {
-  const reach = sigma * zQuantile(0.5 + bandHalfWidth(n));
+  const z = zQuantile(0.5 + bandHalfWidth(n));
+  const reach = sigma * z;
   const needed = 1 + Math.ceil((2 * reach) / Math.log(1 + Math.max(tolerance, 1e-3)));
-  const k = Math.max(MIN_PLANNED, Math.min(budget, needed, MAX_PLANNED));
+  // The budget buys its gaps over the band once the median is known; while the band is wider, as
+  // many more points as keep those gaps (the first replies place the plan for all that follow).
+  const spaced = 1 + Math.ceil(((budget - 1) * z) / zQuantile(0.5 + MIN_BAND) - 1e-9);
+  const k = Math.max(MIN_PLANNED, Math.min(spaced, needed, MAX_PLANNED));
   const gap = (2 * reach) / (k - 1);
   const first = -reach + (jitter - 0.5) * gap;
   const offsets = Array.from({ length: k }, (_, i) => Math.round(medianMs * Math.exp(first + i * gap)));
@@ -245,7 +251,12 @@ export class ReplyTimes {
   private spread(): number {
     this.estimate ??= turnbull(this.seen);
     const [q1, q3] = [quantileOf(this.estimate, 0.25), quantileOf(this.estimate, 0.75)];
-    const sigma = q1 > 0 && q3 > q1 ? Math.log(q3 / q1) / QUARTILES_Z : DEFAULT_SIGMA;
+    const seen = q1 > 0 && q3 > q1 ? Math.log(q3 / q1) / QUARTILES_Z : DEFAULT_SIGMA;
+    // Few replies, coarsely known, can put most of the estimate's mass on one point and its quartiles
+    // together: the spread is drawn toward a typical one by PRIOR_REPLIES replies' worth, so that an
+    // early plan never narrows onto a median it has not found.
+    const n = this.seen.length;
+    const sigma = Math.sqrt((n * seen ** 2 + PRIOR_REPLIES * DEFAULT_SIGMA ** 2) / (n + PRIOR_REPLIES));
     return Math.min(MAX_SIGMA, Math.max(MIN_SIGMA, sigma));
   }
 
