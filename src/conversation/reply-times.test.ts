@@ -4,6 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { seededUniform, zQuantile } from '../compare/distributions.js';
 import {
+  EARLY_BUDGET,
+  KNOWN_AFTER,
   MAX_BAND,
   MAX_PLANNED,
   MIN_BAND,
@@ -77,19 +79,19 @@ describe('the poll plan', () => {
   });
 
   it('spreads the budget evenly on the log scale over the band where the median may lie, the median in the middle', () => {
-    const plan = planOffsets(800, 0.5, 20, 0.05, 4, 0.5);
+    const plan = planOffsets(800, 0.5, KNOWN_AFTER, 0.05, 4, 0.5);
     expect(plan).toHaveLength(4);
     const ratios = plan.slice(1).map((ms, i) => ms / plan[i]);
     for (const r of ratios) expect(r).toBeCloseTo(ratios[0], 2);
-    // Symmetric about the median: the band's ends at 0.5 ± 1/√20 of a log-normal with σ 0.5.
+    // Symmetric about the median: the band's ends at 0.5 ± its half-width of a log-normal with σ 0.5.
     expect(Math.sqrt(plan[0] * plan[3])).toBeCloseTo(800, -1);
-    const reach = 0.5 * zQuantile(0.5 + bandHalfWidth(20));
+    const reach = 0.5 * zQuantile(0.5 + bandHalfWidth(KNOWN_AFTER));
     expect(plan[0]).toBeCloseTo(800 * Math.exp(-reach), -1);
     expect(plan[3]).toBeCloseTo(800 * Math.exp(reach), -1);
   });
 
   it('jitter moves every point by up to half a gap each way, so that across tasks they cover the band', () => {
-    const [low, mid, high] = [0, 0.5, 1].map((j) => planOffsets(800, 0.5, 20, 0.05, 4, j));
+    const [low, mid, high] = [0, 0.5, 1].map((j) => planOffsets(800, 0.5, KNOWN_AFTER, 0.05, 4, j));
     const gap = mid[1] / mid[0];
     expect(mid[0] / low[0]).toBeCloseTo(Math.sqrt(gap), 2);
     expect(high[0] / mid[0]).toBeCloseTo(Math.sqrt(gap), 2);
@@ -118,10 +120,12 @@ describe('the poll plan', () => {
     expect(known.at(-1)!).toBeLessThan(early.at(-1)!);
   });
 
-  it('while the median is not yet known the band is wider, and more points keep the gaps the budget buys once it is', () => {
+  it('while the median is not yet known the band is wider, and more points keep the gaps (half as many again) the budget buys once it is', () => {
     const [early, known] = [planOffsets(800, 0.5, 3, 0.05, 4, 0.5), planOffsets(800, 0.5, 400, 0.05, 4, 0.5)];
     expect(known).toHaveLength(4);
-    expect(early).toHaveLength(7);
+    // Six points over a band 1.9 times as wide (z at 0.9 against z at 0.75): eleven.
+    expect(early).toHaveLength(11);
+    expect(planOffsets(800, 0.5, KNOWN_AFTER - 1, 0.05, 4, 0.5)).toHaveLength(1 + Math.round(4 * EARLY_BUDGET) - 1);
     const gap = (plan: number[]) => Math.log(plan[1] / plan[0]);
     expect(gap(early)).toBeLessThanOrEqual(gap(known) + 1e-3);
   });
@@ -142,7 +146,7 @@ describe('the poll plan', () => {
     const times = new ReplyTimes();
     for (let i = 0; i < MIN_REPLIES_FOR_PLAN - 1; i++) times.add({ lowMs: 700 + 50 * i, highMs: 700 + 50 * i }, true);
     expect(times.plan(0.5)).toBeUndefined();
-    for (let i = 0; i < 20; i++) times.add({ lowMs: 400 + 50 * i, highMs: 400 + 50 * i }, true);
+    for (let i = 0; i < KNOWN_AFTER; i++) times.add({ lowMs: 400 + 25 * i, highMs: 400 + 25 * i }, true);
     const plan = times.plan(0.5)!;
     expect(plan).toHaveLength(4);
     expect([...plan].sort((a, b) => a - b)).toEqual(plan);

@@ -41,6 +41,9 @@ export const WINDOW_SHARE = 1 / 15;
  * median it came, which is all the median needs.
  */
 export const MIN_BAND = 0.25;
+/** Below this many replies the distribution is still being learnt: the plan's budget is EARLY_BUDGET times its own. */
+export const KNOWN_AFTER = 30;
+export const EARLY_BUDGET = 1.5;
 export const MAX_BAND = 0.4;
 /**
  * Past the plan each poll waits this share of the time the task has run: a slow reply is followed in few polls (each doubling of its time costs under
@@ -98,8 +101,10 @@ export function planOffsets(
   const reach = sigma * z;
   const needed = 1 + Math.ceil((2 * reach) / Math.log(1 + Math.max(tolerance, 1e-3)));
   // The budget buys its gaps over the band once the median is known; while the band is wider, as
-  // many more points as keep those gaps (the first replies place the plan for all that follow).
-  const spaced = 1 + Math.ceil(((budget - 1) * z) / zQuantile(0.5 + MIN_BAND) - 1e-9);
+  // many more points as keep those gaps, and before KNOWN_AFTER replies half as many again (the
+  // first replies place the plan for all that follow, and a check's median may rest on them alone).
+  const own = n < KNOWN_AFTER ? Math.round(budget * EARLY_BUDGET) : budget;
+  const spaced = 1 + Math.ceil(((own - 1) * z) / zQuantile(0.5 + MIN_BAND) - 1e-9);
   const k = Math.max(MIN_PLANNED, Math.min(spaced, needed, MAX_PLANNED));
   const gap = (2 * reach) / (k - 1);
   const first = -reach + (jitter - 0.5) * gap;
