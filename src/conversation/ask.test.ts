@@ -151,4 +151,44 @@ describe('askClaw with the Claw reply times so far (the gate)', () => {
       expect(n, `${t.ms} ms`).toBeLessThanOrEqual(plannedPollBudget(60) + pollsPast(t.ms));
     });
   });
+
+  it("fits a plan to what is left of the team's window: fewer points now, rather than a wait with requests unspent", async () => {
+    const known = () => {
+      const times = new ReplyTimes();
+      for (let i = 0; i < 2 * KNOWN_AFTER; i++) times.add({ lowMs: 500 + 10 * i, highMs: 500 + 10 * i }, true);
+      return times;
+    };
+    const polled = async (spent: number) => {
+      h = await setup({ rateLimit: { limit: 60, windowMs: 60_000, resetForm: 'epoch-ms' } });
+      h.sim.addClaw('c1', { chat: { mode: 'task', taskMs: 1000, reply: 'Thursday' } });
+      // Others' requests, then one of ours: the pacer reads what is left from its headers.
+      h.sim.rateLimit.spend(h.clock.now(), spent);
+      await h.deps.client.listClaws({});
+      const began = h.clock.now();
+      const answer = await askClaw(h.deps, {
+        clawId: 'c1',
+        message: 'Which day is it?',
+        deadline: h.clock.now() + 120_000,
+        pollIntervalMs: 5000,
+        classify: statusClassifier(),
+        replyTimes: known(),
+        random: () => 0.5,
+      });
+      if ('problem' in answer) throw new Error(answer.problem);
+      const polls = taskPolls(h).length;
+      const waited = /for the reset/.test(h.log.text('debug'));
+      const tookMs = h.clock.now() - began;
+      await h.sim.stop();
+      h = undefined;
+      return { polls, waited, tookMs };
+    };
+    const fresh = await polled(0);
+    // 60 a minute, 6 kept back: 48 spent and one of ours leave 5 for the message and its polls,
+    // where the full plan (four points) wants room for 7: two points, and the tail polls.
+    const tight = await polled(48);
+    expect(fresh.waited).toBe(false);
+    expect(tight.waited).toBe(false);
+    expect(tight.polls).toBeLessThan(fresh.polls);
+    expect(tight.tookMs).toBeLessThan(10_000);
+  });
 });

@@ -11,7 +11,7 @@ import type { Logger } from '../clock.js';
 import { pollEvery } from '../poll.js';
 import type { Classifier } from '../status.js';
 import type { ExchangeTiming } from '../api/transport.js';
-import { type ReplyTimes, nextPlannedPoll } from './reply-times.js';
+import { MIN_PLANNED, type ReplyTimes, nextPlannedPoll } from './reply-times.js';
 
 export interface Ask {
   clawId: string;
@@ -70,9 +70,7 @@ export async function askClaw(
   const { client, signal } = deps;
   const options = { deadline: ask.deadline, signal };
   const times = ask.replyTimes;
-  // The plan's budget: a share of the team's window (the documented 60 before any header was seen).
-  const budget = { windowLimit: deps.pacer?.reading().limit };
-  const plan = times?.tasks ? times.plan((ask.random ?? Math.random)(), budget) : undefined;
+  const plan = times?.tasks ? fittedPlan(deps, ask, times) : undefined;
   // The message and the polls that follow all but the slowest of the Claw's replies to the end.
   if (plan && times) await roomForPolls(deps, ask, plan.length + 1, 1 + times.pollsToFollow(plan, ask.pollIntervalMs));
   const asked = deps.clock.now();
@@ -128,6 +126,24 @@ export async function askClaw(
   }
   ask.replyTimes?.add({ lowMs: latency.lowMs, highMs: latency.ms }, answer.taskId !== undefined);
   return { reply: text, latencyMs: latency.ms, latency: { ms: latency.ms, lowMs: latency.lowMs } };
+}
+
+/**
+ * The plan for this task: its budget a share of the team's window (the documented 60 before any
+ * header was seen); when what is left of the window cannot hold the message and the polls to
+ * follow it, fewer points (down to MIN_PLANNED), so the window is spent rather than waited out.
+ */
+function fittedPlan(deps: Pick<RunContext, 'pacer'>, ask: Ask, times: ReplyTimes): number[] | undefined {
+  const jitter = (ask.random ?? Math.random)();
+  const reading = deps.pacer?.reading();
+  let plan = times.plan(jitter, { windowLimit: reading?.limit });
+  if (!plan || !deps.pacer || reading?.remaining === undefined) return plan;
+  const left = reading.remaining - deps.pacer.reserve;
+  const needs = (p: number[]) => 1 + times.pollsToFollow(p, ask.pollIntervalMs);
+  while (plan.length > MIN_PLANNED && needs(plan) > left) {
+    plan = times.plan(jitter, { windowLimit: reading.limit, most: plan.length - 1 })!;
+  }
+  return plan;
 }
 
 /** Polls at the times the schedule says, never past the deadline; the transport still holds a spent window. */

@@ -74,6 +74,11 @@ export interface PlanBudget {
   /** The team's limit a window, as its headers said; the documented 60 before any was seen. */
   windowLimit?: number;
   tolerance?: number;
+  /**
+   * The most points the plan may have: what is left of the window, when a full plan would not fit
+   * it (fewer points now rather than a wait for the reset with requests unspent).
+   */
+  most?: number;
 }
 
 /** The planned polls one task may have within a window of `windowLimit` requests. */
@@ -96,6 +101,7 @@ export function planOffsets(
   tolerance: number,
   budget: number,
   jitter: number,
+  most = MAX_PLANNED,
 ): number[] {
   const z = zQuantile(0.5 + bandHalfWidth(n));
   const reach = sigma * z;
@@ -105,7 +111,7 @@ export function planOffsets(
   // first replies place the plan for all that follow, and a check's median may rest on them alone).
   const own = n < KNOWN_AFTER ? Math.round(budget * EARLY_BUDGET) : budget;
   const spaced = 1 + Math.ceil(((own - 1) * z) / zQuantile(0.5 + MIN_BAND) - 1e-9);
-  const k = Math.max(MIN_PLANNED, Math.min(spaced, needed, MAX_PLANNED));
+  const k = Math.max(MIN_PLANNED, Math.min(spaced, needed, MAX_PLANNED, most));
   const gap = (2 * reach) / (k - 1);
   const first = -reach + (jitter - 0.5) * gap;
   const offsets = Array.from({ length: k }, (_, i) => Math.round(medianMs * Math.exp(first + i * gap)));
@@ -232,9 +238,9 @@ export class ReplyTimes {
   }
 
   /**
-   * When the next task's polls go, in ms after the message: at the levels `planLevels` gives for
-   * the replies seen, the window's budget and the tolerance (`jitter`, 0 to 1, moves them by a
-   * share of a gap). Undefined while too few replies are known.
+   * When the next task's polls go, in ms after the message: where `planOffsets` puts them for the
+   * replies seen, the window's budget and the tolerance (`jitter`, 0 to 1, moves them by a share
+   * of a gap). Undefined while too few replies are known.
    */
   plan(jitter: number, budget: PlanBudget = {}): number[] | undefined {
     if (this.seen.length < MIN_REPLIES_FOR_PLAN) return undefined;
@@ -246,6 +252,7 @@ export class ReplyTimes {
       budget.tolerance ?? DEFAULT_LATENCY_TOLERANCE,
       plannedPollBudget(budget.windowLimit),
       jitter,
+      budget.most,
     );
   }
 
