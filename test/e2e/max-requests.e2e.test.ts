@@ -12,7 +12,7 @@ const start = simulatorPerTest({ speed: SPEED });
 const sixtyAMinute = { limit: 60, windowMs: 60_000 / SPEED, resetForm: 'epoch-ms' as const };
 const QUESTIONS = 10;
 
-const messages = (requests: { method: string; path: string }[]) =>
+const messages = (requests: { method: string; path: string; body?: unknown }[]) =>
   requests.filter((r) => r.method === 'POST' && r.path.startsWith('/v1/chat/'));
 
 /** compare of two live Claws, `base` and `cand`, on QUESTIONS questions × `repeat`, bounded by `maxRequests`. */
