@@ -30,8 +30,8 @@ export const MIN_PLANNED = 2;
 export const MAX_PLANNED = 12;
 /**
  * A task's planned polls take at most this share of the team's window (4 at 60 requests a minute,
- * capped at MAX_PLANNED at 300): a task's message and polls then cost about five requests at 60 a
- * minute, so a comparison of task Claws takes about as long as the messages alone and a few polls.
+ * capped at MAX_PLANNED at 300): a task's message and polls then cost about four requests at 60 a
+ * minute, where dense polls cost seven or more.
  */
 export const WINDOW_SHARE = 1 / 15;
 /**
@@ -41,13 +41,16 @@ export const WINDOW_SHARE = 1 / 15;
  * median it came, which is all the median needs.
  */
 export const MIN_BAND = 0.25;
-/** Below this many replies the distribution is still being learnt: the plan's budget is EARLY_BUDGET times its own. */
-export const KNOWN_AFTER = 30;
-export const EARLY_BUDGET = 1.5;
 export const MAX_BAND = 0.4;
 /**
- * Past the plan each poll waits this share of the time the task has run: a slow reply is followed in few polls (each doubling of its time costs under
- * two), to an interval that still says how slow.
+ * Below this many replies the distribution is still being learnt: the plan's budget is
+ * EARLY_BUDGET times its own (the first replies place the plan for all that follow).
+ */
+export const KNOWN_AFTER = 30;
+export const EARLY_BUDGET = 1.5;
+/**
+ * Past the plan each poll waits this share of the time the task has run: a slow reply is followed
+ * in few polls (each doubling of its time costs under two), to an interval that still says how slow.
  */
 export const TAIL_SHARE = 1 / 2;
 const ITERATIONS = 200;
