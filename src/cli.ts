@@ -32,7 +32,7 @@ import {
   planText,
   unhealthyText,
 } from './cli/output.js';
-import { deploymentsText } from './cli/deployments-text.js';
+import { tableText } from './cli/table-text.js';
 import { Terminal, columnsFor, terminalLine } from './cli/terminal.js';
 import { CancelledError, InputError, errorMessage } from './errors.js';
 import { TRUSTED_FILES } from './config/fork.js';
@@ -227,7 +227,7 @@ async function prepare(
   // The history in a local folder, as the action keeps it on a branch: the records of deploy and
   // rollback, and health's runs and page. A command keeps history when it reads `history`.
   if (args.historyDir !== undefined) {
-    const refusal = await historyFolderRefusal(definition, args, io.cwd);
+    const refusal = await historyFolderRefusal(definition, args, io.cwd, commands);
     if (refusal) return refuse(refusal);
     settings = { ...settings, history: args.historyDir, statusPage: args.statusPage };
   }
@@ -271,10 +271,13 @@ async function historyFolderRefusal(
   definition: CommandDefinition,
   args: CliArgs,
   cwd: string,
+  commands: readonly CommandDefinition[],
 ): Promise<string | undefined> {
   const dir = args.historyDir ?? '';
+  // The commands that keep or read it, as the table declares them.
+  const keeping = commands.filter((c) => c.commandLine?.historyFolder).map((c) => c.name);
   if (definition.commandLine?.historyFolder !== true)
-    return `--history-dir keeps the history of deploy, rollback and health (their records, runs and status page), which deployments reads; not of ${definition.name}: expected claw-deploy deploy|rollback|health|deployments … --history-dir ${dir}.`;
+    return `--history-dir keeps the history of deploy, rollback and health (their records, runs and status page), which deployments reads; not of ${definition.name}: expected claw-deploy ${keeping.join('|')} … --history-dir ${dir}.`;
   if (args.statusPage && !(definition.inputs as readonly string[]).includes('status-page'))
     return `--status-page renders health's status page: expected claw-deploy health … --history-dir ${dir} --status-page (${definition.name} keeps its records there, and the next health run shows them).`;
   const place = placeProblem(dir, cwd, 'the current folder');
@@ -379,8 +382,6 @@ function summary(result: CommandResult, outputs: Record<string, string>, r: Repo
     if (text) parts.push('', text);
   }
   if (result.comparisons?.length) parts.push('', comparisonText(result.comparisons, r.color, width));
-  const deployments = outputs.deployments && deploymentsText(outputs.deployments);
-  if (deployments) parts.push('', deployments);
   return parts.join('\n');
 }
 
@@ -388,5 +389,6 @@ function summary(result: CommandResult, outputs: Record<string, string>, r: Repo
 function drawn(view: ResultView, width: number, color: boolean): string {
   if (view.kind === 'plan') return planText(view.result, view.title, color);
   if (view.kind === 'unhealthy') return unhealthyText(view.report, width, color) ?? '';
+  if (view.kind === 'table') return tableText(view);
   return view.text;
 }

@@ -1,6 +1,6 @@
 // What a command is: a definition (its name, summary, the inputs it reads, its own rules) and a run,
-// a function from the run's layers (built once, in wiring.ts) to a result both entries know how to
-// report. Each command's module exports its definition; run.ts holds the table of them, and both
+// a function from its one context (built once a run, in run.ts, from the layers wiring.ts builds and
+// what the entry gives) to a result both entries know how to report. Each command's module exports its definition; run.ts holds the table of them, and both
 // entries, --help and the input checks read that table: a new command is one module and one line.
 import type { Words } from './words.js';
 import type { Redactor } from './api/redact.js';
@@ -8,12 +8,13 @@ import type { ChecksResult, RunMode } from './checks/result.js';
 import type { CheckSuite } from './checks/check.js';
 import type { Logger } from './clock.js';
 import type { CommandDeps, Policy, Progress } from './deploy/deploy.js';
-import type { DeploymentState, GitHubRun } from './workflow-run.js';
+import type { GitHubRun } from './workflow-run.js';
 import type { ManifestResult } from './manifest/result.js';
 import type { Manifest } from './manifest/manifest.js';
 import type { PreviewEvent } from './preview/request.js';
 import type { PreviewHost } from './preview/host.js';
 import type { HealthHost } from './health/host.js';
+import type { GitHubDeploymentHost } from './deploy/github-deployment.js';
 import type { ClawComparison } from './checks/comparison-report.js';
 import type { BehaviourGate } from './checks/comparison.js';
 import type { CommandInputs, InputName, InputRules, Settings, SettingsOf } from './settings.js';
@@ -26,7 +27,7 @@ export interface InputFiles {
   secrets: string[];
 }
 
-/** Where a run happens and what it tells its entry as it goes. */
+/** Where a run happens and what it tells its entry as it goes: what the entry gives the run. */
 export interface Session {
   log: Logger;
   signal: AbortSignal;
@@ -55,15 +56,22 @@ export interface Session {
   health?: { host: HealthHost };
 }
 
-/** Everything a command runs with: the settings (those its inputs fill), the run's layers, the user's files. */
-export interface CommandContext<S = Settings> {
+/**
+ * The one context a command runs with, built once a run (run.ts, from what the entry gives): its
+ * settings, narrowed to the inputs it reads; the service's client and pacer, the clock, the log,
+ * the cancel signal, the deadline and the checks gate (CommandDeps, which the features take); the
+ * deploy policy; the user's files; and where the run happens (the workspace, the GitHub run, the
+ * redactor, the entry's hosts).
+ */
+export interface CommandContext<S = Settings>
+  extends CommandDeps, Omit<Session, keyof CommandDeps | 'signal' | 'userAgent'> {
   settings: S;
-  /** The client, pacer, clock, log, cancel signal, deadline and the checks gate. */
-  deps: CommandDeps;
-  session: Session;
-  files: InputFiles;
   /** The deploy policy: timeout, polling, status words, rollback rules. */
   policy: Policy;
+  /** The checks file, read and checked before any request (as the command runs it: health's probe added). */
+  suite?: CheckSuite;
+  /** The manifest, read and checked before any request. */
+  manifest?: Manifest;
   /**
    * Runs a checks suite on some Claws through the gate, with the run's judges; `groups` are the
    * Claws that compare for select-best and max-score (default: all of them); `mode.comparing`: every
@@ -74,11 +82,13 @@ export interface CommandContext<S = Settings> {
 
 /**
  * What a command shows on the command line, each drawn there in the terminal's width and colours:
- * a plan, the reply that failed a probe (a health report's JSON), or plain text.
+ * a plan, the reply that failed a probe (a health report's JSON), a table (untrusted cells, each
+ * cut to its column's `max` columns; an empty one is a dash), or plain text.
  */
 export type ResultView =
   | { kind: 'plan'; result: ManifestResult; title: string }
   | { kind: 'unhealthy'; report: string }
+  | { kind: 'table'; title: string; head: string[]; max: number[]; rows: string[][] }
   | { kind: 'text'; text: string };
 
 /** What every command gives back, whatever it did: each entry turns it into outputs and a report. */
@@ -94,8 +104,6 @@ export interface CommandResult {
   notices?: string[];
   /** A result that is not ok fails the step, unless the user asked for a warning only. */
   failStep: boolean;
-  /** The GitHub Deployment's final status, for a deploy (absent: leave it as it is). */
-  github?: { state: DeploymentState; description: string; url?: string };
   /** The conversation checks that ran, when there is a checks file. */
   checks?: ChecksResult;
   /** A comparison of two runs of the checks, per Claw (deploy with a baseline, compare, preview). */
@@ -108,8 +116,25 @@ export interface CommandResult {
   summaryCap?: { bytes: number; whereWhole: string };
 }
 
-/** A command: the run's layers in, its result out. */
-export type Command<S = Settings> = (context: CommandContext<S>) => Promise<CommandResult>;
+/** A command: its one context in, its result out. */
+export type Command<S = Settings, R extends CommandResult = CommandResult> = (context: CommandContext<S>) => Promise<R>;
+
+/** What the action gives a definition's part on GitHub (main.ts builds it; the command line has none). */
+export interface ActionSide {
+  github: GitHubRun;
+  /** A GitHub Deployment in `environment`, made with the run's token (nothing is sent until it is used). */
+  githubDeployment: (environment: string) => GitHubDeploymentHost;
+  /** Keeps a GitHub Deployment's id for the post step, which closes it when this step is killed. */
+  keepGitHubDeployment: (id: number) => void;
+}
+
+/** A definition's part on GitHub around its run: told of the start, each progress and the end. */
+export interface AroundRun<R extends CommandResult = CommandResult> {
+  start?(): void;
+  progress?(progress: Progress): void;
+  /** The run's result, or the message of the failure that ended it: resolves to the outputs it adds. */
+  end(end: { result: R } | { failure: string }): Promise<Record<string, string>>;
+}
 
 // What a run carries, named here for the commands and the run (the deploy feature, which uses them
 // below this layer, declares them).
@@ -119,7 +144,10 @@ export type { CommandDeps, Policy, Progress };
  * A command as both entries run it (wrangler's `{ args, validateArgs, handler }`): what settings.ts
  * reads and checks for it, its summary for --help, its run, and what the entries give it.
  */
-export interface CommandDefinition<I extends InputName = InputName> extends CommandInputs {
+export interface CommandDefinition<
+  I extends InputName = InputName,
+  R extends CommandResult = CommandResult,
+> extends CommandInputs {
   /** One line for --help's list of commands (`claw-deploy --help`). */
   summary: string;
   /** The inputs it reads beyond the common ones: its run and its rules see only the settings they fill. */
@@ -142,8 +170,8 @@ export interface CommandDefinition<I extends InputName = InputName> extends Comm
      * event, and notices `withoutKey` when a fork's run has no key; the command line refuses it.
      */
     pullRequest?: { commandLine: string; withoutKey: string };
-    /** The action mirrors it into a GitHub Deployment when `environment` is set. */
-    githubDeployment?: true;
+    /** Its part on GitHub around the run (deploy: the GitHub Deployment, with `environment`); main.ts runs it. */
+    around?: (settings: SettingsOf<I>, side: ActionSide) => AroundRun<R> | undefined;
     /** With `history`, it writes its deployments' records after its wait and rollback (each up to the timeout). */
     recordsAfterWaiting?: true;
   };
@@ -154,5 +182,5 @@ export interface CommandDefinition<I extends InputName = InputName> extends Comm
     /** It keeps its history in a local folder (`--history-dir`), as the action does on a branch. */
     historyFolder?: true;
   };
-  run: Command<SettingsOf<I>>;
+  run: Command<SettingsOf<I>, R>;
 }

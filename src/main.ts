@@ -1,5 +1,5 @@
-// The action's entry: inputs → the shared core (run.ts) → outputs, job summary, GitHub Deployments
-// and the plan comment. The only module (with post.ts) that touches @actions/core; GitHub is reached
+// The action's entry: inputs → the shared core (run.ts) → outputs, job summary, the plan comment,
+// and each definition's own part on GitHub around its run (deploy's GitHub Deployment). The only module (with post.ts) that touches @actions/core; GitHub is reached
 // through github/. What it shares with the post step (secrets, logger, state) is in runner.ts. One
 // catch turns any failure into one setFailed line.
 import * as core from '@actions/core';
@@ -12,11 +12,11 @@ import { CancelledError, InputError, errorMessage } from './errors.js';
 import { errorSummary } from './report/error-report.js';
 import { capMarkdown } from './report/markdown.js';
 import type { Settings } from './settings.js';
-import type { CommandDefinition } from './command.js';
+import type { AroundRun, CommandDefinition } from './command.js';
 import { inputDefault } from './inputs.js';
-import { GitHubDeployment } from './github/deployments.js';
 import { type GitHubRun, githubRun } from './workflow-run.js';
 import { inputSecrets, isPostState, runnerLogger, stateWriter } from './runner.js';
+import { GitHubDeployment } from './github/deployments.js';
 import { githubPreviewHost } from './github/preview-host.js';
 import { githubHealthHost } from './github/health-host.js';
 import {
@@ -79,12 +79,18 @@ export async function run(commands: readonly CommandDefinition[] = COMMANDS): Pr
   process.on('SIGTERM', onSignal);
 
   const github = githubRun();
-  const mirror = definition.action?.githubDeployment ? mirrorFor(settings, github) : undefined;
+  // The definition's own part on GitHub around its run (deploy's GitHub Deployment), when it has one.
+  const around = definition.action?.around?.(settings, {
+    github,
+    githubDeployment: (environment) =>
+      new GitHubDeployment({ token: settings.githubToken, environment, run: github, warn: log.warning }),
+    keepGitHubDeployment: state.githubDeployment,
+  });
   try {
-    if (settings.fleet) mirror?.start(settings.targets.all ? ['*'] : settings.targets.ids, []);
-    const session = sessionOf(settings, definition, github, workspace, cancel.signal, mirror);
+    around?.start?.();
+    const session = sessionOf(settings, definition, github, workspace, cancel.signal, around);
     const result = await execute(settings, files, session, commands);
-    if (mirror) result.outputs['github-deployment-id'] = await mirror.finish(result.github);
+    if (around) Object.assign(result.outputs, await around.end({ result }));
     await report(result, files);
     state.finished();
   } catch (err) {
@@ -92,8 +98,8 @@ export async function run(commands: readonly CommandDefinition[] = COMMANDS): Pr
     const message = cancelled ? `Cancelled before the ${settings.command} finished.` : describeFailure(settings, err);
     // Every failing step sets an outcome, so a later `if:` can tell it from a step that never ran.
     core.setOutput('outcome', cancelled ? 'cancelled' : 'error');
-    // A GitHub Deployment left in progress would say so forever.
-    await mirror?.finish({ state: 'error', description: message });
+    // What the definition started on GitHub ends too (a GitHub Deployment left in progress would say so forever).
+    await around?.end({ failure: message });
     await writeSummary(errorSummary(settings.command, message, cancelled)).catch(() => undefined);
     fail(message);
     state.finished();
@@ -141,7 +147,7 @@ function sessionOf(
   github: GitHubRun,
   workspace: string,
   signal: AbortSignal,
-  mirror: ReturnType<typeof mirrorFor>,
+  around: AroundRun | undefined,
 ): Session {
   return {
     log,
@@ -155,7 +161,7 @@ function sessionOf(
       // Set at once, so a later failure (the service gone quiet) still tells which deployment.
       core.setOutput('deployment-id', deploymentId);
       state.deployment(deploymentId, final);
-      mirror?.start([settings.clawId], [deploymentId]);
+      around?.progress?.({ deploymentId, final });
     },
     onFleetProgress: (inFlight) => state.fleetInFlight(inFlight),
     comment: (comment) => commentOnPullRequest(settings, comment, github),
@@ -200,35 +206,6 @@ async function report(result: CommandResult, files: InputFiles): Promise<void> {
   if (result.ok) log.info(result.message);
   else if (result.failStep) fail(result.message);
   else log.warning(result.message);
-}
-
-/** The GitHub Deployment of a deploy with `environment`: started at the trigger, closed at the end. */
-function mirrorFor(settings: Settings, github: GitHubRun) {
-  if (!settings.environment) return undefined;
-  const deployment = new GitHubDeployment({
-    token: settings.githubToken,
-    environment: settings.environment,
-    run: github,
-    warn: log.warning,
-  });
-  let started: Promise<void> | undefined;
-  return {
-    start(claws: string[], deploymentIds: string[]): void {
-      started ??= (async () => {
-        const id = await deployment.create({ claws, deploymentIds }, `Deploying ${claws.join(', ')}`);
-        if (id === undefined) return;
-        state.githubDeployment(id);
-        const what = deploymentIds.length ? ` (deployment ${deploymentIds.join(', ')})` : '';
-        await deployment.status('in_progress', `Deploying ${claws.join(', ')}${what}`);
-      })();
-    },
-    /** The final status, when there is one; returns the deployment's id for the output. */
-    async finish(final: CommandResult['github']): Promise<string> {
-      await started;
-      if (final) await deployment.status(final.state, final.description, final.url);
-      return deployment.id === undefined ? '' : String(deployment.id);
-    },
-  };
 }
 
 /** On a pull request, `body` in one comment, found again by its marker; elsewhere an info line. */

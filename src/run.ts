@@ -126,7 +126,7 @@ function oneClawRun(settings: Settings): string | undefined {
 
 /**
  * Runs the command: the run's layers (one client and pacer, the judges and their cache, the
- * policy), the checks gate, then the command itself; writes the JUnit file and keeps the cache.
+ * policy), the checks gate, then the command itself with its one context, built here once; writes the JUnit file and keeps the cache.
  * Throws what the command could not survive (a refused key, a cancel): the entry reports that as
  * outcome error or cancelled.
  */
@@ -162,7 +162,7 @@ export async function execute(
       mode?: RunMode,
     ): Promise<ChecksResult> => {
       warnGraderUnderTest(log, checked, clawIds);
-      const deps = until === undefined ? context.deps : { ...context.deps, deadline: Math.min(until, deadline) };
+      const deps = until === undefined ? context : { ...context, deadline: Math.min(until, deadline) };
       return runChecks(deps, checked, clawIds, {
         pollIntervalMs: settings.pollIntervalMs,
         classify: run.policy.classify,
@@ -174,28 +174,23 @@ export async function execute(
       });
     };
     const behaviour = suite && definition.prepare?.behaviour?.(settings, suite);
+    // The one context: what the entry gave (the log, the signal, the hosts), the layers, the files.
     const context: CommandContext = {
+      ...session,
       settings,
-      session,
-      files,
       policy: run.policy,
+      suite,
+      manifest: files.manifest,
       checksFor: (checked, clawIds, groups, mode) => checksFor(checked, clawIds, undefined, groups, mode),
-      deps: {
-        client: run.client,
-        pacer: run.pacer,
-        clock: systemClock,
-        log,
-        signal,
-        startedAt,
-        deadline,
-        // Read only when a wait first needs it: a run that never polls a deployment spends nothing on it.
-        history: new DeploymentHistory(run.client, log, { deadline, signal }),
-        checks: suite && ((clawIds, until, mode) => checksFor(suite, clawIds, until, undefined, mode)),
-        ...(behaviour ? { behaviour } : {}),
-        onProgress: session.onProgress,
-        onFleetProgress: session.onFleetProgress,
-        words: session.words,
-      },
+      client: run.client,
+      pacer: run.pacer,
+      clock: systemClock,
+      startedAt,
+      deadline,
+      // Read only when a wait first needs it: a run that never polls a deployment spends nothing on it.
+      history: new DeploymentHistory(run.client, log, { deadline, signal }),
+      checks: suite && ((clawIds, until, mode) => checksFor(suite, clawIds, until, undefined, mode)),
+      ...(behaviour ? { behaviour } : {}),
     };
     for (const notice of suite?.notices ?? []) log.info(notice);
     const result = await definition.run(context);

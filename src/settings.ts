@@ -140,8 +140,8 @@ class InputValueError extends InputError {
 }
 
 /** Refuses a bad value of one input: one line naming the input, the value and what was expected. */
-export function refuseInput(input: string, value: string, expected: string): never {
-  throw new InputValueError(input, value, expected);
+export function refuseInput(input: string, value: string, expected: string, words?: Words): never {
+  throw new InputValueError(input, value, expected, words);
 }
 
 function fail(input: string, value: string, expected: string): never {

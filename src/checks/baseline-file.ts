@@ -3,11 +3,11 @@
 // compared). Read as untrusted: every field checked by what is allowed, each mistake one error
 // naming the file, the line and what was expected. Read in linear time: the JSON a run saves is
 // parsed as JSON (the YAML parser, with line numbers, only for a file that is not JSON, and to
-// name the line of a mistake), and only the checks the suite has are read: the others are
+// name the line of a mistake in a file within its bound), and only the checks the suite has are read: the others are
 // counted and named, never compared.
 import type { Node } from 'yaml';
-import { YamlFile } from '../config/yaml-file.js';
-import { clip, flattenControls } from '../format.js';
+import { FileError, YamlFile, yamlShapeProblem } from '../config/yaml-file.js';
+import { clip, flattenControls, sentence } from '../format.js';
 import { ACTION_WORDS, type Words } from '../words.js';
 import { MAX_CHECKS, MAX_REPEAT } from './check.js';
 import type { AttemptSample, CheckEntry } from './result.js';
@@ -44,11 +44,14 @@ export async function readBaselineFile(
 export function parseBaselineFile(name: string, text: string, prefer: string, wanted?: ReadonlySet<string>): SavedRun {
   let root: unknown;
   let yaml: YamlFile | undefined;
-  // The YAML document, with its lines: parsed only when the text is not JSON, or to name a mistake's line.
+  // The YAML document, with its lines: parsed only when the text is not JSON, or to name a mistake's
+  // line; the one parse is bounded (yamlShapeProblem), so a text past it is refused with its line.
   const file = () => (yaml ??= YamlFile.parse(name, text, 'baseline file'));
+  let json = true;
   try {
     root = JSON.parse(text);
   } catch {
+    json = false;
     try {
       root = file().doc.toJS({ maxAliasCount: 0 });
     } catch (err) {
@@ -58,12 +61,16 @@ export function parseBaselineFile(name: string, text: string, prefer: string, wa
   }
   const at = (path: (string | number)[]): Node | null => (file().doc.getIn(path, true) as Node | undefined) ?? null;
   const expect: Expect = (ok, path, expected) => {
-    if (!ok) file().fail(at(path), `${path.join('.') || 'the file'}: expected ${expected}`);
+    if (ok) return;
+    const where = `${path.join('.') || 'the file'}: expected ${expected}`;
+    // JSON too large for the YAML parser's bound is named by its path alone: no document is built for a line.
+    if (json && !yaml && yamlShapeProblem(text)) throw new FileError(sentence(`${name}: ${where}`));
+    file().fail(at(path), where);
   };
   return savedRun(root, prefer, expect, wanted);
 }
 
-type Expect = (ok: boolean, path: (string | number)[], expected: string) => void;
+export type Expect = (ok: boolean, path: (string | number)[], expected: string) => void;
 
 function savedRun(root: unknown, prefer: string, expect: Expect, wanted?: ReadonlySet<string>): SavedRun {
   const results = (root as { results?: { results?: unknown } } | null)?.results?.results;
@@ -110,7 +117,7 @@ function savedRun(root: unknown, prefer: string, expect: Expect, wanted?: Readon
       `the check's attempts (1 to ${MAX_REPEAT}), saved by a run that kept every attempt (check or compare with checks-output, or deploy with baseline before)`,
     );
     const item = list[i] as { response?: { output?: unknown }; metadata: { clawDeploy: Record<string, unknown> } };
-    const read = (samples as unknown[]).map((s, j) => sample(s, [...base, 'samples', j], expect));
+    const read = (samples as unknown[]).map((s, j) => savedSample(s, [...base, 'samples', j], expect));
     entries.push(entryOf(check, clawId, read, item.response?.output, item.metadata.clawDeploy.failedAttempt));
   }
   return {
@@ -151,7 +158,8 @@ function entryOf(check: string, clawId: string, read: AttemptSample[], output: u
   };
 }
 
-function sample(value: unknown, path: (string | number)[], expect: Expect): AttemptSample {
+/** One saved attempt, each field checked by what is allowed (also read by saved-run.ts). */
+export function savedSample(value: unknown, path: (string | number)[], expect: Expect): AttemptSample {
   expect(isRecord(value), path, 'an attempt: {outcome, latencyMs, latencyLowMs, score, judge}');
   const { outcome, latencyMs, latencyLowMs, score, judge } = value as Record<string, unknown>;
   expect(typeof outcome === 'string' && OUTCOMES.has(outcome), [...path, 'outcome'], 'pass, fail or unjudged');

@@ -22,25 +22,26 @@ import { LiveSequential, SequentialComparison } from './sequential-gate.js';
 /** The inputs each command reads (beyond the common ones): its run sees only the settings they fill. */
 const CHECK_READS = inputsReadBy('check');
 const COMPARE_READS = inputsReadBy('compare');
-export const check: Command<SettingsOf<(typeof CHECK_READS)[number]>> = async ({ settings, deps }) => {
-  if (!deps.checks) throw new Error('the check command needs a checks file');
-  const options = { deadline: deps.deadline, signal: deps.signal };
+export const check: Command<SettingsOf<(typeof CHECK_READS)[number]>> = async (context) => {
+  const { settings } = context;
+  if (!context.checks) throw new Error('the check command needs a checks file');
+  const options = { deadline: context.deadline, signal: context.signal };
   // Each Claw named is read first: an unknown Claw or a refused key is the run's error (could not
   // act, as deploy and health say it), never one failed check per message sent.
   const claws = settings.targets.all
-    ? (await deps.client.listClaws(options)).map((c) => c.id)
+    ? (await context.client.listClaws(options)).map((c) => c.id)
     : await mapWithConcurrency(settings.targets.ids, CONCURRENCY, async (id) => {
-        await deps.client.getClaw(id, options);
+        await context.client.getClaw(id, options);
         return id;
       });
   // A checks output saved by check is a baseline compare can read later: every repeat made (no early
   // stop, which would keep only the attempts that settled the verdict) and each kept as a sample.
   const saving = settings.checksOutput !== '';
   if (saving)
-    deps.log.info(
+    context.log.info(
       `Every attempt of each check is made and kept: ${settings.checksOutput} can be compare's baseline-file later.`,
     );
-  const result = await deps.checks(claws, undefined, saving ? { comparing: true } : undefined);
+  const result = await context.checks(claws, undefined, saving ? { comparing: true } : undefined);
   const failed = result.entries.filter((e) => !e.passed).length;
   const passed = result.entries.length - failed;
   return {
@@ -62,40 +63,34 @@ export const check: Command<SettingsOf<(typeof CHECK_READS)[number]>> = async ({
  * The compare command: the checks on a baseline (a Claw, or a checks output saved earlier) and on
  * the candidate Claw, every attempt on both sides, compared. Two Claws are checked at once.
  */
-export const compare: Command<SettingsOf<(typeof COMPARE_READS)[number]>> = async ({
-  settings,
-  deps,
-  session,
-  files,
-  checksFor,
-}) => {
-  const suite = files.suite;
+export const compare: Command<SettingsOf<(typeof COMPARE_READS)[number]>> = async (context) => {
+  const { settings, suite } = context;
   if (!suite) throw new Error('the compare command needs a checks file');
   const candidate = settings.clawId;
   // Only the checks the suite runs for the candidate are read from a saved run.
   const wanted = new Set(suite.checks.filter((c) => !c.claws || c.claws.includes(candidate)).map((c) => c.name));
   const saved = settings.baselineFile
-    ? await readBaselineFile(settings.baselineFile, session.workspace, settings.clawId, session.words, wanted)
+    ? await readBaselineFile(settings.baselineFile, context.workspace, settings.clawId, context.words, wanted)
     : undefined;
   if (saved?.others.count)
-    deps.log.info(
+    context.log.info(
       `The saved run holds ${saved.others.count} other check(s) the checks file does not have, not compared: ${saved.others.names.map((n) => JSON.stringify(n)).join(', ')}${saved.others.count > saved.others.names.length ? ', …' : ''}.`,
     );
   if (saved && saved.entries.length === 0)
-    deps.log.warning(
+    context.log.warning(
       `The saved run has none of the checks file's ${wanted.size} check(s) for ${candidate}: nothing in common to compare.`,
     );
   const baselineId = saved ? undefined : settings.baseline;
-  const refused = fitToMaxRequests(deps.log, suite, settings.maxRequests, saved ? 1 : 2, candidate);
+  const refused = fitToMaxRequests(context.log, suite, settings.maxRequests, saved ? 1 : 2, candidate);
   if (refused) refuseInput('max-requests', String(settings.maxRequests), refused);
   const power = suitePower(suite, candidate, saved?.entries);
   const cost = comparisonCost(suite, power, {
     sides: saved ? 1 : 2,
-    limit: deps.pacer?.reading().limit,
+    limit: context.pacer?.reading().limit,
     clawId: candidate,
   });
-  deps.log.info(`Comparing: ${cost.line}.`);
-  if (power.warning) deps.log.warning(power.warning);
+  context.log.info(`Comparing: ${cost.line}.`);
+  if (power.warning) context.log.warning(power.warning);
   const claws = baselineId && baselineId !== candidate ? [baselineId, candidate] : [candidate];
   const label = saved ? `${settings.baselineFile} (${saved.clawId})` : baselineId!;
   // Round by round, stopping once decisive (compare/sequential.ts). Against a saved run, the
@@ -108,17 +103,17 @@ export const compare: Command<SettingsOf<(typeof COMPARE_READS)[number]>> = asyn
     ...(suite.tolerance ? { tolerance: suite.tolerance } : {}),
   };
   const sequential = saved
-    ? new SequentialComparison(gate, { label, entries: saved.entries }, candidate, deps.log)
+    ? new SequentialComparison(gate, { label, entries: saved.entries }, candidate, context.log)
     : undefined;
   const live = saved
     ? undefined
     : new LiveSequential(
         gate,
         [{ baseline: { clawId: baselineId!, label }, candidate: { clawId: candidate, label: candidate } }],
-        deps.log,
+        context.log,
       );
   const rounds = (sequential ?? live)!.rounds;
-  const result = await checksFor(suite, claws, undefined, { comparing: true, rounds });
+  const result = await context.checksFor(suite, claws, undefined, { comparing: true, rounds });
   const compared = result.cancelled
     ? compareRuns(
         { label, entries: saved ? saved.entries : entriesOf(result, baselineId!) },

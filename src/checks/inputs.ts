@@ -41,9 +41,9 @@ export const CHECKS_INPUTS = [
   {
     name: 'baseline',
     description:
-      "deploy: none (the checks' absolute gate) or before (the checks run on the live Claw before the trigger and on the deployment after it, and are compared; fail-on decides). compare: the baseline Claw's id.",
+      "deploy: none (the checks' absolute gate), before (the checks run on the live Claw before the trigger and on the deployment after it, and are compared; fail-on decides) or saved (with history: the baseline is the last gate's saved run of the live version, which costs no requests; used only with the same checks, judge, live deployment and configuration, at most 7 days old; otherwise as before, with a notice saying why). compare: the baseline Claw's id.",
     reference:
-      "`deploy`: `none` (the checks' absolute gate) or `before`: the checks run on the live Claw before the trigger and on the deployment after it, every attempt on both sides, and are compared ([before and after](deploy.md#behaviour-before-and-after)); `compare`: the baseline Claw's id",
+      "`deploy`: `none` (the checks' absolute gate), `before`: the checks run on the live Claw before the trigger and on the deployment after it, and are compared ([before and after](deploy.md#behaviour-before-and-after)), or `saved` (with `history`): the baseline is the last gate's saved run of the live version, no requests ([the saved baseline](deploy.md#the-saved-baseline)); `compare`: the baseline Claw's id",
     default: 'none',
     emptyMeansDefault: true,
     group: 'Comparing (before and after)',
@@ -51,12 +51,12 @@ export const CHECKS_INPUTS = [
     help: {
       compare: "The baseline Claw's id: the checks run on it now, beside the candidate (or --baseline-file instead).",
       deploy:
-        "none (the checks' absolute gate) or before (the checks run on the live Claw before the trigger and on the deployment after it, and are compared; --fail-on decides).",
+        "none (the checks' absolute gate), before (the checks run on the live Claw before the trigger and on the deployment after it, and are compared; --fail-on decides) or saved (with --history-dir: the last gate's saved run of the live version is the baseline, no requests; else as before).",
     },
-    onlyWith: 'the deploy command (none or before) or the compare command (a Claw id)',
+    onlyWith: 'the deploy command (none, before or saved) or the compare command (a Claw id)',
     // deploy's meaning; compare gives it its own (a Claw's id) in its definition.
     fills: 'baseline',
-    parse: (v): string => parseEnum(v, ['none', 'before']),
+    parse: (v): string => parseEnum(v, ['none', 'before', 'saved']),
     setWhen: (v: string) => v !== 'none',
   },
   {

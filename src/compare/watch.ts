@@ -31,6 +31,7 @@ export interface WatchRun {
 }
 
 export interface WatchInput {
+  /** The Claw's runs: the window before and after, and the weeks before it the drift is fitted on (DRIFT_HISTORY_WINDOWS windows). */
   runs: readonly WatchRun[];
   /** When the deployment went live (epoch milliseconds). */
   deployedAt: number;
@@ -141,6 +142,155 @@ export function dispersion(runs: readonly WatchRun[]): number {
   return Math.max(MIN_DISPERSION, pearson / (judged.length - 1));
 }
 
+// Drift: runs of one Claw are alike from day to day (the model behind it, its tools, the judge,
+// the traffic move slowly), so the level of the week before and of the days after differ by more
+// than the runs' own noise, and the runs of one day are not independent of each other. Left out,
+// a harmless deployment under AR(1) drift reads `regressed` up to 13% of the time (the bench).
+// The model: a run's pass rate is the Claw's level of its day plus the run's noise; the day levels
+// are a stationary AR(1), covariance τ²·φ^|days apart|, fitted on the baseline weeks (the
+// DRIFT_HISTORY_WINDOWS windows before the deployment) by weighted least squares on the empirical
+// semivariogram of daily pass rates, each day's noise taken out. The watch's variance is then the
+// noise's plus the drift's share of (after − before): a contrast of day levels, cᵀΣc.
+
+/** How many windows before the deployment the drift is fitted on (the baseline week and three before it). */
+export const DRIFT_HISTORY_WINDOWS = 4;
+/** The longest lag, in days, the semivariogram is fitted at (baseline day to the window's last day). */
+export const DRIFT_MAX_LAG_DAYS = 14;
+/** The φ tried by the fit (days-apart correlation of the Claw's level); 0.995 stands for a random walk over weeks. */
+const DRIFT_PHIS = [...Array.from({ length: 20 }, (_, i) => i * 0.05), 0.97, 0.98, 0.99, 0.995];
+/**
+ * The smallest day-level variance believed, as a share of one run's noise variance: a baseline too
+ * short or too quiet to show drift does not prove days independent. With fewer than
+ * DRIFT_FULL_DAYS days of history the floor grows as the history shrinks.
+ */
+export const DRIFT_FLOOR_SHARE = 0.1;
+export const DRIFT_FULL_DAYS = 21;
+
+/** The day-to-day drift of a Claw's pass rate, fitted on the runs before a deployment. */
+export interface DriftModel {
+  /** τ²: the variance of a day's level (pass rate, squared). */
+  variance: number;
+  /** The correlation of the levels of two days, one day apart. */
+  phi: number;
+  /** Days with judged runs the fit saw. */
+  days: number;
+  /** The floor set τ² (the fit found less). */
+  floored: boolean;
+}
+
+/** The day a run belongs to, counted from the deployment (negative before it). */
+const dayOf = (at: number, deployedAt: number) => Math.floor((at - deployedAt) / DAY_MS);
+
+interface Day {
+  day: number;
+  passed: number;
+  n: number;
+  runs: number;
+}
+
+function byDay(runs: readonly WatchRun[], deployedAt: number): Day[] {
+  const days = new Map<number, Day>();
+  for (const r of runs) {
+    const n = r.passed + r.failed;
+    if (n === 0) continue;
+    const day = dayOf(r.at, deployedAt);
+    const known = days.get(day) ?? { day, passed: 0, n: 0, runs: 0 };
+    known.passed += r.passed;
+    known.n += n;
+    known.runs += 1;
+    days.set(day, known);
+  }
+  return [...days.values()].sort((a, b) => a.day - b.day);
+}
+
+/**
+ * The runs' noise around their own day's level, against independent attempts (Pearson's χ² of each
+ * run against its day's pass rate, over runs − days degrees of freedom): the dispersion with the
+ * drift between days taken out. Undefined when fewer than MIN_RUNS_FOR_DISPERSION degrees remain
+ * (one run a day): then the runs' dispersion (which counts drift as noise, erring wide) stands.
+ */
+export function withinDayDispersion(runs: readonly WatchRun[], deployedAt: number): number | undefined {
+  const days = byDay(runs, deployedAt);
+  const passed = days.reduce((s, d) => s + d.passed, 0);
+  const n = days.reduce((s, d) => s + d.n, 0);
+  const rate = passed / n;
+  const df = days.reduce((s, d) => s + d.runs, 0) - days.length;
+  if (df < MIN_RUNS_FOR_DISPERSION || rate <= 0 || rate >= 1) return undefined;
+  const dayRate = new Map(days.map((d) => [d.day, d.passed / d.n]));
+  let pearson = 0;
+  for (const r of runs) {
+    const size = r.passed + r.failed;
+    if (size === 0) continue;
+    pearson += (r.passed - size * dayRate.get(dayOf(r.at, deployedAt))!) ** 2 / (size * rate * (1 - rate));
+  }
+  return Math.max(MIN_DISPERSION, pearson / df);
+}
+
+/**
+ * The drift fitted on `runs` (the runs before the deployment): the semivariogram of the daily pass
+ * rates, G(h) = mean of ½(y_d+h − y_d)² − ½(v_d + v_d+h) over pairs of days h apart (v: a day's
+ * noise variance, `scale`·p(1−p)/n), against τ²(1 − φ^h) for h = 1..DRIFT_MAX_LAG_DAYS, weighted by
+ * the pairs; τ² in closed form at each φ of the grid, the φ of least squares kept; then the floor.
+ */
+export function fitDrift(runs: readonly WatchRun[], deployedAt: number, scale: number): DriftModel {
+  const days = byDay(runs, deployedAt);
+  const passed = days.reduce((s, d) => s + d.passed, 0);
+  const n = days.reduce((s, d) => s + d.n, 0);
+  const runCount = days.reduce((s, d) => s + d.runs, 0);
+  const p = (passed + 1) / (n + 2);
+  const runNoise = (scale * p * (1 - p)) / Math.max(1, n / Math.max(1, runCount));
+  const floor = DRIFT_FLOOR_SHARE * runNoise * Math.max(1, DRIFT_FULL_DAYS / Math.max(1, days.length));
+  const lags: { h: number; pairs: number; g: number }[] = [];
+  const index = new Map(days.map((d) => [d.day, d]));
+  for (let h = 1; h <= DRIFT_MAX_LAG_DAYS; h++) {
+    let [pairs, sum] = [0, 0];
+    for (const a of days) {
+      const b = index.get(a.day + h);
+      if (!b) continue;
+      const noise = (scale * p * (1 - p)) / a.n + (scale * p * (1 - p)) / b.n;
+      sum += 0.5 * (b.passed / b.n - a.passed / a.n) ** 2 - 0.5 * noise;
+      pairs += 1;
+    }
+    if (pairs > 0) lags.push({ h, pairs, g: sum / pairs });
+  }
+  let best = { variance: 0, phi: 0, sse: Infinity };
+  for (const phi of DRIFT_PHIS) {
+    let [gg, gy] = [0, 0];
+    for (const { h, pairs, g } of lags) {
+      const shape = 1 - phi ** h;
+      gg += pairs * shape * shape;
+      gy += pairs * shape * g;
+    }
+    const variance = gg > 0 ? Math.max(0, gy / gg) : 0;
+    const sse = lags.reduce((s, { h, pairs, g }) => s + pairs * (g - variance * (1 - phi ** h)) ** 2, 0);
+    if (sse < best.sse) best = { variance, phi, sse };
+  }
+  const floored = best.variance < floor;
+  return { variance: floored ? floor : best.variance, phi: best.phi, days: days.length, floored };
+}
+
+/**
+ * The drift's share of the variance of (after − before): with w_d each day's share of the attempts
+ * after (and of those before), c = w_after − w_before, Var = Σ c_d c_e τ² φ^|d−e|.
+ */
+export function driftContrastVariance(
+  model: DriftModel,
+  after: readonly { day: number; n: number }[],
+  before: readonly { day: number; n: number }[],
+): number {
+  const weights = new Map<number, number>();
+  const add = (list: readonly { day: number; n: number }[], sign: number) => {
+    const total = list.reduce((s, d) => s + d.n, 0);
+    if (total > 0) for (const d of list) weights.set(d.day, (weights.get(d.day) ?? 0) + (sign * d.n) / total);
+  };
+  add(after, 1);
+  add(before, -1);
+  const entries = [...weights.entries()];
+  let variance = 0;
+  for (const [d, c] of entries) for (const [e, k] of entries) variance += c * k * model.phi ** Math.abs(d - e);
+  return Math.max(0, model.variance * variance);
+}
+
 function side(runs: readonly WatchRun[]): WatchSide & { passed: number } {
   const passed = runs.reduce((s, r) => s + r.passed, 0);
   const n = runs.reduce((s, r) => s + r.passed + r.failed, 0);
@@ -188,25 +338,37 @@ export function watchDeployment(input: WatchInput): WatchResult {
       ...empty,
     };
 
-  // ρ is fixed by the baseline alone (its pass rate's variance and its runs' size), before any look.
-  const scale = dispersion(beforeRuns);
+  // ρ is fixed by the runs before the deployment alone (the baseline's pass rate's variance, its
+  // runs' size, the drift fitted on the baseline weeks), before any look.
+  const history = seen.filter(
+    (r) => r.at >= input.deployedAt - DRIFT_HISTORY_WINDOWS * windowMs && r.at < input.deployedAt,
+  );
+  const scale = withinDayDispersion(history, input.deployedAt) ?? dispersion(beforeRuns);
+  const drift = fitDrift(history, input.deployedAt, scale);
   const variance = (passed: number, n: number) => scale * binomialVariance(passed, n);
   const beforeVariance = variance(before.passed, before.n);
+  const beforeDays = byDay(beforeRuns, input.deployedAt);
   const runSize = before.n / before.runs;
-  const target = 1 / (beforeVariance + (beforeVariance * before.n) / (runSize * (input.tightestAfterRuns ?? 3)));
+  const tightest = input.tightestAfterRuns ?? 3;
+  const driftAtTightest = driftContrastVariance(drift, [{ day: 0, n: 1 }], beforeDays);
+  const target = 1 / (beforeVariance + (beforeVariance * before.n) / (runSize * tightest) + driftAtTightest);
   const rho = tightestRho(target, level);
 
   let look = { low: 0, high: 0, change: 0 };
   let passed = 0;
   let n = 0;
+  const afterDays: { day: number; n: number }[] = [];
   for (const run of afterRuns) {
     passed += run.passed;
     n += run.passed + run.failed;
     if (n === 0) continue;
+    const day = dayOf(run.at, input.deployedAt);
+    if (afterDays.at(-1)?.day === day) afterDays.at(-1)!.n += run.passed + run.failed;
+    else afterDays.push({ day, n: run.passed + run.failed });
     const change = passed / n - before.passed / before.n;
     // Never narrower than the baseline's spread at this n: a few lucky runs near 100% are no certainty.
     const afterVariance = Math.max(variance(passed, n), (beforeVariance * before.n) / n);
-    const information = 1 / (beforeVariance + afterVariance);
+    const information = 1 / (beforeVariance + afterVariance + driftContrastVariance(drift, afterDays, beforeDays));
     const half = mixtureBoundary(information, rho, level) / information;
     look = { change, low: change - half, high: change + half };
     const decided = { ...summary, ...look, looks: afterRuns.length, decidedAt: run.at, windowEndsAt };

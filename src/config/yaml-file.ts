@@ -34,31 +34,64 @@ export const MAX_FILE_BYTES = 4 * 1024 * 1024;
  */
 export const MAX_FLOW_DEPTH = 256;
 
+/**
+ * The most tokens a YAML text may hold to be parsed: each value, key, indicator (`-`, `:`, `,`, a
+ * bracket), run of spaces, comment and line break is one. The parser's document costs memory and
+ * time by its tokens, not its bytes: 4 MiB of `[a,a,…]` or `- a` lines (2 million items) took 20 s
+ * and 2.2 GB. Far past any checks file, manifest or config (500 checks of 40 lines are ~100,000).
+ */
+export const MAX_YAML_TOKENS = 250_000;
+
 /** The lexer's tokens that stand for no text of the file (document, scalar and flow-end marks). */
 const MARK_TOKENS = new Set(['\u0002', '\u0018', '\u001f']);
 
-/**
- * The offset where `text`'s flow collections nest deeper than MAX_FLOW_DEPTH, or -1. Read by the
- * `yaml` package's own lexer (one pass, stopped there), so a bracket in a quoted value or a
- * comment counts as it does for the parser.
- */
-export function flowTooDeepAt(text: string): number {
-  let depth = 0;
-  let offset = 0;
-  for (const token of new Lexer().lex(text)) {
-    if (token === '[' || token === '{') {
-      if (++depth > MAX_FLOW_DEPTH) return offset;
-    } else if (token === ']' || token === '}') depth = Math.max(0, depth - 1);
-    if (!MARK_TOKENS.has(token)) offset += token.length;
-  }
-  return -1;
+/** Where a text is past what the parser is given, and what was expected there. */
+export interface YamlShapeProblem {
+  /** The offset where the bound was passed. */
+  offset: number;
+  /** What the text is there: `nested [ ] or { } deeper than 256 levels`. */
+  problem: string;
+  expected: string;
 }
 
 const tooDeep = `nested [ ] or { } deeper than ${MAX_FLOW_DEPTH} levels`;
+const tooMany = `has more than ${MAX_YAML_TOKENS.toLocaleString('en-US')} YAML tokens (values, keys, indicators, spaces and line breaks)`;
 
-/** A YAML value read from text (a file a config names), refused when nested too deep to parse. */
+/**
+ * Where `text` passes a bound of the parser, or undefined: flow collections (`[…]`, `{…}`) nested
+ * deeper than MAX_FLOW_DEPTH, or more than MAX_YAML_TOKENS tokens. Read by the `yaml` package's
+ * own lexer in one pass stopped at the bound, so a bracket in a quoted value or a comment counts as
+ * it does for the parser, and the pass costs at most the bound's tokens; the document is built
+ * only from a text within both bounds.
+ */
+export function yamlShapeProblem(text: string): YamlShapeProblem | undefined {
+  let depth = 0;
+  let offset = 0;
+  let tokens = 0;
+  for (const token of new Lexer().lex(text)) {
+    if (MARK_TOKENS.has(token)) continue;
+    if (++tokens > MAX_YAML_TOKENS) {
+      return { offset, problem: tooMany, expected: `at most ${MAX_YAML_TOKENS.toLocaleString('en-US')}` };
+    }
+    if (token === '[' || token === '{') {
+      if (++depth > MAX_FLOW_DEPTH) return { offset, problem: `is ${tooDeep}`, expected: `at most ${MAX_FLOW_DEPTH}` };
+    } else if (token === ']' || token === '}') depth = Math.max(0, depth - 1);
+    offset += token.length;
+  }
+  return undefined;
+}
+
+/** The line (1-based) of `offset` in `text`. */
+function lineAt(text: string, offset: number): number {
+  let line = 1;
+  for (let i = text.indexOf('\n'); i >= 0 && i < offset; i = text.indexOf('\n', i + 1)) line += 1;
+  return line;
+}
+
+/** A YAML value read from text (a file a config names), refused when past a bound of the parser. */
 export function parseYamlValue(text: string): unknown {
-  if (flowTooDeepAt(text) >= 0) throw new Error(`it is ${tooDeep}`);
+  const shape = yamlShapeProblem(text);
+  if (shape) throw new Error(`it ${shape.problem} by line ${lineAt(text, shape.offset)}: expected ${shape.expected}`);
   return parse(text) as unknown;
 }
 
@@ -131,10 +164,11 @@ export class YamlFile {
   }
 
   static parse(name: string, text: string, what: string, words: Words = ACTION_WORDS): YamlFile {
-    const deep = flowTooDeepAt(text);
-    if (deep >= 0) {
-      const line = text.slice(0, deep).split('\n').length;
-      throw new FileError(`${name}, line ${line}: the ${what} is ${tooDeep}: expected at most ${MAX_FLOW_DEPTH}.`);
+    const shape = yamlShapeProblem(text);
+    if (shape) {
+      throw new FileError(
+        `${name}, line ${lineAt(text, shape.offset)}: the ${what} ${shape.problem}: expected ${shape.expected}.`,
+      );
     }
     const lines = new LineCounter();
     const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });

@@ -2,7 +2,7 @@
 // each one's outputs, summary and GitHub Deployment status.
 import type { CommandContext } from '../command.js';
 import { inputsReadBy } from '../inputs.js';
-import { type Command, type CommandDefinition, type CommandResult } from '../command.js';
+import { type Command, type CommandDefinition, type CommandDeps, type CommandResult } from '../command.js';
 import { type SettingsOf, refuseInput } from '../settings.js';
 import { type DeploymentState, type GitHubRun, commitUrl, runUrl } from '../workflow-run.js';
 import { deployOutputs, deploySummary } from './deploy-report.js';
@@ -11,7 +11,9 @@ import { type DeployResult, deployClaw, rollbackCommand, waitOnDeployment } from
 import { rolloutFleet, tally } from './fleet.js';
 import { compareRuns, suitePower } from '../checks/comparison.js';
 import { comparisonCost, fitToMaxRequests } from '../checks/cost.js';
+import { type SavedBaseline, saveDeployedRun, savedBaseline } from './saved-baseline.js';
 import { deployingCancel, rollbackCancel } from './cancel-notice.js';
+import { wordsOf } from '../words.js';
 import type { CheckSuite } from '../checks/check.js';
 import type { Logger } from '../clock.js';
 import { type ClawComparison, comparisonSummary } from '../checks/comparison-report.js';
@@ -21,11 +23,17 @@ import { stateSealKey } from '../seal.js';
 import { deployRecords, fleetRecords } from './records.js';
 import { MAX_LISTED, MAX_PAGES, listClawDeployments } from './deployments-list.js';
 import { deploymentsOutputs, deploymentsSummary } from './deployments-report.js';
+import { deploymentsView } from './deployments-view.js';
+import { checkOutputs } from '../report/outputs.js';
+import { type GitHubDeploymentStatus, githubDeploymentOf } from './github-deployment.js';
 
 /** The inputs each command reads (beyond the common ones): its run sees only the settings they fill. */
 const DEPLOY_READS = inputsReadBy('deploy');
 const WAIT_READS = inputsReadBy('wait');
 const ROLLBACK_READS = inputsReadBy('rollback');
+
+/** A deployment's result: the command's, and the status its GitHub Deployment ends with (absent: left as it is). */
+type DeployCommandResult = CommandResult & { github?: GitHubDeploymentStatus };
 
 /** GitHub's reading of an outcome: failed or paused is a failure, timed-out or cancelled an error. */
 export function githubState(outcome: string): DeploymentState | undefined {
@@ -36,7 +44,7 @@ export function githubState(outcome: string): DeploymentState | undefined {
 }
 
 /** One Claw's deployment (or its wait, or its rollback) as a command's result. */
-function fromDeploy(result: DeployResult, github: GitHubRun): CommandResult {
+function fromDeploy(result: DeployResult, github: GitHubRun): DeployCommandResult {
   const state = githubState(result.outcome ?? '');
   const rolledBack = result.rollback?.succeeded ? `, rolled back (${result.rollback.id})` : '';
   const comparisons: ClawComparison[] | undefined =
@@ -60,13 +68,44 @@ function fromDeploy(result: DeployResult, github: GitHubRun): CommandResult {
 }
 
 /**
- * `baseline: before`: before the first request, what this suite can find (the engine's power
- * line), with a warning when a 20% drop would likely pass unseen.
+ * A comparison's cost and what it can find, said before the first request (the engine's power
+ * line, from the saved run's own rates when there is one), with a warning when a 20% drop would
+ * likely pass unseen.
  */
-function sayPower(log: Logger, suite: CheckSuite, limit?: number): void {
-  const power = suitePower(suite);
-  log.info(`Comparing before and after: ${comparisonCost(suite, power, { sides: 2, limit }).line}.`);
+function sayPower(log: Logger, suite: CheckSuite, limit?: number, saved?: SavedBaseline): void {
+  const power = suitePower(suite, undefined, saved?.run.entries);
+  const cost = comparisonCost(suite, power, { sides: saved ? 1 : 2, limit });
+  log.info(`Comparing before and after: ${saved ? `${saved.said}; ` : ''}${cost.line}.`);
   if (power.warning) log.warning(power.warning);
+}
+
+/**
+ * `max-requests` for the sides still to ask (refused when a round cannot fit), and with
+ * `baseline: saved` the saved run when it is evidence of the live version (else both sides).
+ */
+async function prepareComparison(
+  context: Parameters<typeof deploy>[0],
+  suite: CheckSuite,
+): Promise<SavedBaseline | undefined> {
+  const { settings, policy } = context;
+  const fit = (sides: 1 | 2) => {
+    const refused = fitToMaxRequests(context.log, suite, settings.maxRequests, sides);
+    if (refused) refuseInput('max-requests', String(settings.maxRequests), refused, wordsOf(context));
+  };
+  // Checked here, not among the rules: the command line's --history-dir is known only now.
+  if (settings.baseline === 'saved' && (!settings.history || !context.health))
+    refuseInput(
+      'baseline',
+      settings.baseline,
+      "none or before without a history store (the action's history, the command line's --history-dir): saved reads the last gate's run from it",
+      wordsOf(context),
+    );
+  fit(settings.baseline === 'saved' ? 1 : 2);
+  const saved =
+    settings.baseline === 'saved' ? await savedBaseline(context, suite, settings.clawId, policy.classify) : undefined;
+  if (settings.baseline === 'saved' && !saved) fit(2);
+  sayPower(context.log, suite, context.pacer?.reading().limit, saved);
+  return saved;
 }
 
 /**
@@ -74,15 +113,14 @@ function sayPower(log: Logger, suite: CheckSuite, limit?: number): void {
  * to write is a warning (health/deployment-log.ts), never the deployment's outcome.
  */
 async function keepRecords(
-  { settings, deps, session }: CommandContext<SettingsOf<'history' | 'state-secret'>>,
+  { settings, clock, log, health, github }: CommandContext<SettingsOf<'history' | 'state-secret'>>,
   build: (facts: RunFacts) => DeploymentRecord[],
 ): Promise<void> {
-  if (!settings.history || !session.health) return;
-  const { github } = session;
+  if (!settings.history || !health) return;
   await keepDeploymentRecords(
-    { clock: deps.clock, log: deps.log },
+    { clock, log },
     {
-      host: session.health.host,
+      host: health.host,
       branch: settings.history,
       seal: stateSealKey(settings, github.repository),
       sha: github.sha,
@@ -95,7 +133,7 @@ async function keepRecords(
 }
 
 /** The Claw a deployment belongs to, as the service says, or undefined (never a reason to fail). */
-async function clawOfDeployment(deps: CommandContext['deps'], deploymentId: string): Promise<string | undefined> {
+async function clawOfDeployment(deps: CommandDeps, deploymentId: string): Promise<string | undefined> {
   try {
     const deadline = Math.max(deps.deadline, deps.clock.now() + 10_000);
     return (await deps.client.getDeployment(deploymentId, { deadline, signal: deps.signal })).clawId;
@@ -104,20 +142,22 @@ async function clawOfDeployment(deps: CommandContext['deps'], deploymentId: stri
   }
 }
 
-export const deploy: Command<SettingsOf<(typeof DEPLOY_READS)[number]>> = async (context) => {
-  const { settings, deps, session, policy, files } = context;
-  if (deps.behaviour && files.suite) {
-    const refused = fitToMaxRequests(deps.log, files.suite, settings.maxRequests, 2);
-    if (refused) refuseInput('max-requests', String(settings.maxRequests), refused);
-    sayPower(deps.log, files.suite, deps.pacer?.reading().limit);
-  }
+export const deploy: Command<SettingsOf<(typeof DEPLOY_READS)[number]>, DeployCommandResult> = async (context) => {
+  const { settings, policy, suite } = context;
+  const saved = context.behaviour && suite ? await prepareComparison(context, suite) : undefined;
   if (!settings.fleet) {
     const { clawId, strategy, payload, wait } = settings;
-    const one = await deployClaw(deps, { clawId, strategy, payload, wait }, policy);
+    const one = await deployClaw(
+      saved ? { ...context, savedBaseline: saved.run.entries } : context,
+      { clawId, strategy, payload, wait },
+      policy,
+    );
     await keepRecords(context, (facts) => deployRecords(one, facts));
-    return fromDeploy(one, session.github);
+    // The deployed version's run, for the next gate's `baseline: saved`.
+    if (context.behaviour && suite && one.comparison) await saveDeployedRun(context, suite, one);
+    return fromDeploy(one, context.github);
   }
-  const result = await rolloutFleet(deps, settings, policy);
+  const result = await rolloutFleet(context, settings, policy);
   await keepRecords(context, (facts) => fleetRecords(result, settings.strategy, facts));
   const { outputs, notes } = fleetOutputs(result);
   const t = tally(result.entries);
@@ -141,23 +181,27 @@ export const deploy: Command<SettingsOf<(typeof DEPLOY_READS)[number]>> = async 
   };
 };
 
-export const wait: Command<SettingsOf<(typeof WAIT_READS)[number]>> = async ({ settings, deps, session, policy }) =>
-  fromDeploy(await waitOnDeployment(deps, settings.deploymentId, policy), session.github);
+export const wait: Command<SettingsOf<(typeof WAIT_READS)[number]>, DeployCommandResult> = async (context) =>
+  fromDeploy(await waitOnDeployment(context, context.settings.deploymentId, context.policy), context.github);
 
-export const rollback: Command<SettingsOf<(typeof ROLLBACK_READS)[number]>> = async (context) => {
-  const { settings, deps, session, policy } = context;
-  const result = await rollbackCommand(deps, { deploymentId: settings.deploymentId, clawId: settings.clawId }, policy);
+export const rollback: Command<SettingsOf<(typeof ROLLBACK_READS)[number]>, DeployCommandResult> = async (context) => {
+  const { settings, policy } = context;
+  const result = await rollbackCommand(
+    context,
+    { deploymentId: settings.deploymentId, clawId: settings.clawId },
+    policy,
+  );
   // Rolled back by id alone: the record needs its Claw, which the deployment names (one read, with history only).
   const clawId =
     result.clawId ??
     (settings.history && result.rollback?.succeeded && result.deploymentId
-      ? await clawOfDeployment(deps, result.deploymentId)
+      ? await clawOfDeployment(context, result.deploymentId)
       : undefined);
   await keepRecords(context, (facts) => deployRecords({ ...result, clawId }, facts));
-  return fromDeploy(result, session.github);
+  return fromDeploy(result, context.github);
 };
 
-export const deployDefinition: CommandDefinition<(typeof DEPLOY_READS)[number]> = {
+export const deployDefinition: CommandDefinition<(typeof DEPLOY_READS)[number], DeployCommandResult> = {
   name: 'deploy',
   summary: 'trigger a deployment of one Claw (or a fleet), wait for a final status, roll back when told to',
   inputs: DEPLOY_READS,
@@ -165,12 +209,14 @@ export const deployDefinition: CommandDefinition<(typeof DEPLOY_READS)[number]> 
     targets: 'the Claw to deploy',
     fleet: true,
     validate: (settings, given, w) => {
-      if (settings.baseline === 'before' && !settings.checks)
+      if (settings.baseline !== 'none' && !settings.checks)
         refuseInput(
           'baseline',
           settings.baseline,
-          `none when ${w.input('checks')} is empty (before compares the checks' results)`,
+          `none when ${w.input('checks')} is empty (${settings.baseline} compares the checks' results)`,
         );
+      if (settings.baseline === 'saved' && settings.fleet)
+        refuseInput('baseline', settings.baseline, 'none or before for a fleet (saved compares one Claw)');
       if (settings.checks && !settings.wait)
         refuseInput(
           'wait',
@@ -180,9 +226,9 @@ export const deployDefinition: CommandDefinition<(typeof DEPLOY_READS)[number]> 
     },
   },
   prepare: {
-    // `baseline: before`: the checks on the live Claw before the trigger, compared with those after it.
+    // `baseline: before` (or `saved`): the checks before the trigger (or the last gate's saved run), compared with those after it.
     behaviour: ({ baseline, failOn, showAnswers }, suite) =>
-      baseline === 'before'
+      baseline === 'before' || baseline === 'saved'
         ? {
             failOn,
             compare: (before, after, options) => compareRuns(before, after, suite, { ...options, show: showAnswers }),
@@ -191,7 +237,7 @@ export const deployDefinition: CommandDefinition<(typeof DEPLOY_READS)[number]> 
         : undefined,
   },
   action: {
-    githubDeployment: true,
+    around: githubDeploymentOf,
     recordsAfterWaiting: true,
   },
   commandLine: {
@@ -201,7 +247,7 @@ export const deployDefinition: CommandDefinition<(typeof DEPLOY_READS)[number]> 
   run: deploy,
 };
 
-export const waitDefinition: CommandDefinition<(typeof WAIT_READS)[number]> = {
+export const waitDefinition: CommandDefinition<(typeof WAIT_READS)[number], DeployCommandResult> = {
   name: 'wait',
   summary: 'wait for an existing deployment (--deployment-id) to reach a final status',
   inputs: WAIT_READS,
@@ -214,7 +260,7 @@ export const waitDefinition: CommandDefinition<(typeof WAIT_READS)[number]> = {
   run: wait,
 };
 
-export const rollbackDefinition: CommandDefinition<(typeof ROLLBACK_READS)[number]> = {
+export const rollbackDefinition: CommandDefinition<(typeof ROLLBACK_READS)[number], DeployCommandResult> = {
   name: 'rollback',
   summary: "roll back a deployment, or a Claw's current one",
   inputs: ROLLBACK_READS,
@@ -242,20 +288,19 @@ export const rollbackDefinition: CommandDefinition<(typeof ROLLBACK_READS)[numbe
 const DEPLOYMENTS_READS = inputsReadBy('deployments');
 
 /** The deployments command: a Claw's recent deployments, newest first, with this tool's records of them. */
-export const deployments: Command<SettingsOf<(typeof DEPLOYMENTS_READS)[number]>> = async ({
-  settings,
-  deps,
-  session,
-}) => {
-  const host = session.health?.host;
-  const list = await listClawDeployments(deps, {
+export const deployments: Command<SettingsOf<(typeof DEPLOYMENTS_READS)[number]>> = async (context) => {
+  const { settings } = context;
+  const host = context.health?.host;
+  const list = await listClawDeployments(context, {
     clawId: settings.clawId,
     ...(settings.history && host
-      ? { history: { name: settings.history, host, seal: stateSealKey(settings, session.github.repository) } }
+      ? { history: { name: settings.history, host, seal: stateSealKey(settings, context.github.repository) } }
       : {}),
-    redact: session.redact.redact,
+    redact: context.redact.redact,
   });
   const { outputs, notes } = deploymentsOutputs(list);
+  // Drawn from the output as it passes the last check (report/outputs.ts): a refused output draws nothing.
+  const view = deploymentsView(checkOutputs({ deployments: outputs.deployments }).values.deployments);
   const shown = list.deployments.length;
   const bound = list.more
     ? ` (read up to the newest ${MAX_LISTED}, within ${MAX_PAGES} pages: older ones, if any, are not listed)`
@@ -270,6 +315,7 @@ export const deployments: Command<SettingsOf<(typeof DEPLOYMENTS_READS)[number]>
     summary: deploymentsSummary(list),
     notes,
     failStep: true,
+    ...(view ? { views: [view] } : {}),
   };
 };
 

@@ -9,7 +9,7 @@ import { type RollbackResult, rollBack } from './rollback.js';
 import { type Classifier, type RollbackTrigger, describeClass } from '../status.js';
 import type { RunContext } from '../context.js';
 import type { DeploymentHistory } from './history.js';
-import type { ChecksResult, ChecksRunner } from '../checks/result.js';
+import type { CheckEntry, ChecksResult, ChecksRunner } from '../checks/result.js';
 import { type BehaviourGate, type Compared, describeComparison } from '../checks/comparison.js';
 import { SequentialComparison } from '../checks/sequential-gate.js';
 import { type OnConflict, type Waited, triggerPastConflicts } from './conflict.js';
@@ -69,6 +69,8 @@ export interface CommandDeps extends RunContext {
   checks?: ChecksRunner;
   /** `baseline: before`: the checks also run before the trigger, and the two runs are compared. */
   behaviour?: BehaviourGate;
+  /** `baseline: saved`, when the last gate's saved run is evidence of the live version: the baseline, asked of nobody. */
+  savedBaseline?: CheckEntry[];
   onProgress?: (progress: Progress) => void;
   /** A fleet's deployments not yet final, each time that changes: what the post step rolls back. */
   onFleetProgress?: (inFlight: string[]) => void;
@@ -94,7 +96,9 @@ export async function deployClaw(
   // `baseline: before`: the live Claw's checks, every attempt, before anything changes it.
   let baseline: ChecksResult | undefined;
   if (deps.behaviour && deps.checks && input.wait) {
-    baseline = await checkBaseline(deps, deps.checks, input.clawId);
+    baseline = deps.savedBaseline
+      ? { passed: true, entries: deps.savedBaseline }
+      : await checkBaseline(deps, deps.checks, input.clawId);
     if (baseline.cancelled) {
       const message = `Cancelled during the baseline checks of Claw ${input.clawId}, before its deployment was triggered.`;
       return { ...base, outcome: 'cancelled', ok: false, message, checks: baseline };

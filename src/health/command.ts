@@ -25,12 +25,8 @@ const MAX_GITHUB_SHARE_MS = 30_000;
 
 /** The inputs each command reads (beyond the common ones): its run sees only the settings they fill. */
 const HEALTH_READS = inputsReadBy('health');
-export const health: Command<SettingsOf<(typeof HEALTH_READS)[number]>> = async ({
-  settings,
-  deps,
-  policy,
-  session,
-}) => {
+export const health: Command<SettingsOf<(typeof HEALTH_READS)[number]>> = async (context) => {
+  const { settings, policy } = context;
   const overTime = settings.history !== '';
   let result: HealthResult | undefined;
   let service: ServiceState;
@@ -38,12 +34,12 @@ export const health: Command<SettingsOf<(typeof HEALTH_READS)[number]>> = async 
   try {
     const share = overTime ? Math.min(MAX_GITHUB_SHARE_MS, Math.floor(settings.timeoutMs / 4)) : 0;
     result = await checkHealth(
-      { ...deps, deadline: deps.deadline - share },
+      { ...context, deadline: context.deadline - share },
       {
         targets: settings.targets,
         // With a checks file the probe is one of the checks (see probe-check.ts).
-        probeMessage: deps.checks ? '' : settings.probeMessage,
-        checks: deps.checks,
+        probeMessage: context.checks ? '' : settings.probeMessage,
+        checks: context.checks,
         probeExpect: settings.probeExpect,
         pollIntervalMs: settings.pollIntervalMs,
         classify: policy.classify,
@@ -59,22 +55,22 @@ export const health: Command<SettingsOf<(typeof HEALTH_READS)[number]>> = async 
     service = err.kind === 'unauthorized' || err.kind === 'forbidden' ? 'refused' : 'down';
   }
   let time: OverTimeResult | undefined;
-  if (overTime && !session.health) {
-    deps.log.warning(
+  if (overTime && !context.health) {
+    context.log.warning(
       `History, incidents and the status page keep their state on GitHub: run health as the action to use them. Skipped '${settings.history}'.`,
     );
-  } else if (overTime && session.health) {
+  } else if (overTime && context.health) {
     time = await healthOverTime(
-      deps,
-      session.health.host,
+      context,
+      context.health.host,
       {
         branch: settings.history,
         statusPage: settings.statusPage,
         incidents: settings.incidents.enabled ? settings.incidents : undefined,
-        seal: stateSealKey(settings, session.github.repository),
-        redact: session.redact.redact,
-        repository: session.github.repository,
-        serverUrl: session.github.serverUrl,
+        seal: stateSealKey(settings, context.github.repository),
+        redact: context.redact.redact,
+        repository: context.github.repository,
+        serverUrl: context.github.serverUrl,
         listedAll: settings.targets.all,
       },
       { result, service, serviceProblem: problem && errorMessage(problem) },
@@ -90,6 +86,7 @@ export const health: Command<SettingsOf<(typeof HEALTH_READS)[number]>> = async 
       healthSummary(result),
       time ? healthTimeSummary(time.statuses, incidentLines(time)) : '',
       doraSummary(time?.dora),
+      ...(time?.historyCuts ?? []).map((line) => `> ⚠️ ${line}\n`),
     ]
       .filter(Boolean)
       .join('\n'),

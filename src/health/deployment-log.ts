@@ -37,11 +37,12 @@ import {
   type StoreIndex,
   areaParts,
   checkWrites,
+  cutWarning,
   indexText,
   indexWarning,
-  lineCount,
   nextIndex,
   readIndex,
+  sealedLineCount,
 } from './store-index.js';
 
 /** Commits that find the branch moved are tried again this many times (as health's). */
@@ -141,7 +142,11 @@ async function ownParts(
     for (const month of months) {
       const last = parts.own.filter((p) => p.month === month).at(-1);
       // One changed past what the action writes is not read: the lines start a new part.
-      if (last && last.file.size <= MAX_FILE_BYTES) await read(last);
+      if (!last || last.file.size > MAX_FILE_BYTES) continue;
+      // A part cut since it was written is said before this commit indexes it as it is now.
+      const entry = index.deployments?.find((e) => e.path === last.file.path);
+      const cut = cutWarning(last, entry, await read(last), deps.seal, 'deployments', deps.name);
+      if (cut) deps.log.warning(cut);
     }
     return { own: parts.own, texts, known, index };
   }
@@ -188,11 +193,17 @@ async function appendChanges(
       (p.changed && texts.has(p.file.path) ? undefined : before.get(p.file.path)) ?? {
         path: p.file.path,
         sha: p.file.sha,
-        lines: lineCount(texts.get(p.file.path) ?? ''),
+        lines: sealedLineCount(texts.get(p.file.path) ?? '', deps.seal, deploymentKind(p.month)),
         month: p.month,
       },
   );
-  const next = nextIndex(index, { deployments: entries }, changes, (content) => branch.blobSha(content));
+  const next = nextIndex(
+    index,
+    { deployments: entries },
+    changes,
+    (content) => branch.blobSha(content),
+    (content, _area, month) => sealedLineCount(content, deps.seal, deploymentKind(month)),
+  );
   changes.push({ path: INDEX_PATH, content: indexText(next, deps.seal) });
   return changes;
 }

@@ -38,17 +38,19 @@ import {
   type IndexEntry,
   type Part,
   type StoreIndex,
+  areaKind,
   areaParts,
   byAge,
   checkWrites,
+  cutWarning,
   foreignWarning,
   indexText,
   indexWarning,
-  lineCount,
   nextIndex,
   nextPart,
   partPath,
   readIndex,
+  sealedLineCount,
   strayFiles,
 } from './store-index.js';
 
@@ -182,6 +184,7 @@ export class HealthHistory {
   /** Texts of months' last parts by blob sha: a retry after a conflict reads only what changed. */
   private readonly cache = new Map<string, string>();
   private warned = new Set<string>();
+  private readonly cutParts: string[] = [];
   /** What `load` read: the first commit goes on it, so a run reads the branch once unless it moved. */
   private loaded?: Loaded;
 
@@ -202,6 +205,11 @@ export class HealthHistory {
       known?: ReadonlySet<string>;
     },
   ) {}
+
+  /** The warnings for own parts found cut since the action wrote them (each said once): for the summary. */
+  get cuts(): readonly string[] {
+    return this.cutParts;
+  }
 
   /** The past as of now (health lines and deployment records). Throws when the branch cannot be read. */
   async load(now: number): Promise<HistoryView> {
@@ -414,12 +422,20 @@ export class HealthHistory {
       reading.texts.set(part.file.path, text);
       reading.known.add(part.file.sha);
       const { records, done } = take(text, part);
+      this.warnCut(reading, area, part, text);
       if (!parts.indexed && records > 0) adopted.push(part);
       // An area without an index is read whole (within the budget) once, so its parts are adopted.
       if (parts.indexed && done) break;
     }
     this.settleArea(reading, area, parts, adopted, from);
     return { reachedStart };
+  }
+
+  /** One warning for an own part someone cut (fewer of its sealed lines than the index counted). */
+  private warnCut(reading: Reading, area: Area, part: Part, text: string): void {
+    const entry = reading.index?.[area]?.find((e) => e.path === part.file.path);
+    const cut = cutWarning(part, entry, text, this.deps.seal, area, this.deps.name);
+    if (cut && this.warnOnce(`cut:${part.file.path}@${part.file.sha}`, cut)) this.cutParts.push(cut);
   }
 
   /** The area's own parts and index entries after its read, and the files it names as not its own. */
@@ -433,7 +449,8 @@ export class HealthHistory {
       const text = reading.texts.get(part.file.path);
       // A part changed since it was written, and read now, is kept at what it holds now.
       if (entry && !(part.changed && text !== undefined)) return entry;
-      return { path: part.file.path, sha: part.file.sha, lines: lineCount(text ?? ''), month: part.month };
+      const lines = sealedLineCount(text ?? '', this.deps.seal, areaKind(area, part.month));
+      return { path: part.file.path, sha: part.file.sha, lines, month: part.month };
     });
     if (parts.gone.length)
       this.warnOnce(
@@ -538,10 +555,12 @@ export class HealthHistory {
     return sealLine(recordLine(record), this.deps.seal);
   }
 
-  private warnOnce(key: string, message: string): void {
-    if (this.warned.has(key)) return;
+  /** Logs `message` unless `key` was said already; whether it was logged now. */
+  private warnOnce(key: string, message: string): boolean {
+    if (this.warned.has(key)) return false;
     this.warned.add(key);
     this.deps.log.warning(message);
+    return true;
   }
 
   /** The files this run changes, and the view after it. */
@@ -596,7 +615,13 @@ export class HealthHistory {
     }
     for (const part of loaded.expired) changes.push({ path: part.file.path, content: null });
     checkWrites(files, changes, loaded.known);
-    const index = nextIndex(loaded.index, loaded.entries, changes, (content) => this.branch.blobSha(content));
+    const index = nextIndex(
+      loaded.index,
+      loaded.entries,
+      changes,
+      (content) => this.branch.blobSha(content),
+      (content, area, month) => sealedLineCount(content, this.deps.seal, areaKind(area, month)),
+    );
     changes.push({ path: INDEX_PATH, content: indexText(index, this.deps.seal) });
     const view: HistoryView = {
       recent: [...loaded.recent, ...records].sort((a, b) => a.at - b.at),

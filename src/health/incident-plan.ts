@@ -346,7 +346,11 @@ function viewOf(e: Episode, firstRun: RunRef, suspect: string | null | undefined
     failure: failing.view,
     run: { id: facts.runId, url: facts.runUrl(facts.runId), at: facts.now },
     first: firstRun,
-    confirm: failingRuns ? Math.max(facts.options.confirm, failingRuns) : 0,
+    // Opened by the watch before `confirm` failing runs in a row: the watch's words, not a streak it never reached.
+    confirm:
+      failingRuns && (failingRuns >= facts.options.confirm || !regression)
+        ? Math.max(facts.options.confirm, failingRuns)
+        : 0,
     recover: facts.options.recover,
     mention: facts.options.mention,
     ...(regression ? { regression: { figures: regression.figures, deployment: regression.deployment } } : {}),

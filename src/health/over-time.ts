@@ -50,6 +50,8 @@ export interface OverTimeResult {
   written: boolean;
   /** The figures teams track, from the deployment records read (none when the history could not be read). */
   dora?: DoraReport;
+  /** The history's own parts found cut since the action wrote them: one line each, for the summary. */
+  historyCuts?: string[];
 }
 
 /** Reads the service's state off a run's entries: failing for every Claw is the service failing. */
@@ -154,7 +156,9 @@ export async function healthOverTime(
   const past = written ?? (view && { ...view, recent: [...view.recent, ...records] });
   const final = past && model(past);
   const statuses = final ? final.claws.filter((c) => checkedIds.includes(c.claw)) : [];
-  return { statuses, incidents, written: written !== undefined, ...(final?.dora ? { dora: final.dora } : {}) };
+  const dora = final?.dora ? { dora: final.dora } : {};
+  const cuts = history.cuts.length ? { historyCuts: [...history.cuts] } : {};
+  return { statuses, incidents, written: written !== undefined, ...dora, ...cuts };
 }
 
 /** index.html, status.json, the badges, and `.nojekyll` so Pages serves the files as they are. */

@@ -9,7 +9,7 @@ import { type SealKey, checkSeal, sealedMarker } from '../seal.js';
  * deployment record's seal names its month's file, so a line moved to another month does not verify;
  * the index of the action's parts (store-index.ts) is a kind of its own.
  */
-export type LineKind = 'history-line' | 'history-index' | `deployment-record ${string}`;
+export type LineKind = 'history-line' | 'history-index' | `deployment-record ${string}` | `saved-run ${string}`;
 const KIND: LineKind = 'history-line';
 const SEALED = /,"seal":"([A-Za-z0-9_-]{43})"}$/;
 

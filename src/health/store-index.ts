@@ -8,8 +8,9 @@
 // A branch without an index (written before it existed), or one whose index does not carry this
 // action's seal, is read by file names as before, and the parts that held its lines are adopted.
 import type { SealKey } from '../seal.js';
+import { deploymentKind } from './deployment-records.js';
 import type { BranchFile, FileChange } from './host.js';
-import { sealLine, unsealLine } from './sealed-line.js';
+import { type LineKind, sealLine, unsealLine } from './sealed-line.js';
 
 export const INDEX_PATH = 'history/index.json';
 /** Why an index is refused when another key sealed it (a key rotated, or anyone's hand). */
@@ -68,7 +69,7 @@ export const partPath = (dir: string, month: string, part: number): string =>
 export interface IndexEntry {
   path: string;
   sha: string;
-  /** Its lines when written (what a reader that finds fewer knows it lost). */
+  /** Its lines this action sealed when written (what a reader that finds fewer knows it lost). */
   lines: number;
   month: string;
 }
@@ -170,8 +171,45 @@ export function nextPart(dir: string, month: string, own: Part[], listed: Readon
   return number;
 }
 
-/** Lines of a part's text (what the index counts). */
+/** Lines of a part's text. */
 export const lineCount = (text: string): number => text.split('\n').filter((l) => l.trim() !== '').length;
+
+/** How the lines of an area's part are sealed: a deployment record names its month's file. */
+export const areaKind = (area: Area, month: string): LineKind =>
+  area === 'deployments' ? deploymentKind(month) : 'history-line';
+
+/**
+ * The lines of `text` this action sealed as `kind` (what the index counts: a part's own records
+ * when written, so a reader that finds fewer knows how many it lost, whatever else was added).
+ */
+export function sealedLineCount(text: string, seal: SealKey, kind: LineKind): number {
+  let count = 0;
+  for (const raw of text.split('\n')) {
+    const line = raw.trim();
+    if (line !== '' && unsealLine(line, seal, kind) !== undefined) count += 1;
+  }
+  return count;
+}
+
+/**
+ * The warning for an own part someone cut since the action wrote it: fewer of its sealed lines than
+ * the index counted (a file truncated to its first lines is still valid, line by line). Undefined
+ * for a part as written, or one that only gained lines. The records still there are read; the next
+ * commit counts the part as it is, so the lost ones are said once and never counted as there.
+ */
+export function cutWarning(
+  part: Part,
+  entry: IndexEntry | undefined,
+  text: string,
+  seal: SealKey,
+  area: Area,
+  name: string,
+): string | undefined {
+  if (!part.changed || !entry) return undefined;
+  const read = sealedLineCount(text, seal, areaKind(area, part.month));
+  if (read >= entry.lines) return undefined;
+  return `History: ${part.file.path} on '${name}' was cut since this action wrote it: ${entry.lines} record(s) expected, ${read} read; the ${entry.lines - read} lost are not counted. The records still there are used; the next commit indexes the file as it is now.`;
+}
 
 /**
  * The index after `changes`: each area's entries as read (own parts still there, and the parts the
@@ -182,6 +220,8 @@ export function nextIndex(
   areas: Partial<Record<Area, IndexEntry[]>>,
   changes: FileChange[],
   blobSha: (content: string) => string,
+  /** A written part's count of lines (its records sealed as the area's kind, where the writer knows the seal). */
+  count: (content: string, area: Area, month: string) => number = (content) => lineCount(content),
 ): StoreIndex {
   const index: StoreIndex = { ...before, ...areas };
   for (const area of AREAS) {
@@ -190,13 +230,11 @@ export function nextIndex(
     const entries = new Map((index[area] ?? []).map((e) => [e.path, e]));
     for (const change of written) {
       if (change.content === null) entries.delete(change.path);
-      else
-        entries.set(change.path, {
-          path: change.path,
-          sha: blobSha(change.content),
-          lines: lineCount(change.content),
-          month: AREA_PARTS[area].exec(change.path)![1],
-        });
+      else {
+        const month = AREA_PARTS[area].exec(change.path)![1];
+        const lines = count(change.content, area, month);
+        entries.set(change.path, { path: change.path, sha: blobSha(change.content), lines, month });
+      }
     }
     index[area] = [...entries.values()];
   }

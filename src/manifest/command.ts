@@ -144,20 +144,20 @@ const DRIFT_READS = inputsReadBy('drift');
 
 /** The manifest the run read, for the commands that need one (Settings refuses them without it). */
 function manifestOf(context: CommandContext<Pick<Settings, 'command'>>): Manifest {
-  const { manifest } = context.files;
+  const { manifest } = context;
   if (!manifest) throw new Error(`the ${context.settings.command} command needs a manifest`);
   return manifest;
 }
 
 export const plan: Command<SettingsOf<(typeof PLAN_READS)[number]>> = async (context) => {
-  const { settings, session } = context;
-  const result = await planCommand(context.deps, manifestOf(context));
+  const { settings } = context;
+  const result = await planCommand(context, manifestOf(context));
   const shown = await manifestResult(context, 'Plan', result);
   // On a pull_request event, the plan in one comment on the pull request (the action only).
-  if (settings.comment && session.comment) {
-    await session.comment({
+  if (settings.comment && context.comment) {
+    await context.comment({
       marker: commentMarker(result.plan.manifest),
-      body: commentBody(result.plan, viewOf(session, 'Plan', result)),
+      body: commentBody(result.plan, viewOf(context, 'Plan', result)),
       what: 'the plan',
     });
   }
@@ -165,12 +165,16 @@ export const plan: Command<SettingsOf<(typeof PLAN_READS)[number]>> = async (con
 };
 
 /** How the plan is shown: its title, an apply's writes, the run's link. */
-function viewOf(session: CommandContext['session'], title: PlanView['title'], result: ManifestResult): PlanView {
-  return { title, apply: result.apply, runUrl: runUrl(session.github) };
+function viewOf(
+  { github }: Pick<CommandContext, 'github'>,
+  title: PlanView['title'],
+  result: ManifestResult,
+): PlanView {
+  return { title, apply: result.apply, runUrl: runUrl(github) };
 }
 
 export const drift: Command<SettingsOf<(typeof DRIFT_READS)[number]>> = async (context) =>
-  manifestResult(context, 'Drift', await driftCommand(context.deps, manifestOf(context), context.settings.failOnDrift));
+  manifestResult(context, 'Drift', await driftCommand(context, manifestOf(context), context.settings.failOnDrift));
 
 /** The apply command's options, and the fleet request it deploys the changed Claws with. */
 export function applyOptions(settings: SettingsOf<(typeof APPLY_READS)[number]>): ApplyOptions {
@@ -184,21 +188,21 @@ export function applyOptions(settings: SettingsOf<(typeof APPLY_READS)[number]>)
 }
 
 export const apply: Command<SettingsOf<(typeof APPLY_READS)[number]>> = async (context) => {
-  const result = await applyCommand(context.deps, manifestOf(context), applyOptions(context.settings), context.policy);
+  const result = await applyCommand(context, manifestOf(context), applyOptions(context.settings), context.policy);
   return manifestResult(context, 'Apply', result);
 };
 
 /** Plan, drift and apply: the plan's outputs and summary (and an apply's rollout), and its files. */
 async function manifestResult(
-  { session }: Pick<CommandContext, 'session'>,
+  context: Pick<CommandContext, 'log' | 'github' | 'tempDir' | 'redact'>,
   title: PlanView['title'],
   result: ManifestResult,
 ): Promise<CommandResult> {
-  const { log } = session;
-  const view = viewOf(session, title, result);
+  const { log } = context;
+  const view = viewOf(context, title, result);
   const plan = planOutputs(result.plan);
   const rollout = result.rollout && fleetOutputs(result.rollout);
-  const files = await writePlanFiles(result.plan, view, session.tempDir, session.redact.redact).catch(
+  const files = await writePlanFiles(result.plan, view, context.tempDir, context.redact.redact).catch(
     (err: unknown) => {
       log.warning(`Could not write the plan's files: ${errorMessage(err)}`);
       return undefined;

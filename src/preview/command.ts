@@ -41,25 +41,18 @@ export async function previewCommand(deps: PreviewDeps, request: PreviewRequest)
 /** The inputs each command reads (beyond the common ones): its run sees only the settings they fill. */
 const PREVIEW_READS = inputsReadBy('preview');
 /** The preview command as the run's table calls it: the action only (it follows a pull request). */
-export const preview: Command<SettingsOf<(typeof PREVIEW_READS)[number]>> = async ({
-  settings,
-  deps,
-  session,
-  files,
-  policy,
-  checksFor,
-}) => {
-  const { manifest } = files;
-  if (!session.preview || !manifest) {
+export const preview: Command<SettingsOf<(typeof PREVIEW_READS)[number]>> = async (context) => {
+  const { settings, manifest, suite, policy } = context;
+  if (!context.preview || !manifest) {
     throw new InputError('The preview command follows a GitHub pull request: run it in a GitHub Actions workflow.');
   }
-  const redact = session.redact.redact;
+  const redact = context.redact.redact;
   const result = await previewCommand(
-    { ctx: deps, host: session.preview.host, runChecks: files.suite && checksFor },
+    { ctx: context, host: context.preview.host, runChecks: suite && context.checksFor },
     {
       manifest,
-      suite: files.suite,
-      event: session.preview.event,
+      suite,
+      event: context.preview.event,
       previewClaws: settings.previewClaws,
       ttlMs: settings.previewTtlMs,
       maxPreviews: settings.maxPreviews,
@@ -69,7 +62,7 @@ export const preview: Command<SettingsOf<(typeof PREVIEW_READS)[number]>> = asyn
       payload: settings.payload,
       policy,
       redact,
-      seal: stateSealKey(settings, session.github.repository),
+      seal: stateSealKey(settings, context.github.repository),
     },
   );
   const { outputs, notes } = previewOutputs(result);
@@ -77,7 +70,7 @@ export const preview: Command<SettingsOf<(typeof PREVIEW_READS)[number]>> = asyn
     ok: result.ok,
     message: result.message,
     outputs: { outcome: result.ok ? 'succeeded' : 'failed', ...outputs, report: outputs.previews },
-    summary: previewSummary(manifest.file, result, deps.clock.now(), redact),
+    summary: previewSummary(manifest.file, result, context.clock.now(), redact),
     notes,
     notices: result.notices,
     failStep: result.failStep,

@@ -1,19 +1,24 @@
 // What a comparison costs at the budget teams have: deploy one Claw through dist/index.js with a
 // realistic checks file (per-question pass chances from a mixture: 7 in 10 near-certain, 2 flaky,
 // 1 near-never), under a team limit of 60 or 300 requests a minute, with the plain gate
-// (`baseline: none`) and with `baseline: before`, for an identical release and for a clear
-// regression (every answer's chance to 0.2). The Claw answers at once (sync) or through a task
+// (`baseline: none`), with `baseline: before` and with `baseline: saved` (the second deploy in a row
+// through the command line with a history folder: the first one's saved run is its baseline, and
+// only the second is counted), for an identical release and for a clear regression (every
+// answer's chance to 0.2). The Claw answers at once (sync) or through a task
 // (log-normal, median 800 ms). Time is scaled: the simulator's minute lasts 60 s / speed, its tasks
 // 1 / speed as long; times are given in the simulator's time. Measures; never passes or fails.
-import { runAction, workspaceWith } from '../e2e/harness.ts';
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { COMPILE_CACHE, ROOT, collect, runAction, workspaceWith } from '../e2e/harness.ts';
 import { behavingClaw, questionsFile } from '../sim/behaviour.ts';
 import { DEMO_KEY, Simulator } from '../sim/server.ts';
 import { compareSides } from '../../src/compare/engine.ts';
-import { decisive, lookLevels } from '../../src/compare/sequential.ts';
+import { crossingProbability, decisive, lookLevels } from '../../src/compare/sequential.ts';
 import { seededUniform } from '../../src/compare/distributions.ts';
 import type { AttemptSample } from '../../src/checks/result.ts';
 import type { Side } from '../../src/compare/types.ts';
 import { informs } from '../../src/checks/informs.ts';
+import { type Figure, type Measured, amount, block, percent, share, text, times } from './figures.ts';
 
 /** 7 in 10 near-certain, 2 flaky, 1 near-never: cycled over the questions by their number. */
 export const REALISTIC_RATES = [0.98, 0.98, 0.98, 0.98, 0.98, 0.98, 0.98, 0.6, 0.5, 0.03];
@@ -22,7 +27,7 @@ export interface CostScenario {
   perMinute: number;
   mode: 'sync' | 'task';
   release: 'identical' | 'regression';
-  baseline: 'none' | 'before';
+  baseline: 'none' | 'before' | 'saved';
   questions: number;
   repeats: number;
   speed: number;
@@ -48,35 +53,69 @@ export async function measureComparisonCost(s: CostScenario): Promise<CostFigure
   });
   const profile = { passRates: REALISTIC_RATES, latencyMs: 800, latencySigma: 0.5, seed: s.seed ?? 1 };
   const change = s.release === 'regression' ? { passRates: [0.2] } : {};
-  sim.addClaw('c1', behavingClaw(profile, [change], s.mode));
+  // saved: a first deployment (the same release) leaves its run; the second is the one measured.
+  sim.addClaw('c1', behavingClaw(profile, s.baseline === 'saved' ? [{}, change] : [change], s.mode));
   const url = await sim.start();
+  const pollInterval = `${Math.max(50, Math.round(5000 / s.speed))}ms`;
+  if (s.baseline === 'saved') await deployWithHistory(url, dir, pollInterval);
+  const from = sim.requests.length;
   const began = performance.now();
-  const run = await runAction(
-    {
-      'api-key': DEMO_KEY,
-      'base-url': `${url}/v1`,
-      'claw-id': 'c1',
-      'poll-interval': `${Math.max(50, Math.round(5000 / s.speed))}ms`,
-      timeout: '60m',
-      checks: 'checks.yml',
-      baseline: s.baseline,
-    },
-    { env: { GITHUB_WORKSPACE: dir }, killAfterMs: 1_800_000 },
-  );
+  const log: string =
+    s.baseline === 'saved'
+      ? (await deployWithHistory(url, dir, pollInterval)).stderr
+      : (
+          await runAction(
+            {
+              'api-key': DEMO_KEY,
+              'base-url': `${url}/v1`,
+              'claw-id': 'c1',
+              'poll-interval': pollInterval,
+              timeout: '60m',
+              checks: 'checks.yml',
+              baseline: s.baseline,
+            },
+            { env: { GITHUB_WORKSPACE: dir }, killAfterMs: 1_800_000 },
+          )
+        ).stdout;
   const seconds = ((performance.now() - began) / 1000) * s.speed;
   await sim.stop();
-  const conversation = sim.requests.filter(
+  const requests = sim.requests.slice(from);
+  const conversation = requests.filter(
     (r) => (r.method === 'POST' && r.path.startsWith('/v1/chat/')) || r.path.startsWith('/v1/tasks/'),
   ).length;
   return {
     ...s,
     conversation,
-    requests: sim.requests.length,
-    rateLimited: sim.requests.filter((r) => r.status === 429).length,
+    requests: requests.length,
+    rateLimited: requests.filter((r) => r.status === 429).length,
     simSeconds: seconds,
-    behaviour: run.outputs.behaviour || '—',
-    costLine: /Comparing[^\n]*/.exec(run.stdout)?.[0] ?? '',
+    behaviour: /behaviour (regressed|improved|unchanged|inconclusive)/.exec(log)?.[1] ?? '—',
+    costLine: /Comparing[^\n]*/.exec(log)?.[0] ?? '',
   };
+}
+
+/** `claw-deploy deploy --baseline saved --history-dir hist` in `cwd`, as a user runs it (the bin over dist/). */
+async function deployWithHistory(url: string, cwd: string, pollInterval: string): Promise<{ stderr: string }> {
+  const args = ['deploy', '--claw-id', 'c1', '--checks', 'checks.yml', '--baseline', 'saved', '--history-dir', 'hist'];
+  const child = spawn(
+    process.execPath,
+    [
+      join(ROOT, 'bin', 'claw-deploy.cjs'),
+      ...args,
+      ...['--base-url', `${url}/v1`, '--poll-interval', pollInterval, '--timeout', '60m'],
+    ],
+    {
+      cwd,
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '',
+        CLAW_DEPLOY_API_KEY: DEMO_KEY,
+        ...COMPILE_CACHE,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  return collect(child, { killAfterMs: 1_800_000 });
 }
 
 /** Every scenario at one budget and mode: the plain gate and the comparison, for both releases. */
@@ -86,10 +125,11 @@ export async function measureCosts(
   questions: number,
   repeats: number,
   speed: number,
+  baselines: readonly CostScenario['baseline'][] = ['none', 'before', 'saved'],
 ): Promise<CostFigures[]> {
   const out: CostFigures[] = [];
   for (const release of ['identical', 'regression'] as const)
-    for (const baseline of ['none', 'before'] as const)
+    for (const baseline of baselines)
       out.push(await measureComparisonCost({ perMinute, mode, release, baseline, questions, repeats, speed }));
   return out;
 }
@@ -225,4 +265,79 @@ export function sequentialTable(figures: SequentialFigures[]): string[] {
         `| ${f.scenario} | ${f.runs} | ${((100 * f.regressed) / f.runs).toFixed(1)}% | ${((100 * f.stoppedEarly) / f.runs).toFixed(0)}% | ${f.messages.toFixed(1)} | ${(f.messages / f.plain).toFixed(2)} | ${(f.messages / f.written).toFixed(2)} |`,
     ),
   ];
+}
+
+/** A cost row's figure name: `cost.60.task.regression.before`. */
+const costName = (f: CostScenario) => `cost.${f.perMinute}.${f.mode}.${f.release}.${f.baseline}`;
+
+/**
+ * The cost figures by name (test/bench/figures.ts): for each row `cost.LIMIT.MODE.RELEASE.BASELINE`
+ * `.requests` (the conversation's), `.x-plain` (against the plain gate's), `.minutes` (simulated),
+ * `.behaviour`; `.line` (the cost line said before the first request) for a comparison's rows;
+ * `cost.questions`, `cost.repeats`, and the table as `cost.table`.
+ */
+export function costFigures(figures: CostFigures[]): Measured {
+  const out: Record<string, Figure> = {};
+  const table = costTable(figures);
+  out['cost.table'] = block(table.slice(0, -1));
+  if (figures.length) {
+    out['cost.questions'] = amount(figures[0].questions);
+    out['cost.repeats'] = amount(figures[0].repeats);
+  }
+  for (const f of figures) {
+    const plain = figures.find((g) => costName(g) === costName({ ...f, baseline: 'none' }));
+    out[`${costName(f)}.requests`] = amount(f.conversation);
+    out[`${costName(f)}.x-plain`] = times(plain ? f.conversation / plain.conversation : NaN);
+    out[`${costName(f)}.minutes`] = amount(f.simSeconds / 60, 1, ' min');
+    out[`${costName(f)}.behaviour`] = text(f.behaviour);
+    if (f.baseline === 'before' && f.costLine) {
+      out[`${costName(f)}.line`] = text(f.costLine);
+      // The power line the cost line ends with: what the suite can find.
+      const power = /\d+ questions? × \d+ repeats?: [^;]*$/.exec(f.costLine.replace(/\.$/, ''))?.[0];
+      if (power) out[`${costName(f)}.power-line`] = text(power);
+    }
+  }
+  return { lines: table, figures: out };
+}
+
+/** A sequential scenario's figure name: `sequential.30x3.identical`, `.to0.2`, `.x0.8`. */
+const sequentialName = (f: SequentialFigures) => {
+  const [size, change] = f.scenario.split(', ');
+  const kind =
+    change === 'identical'
+      ? 'identical'
+      : change.startsWith('every')
+        ? `to${change.split(' ').at(-1)}`
+        : `x${change.split(' ').at(-1)}`;
+  return `sequential.${size.replace(' × ', 'x')}.${kind}`;
+};
+
+/**
+ * The sequential rule's figures by name: per scenario `.regressed`, `.stopped-early`, `.messages`,
+ * `.x-plain`, `.x-written`; the plan's looks for 3 and 5 repeats (`sequential.plan.LOOKS.interim`,
+ * `.last`, and `.spent`: the level the plan spends under the normal model, looks equally spaced);
+ * the table as `sequential.table`.
+ */
+export function sequentialFigures(figures: SequentialFigures[]): Measured {
+  const table = sequentialTable(figures);
+  const out: Record<string, Figure> = {
+    'sequential.table': block(table),
+    'sequential.runs': amount(figures[0]?.runs ?? 0),
+  };
+  for (const f of figures) {
+    const name = sequentialName(f);
+    out[`${name}.regressed`] = share(f.regressed, f.runs);
+    out[`${name}.stopped-early`] = share(f.stoppedEarly, f.runs, 0);
+    out[`${name}.messages`] = amount(f.messages, 1);
+    out[`${name}.x-plain`] = times(f.messages / f.plain);
+    out[`${name}.x-written`] = times(f.messages / f.written);
+  }
+  for (const looks of [3, 5]) {
+    const levels = lookLevels(looks);
+    const timesAt = levels.map((_, k) => (k + 1) / looks);
+    out[`sequential.plan.${looks}.interim`] = percent(levels[0], 1);
+    out[`sequential.plan.${looks}.last`] = percent(levels.at(-1)!, 1);
+    out[`sequential.plan.${looks}.spent`] = percent(crossingProbability(levels, timesAt), 1);
+  }
+  return { lines: table, figures: out };
 }

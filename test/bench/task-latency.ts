@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runAction } from '../e2e/harness.ts';
 import { DEMO_KEY, Simulator } from '../sim/server.ts';
+import { type Figure, type Measured, amount, block, times } from './figures.ts';
 
 export const TASK_MS = 1500;
 
@@ -122,4 +123,23 @@ export function taskMedianTable(figures: TaskMedianFigures[]): string[] {
         `| ${f.perMinute}/min | ${f.questions} | ${Math.round(f.trueMedian)} ms | ${Math.round(f.reportedMedian)} ms | ${(f.reportedMedian / f.trueMedian).toFixed(2)} | ${f.requests} | ${f.seconds.toFixed(0)} s |`,
     ),
   ];
+}
+
+/**
+ * The task median's figures by name: `task-median.LIMIT.true` / `.reported` (ms), `.ratio`
+ * (reported over true), `.requests-per-question`, `.seconds`; the table as `task-median.table`.
+ */
+export function taskMedianFigures(figures: TaskMedianFigures[]): Measured {
+  const table = taskMedianTable(figures);
+  const out: Record<string, Figure> = { 'task-median.table': block(table) };
+  for (const f of figures) {
+    const name = `task-median.${f.perMinute}`;
+    out[`${name}.questions`] = amount(f.questions);
+    out[`${name}.true`] = amount(f.trueMedian, 0, ' ms');
+    out[`${name}.reported`] = amount(f.reportedMedian, 0, ' ms');
+    out[`${name}.ratio`] = times(f.reportedMedian / f.trueMedian);
+    out[`${name}.requests-per-question`] = amount(f.requests / f.questions, 1);
+    out[`${name}.seconds`] = amount(f.seconds, 0, ' s');
+  }
+  return { lines: table, figures: out };
 }

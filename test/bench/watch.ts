@@ -2,14 +2,17 @@
 // is found, and how often a harmless deployment is flagged over the whole 7-day watch, on
 // independent runs and on runs that drift alike from day to day. Each health run asks 10
 // questions × 3 repeats of the reference Claw (test/sim/behaviour.ts, 0.90 overall); the baseline
-// is the week before at 4 runs a day (28 runs, 840 attempts), with three more weeks of history
-// before it, and so is the watch. Then the watch with nothing deployed over simulated Claw-years.
+// is the week before at 4 runs a day (28 runs, 840 attempts; 14 at the 12-hour schedule), with
+// three more weeks of history before it (the drift is fitted on all four), and so is the watch.
+// Drift sizes 0.3 and 0.6 on the logit (σ 0.6 reproduces the issue's 5–7% false alarms at φ 0.97,
+// before the watch counted drift). Then the watch with nothing deployed over simulated Claw-years.
 // Measures; never passes or fails. `--only watch --runs N` (N watches per scenario).
 import { type WatchResult, type WatchRun, watchDeployment } from '../../src/compare/watch.ts';
 import { seededUniform } from '../../src/compare/distributions.ts';
 import { watchClaws } from '../../src/health/deployment-watch.ts';
 import type { ClawRecord } from '../../src/health/records.ts';
 import { type BehaviourProfile, drawCheck, referenceBehaviour } from '../sim/behaviour.ts';
+import { type Measured, amount, block } from './figures.ts';
 
 const HOUR = 3600_000;
 const DAY = 24 * HOUR;
@@ -60,12 +63,19 @@ export function drifted(x: number, drop = 0): BehaviourProfile {
   return { ...referenceBehaviour(drop), passRates: rates };
 }
 
-/** Watch i: `HISTORY_WEEKS` before, then `afterRuns` runs with `drop`, under `drift`, looked at `now`. */
-function watch(i: number, drop: number, afterRuns: number, drift: Drift = NO_DRIFT): WatchResult {
-  const spacing = DAY / RUNS_PER_DAY;
-  const beforeRuns = HISTORY_WEEKS * 7 * RUNS_PER_DAY;
-  const path = driftPath(drift, HISTORY_WEEKS * 7 + 8, i * 7919);
-  const profileAt = (k: number, d: number) => drifted(path[Math.floor(k / RUNS_PER_DAY)], d);
+/** Watch i: `weeks` of history before, then `afterRuns` runs with `drop`, under `drift`, `perDay` runs a day, looked at `now`. */
+function watch(
+  i: number,
+  drop: number,
+  afterRuns: number,
+  drift: Drift = NO_DRIFT,
+  perDay = RUNS_PER_DAY,
+  weeks = HISTORY_WEEKS,
+): WatchResult {
+  const spacing = DAY / perDay;
+  const beforeRuns = weeks * 7 * perDay;
+  const path = driftPath(drift, weeks * 7 + 8, i * 7919);
+  const profileAt = (k: number, d: number) => drifted(path[Math.floor(k / perDay)], d);
   const runs: WatchRun[] = [];
   for (let k = 0; k < beforeRuns; k++)
     runs.push(healthRun(profileAt(k, 0), DEPLOYED - (beforeRuns - k) * spacing, i * 1000 + k));
@@ -75,8 +85,8 @@ function watch(i: number, drop: number, afterRuns: number, drift: Drift = NO_DRI
 }
 
 /** How many runs after the deployment a watch took to decide (Infinity when it did not). */
-const runsToDecide = (r: WatchResult) =>
-  r.decidedAt === undefined ? Infinity : Math.round((r.decidedAt - DEPLOYED - HOUR) / (DAY / RUNS_PER_DAY)) + 1;
+const runsToDecide = (r: WatchResult, perDay = RUNS_PER_DAY) =>
+  r.decidedAt === undefined ? Infinity : Math.round((r.decidedAt - DEPLOYED - HOUR) / (DAY / perDay)) + 1;
 
 interface Scenario {
   name: string;
@@ -84,49 +94,89 @@ interface Scenario {
   drop: number;
   afterRuns: number;
   drift?: Drift;
-  figures: (results: WatchResult[]) => string;
+  /** Health runs a day (default 4). */
+  perDay?: number;
+  /** Weeks of runs before the deployment (default HISTORY_WEEKS; 1: the baseline week alone). */
+  historyWeeks?: number;
+  figures: (results: WatchResult[], perDay: number) => string;
 }
 
 const share = (results: WatchResult[], test: (r: WatchResult) => boolean) =>
   `${((100 * results.filter(test).length) / results.length).toFixed(1)}%`;
 
-const dropFound = (rs: WatchResult[]) =>
-  `regressed ${share(rs, (r) => r.verdict === 'regressed')} (by run 1 ${share(rs, (r) => runsToDecide(r) <= 1)}, by run 2 ${share(rs, (r) => runsToDecide(r) <= 2)})`;
+const dropFound = (rs: WatchResult[], perDay: number) =>
+  `regressed ${share(rs, (r) => r.verdict === 'regressed')} (by run 1 ${share(rs, (r) => runsToDecide(r, perDay) <= 1)}, by run 2 ${share(rs, (r) => runsToDecide(r, perDay) <= 2)})`;
 const harmless = (rs: WatchResult[]) =>
   `regressed ${share(rs, (r) => r.verdict === 'regressed')}; improved ${share(rs, (r) => r.verdict === 'improved')}; unchanged ${share(rs, (r) => r.verdict === 'unchanged')}`;
-const drifting = (phi: number): Drift => ({ phi, sigma: DRIFT_SIGMA });
+/** The drift sizes measured: the logit's standard deviation (0.3 moves the reference Claw's overall rate by about 1.5 points, 0.6 by 3). */
+const DRIFT_SIGMAS = [0.3, 0.6];
+const PHIS = [0.5, 0.9, 0.97];
+const perDayName = (perDay: number) => (perDay === 4 ? 'every 6 h' : `every ${24 / perDay} h`);
+
+const dropScenarios = (perDay: number): Scenario[] => [
+  {
+    name: `20% drop (0.90 → 0.72), watched for 3 runs, ${perDayName(perDay)}`,
+    goal: 'regressed within 3 runs ≥ 85%',
+    drop: 0.2,
+    afterRuns: 3,
+    perDay,
+    figures: dropFound,
+  },
+  ...DRIFT_SIGMAS.map((sigma) => ({
+    name: `20% drop, 3 runs, ${perDayName(perDay)}, under drift (φ 0.97, σ ${sigma})`,
+    goal: 'regressed within 3 runs ≥ 85%',
+    drop: 0.2,
+    afterRuns: 3,
+    perDay,
+    drift: { phi: 0.97, sigma },
+    figures: dropFound,
+  })),
+];
+
+const harmlessScenarios = (perDay: number): Scenario[] => [
+  {
+    name: `harmless deployment (0.90 → 0.90), the whole 7-day watch (${7 * perDay} runs, ${perDayName(perDay)})`,
+    goal: 'regressed ≤ 5%',
+    drop: 0,
+    afterRuns: 7 * perDay,
+    perDay,
+    figures: harmless,
+  },
+  ...DRIFT_SIGMAS.flatMap((sigma) =>
+    PHIS.map((phi) => ({
+      name: `harmless deployment, ${7 * perDay} runs, ${perDayName(perDay)}, under drift (φ ${phi}, σ ${sigma})`,
+      goal: 'regressed ≤ 5%',
+      drop: 0,
+      afterRuns: 7 * perDay,
+      perDay,
+      drift: { phi, sigma },
+      figures: harmless,
+    })),
+  ),
+];
 
 const SCENARIOS: Scenario[] = [
+  ...dropScenarios(4),
+  ...dropScenarios(2),
+  ...harmlessScenarios(4),
+  ...harmlessScenarios(2),
   {
-    name: '20% drop (0.90 → 0.72), watched for 3 runs',
+    name: '20% drop, 3 runs, every 6 h, the baseline week alone (no history before it)',
     goal: 'regressed within 3 runs ≥ 85%',
     drop: 0.2,
     afterRuns: 3,
+    historyWeeks: 1,
     figures: dropFound,
   },
   {
-    name: `20% drop, 3 runs, under drift (φ 0.97, σ ${DRIFT_SIGMA})`,
-    goal: 'regressed within 3 runs ≥ 85%',
-    drop: 0.2,
-    afterRuns: 3,
-    drift: drifting(0.97),
-    figures: dropFound,
-  },
-  {
-    name: 'harmless deployment (0.90 → 0.90), the whole 7-day watch (28 runs)',
+    name: 'harmless deployment, 28 runs, every 6 h, under drift (φ 0.9, σ 0.6), the baseline week alone',
     goal: 'regressed ≤ 5%',
     drop: 0,
-    afterRuns: 7 * RUNS_PER_DAY,
+    afterRuns: 28,
+    drift: { phi: 0.9, sigma: 0.6 },
+    historyWeeks: 1,
     figures: harmless,
   },
-  ...[0.5, 0.9, 0.97].map((phi) => ({
-    name: `harmless deployment, 28 runs, under drift (φ ${phi}, σ ${DRIFT_SIGMA})`,
-    goal: 'regressed ≤ 5%',
-    drop: 0,
-    afterRuns: 7 * RUNS_PER_DAY,
-    drift: drifting(phi),
-    figures: harmless,
-  })),
   {
     name: '10% drop (0.90 → 0.81), the whole 7-day watch',
     goal: '(how far below the goal a smaller drop is found)',
@@ -134,7 +184,7 @@ const SCENARIOS: Scenario[] = [
     afterRuns: 7 * RUNS_PER_DAY,
     figures: (rs) => {
       const found = rs
-        .map(runsToDecide)
+        .map((r) => runsToDecide(r))
         .filter(Number.isFinite)
         .sort((a, b) => a - b);
       const median = found.length ? found[Math.floor(found.length / 2)] : NaN;
@@ -144,6 +194,7 @@ const SCENARIOS: Scenario[] = [
 ];
 
 const CLAW = 'claw-quiet';
+const drifting = (phi: number): Drift => ({ phi, sigma: DRIFT_SIGMA });
 
 /**
  * One simulated Claw-year with nothing deployed, health 4 times a day, looked at after every run as
@@ -207,16 +258,25 @@ export function measureQuiet(clawYears: number): string[] {
 
 export function measureWatch(watches: number): string[] {
   const lines = [
-    `The watch after a deployment: ${QUESTIONS} questions × ${REPEATS} repeats a health run, ${RUNS_PER_DAY} runs a day, the week before as the baseline (${7 * RUNS_PER_DAY} runs) after ${HISTORY_WEEKS - 1} more weeks of history, one-sided level 0.05 over the whole watch, ${watches} simulated watches a row. Drift: the logit of every pass rate moves by a daily AR(1) (standard deviation σ).`,
+    `The watch after a deployment: ${QUESTIONS} questions × ${REPEATS} repeats a health run, every 6 h (or 12 h), the week before as the baseline after ${HISTORY_WEEKS - 1} more weeks of history (the drift is fitted on all ${HISTORY_WEEKS}), one-sided level 0.05 over the whole watch, ${watches} simulated watches a row. Drift: the logit of every pass rate moves by a daily AR(1) (standard deviation σ).`,
     '',
     '| scenario | goal | watches | figures | ms per watch |',
     '|---|---|---|---|---|',
   ];
   for (const s of SCENARIOS) {
     const started = performance.now();
-    const results = Array.from({ length: watches }, (_, i) => watch(i + 1, s.drop, s.afterRuns, s.drift));
+    const perDay = s.perDay ?? RUNS_PER_DAY;
+    const results = Array.from({ length: watches }, (_, i) =>
+      watch(i + 1, s.drop, s.afterRuns, s.drift, perDay, s.historyWeeks),
+    );
     const ms = (performance.now() - started) / watches;
-    lines.push(`| ${s.name} | ${s.goal} | ${watches} | ${s.figures(results)} | ${ms.toFixed(1)} |`);
+    lines.push(`| ${s.name} | ${s.goal} | ${watches} | ${s.figures(results, perDay)} | ${ms.toFixed(1)} |`);
   }
   return lines;
+}
+
+/** The watch's table for the docs (`watch.table`, test/bench/figures.ts), and the watches a row. */
+export function watchFigures(watches: number): Measured {
+  const lines = measureWatch(watches);
+  return { lines, figures: { 'watch.table': block(lines), 'watch.runs': amount(watches) } };
 }

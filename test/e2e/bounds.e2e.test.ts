@@ -87,6 +87,24 @@ describe('bounded in time', () => {
     expect(s.requests).toHaveLength(0);
   });
 
+  // 4 MiB of tiny items once built a document of 2 million nodes: 20 s and 2.2 GB before any bound.
+  for (const [shape, items, line] of [
+    ['`[a,a,…]` on one line', `checks: [${'a,'.repeat(2_000_000)}a]\n`, 1],
+    ['`- a` lines', `checks:\n${'  - a\n'.repeat(650_000)}`, 50_001],
+  ] as const)
+    it(`a checks file of ${shape} under 4 MiB is bad input with its line, before any request, in little memory`, async () => {
+      const s = await start();
+      s.addClaw('c1', { chat: { mode: 'sync', reply: 'yes' } });
+      const dir = workspace(items);
+      const run = await check(s, dir, {}, { killAfterMs: 60_000, measureRss: true });
+      expect(run.exitCode).toBe(1);
+      expect(run.errors).toEqual([
+        `checks.yml, line ${line}: the checks file has more than 250,000 YAML tokens (values, keys, indicators, spaces and line breaks): expected at most 250,000.`,
+      ]);
+      expect(s.requests).toHaveLength(0);
+      expect(run.peakRssKb).toBeLessThan(400 * 1024);
+    });
+
   it(
     "the gate obeys the step's timeout as a whole: a check that never gets its reply ends at the step's deadline",
     { timeout: 60_000 },

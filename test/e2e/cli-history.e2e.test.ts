@@ -2,7 +2,7 @@
 // sealed deployment records in the folder, as the action keeps them on its branch, and the next
 // `claw-deploy health --history-dir DIR --status-page` shows them: the deployments table, the
 // DORA figures on the page, in status.json and in health's output.
-import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -66,6 +66,29 @@ describe('deployment records in a local history folder', () => {
     const page = readFileSync(join(cwd, 'status', 'index.html'), 'utf8');
     expect(page).toMatch(/<td>partly down \(half the runs or more up\)<\/td><td>66\.\d%<\/td><td>1 of 3<\/td>/);
     expect(page).toContain('0 mostly down');
+  });
+
+  it('a month file cut back between two runs (--history-dir): one warning naming it and the records lost; the rest kept', async () => {
+    const s = await start();
+    s.addClaw('support-bot', { chat: { mode: 'sync', reply: 'PONG' } });
+    const cwd = mkdtempSync(join(tmpdir(), 'claw-history-'));
+    const health = ['health', '--claw-id', 'support-bot', '--probe-message', 'ping', '--history-dir', 'status'];
+    const month = join(cwd, 'status', 'history', `${new Date().toISOString().slice(0, 7)}.ndjson`);
+    const lines = (): string[] => readFileSync(month, 'utf8').split('\n').filter(Boolean);
+    for (let i = 0; i < 3; i++) expect((await runCli([...health, ...base(s)], { cwd })).code).toBe(0);
+    expect(lines()).toHaveLength(6);
+    writeFileSync(month, `${lines().slice(0, 2).join('\n')}\n`);
+    const run = await runCli([...health, ...base(s)], { cwd });
+    expect(run.code, run.stderr).toBe(0);
+    const said = run.stderr.split('\n').filter((l) => l.includes('was cut'));
+    expect(said).toHaveLength(1);
+    expect(said[0]).toContain(
+      `history/${new Date().toISOString().slice(0, 7)}.ndjson on 'status' was cut since this action wrote it: 6 record(s) expected, 2 read; the 4 lost are not counted.`,
+    );
+    expect(lines()).toHaveLength(4);
+    const next = await runCli([...health, ...base(s)], { cwd });
+    expect(next.stderr).not.toContain('was cut');
+    expect(lines()).toHaveLength(6);
   });
 
   it('refuses the history for a command that keeps none, and the page for one that is not health', async () => {

@@ -126,6 +126,44 @@ describe('a Claw down two runs in a row opens its incident with confirm: 2, what
     );
 });
 
+describe("a month file of the action's cut back between two runs: said, not lost in silence", () => {
+  const cutWorld = new HealthWorld({ timeout: '20s', history: BRANCH, incidents: 'false' }, {}, 4950);
+  afterEach(() => cutWorld.stop());
+  const RAW = 'history/2026-11.ndjson';
+  const lines = (): string[] => cutWorld.github!.repo.file(BRANCH, RAW)!.split('\n').filter(Boolean);
+
+  for (const cut of [true, false])
+    it(
+      cut
+        ? 'cut to its first line: one warning naming the file, 4 records expected and 1 read, in the log and the summary; the next run is quiet'
+        : 'control: the same runs on a branch no one pushed to: no warning, every record kept',
+      async () => {
+        const { sim, github } = await cutWorld.start();
+        sim.addClaw('bot', { chat: { mode: 'sync', reply: 'PONG' } });
+        // Two runs: the service's record and the Claw's each.
+        for (const when of [T - 3 * HOUR, T - 2 * HOUR]) expect((await cutWorld.run(when)).exitCode).toBe(0);
+        expect(lines()).toHaveLength(4);
+        if (cut) github.repo.push(BRANCH, { [RAW]: `${lines()[0]}\n` });
+        const run = await cutWorld.run(T - HOUR);
+        expect(run.exitCode).toBe(0);
+        const said = `History: ${RAW} on 'claw-health' was cut since this action wrote it: 4 record(s) expected, 1 read; the 3 lost are not counted. The records still there are used; the next commit indexes the file as it is now.`;
+        if (cut) {
+          expect(run.warnings).toEqual([said]);
+          expect(run.summary).toContain(said);
+          // What was left, and this run's two: never the lost ones.
+          expect(lines()).toHaveLength(3);
+        } else {
+          expect(run.warnings).toEqual([]);
+          expect(run.summary).not.toContain('was cut');
+          expect(lines()).toHaveLength(6);
+        }
+        const next = await cutWorld.run(T);
+        expect(next.warnings).toEqual([]);
+        expect(lines()).toHaveLength(cut ? 5 : 8);
+      },
+    );
+});
+
 describe('output paths and the wrong address (issue 48, part 4)', () => {
   const start = simulatorPerTest();
   const CHECKS = 'checks:\n  - {name: hi, send: hi, assert: [{type: contains, value: Hello}]}\n';
