@@ -8,6 +8,7 @@ import { describeFailedChecks } from './result.js';
 import { readBaselineFile } from './baseline-file.js';
 import {
   type ClawComparison,
+  type RunSide,
   compareRuns,
   describeComparison,
   entriesOf,
@@ -16,7 +17,7 @@ import {
 } from './comparison.js';
 import { comparisonSummary } from './comparison-report.js';
 import { comparisonCost, fitToMaxRequests } from './cost.js';
-import { SequentialComparison, pairUp } from './sequential-gate.js';
+import { LiveSequential, SequentialComparison } from './sequential-gate.js';
 
 /** The inputs each command reads (beyond the common ones): its run sees only the settings they fill. */
 const CHECK_READS = inputsReadBy('check');
@@ -92,36 +93,36 @@ export const compare: Command<SettingsOf<(typeof COMPARE_READS)[number]>> = asyn
   if (power.warning) context.log.warning(power.warning);
   const claws = baselineId && baselineId !== candidate ? [baselineId, candidate] : [candidate];
   const label = saved ? `${settings.baselineFile} (${saved.clawId})` : baselineId!;
-  // Against a saved run: round by round, stopping once decisive. Two Claws: asked in alternating
-  // rounds, a question that answers the same on both asked fewer times.
+  // Round by round, stopping once decisive (compare/sequential.ts). Against a saved run, the
+  // candidate's rounds; two Claws: asked in alternating rounds, a question that answers the same on
+  // both asked fewer times, looked at after each round of both.
+  const gate = {
+    failOn: settings.failOn,
+    compare: (b: RunSide, c: RunSide, o?: { level?: number }) =>
+      compareRuns(b, c, suite, { ...o, show: settings.showAnswers }),
+    ...(suite.tolerance ? { tolerance: suite.tolerance } : {}),
+  };
   const sequential = saved
-    ? new SequentialComparison(
-        {
-          failOn: settings.failOn,
-          compare: (b, c, o) => compareRuns(b, c, suite, { ...o, show: settings.showAnswers }),
-          ...(suite.tolerance ? { tolerance: suite.tolerance } : {}),
-        },
-        { label, entries: saved.entries },
-        candidate,
-        context.log,
-      )
+    ? new SequentialComparison(gate, { label, entries: saved.entries }, candidate, context.log)
     : undefined;
-  const result = await context.checksFor(suite, claws, undefined, {
-    comparing: true,
-    rounds: sequential?.rounds ?? {},
-  });
-  const compared = sequential
-    ? result.cancelled
-      ? compareRuns({ label, entries: saved!.entries }, { label: candidate, entries: [], cancelled: true }, suite)
-      : sequential.verdict(entriesOf(result, candidate))
-    : compareRuns(
-        ...pairUp(
-          { label, entries: entriesOf(result, baselineId!) },
-          { label: candidate, entries: entriesOf(result, candidate), cancelled: result.cancelled },
-        ),
-        suite,
-        { show: settings.showAnswers },
+  const live = saved
+    ? undefined
+    : new LiveSequential(
+        gate,
+        [{ baseline: { clawId: baselineId!, label }, candidate: { clawId: candidate, label: candidate } }],
+        context.log,
       );
+  const rounds = (sequential ?? live)!.rounds;
+  const result = await context.checksFor(suite, claws, undefined, { comparing: true, rounds });
+  const compared = result.cancelled
+    ? compareRuns(
+        { label, entries: saved ? saved.entries : entriesOf(result, baselineId!) },
+        { label: candidate, entries: entriesOf(result, candidate), cancelled: true },
+        suite,
+      )
+    : sequential
+      ? sequential.verdict(entriesOf(result, candidate))
+      : live!.verdict(0, result.entries);
   const comparisons: ClawComparison[] = [{ clawId: candidate, compared }];
   const fails = gateFails(
     settings.failOn,

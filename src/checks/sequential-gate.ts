@@ -80,3 +80,72 @@ export class SequentialComparison {
     );
   }
 }
+
+/** One pair of Claws asked in the same rounds: the baseline's and the candidate's ids and labels. */
+export interface LivePair {
+  baseline: { clawId: string; label: string };
+  candidate: { clawId: string; label: string };
+}
+
+/**
+ * Both sides asked at once, in alternating rounds (`compare` of two Claws, previews beside their
+ * production Claws), looked at after each round by the same rule as a deploy's: each pair at that
+ * look's share of the level. A pair's first decisive look is its verdict (its later answers, asked
+ * while another pair was still open, are never compared at that look's level); the run stops once
+ * every pair has decided. A false `regressed` is then at most the sum of the looks' levels, as for
+ * one pair.
+ */
+export class LiveSequential {
+  private planned = 1;
+  private readonly decided = new Map<number, { stop: Stop; round: number; compared: Compared }>();
+
+  constructor(
+    private readonly gate: Pick<BehaviourGate, 'compare' | 'tolerance'>,
+    private readonly pairs: LivePair[],
+    private readonly log: Logger,
+    private readonly level = DEFAULT_LEVEL,
+  ) {}
+
+  /** The run mode's rounds: a look after each round of both sides. */
+  get rounds(): Rounds {
+    return { look: (round, rounds, entries) => this.look(round, rounds, entries) };
+  }
+
+  private look(round: number, rounds: number, entries: CheckEntry[]): boolean {
+    this.planned = rounds;
+    const level = lookLevels(rounds, this.level)[round - 1];
+    this.pairs.forEach((pair, i) => {
+      if (this.decided.has(i)) return;
+      const compared = this.compare(pair, entries, level);
+      const stop = decisive(compared, this.gate.tolerance);
+      if (!stop) return;
+      this.decided.set(i, { stop, round, compared });
+      this.log.info(
+        `${pair.candidate.label} against ${pair.baseline.label}: behaviour ${stop} after round ${round} of ${rounds} at this look's level (${(level * 100).toFixed(1)}%)${this.decided.size < this.pairs.length ? '' : '; the other repeats were not needed'}.`,
+      );
+    });
+    return this.decided.size === this.pairs.length;
+  }
+
+  /** Pair `index`'s verdict: its decisive look's, or the whole run's at the last look's level. */
+  verdict(index: number, entries: CheckEntry[]): Compared {
+    const decided = this.decided.get(index);
+    if (decided) return decided.compared;
+    return this.compare(this.pairs[index], entries, lookLevels(this.planned, this.level).at(-1)!);
+  }
+
+  /** The round a pair stopped at, when it stopped before the last. */
+  stoppedAt(index: number): number | undefined {
+    return this.decided.get(index)?.round;
+  }
+
+  private compare(pair: LivePair, entries: CheckEntry[], level: number): Compared {
+    const of = (clawId: string) => entries.filter((e) => e.clawId === clawId);
+    const [before, after] = matchRepeats(of(pair.baseline.clawId), of(pair.candidate.clawId));
+    return this.gate.compare(
+      { label: pair.baseline.label, entries: before },
+      { label: pair.candidate.label, entries: after },
+      { level },
+    );
+  }
+}

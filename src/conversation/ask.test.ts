@@ -7,7 +7,18 @@ import { statusClassifier } from '../status.js';
 import { behavingClaw } from '../../test/sim/behaviour.ts';
 import { seededUniform } from '../compare/distributions.js';
 import { FIRST_TASK_POLL_MS, askClaw, taskPollDelay } from './ask.js';
-import { ReplyTimes, intervalMedian } from './reply-times.js';
+import {
+  KNOWN_AFTER,
+  MAX_PLANNED,
+  MIN_REPLIES_FOR_PLAN,
+  ReplyTimes,
+  TAIL_SHARE,
+  intervalMedian,
+  plannedPollBudget,
+} from './reply-times.js';
+
+/** The polls past a plan ending no sooner than 400 ms that reach a reply of `ms`, at most. */
+const pollsPast = (ms: number) => Math.max(1, Math.ceil(Math.log(ms / 400) / Math.log(1 + TAIL_SHARE)) + 1);
 
 let h: Harness | undefined;
 afterEach(async () => {
@@ -123,5 +134,61 @@ describe('askClaw with the Claw reply times so far (the gate)', () => {
     // No task's polls were cut by the window's reset: the waits came before the messages.
     expect(h.log.text('debug')).toMatch(/waiting \d+ms for the reset/);
     expect(Math.max(...intervals.map((i) => i.highMs - i.lowMs))).toBeLessThan(5000);
+    // What it costs, from the simulator's log: a planned task's polls are its plan's (4 at 60 a
+    // minute once 30 replies are known, more before) and those past it, each half the time run
+    // later; under four and a half a task on average, under four once the distribution is known.
+    const planned = [...h.sim.tasks.values()].slice(MIN_REPLIES_FOR_PLAN);
+    const polls = planned.map((t) => taskPolls(h!).filter((r) => r.path.endsWith(`/tasks/${t.id}`)).length);
+    planned.forEach((t, i) => {
+      expect(polls[i], `${t.ms} ms`).toBeLessThanOrEqual(MAX_PLANNED + pollsPast(t.ms));
+    });
+    const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+    expect(mean(polls)).toBeLessThan(4.5);
+    const known = polls.slice(KNOWN_AFTER);
+    expect(mean(known)).toBeLessThan(4);
+    known.forEach((n, i) => {
+      const t = planned[KNOWN_AFTER + i];
+      expect(n, `${t.ms} ms`).toBeLessThanOrEqual(plannedPollBudget(60) + pollsPast(t.ms));
+    });
+  });
+
+  it("fits a plan to what is left of the team's window: fewer points now, rather than a wait with requests unspent", async () => {
+    const known = () => {
+      const times = new ReplyTimes();
+      for (let i = 0; i < 2 * KNOWN_AFTER; i++) times.add({ lowMs: 500 + 10 * i, highMs: 500 + 10 * i }, true);
+      return times;
+    };
+    const polled = async (spent: number) => {
+      h = await setup({ rateLimit: { limit: 60, windowMs: 60_000, resetForm: 'epoch-ms' } });
+      h.sim.addClaw('c1', { chat: { mode: 'task', taskMs: 1000, reply: 'Thursday' } });
+      // Others' requests, then one of ours: the pacer reads what is left from its headers.
+      h.sim.rateLimit.spend(h.clock.now(), spent);
+      await h.deps.client.listClaws({});
+      const began = h.clock.now();
+      const answer = await askClaw(h.deps, {
+        clawId: 'c1',
+        message: 'Which day is it?',
+        deadline: h.clock.now() + 120_000,
+        pollIntervalMs: 5000,
+        classify: statusClassifier(),
+        replyTimes: known(),
+        random: () => 0.5,
+      });
+      if ('problem' in answer) throw new Error(answer.problem);
+      const polls = taskPolls(h).length;
+      const waited = /for the reset/.test(h.log.text('debug'));
+      const tookMs = h.clock.now() - began;
+      await h.sim.stop();
+      h = undefined;
+      return { polls, waited, tookMs };
+    };
+    const fresh = await polled(0);
+    // 60 a minute, 6 kept back: 48 spent and one of ours leave 5 for the message and its polls,
+    // where the full plan (four points) wants room for 7: two points, and the tail polls.
+    const tight = await polled(48);
+    expect(fresh.waited).toBe(false);
+    expect(tight.waited).toBe(false);
+    expect(tight.polls).toBeLessThan(fresh.polls);
+    expect(tight.tookMs).toBeLessThan(10_000);
   });
 });

@@ -11,7 +11,7 @@ import type { Logger } from '../clock.js';
 import { pollEvery } from '../poll.js';
 import type { Classifier } from '../status.js';
 import type { ExchangeTiming } from '../api/transport.js';
-import { type ReplyTimes, nextPlannedPoll } from './reply-times.js';
+import { MIN_PLANNED, type ReplyTimes, nextPlannedPoll } from './reply-times.js';
 
 export interface Ask {
   clawId: string;
@@ -70,7 +70,7 @@ export async function askClaw(
   const { client, signal } = deps;
   const options = { deadline: ask.deadline, signal };
   const times = ask.replyTimes;
-  const plan = times?.tasks ? times.plan((ask.random ?? Math.random)()) : undefined;
+  const plan = times?.tasks ? fittedPlan(deps, ask, times) : undefined;
   // The message and the polls that follow all but the slowest of the Claw's replies to the end.
   if (plan && times) await roomForPolls(deps, ask, plan.length + 1, 1 + times.pollsToFollow(plan, ask.pollIntervalMs));
   const asked = deps.clock.now();
@@ -81,7 +81,7 @@ export async function askClaw(
   if (answer.taskId) {
     // Due from when the last poll went out, not from its answer: the time a poll takes to come back
     // never adds to the gap between polls, so it never widens the bound. With a plan (the gate's),
-    // at the quantiles of the Claw's times, then backing off; the room was made in the window before
+    // over the band where the Claw's median may lie, then backing off; the room was made in the window before
     // the message went, so the pacer's spreading (which would stretch the interval) is not asked.
     const schedule = (): number => {
       const elapsed = latency.askedAt - latency.sentAt;
@@ -96,6 +96,9 @@ export async function askClaw(
     const poller = plan
       ? plannedPolls(deps, schedule, ask.deadline)
       : pollEvery({ ...deps, log: quiet(deps.log) }, schedule, ask.deadline);
+    // A planned task is first polled at the plan's first point: a poll as the task starts tells
+    // nothing the plan does not already know.
+    if (plan && !(await poller.next())) return { problem: `task ${answer.taskId} still running at the deadline` };
     for (;;) {
       const polledAt = deps.clock.now();
       const task = await client.getTask(answer.taskId, options);
@@ -123,6 +126,24 @@ export async function askClaw(
   }
   ask.replyTimes?.add({ lowMs: latency.lowMs, highMs: latency.ms }, answer.taskId !== undefined);
   return { reply: text, latencyMs: latency.ms, latency: { ms: latency.ms, lowMs: latency.lowMs } };
+}
+
+/**
+ * The plan for this task: its budget a share of the team's window (the documented 60 before any
+ * header was seen); when what is left of the window cannot hold the message and the polls to
+ * follow it, fewer points (down to MIN_PLANNED), so the window is spent rather than waited out.
+ */
+function fittedPlan(deps: Pick<RunContext, 'pacer'>, ask: Ask, times: ReplyTimes): number[] | undefined {
+  const jitter = (ask.random ?? Math.random)();
+  const reading = deps.pacer?.reading();
+  let plan = times.plan(jitter, { windowLimit: reading?.limit });
+  if (!plan || !deps.pacer || reading?.remaining === undefined) return plan;
+  const left = reading.remaining - deps.pacer.reserve;
+  const needs = (p: number[]) => 1 + times.pollsToFollow(p, ask.pollIntervalMs);
+  while (plan.length > MIN_PLANNED && needs(plan) > left) {
+    plan = times.plan(jitter, { windowLimit: reading.limit, most: plan.length - 1 })!;
+  }
+  return plan;
 }
 
 /** Polls at the times the schedule says, never past the deadline; the transport still holds a spent window. */

@@ -1,10 +1,13 @@
 // A Claw's reply times so far, as the intervals its task polls left (a task's reply came after the
 // last poll that saw it running and before the first that saw it done; a synchronous reply is
-// exact), and where the next task's polls narrow that interval most: at the quantiles of the times
-// seen, around the median, so that the figures compared (the median above all) are the Claw's own
-// and not our polling's. The distribution is Turnbull's estimate for interval-censored times (the
-// nonparametric maximum likelihood, by its self-consistency iteration), bounded in work by a cap
-// on the intervals kept.
+// exact), and where the next task's polls go. What the comparison needs of a task's time is its
+// median to a tolerance, not each reply to the millisecond: the polls go over the band of levels
+// where the median may lie (narrowing as replies are seen), no closer together than the tolerance
+// and no more than a share of the team's window allows, jittered so that across tasks they cover
+// the band; past it they back off fast. The distribution is Turnbull's estimate for
+// interval-censored times (the nonparametric maximum likelihood, by its self-consistency
+// iteration), bounded in work by a cap on the intervals kept.
+import { zQuantile } from '../compare/distributions.js';
 
 /** A reply's time: between `lowMs` and `highMs` after the message was sent (equal when exact). */
 export interface ReplyInterval {
@@ -16,11 +19,49 @@ export interface ReplyInterval {
 export const MIN_REPLIES_FOR_PLAN = 3;
 /** The most intervals one Claw keeps (the latest): bounds the estimate's work. */
 const MAX_KEPT = 400;
-/** The quantiles a task's polls go to: dense around the median, which is what is compared. */
-export const PLAN_LEVELS = [0.1, 0.3, 0.45, 0.55, 0.7, 0.9];
-/** No planned poll waits longer than this share of the time the task has run (and past the plan, each does). */
-export const TAIL_SHARE = 1 / 5;
+/**
+ * The latency tolerance the comparison uses unless a suite sets its own (compare's default): the
+ * planned polls are never closer together than it, as a narrower interval tells the median no more.
+ */
+export const DEFAULT_LATENCY_TOLERANCE = 0.05;
+/** A task's planned polls: at least this many, whatever the window... */
+export const MIN_PLANNED = 2;
+/** ...and at most this many, whatever the window and the tolerance (bounds a plan's work). */
+export const MAX_PLANNED = 12;
+/**
+ * A task's planned polls take at most this share of the team's window (4 at 60 requests a minute,
+ * capped at MAX_PLANNED at 300): a task's message and polls then cost about four requests at 60 a
+ * minute, where dense polls cost seven or more.
+ */
+export const WINDOW_SHARE = 1 / 15;
+/**
+ * The band of levels the planned polls cover: where the median may lie given the replies seen (its
+ * order-statistic interval, about 0.5 ± 1/√n), never narrower than ±MIN_BAND (a release may have
+ * moved it) nor wider than ±MAX_BAND. Outside it a reply's interval only says which side of the
+ * median it came, which is all the median needs.
+ */
+export const MIN_BAND = 0.25;
+export const MAX_BAND = 0.4;
+/**
+ * Below this many replies the distribution is still being learnt: the plan's budget is
+ * EARLY_BUDGET times its own (the first replies place the plan for all that follow).
+ */
+export const KNOWN_AFTER = 30;
+export const EARLY_BUDGET = 1.5;
+/**
+ * Past the plan each poll waits this share of the time the task has run: a slow reply is followed
+ * in few polls (each doubling of its time costs under two), to an interval that still says how slow.
+ */
+export const TAIL_SHARE = 1 / 2;
 const ITERATIONS = 200;
+/** The quartiles of a normal law lie this many σ apart. */
+const QUARTILES_Z = 1.349;
+/** The spread assumed when the quartiles say none (a typical Claw's), and the bounds kept on it. */
+const DEFAULT_SIGMA = 0.5;
+/** How many replies' worth the typical spread weighs against the spread seen. */
+const PRIOR_REPLIES = 10;
+const MIN_SIGMA = 0.05;
+const MAX_SIGMA = 2;
 /**
  * A task's polls are given room in the window to follow a reply this many times slower than the
  * FOLLOW_LEVEL quantile of those seen: few replies seen say little of the tail, and each doubling
@@ -31,15 +72,69 @@ const FOLLOW_MARGIN = 2;
 /** The most polls `pollsToReach` counts: bounds its work whatever the plan and horizon. */
 const MAX_COUNTED_POLLS = 1000;
 
+/** What a task's plan may spend: the team's window (requests) and the latency tolerance (a share). */
+export interface PlanBudget {
+  /** The team's limit a window, as its headers said; the documented 60 before any was seen. */
+  windowLimit?: number;
+  tolerance?: number;
+  /**
+   * The most points the plan may have: what is left of the window, when a full plan would not fit
+   * it (fewer points now rather than a wait for the reset with requests unspent).
+   */
+  most?: number;
+}
+
+/** The planned polls one task may have within a window of `windowLimit` requests. */
+export function plannedPollBudget(windowLimit = 60): number {
+  return Math.min(MAX_PLANNED, Math.max(MIN_PLANNED, Math.floor(windowLimit * WINDOW_SHARE)));
+}
+
+/**
+ * Where a task's polls go, in ms after the message, for a Claw whose times have median `medianMs`
+ * and spread `sigma` (of their logarithm), having seen `n` replies: evenly on the log scale over
+ * the band where the median may lie (levels 0.5 ± `bandHalfWidth(n)`), as many as narrow an
+ * interval there to the tolerance and no more than `budget`, all moved by `jitter` (0 to 1) of one
+ * gap so that across tasks the points cover the band (Turnbull's estimate then resolves it) rather
+ * than cut it at the same places.
+ */
+export function planOffsets(
+  medianMs: number,
+  sigma: number,
+  n: number,
+  tolerance: number,
+  budget: number,
+  jitter: number,
+  most = MAX_PLANNED,
+): number[] {
+  const z = zQuantile(0.5 + bandHalfWidth(n));
+  const reach = sigma * z;
+  const needed = 1 + Math.ceil((2 * reach) / Math.log(1 + Math.max(tolerance, 1e-3)));
+  // The budget buys its gaps over the band once the median is known; while the band is wider, as
+  // many more points as keep those gaps, and before KNOWN_AFTER replies half as many again (the
+  // first replies place the plan for all that follow, and a check's median may rest on them alone).
+  const own = n < KNOWN_AFTER ? Math.round(budget * EARLY_BUDGET) : budget;
+  const spaced = 1 + Math.ceil(((own - 1) * z) / zQuantile(0.5 + MIN_BAND) - 1e-9);
+  const k = Math.max(MIN_PLANNED, Math.min(spaced, needed, MAX_PLANNED, most));
+  const gap = (2 * reach) / (k - 1);
+  const first = -reach + (jitter - 0.5) * gap;
+  const offsets = Array.from({ length: k }, (_, i) => Math.round(medianMs * Math.exp(first + i * gap)));
+  return [...new Set(offsets.filter((ms) => ms > 0))];
+}
+
+/** Half the band of levels where the median may lie after `n` replies: about 1/√n, within bounds. */
+export function bandHalfWidth(n: number): number {
+  return Math.min(MAX_BAND, Math.max(MIN_BAND, 1 / Math.sqrt(Math.max(n, 1))));
+}
+
 /**
  * When a task followed by `plan` (ms after the message) is polled next, having run `elapsedMs`:
- * the plan's next point, unless that is more than TAIL_SHARE of the time run later (then that
- * share, as past the plan), never more than `pollIntervalMs` later.
+ * the plan's next point (the plan spends its budget where it chose), then, past the plan, TAIL_SHARE
+ * of the time run later; never more than `pollIntervalMs` later.
  */
 export function nextPlannedPoll(plan: readonly number[], elapsedMs: number, pollIntervalMs: number): number {
   const planned = plan.find((ms) => ms > elapsedMs + 1);
-  const step = Math.min(pollIntervalMs, Math.max(1, elapsedMs * TAIL_SHARE));
-  return planned !== undefined && (elapsedMs === 0 || planned <= elapsedMs + step) ? planned : elapsedMs + step;
+  if (planned !== undefined) return Math.min(planned, elapsedMs + pollIntervalMs);
+  return elapsedMs + Math.min(pollIntervalMs, Math.max(1, elapsedMs * TAIL_SHARE));
 }
 
 /** How many polls `nextPlannedPoll` makes until one goes out at `horizonMs` or later. */
@@ -146,16 +241,38 @@ export class ReplyTimes {
   }
 
   /**
-   * When the next task's polls go, in ms after the message: at the planned quantiles of the times
-   * seen, each moved by one shared random share of a level (`jitter`, 0 to 1) so that tasks are
-   * not all cut at the same points. Undefined while too few replies are known.
+   * When the next task's polls go, in ms after the message: where `planOffsets` puts them for the
+   * replies seen, the window's budget and the tolerance (`jitter`, 0 to 1, moves them by a share
+   * of a gap). Undefined while too few replies are known.
    */
-  plan(jitter: number): number[] | undefined {
+  plan(jitter: number, budget: PlanBudget = {}): number[] | undefined {
     if (this.seen.length < MIN_REPLIES_FOR_PLAN) return undefined;
     this.estimate ??= turnbull(this.seen);
-    const shift = (jitter - 0.5) * 0.1;
-    const offsets = PLAN_LEVELS.map((level) => Math.round(quantileOf(this.estimate!, level + shift)));
-    return [...new Set(offsets.filter((ms) => ms > 0))].sort((a, b) => a - b);
+    return planOffsets(
+      quantileOf(this.estimate, 0.5),
+      this.spread(),
+      this.seen.length,
+      budget.tolerance ?? DEFAULT_LATENCY_TOLERANCE,
+      plannedPollBudget(budget.windowLimit),
+      jitter,
+      budget.most,
+    );
+  }
+
+  /**
+   * The spread of the log reply times, from the quartiles of the estimate (a log-normal's σ): the
+   * quartiles rest on half the replies each, so the plan moves smoothly as replies come in.
+   */
+  private spread(): number {
+    this.estimate ??= turnbull(this.seen);
+    const [q1, q3] = [quantileOf(this.estimate, 0.25), quantileOf(this.estimate, 0.75)];
+    const seen = q1 > 0 && q3 > q1 ? Math.log(q3 / q1) / QUARTILES_Z : DEFAULT_SIGMA;
+    // Few replies, coarsely known, can put most of the estimate's mass on one point and its quartiles
+    // together: the spread is drawn toward a typical one by PRIOR_REPLIES replies' worth, so that an
+    // early plan never narrows onto a median it has not found.
+    const n = this.seen.length;
+    const sigma = Math.sqrt((n * seen ** 2 + PRIOR_REPLIES * DEFAULT_SIGMA ** 2) / (n + PRIOR_REPLIES));
+    return Math.min(MAX_SIGMA, Math.max(MIN_SIGMA, sigma));
   }
 
   /**

@@ -7,7 +7,8 @@ import { ApiError } from '../api/errors.js';
 import type { Json } from '../api/shapes.js';
 import type { CheckSuite } from '../checks/check.js';
 import { deployClaw } from '../deploy/deploy.js';
-import { pairUp } from '../checks/sequential-gate.js';
+import { LiveSequential } from '../checks/sequential-gate.js';
+import { comparisonCost } from '../checks/cost.js';
 import { CancelledError, errorMessage } from '../errors.js';
 import { isValidId } from '../identifiers.js';
 import { applyPlan } from '../manifest/apply.js';
@@ -15,7 +16,7 @@ import type { ClawSpec, Manifest } from '../manifest/manifest.js';
 import { makePlan } from '../manifest/plan.js';
 import { previewComment } from './preview-report.js';
 import { compareChecks } from './compare.js';
-import { compareRuns, comparisonFails, entriesOf, worstBehaviour } from '../checks/comparison.js';
+import { compareRuns, comparisonFails, suitePower, worstBehaviour } from '../checks/comparison.js';
 import { type PreviewDeps, type PreviewRequest, guardedId } from './request.js';
 import { removePreview } from './cleanup.js';
 import { previewConfig } from './config.js';
@@ -85,7 +86,7 @@ export async function up(deps: PreviewDeps, request: PreviewRequest, pr: number)
   }
   result.entries.push(...cappedEntries);
 
-  if (deps.runChecks && request.suite) await checkBesideProduction(deps.runChecks, request.suite, result);
+  if (deps.runChecks && request.suite) await checkBesideProduction(deps, deps.runChecks, request.suite, result);
   if ((await host.pullRequest(pr)).state === 'closed') return closedDuringRun(deps, request, result, known, held);
 
   result.regressions = result.entries.reduce((n, e) => n + e.regressions, 0);
@@ -98,38 +99,54 @@ export async function up(deps: PreviewDeps, request: PreviewRequest, pr: number)
 }
 
 /**
- * The checks on each live preview and its production Claw side by side, every attempt on both
- * sides at the same time: the comparison's evidence, kept on each entry.
+ * The checks on each live preview and its production Claw side by side, both asked in alternating
+ * rounds at the same time and looked at after each round (the sequential rule a deploy's baseline
+ * uses: a pair decided early is asked no more once every pair is): the comparison's evidence, kept
+ * on each entry. What it may cost is said before the first request.
  */
 async function checkBesideProduction(
+  deps: PreviewDeps,
   runChecks: NonNullable<PreviewDeps['runChecks']>,
   suite: CheckSuite,
   result: PreviewResult,
 ): Promise<void> {
   const live = result.entries.filter((e) => e.outcome === 'succeeded' && e.previewId);
   if (live.length === 0) return;
+  const { log, pacer } = deps.ctx;
+  for (const entry of live) {
+    const cost = comparisonCost(suite, suitePower(suite, entry.claw), {
+      sides: 2,
+      limit: pacer?.reading().limit,
+      clawId: entry.claw,
+    });
+    log.info(`Comparing preview ${entry.previewId} with ${entry.claw}: ${cost.line}.`);
+  }
+  const sequential = new LiveSequential(
+    {
+      compare: (b, c, o) => compareRuns(b, c, suite, o),
+      ...(suite.tolerance ? { tolerance: suite.tolerance } : {}),
+    },
+    live.map((e) => ({
+      baseline: { clawId: e.claw, label: 'production' },
+      candidate: { clawId: e.previewId!, label: 'preview' },
+    })),
+    log,
+  );
   const checks = await runChecks(
     suiteForPreviews(suite, live),
     live.flatMap((e) => [e.claw, e.previewId!]),
     // select-best and max-score compare a production Claw with its own preview only.
     live.map((e) => [e.claw, e.previewId!]),
-    // Both sides in alternating rounds, at the same time: the comparison's evidence.
-    { comparing: true, rounds: {} },
+    { comparing: true, rounds: sequential.rounds },
   );
   // A cancel during the checks: nothing is compared or commented on half a run.
   if (checks.cancelled) throw new CancelledError();
   result.checks = checks;
-  for (const entry of live) {
+  for (const [i, entry] of live.entries()) {
     entry.rows = compareChecks(checks, entry.claw, entry.previewId!);
     // A flaky check that behaves the same on both sides is no regression: only a metric the
     // comparison calls `regressed` counts, never one check passing on one side and not the other.
-    entry.comparison = compareRuns(
-      ...pairUp(
-        { label: 'production', entries: entriesOf(checks, entry.claw) },
-        { label: 'preview', entries: entriesOf(checks, entry.previewId!) },
-      ),
-      suite,
-    );
+    entry.comparison = sequential.verdict(i, checks.entries);
     entry.regressions = entry.comparison.metrics.filter((m) => m.verdict === 'regressed').length;
     entry.checksPassed = entry.rows.every((r) => r.preview?.passed === true);
   }
