@@ -1,7 +1,7 @@
 // Each deterministic assertion type and its `not-` form, on replies compared trimmed.
 import { describe, expect, it } from 'vitest';
 import { type PlainAssertion, compileRegex, describeAssertion, holds, looksLikeRefusal } from './assertions.js';
-import { compileSchema } from './schema.js';
+import { MAX_SCHEMA_DEPTH, compileSchema } from './schema.js';
 
 const text = (
   type: 'equals' | 'contains' | 'icontains' | 'starts-with' | 'ends-with',
@@ -122,6 +122,20 @@ describe('describeAssertion', () => {
     expect(describeAssertion({ type: 'word-count', negate: true, max: 50 })).toBe('not-word-count 0..50');
     expect(describeAssertion({ type: 'levenshtein', negate: false, value: 'hi', threshold: 2 })).toBe(
       'levenshtein "hi" ≤ 2',
+    );
+  });
+});
+
+describe('a JSON Schema nested deeper than ajv compiles in linear time', () => {
+  const nested = (depth: number): Record<string, unknown> => {
+    let schema: Record<string, unknown> = { type: 'object' };
+    for (let i = 1; i < depth; i++) schema = { items: schema };
+    return schema;
+  };
+  it('is refused past MAX_SCHEMA_DEPTH levels before it is compiled, and compiles at the bound', () => {
+    expect(() => compileSchema(nested(MAX_SCHEMA_DEPTH))).not.toThrow();
+    expect(() => compileSchema(nested(MAX_SCHEMA_DEPTH + 1))).toThrow(
+      `a JSON Schema nested at most ${MAX_SCHEMA_DEPTH} levels deep`,
     );
   });
 });

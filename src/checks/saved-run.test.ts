@@ -94,6 +94,22 @@ describe('the validity rule of a saved run', () => {
     );
     expect(configHash({ model: 'm1' })).not.toBe(configHash({ model: 'm2' }));
   });
+
+  it("counts a field named like a status or an address inside the configuration: a connection's url is what the Claw calls", () => {
+    const claw = (url: string, status = 'active') => ({
+      id: 'c1',
+      status: 'online',
+      connections: { zendesk: { url, status } },
+      tools: [{ name: 'search', url }],
+    });
+    expect(configHash(claw('https://a.example'))).not.toBe(configHash(claw('https://b.example')));
+    expect(configHash(claw('https://a.example'))).not.toBe(configHash(claw('https://a.example', 'disabled')));
+    expect(configHash({ data: claw('https://a.example') })).not.toBe(configHash({ data: claw('https://b.example') }));
+    // The Claw's own volatile fields, and its current deployment's object, stay out at any wrapping.
+    expect(
+      configHash({ ...claw('https://a.example'), status: 'x', currentDeployment: { id: 'd2', status: 'y' } }),
+    ).toBe(configHash(claw('https://a.example')));
+  });
 });
 
 describe('reading a saved run (untrusted text)', () => {

@@ -58,25 +58,27 @@ export function suiteHashes(suite: CheckSuite, clawId: string): { checks: string
 
 /** Fields of a Claw that change with its deployment's progress or its own state, not its configuration. */
 const VOLATILE =
-  /^(status|deploymentStatus|deployment|currentDeploymentId|deploymentId|url|updatedAt|updated_at|lastSeenAt|last_seen_at|createdAt|created_at)$/;
+  /^(status|deploymentStatus|deployment|currentDeployment|current_deployment|latestDeployment|activeDeployment|currentDeploymentId|deploymentId|url|updatedAt|updated_at|lastSeenAt|last_seen_at|createdAt|created_at)$/;
+/** The keys a service may wrap a Claw in: volatile fields are left out there too, and nowhere deeper. */
+const WRAPPERS = new Set(['claw', 'data']);
 
 /**
  * The hash of a Claw's configuration as the service showed it: every field but its status, its
- * deployment's and times, at any depth (the service's shapes wrap it differently).
+ * deployment's and times, on the Claw itself (or inside the `claw`/`data` it is wrapped in). A
+ * field of the same name deeper is configuration: a connection's `url` changed under the same
+ * deployment changes what the Claw does.
  */
 export function configHash(raw: unknown): string {
-  return sha256(
-    JSON.stringify(raw, (key, value: unknown) => {
-      if (VOLATILE.test(key)) return undefined;
-      if (isRecord(value))
-        return Object.fromEntries(
-          Object.keys(value)
-            .sort()
-            .map((k) => [k, value[k]]),
-        );
-      return value;
-    }),
-  );
+  return sha256(JSON.stringify(sorted(raw, true)));
+}
+
+function sorted(value: unknown, onClaw: boolean): unknown {
+  if (Array.isArray(value)) return value.map((item) => sorted(item, false));
+  if (!isRecord(value)) return value;
+  const keys = Object.keys(value)
+    .filter((k) => !(onClaw && VOLATILE.test(k)))
+    .sort();
+  return Object.fromEntries(keys.map((k) => [k, sorted(value[k], onClaw && WRAPPERS.has(k))]));
 }
 
 /** The saved run's text (JSON), samples only: replies and failures are not kept. */

@@ -40,7 +40,22 @@ const re2: NonNullable<CodeOptions['regExp']> = Object.assign(
 let ajv: Ajv | undefined;
 
 /** Compiles `schema`; throws with Ajv's reason (or a SchemaPatternError) when it is not usable. */
+/**
+ * The deepest a schema may nest (objects and lists): ajv's compile time grows faster than the
+ * schema with its depth (250 schemas chained by anchors, each one level deeper, took 20 s). Far
+ * past a real one: each level of `properties` is two.
+ */
+export const MAX_SCHEMA_DEPTH = 64;
+
+/** Whether `value` nests deeper than MAX_SCHEMA_DEPTH: a walk of at most that depth, never deeper. */
+function tooDeep(value: unknown, depth = 0): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  if (depth >= MAX_SCHEMA_DEPTH) return true;
+  return Object.values(value).some((item) => tooDeep(item, depth + 1));
+}
+
 export function compileSchema(schema: unknown): SchemaCheck {
+  if (tooDeep(schema)) throw new Error(`a JSON Schema nested at most ${MAX_SCHEMA_DEPTH} levels deep`);
   ajv ??= new Ajv({ allErrors: false, strict: false, validateFormats: false, code: { regExp: re2 } });
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
     throw new Error('a JSON Schema is an object, such as {type: object, required: [id]}');

@@ -92,3 +92,40 @@ describe(`a YAML text of more than ${MAX_YAML_TOKENS} tokens is refused before i
     expect(built.parseDocument).toBe(0);
   });
 });
+
+describe('plain data through anchor chains (a JSON Schema in each of many assertions)', () => {
+  /** `length` values, each a mapping naming the one before it by its anchor: value i expands to i+1 mappings. */
+  const chain = (length: number) =>
+    Array.from({ length }, (_, i) => (i === 0 ? '- &a0 {type: object}' : `- &a${i} {items: *a${i - 1}}`)).join('\n');
+
+  it('finds every alias’s anchor in one pass over the file, never one walk of the document per alias', async () => {
+    const { Alias } = await import('yaml');
+    const resolve = vi.spyOn(Alias.prototype, 'resolve');
+    const file = YamlFile.parse('checks.yml', chain(50), 'checks file');
+    const items = (file.doc.contents as unknown as { items: Parameters<YamlFile['plain']>[0][] }).items;
+    const last = file.plain(items[49]) as Record<string, unknown>;
+    let depth = 0;
+    for (let at = last; at.items; at = at.items as Record<string, unknown>) depth += 1;
+    expect(depth).toBe(49);
+    expect(resolve).not.toHaveBeenCalled();
+    resolve.mockRestore();
+  });
+
+  it('bounds the values all of a file’s plain values expand to, each under its own bound', () => {
+    // 800 values of up to 801 mappings each: about 320,000 in all, past the file's bound.
+    const file = YamlFile.parse('checks.yml', chain(800), 'checks file');
+    const items = (file.doc.contents as unknown as { items: Parameters<YamlFile['plain']>[0][] }).items;
+    let read = 0;
+    const all = () => {
+      for (const item of items) {
+        file.plain(item);
+        read += 1;
+      }
+    };
+    expect(all).toThrow(FileError);
+    expect(all).toThrow(
+      /checks\.yml, line \d+: the file's values written as plain data expand to more than 250,000 values/,
+    );
+    expect(read).toBeLessThan(800);
+  });
+});

@@ -18,6 +18,7 @@ import {
   isSeq,
   parse,
   parseDocument,
+  visit,
 } from 'yaml';
 import { InputError } from '../errors.js';
 import { sentence } from '../format.js';
@@ -97,6 +98,11 @@ export function parseYamlValue(text: string): unknown {
 
 /** The most values a plain value (a schema) may expand to through its aliases. */
 const MAX_PLAIN_VALUES = 10_000;
+/**
+ * The most values all of a file's plain values may expand to together: each is bounded alone, but
+ * an anchor chain re-expanded by thousands of assertions once cost minutes on a 30 KB file.
+ */
+export const MAX_FILE_PLAIN_VALUES = 250_000;
 
 /** A mistake in a user's file: its message names the file and the line. */
 export class FileError extends InputError {
@@ -126,6 +132,32 @@ export class YamlFile {
     /** How messages name the folder and the environment for this file's user. */
     readonly words: Words,
   ) {}
+
+  /** The values `plain` has built so far, over the whole file (bounded by MAX_FILE_PLAIN_VALUES). */
+  private plainValues = 0;
+  /** Each alias's anchored node, found in one pass over the document the first time one is read. */
+  private aliasTargets: Map<Node, Node> | undefined;
+
+  /**
+   * The node an alias names: the last anchor of that name before it, as YAML defines. Found in one
+   * pass for the whole file: the parser's own `resolve` walks the whole document for each alias.
+   */
+  private aliasTarget(alias: Node): Node | undefined {
+    if (!this.aliasTargets) {
+      const targets = new Map<Node, Node>();
+      const anchors = new Map<string, Node>();
+      visit(this.doc, {
+        Node: (_key, node) => {
+          if (isAlias(node)) {
+            const target = anchors.get(node.source);
+            if (target) targets.set(node, target);
+          } else if (node.anchor) anchors.set(node.anchor, node);
+        },
+      });
+      this.aliasTargets = targets;
+    }
+    return this.aliasTargets.get(alias);
+  }
 
   /**
    * Reads and parses `path` (relative to `workspace`). A missing file or a syntax error is one
@@ -235,41 +267,49 @@ export class YamlFile {
    */
   plain(node: Node | null): unknown {
     let values = 0;
-    const walk = (at: unknown, within: ReadonlySet<unknown>): unknown => {
-      if (++values > MAX_PLAIN_VALUES) {
+    // The collections the walk is inside (a path: entered and left, never copied per level).
+    const within = new Set<unknown>();
+    const walk = (at: unknown): unknown => {
+      if (++values > MAX_PLAIN_VALUES || ++this.plainValues > MAX_FILE_PLAIN_VALUES) {
         this.fail(
           at as Node,
-          `the value expands to more than ${MAX_PLAIN_VALUES} values (through its aliases): expected a smaller one`,
+          values > MAX_PLAIN_VALUES
+            ? `the value expands to more than ${MAX_PLAIN_VALUES} values (through its aliases): expected a smaller one`
+            : `the file's values written as plain data expand to more than ${MAX_FILE_PLAIN_VALUES.toLocaleString('en-US')} values (through their aliases): expected fewer`,
         );
       }
       if (at === null || at === undefined) return null;
       if (isAlias(at)) {
-        const target = at.resolve(this.doc);
+        const target = this.aliasTarget(at);
         if (!target)
           this.fail(at, `the alias *${at.source} names no anchor: expected an anchor (&${at.source}) above it`);
         if (within.has(target)) {
           this.fail(at, `the alias *${at.source} refers to a value it sits in: expected a value without a cycle`);
         }
-        return walk(target, within);
+        return walk(target);
       }
       if (isScalar(at)) return at.value;
-      const inner = new Set(within).add(at);
-      if (isSeq(at)) return at.items.map((item) => walk(item, inner));
-      if (isMap(at)) {
-        const out: Record<string, unknown> = {};
-        // Defined, not assigned: a `__proto__` key would set the prototype, read through yet unseen.
-        for (const pair of at.items)
-          Object.defineProperty(out, this.keyOf(pair, 'a mapping'), {
-            value: walk(pair.value, inner),
-            enumerable: true,
-            writable: true,
-            configurable: true,
-          });
-        return out;
+      within.add(at);
+      try {
+        if (isSeq(at)) return at.items.map((item) => walk(item));
+        if (isMap(at)) {
+          const out: Record<string, unknown> = {};
+          // Defined, not assigned: a `__proto__` key would set the prototype, read through yet unseen.
+          for (const pair of at.items)
+            Object.defineProperty(out, this.keyOf(pair, 'a mapping'), {
+              value: walk(pair.value),
+              enumerable: true,
+              writable: true,
+              configurable: true,
+            });
+          return out;
+        }
+      } finally {
+        within.delete(at);
       }
       this.fail(at as Node, 'a value that is not plain data: expected text, numbers, lists and mappings');
     };
-    return walk(node, new Set());
+    return walk(node);
   }
 
   /** A list's items (a missing list is an error at `at`). */

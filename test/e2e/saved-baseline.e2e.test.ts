@@ -143,6 +143,26 @@ describe('deploy with baseline: saved (the last gate’s run as the baseline)', 
     expect(live.stderr).toMatch(/Comparing before and after: both sides:/);
   }, 300_000);
 
+  it("a connection's url changed on the Claw under the same deployment: the saved run is not used, the live Claw is asked", async () => {
+    const sim = await start({ rateLimit: sixtyAMinute });
+    sim.addClaw('c1', behavingClaw({ passRates: [1], seed: 4 }, [{}, {}]));
+    const claw = sim.claws.get('c1')!;
+    claw.config = { ...claw.config, connections: { zendesk: { url: 'https://a.example/api' } } };
+    const cwd = workspace(questionsFile(4, 2));
+    const history = ['--history-dir', 'hist'];
+    const first = await deploy(sim, cwd, 'c1', 'saved', history);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stderr).toMatch(/History: saved the checks' run of deployment/);
+    // Edited in the service (as a PATCH does), no new deployment: the Claw now calls another backend.
+    claw.config = { ...claw.config, connections: { zendesk: { url: 'https://b.example/api' } } };
+    const second = await deploy(sim, cwd, 'c1', 'saved', history);
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stderr).toContain(
+      "Baseline: the last gate's saved run of Claw c1 is not used (the Claw's configuration changed since it was run)",
+    );
+    expect(second.stderr).toMatch(/Comparing before and after: both sides:/);
+  }, 300_000);
+
   it('refuses saved without a history store, before any request', async () => {
     const sim = await start();
     const cwd = workspace(questionsFile(2, 1));
