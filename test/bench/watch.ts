@@ -44,7 +44,6 @@ export interface Drift {
   sigma: number;
 }
 export const NO_DRIFT: Drift = { phi: 0, sigma: 0 };
-const DRIFT_SIGMA = 0.3;
 
 /** `days` daily shifts of the drift, seeded. */
 export function driftPath(drift: Drift, days: number, seed: number): number[] {
@@ -194,7 +193,6 @@ const SCENARIOS: Scenario[] = [
 ];
 
 const CLAW = 'claw-quiet';
-const drifting = (phi: number): Drift => ({ phi, sigma: DRIFT_SIGMA });
 
 /**
  * One simulated Claw-year with nothing deployed, health 4 times a day, looked at after every run as
