@@ -491,7 +491,9 @@ export function quietWatch(runs: readonly WatchRun[], now: number): QuietResult 
     statistic = next;
     if (statistic === 0) start = undefined;
     else if (statistic > QUIET_H && !crossed)
-      crossed = excursionZ(judged, base, firstAtOrAfter(start!), i + 1, noiseModel(start!)) < -QUIET_DRIFT_Z;
+      crossed =
+        excursionZ(judged.slice(base.from, base.to), judged.slice(firstAtOrAfter(start!), i + 1), noiseModel(start!)) <
+        -QUIET_DRIFT_Z;
   }
   const sideOf = (list: readonly WatchRun[]): WatchSide => publicSide(side(list));
   const since = statistic > 0 ? start : undefined;
@@ -510,14 +512,14 @@ export function quietWatch(runs: readonly WatchRun[], now: number): QuietResult 
  * level and the drift of the day levels, as the watch after a deployment fits them
  * (withinDayDispersion, fitDrift, with the floor). Days are counted from the excursion's start.
  */
-interface QuietNoise {
+export interface QuietNoise {
   origin: number;
   /** The within-day dispersion; undefined when the history is too short (each baseline's dispersion then stands). */
   scale?: number;
   drift: DriftModel;
 }
 
-function quietNoise(history: readonly WatchRun[], origin: number): QuietNoise {
+export function quietNoise(history: readonly WatchRun[], origin: number): QuietNoise {
   const scale = withinDayDispersion(history, origin);
   const drift = fitDrift(history, origin, scale ?? (history.length > 0 ? dispersion(history) : 1));
   return { origin, ...(scale !== undefined ? { scale } : {}), drift };
@@ -541,19 +543,11 @@ function standardized(
 }
 
 /**
- * The excursion's runs [from, to) against its baseline runs, in standard deviations of the
+ * The excursion's runs against its baseline runs, in standard deviations of the
  * difference of their pass rates: the runs' noise around their day's level on both sides plus the
  * drift's share (driftContrastVariance: the excursion's days' levels against the baseline days').
  */
-function excursionZ(
-  judged: readonly WatchRun[],
-  base: { from: number; to: number },
-  from: number,
-  to: number,
-  noise: QuietNoise,
-): number {
-  const before = judged.slice(base.from, base.to);
-  const after = judged.slice(from, to);
+export function excursionZ(before: readonly WatchRun[], after: readonly WatchRun[], noise: QuietNoise): number {
   const b = side(before);
   const a = side(after);
   const scale = noise.scale ?? dispersion(before);
