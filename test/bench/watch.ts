@@ -245,43 +245,29 @@ const QUIET_ROWS: readonly { name: string; key: string; goal: string; drift: Dri
   ),
 ];
 
-/** The quiet watch's table over `clawYears` Claw-years a row, and each row's false incidents per Claw-year (keyed as QUIET_ROWS), of the rows whose key is in `only` (all when empty). */
+/** The quiet watch's table over `clawYears` Claw-years a row, of the rows whose key (QUIET_ROWS) is in `only` (all when empty). */
 export function measureQuietAt(clawYears: number, only: readonly string[] = []): string[] {
-  return quietRows(clawYears, only).lines;
-}
-
-function quietRows(clawYears: number, only: readonly string[]): { lines: string[]; rates: Map<string, number> } {
   const lines = [
     `The watch with nothing deployed: ${clawYears} simulated Claw-years a row (health 4 times a day, looked at after every run as health does; an incident is a regression found, once per episode).`,
     '',
     '| runs | goal | Claw-years | false incidents per Claw-year | Claws with one in a year | ms per Claw-year |',
     '|---|---|---|---|---|---|',
   ];
-  const rates = new Map<string, number>();
   for (const { name, key, goal, drift } of QUIET_ROWS) {
     if (only.length > 0 && !only.includes(key)) continue;
     const started = performance.now();
     const counts = Array.from({ length: clawYears }, (_, i) => quietYear(i + 1, drift));
     const ms = (performance.now() - started) / clawYears;
     const total = counts.reduce((a, b) => a + b, 0);
-    rates.set(key, total / clawYears);
     lines.push(
       `| ${name} | ${goal} | ${clawYears} | ${(total / clawYears).toFixed(3)} | ${((100 * counts.filter((c) => c > 0).length) / clawYears).toFixed(1)}% | ${ms.toFixed(0)} |`,
     );
   }
-  return { lines, rates };
+  return lines;
 }
 
 export function measureQuiet(clawYears: number): string[] {
   return measureQuietAt(clawYears);
-}
-
-/** The quiet watch's table for the docs (`quiet.table`), its Claw-years a row (`quiet.years`) and each row's rate (`quiet.<key>`). */
-export function quietFigures(clawYears: number): Measured {
-  const { lines, rates } = quietRows(clawYears, []);
-  const figures: Measured['figures'] = { 'quiet.table': block(lines), 'quiet.years': amount(clawYears) };
-  for (const [key, rate] of rates) figures[`quiet.${key}`] = amount(rate, 3);
-  return { lines, figures };
 }
 
 export function measureWatch(watches: number): string[] {
