@@ -402,7 +402,11 @@ export function watchDeployment(input: WatchInput): WatchResult {
 // scipy's figure). Real runs are neither normal nor independent (a baseline's dispersion estimated
 // from a week, rare failures of near-certain questions, drift): on simulated Claw-years h = 4.5
 // (39,400 runs on normal z) gave 0.63 false incidents a year and h = 7 (5.9 million) 0.083, so h
-// keeps that margin. The bench measures false incidents per simulated Claw-year.
+// keeps that margin. Under drift from day to day the runs of an excursion share their days' level,
+// so its steps are not independent and a level that wandered reads as a shift: a crossing alarms
+// only when the excursion's pass rate is also QUIET_DRIFT_Z standard deviations below its baseline
+// with the drift counted (fitted on the four weeks before the excursion, as the watch after a
+// deployment fits it). The bench measures false incidents per simulated Claw-year.
 
 /** The CUSUM's reference value k and threshold h (in standard deviations of one run's pass rate). */
 export const QUIET_K = 1;
