@@ -548,7 +548,8 @@ function standardized(
 
 /**
  * The excursion's runs against its baseline runs, in standard deviations of the
- * difference of their pass rates: the runs' noise around their day's level on both sides plus the
+ * difference of their pass rates were nothing changed: the runs' noise around their day's level on
+ * both sides (at the baseline's rate, shrunk by one pass and one fail) plus the
  * drift's share (driftContrastVariance: the excursion's days' levels against the baseline days').
  */
 export function excursionZ(before: readonly WatchRun[], after: readonly WatchRun[], noise: QuietNoise): number {
@@ -556,6 +557,8 @@ export function excursionZ(before: readonly WatchRun[], after: readonly WatchRun
   const a = side(after);
   const scale = noise.scale ?? dispersion(before);
   const drift = driftContrastVariance(noise.drift, byDay(after, noise.origin), byDay(before, noise.origin));
-  const variance = scale * (binomialVariance(b.passed, b.n) + binomialVariance(a.passed, a.n)) + drift;
+  // Both sides' noise at the baseline's rate, as the CUSUM's steps (the variance were nothing changed).
+  const rate = (b.passed + 1) / (b.n + 2);
+  const variance = scale * rate * (1 - rate) * (1 / a.n + 1 / b.n) + drift;
   return (a.passed / a.n - b.passed / b.n) / Math.sqrt(variance);
 }

@@ -7,8 +7,9 @@ A seeded history of health runs (30 attempts a run, 4 a day) under a daily AR(1)
 over the four weeks before an excursion, then two excursions: a 20% drop (three runs) and a small
 one (twelve runs). For each, computed here by numpy on its own arrays with drift-reference.py's
 fit (within-day dispersion, semivariogram fit, c' Sigma c with scipy's toeplitz): the excursion's
-pass rate minus its baseline week's, over the square root of both sides' binomial variances
-(Agresti-Caffo shares) times the dispersion plus the drift's share of the contrast.
+pass rate minus its baseline week's, over the square root of both sides' binomial variances at the
+baseline's rate (shrunk by one pass and one fail) times the dispersion plus the drift's share of
+the contrast.
 """
 import contextlib
 import importlib.util
@@ -36,17 +37,13 @@ def by_day(runs):
     return sorted(days.items())
 
 
-def shrunk_variance(passed, n):
-    p = (passed + 1) / (n + 2)
-    return p * (1 - p) / n
-
-
 def excursion_z(history, before, after):
     scale = drift.within_day_dispersion(history)
     model = drift.fit(history, scale)
     pb, nb = sum(r["passed"] for r in before), sum(r["passed"] + r["failed"] for r in before)
     pa, na = sum(r["passed"] for r in after), sum(r["passed"] + r["failed"] for r in after)
-    variance = scale * (shrunk_variance(pb, nb) + shrunk_variance(pa, na)) + drift.contrast(model, by_day(after), by_day(before))
+    rate = (pb + 1) / (nb + 2)
+    variance = scale * rate * (1 - rate) * (1 / na + 1 / nb) + drift.contrast(model, by_day(after), by_day(before))
     return (pa / na - pb / nb) / np.sqrt(variance), scale, model
 
 
