@@ -6,6 +6,8 @@ import {
   QUIET_K,
   cusumArl,
   dispersion,
+  excursionZ,
+  quietNoise,
   driftContrastVariance,
   fitDrift,
   mixtureBoundary,
@@ -413,6 +415,38 @@ describe('the watch with nothing deployed: one CUSUM', () => {
     expect(result.since).toBeGreaterThanOrEqual(runs[36].at);
     expect(result.before.runs).toBe(28);
     expect(result.after.runs).toBe((runs[44].at - result.since!) / (6 * HOUR) + 1);
+  });
+
+  it('a level that wandered as much in the weeks before is no alarm; the same drop on a steady Claw is', () => {
+    const DAY = 24 * HOUR;
+    // Seven weeks at 4 runs a day; the last week 7 points down. Wandering: the weeks before moved
+    // as far, day by day (a sine of 5 points over 20 days); steady: they did not.
+    const level = (wander: boolean) => (k: number) => {
+      const day = Math.floor(k / 4);
+      if (day >= 42) return 0.83;
+      return wander ? 0.9 + 0.05 * Math.sin((2 * Math.PI * day) / 20) : 0.9;
+    };
+    const wandering = runsOf(level(true), 49 * 4, 7);
+    const steady = runsOf(level(false), 49 * 4, 7);
+    const now = 49 * DAY - 6 * HOUR;
+    const quiet = quietWatch(steady, now);
+    expect(quiet.alarm).toBe(true);
+    // Looked at after every run of the last week: the CUSUM crosses h, but the drop does not stand
+    // out of the drift the weeks before showed.
+    const looks = wandering.slice(42 * 4).map((r) => quietWatch(wandering, r.at));
+    expect(Math.max(...looks.map((l) => l.statistic))).toBeGreaterThan(QUIET_H);
+    expect(looks.filter((l) => l.alarm)).toEqual([]);
+  });
+
+  it("the drift check's z: numpy's computation of it, case by case", () => {
+    // Recorded by test/compare/quiet-reference.py (drift-reference.py's fit, scipy's toeplitz).
+    const reference = JSON.parse(
+      readFileSync(new URL('../../test/compare/quiet-reference.json', import.meta.url), 'utf8'),
+    ) as { start: number; history: WatchRun[]; cases: { name: string; after: WatchRun[]; z: number }[] };
+    const noise = quietNoise(reference.history, reference.start);
+    const before = reference.history.filter((r) => r.at >= reference.start - 7 * 24 * HOUR);
+    for (const c of reference.cases)
+      expect(Math.abs(excursionZ(before, c.after, noise) - c.z), c.name).toBeLessThan(1e-9 * Math.abs(c.z));
   });
 
   it('stays quiet on a steady Claw, and a drop that ended is no alarm', () => {

@@ -402,7 +402,11 @@ export function watchDeployment(input: WatchInput): WatchResult {
 // scipy's figure). Real runs are neither normal nor independent (a baseline's dispersion estimated
 // from a week, rare failures of near-certain questions, drift): on simulated Claw-years h = 4.5
 // (39,400 runs on normal z) gave 0.63 false incidents a year and h = 7 (5.9 million) 0.083, so h
-// keeps that margin. The bench measures false incidents per simulated Claw-year.
+// keeps that margin. Under drift from day to day the runs of an excursion share their days' level,
+// so its steps are not independent and a level that wandered reads as a shift: a crossing alarms
+// only when the excursion's pass rate is also QUIET_DRIFT_Z standard deviations below its baseline
+// with the drift counted (fitted on the four weeks before the excursion, as the watch after a
+// deployment fits it). The bench measures false incidents per simulated Claw-year.
 
 /** The CUSUM's reference value k and threshold h (in standard deviations of one run's pass rate). */
 export const QUIET_K = 1;
@@ -411,6 +415,15 @@ export const QUIET_H = 9;
 export const QUIET_BASELINE_DAYS = 7;
 /** How far back the CUSUM is run from each look: older excursions no longer hold. */
 export const QUIET_SCAN_DAYS = 14;
+/** The days before an excursion its noise and drift are fitted on (as DRIFT_HISTORY_WINDOWS weeks before a deployment). */
+export const QUIET_DRIFT_HISTORY_DAYS = DRIFT_HISTORY_WINDOWS * DEFAULT_WINDOW_DAYS;
+/** The days of runs before `now` the watches read: the quiet watch's scan and the history before its excursions (a deployment's watch needs fewer: its window and the four before). */
+export const WATCH_HISTORY_DAYS = QUIET_SCAN_DAYS + QUIET_DRIFT_HISTORY_DAYS;
+/**
+ * A crossing alarms only when the excursion's drop is also this many standard deviations below its
+ * baseline with the drift counted: a level that wandered with the days is not a shift.
+ */
+export const QUIET_DRIFT_Z = 3.5;
 
 /**
  * Siegmund's approximation of the one-sided CUSUM's in-control average run length on independent
@@ -453,6 +466,16 @@ export function quietWatch(runs: readonly WatchRun[], now: number): QuietResult 
     return lo;
   };
   const scanFrom = firstAtOrAfter(now - QUIET_SCAN_DAYS * DAY_MS);
+  // Fitted on the history before the excursion's start, once an excursion and only when it crosses
+  // (rare): the same at every look, so an alarm does not flicker as the scan moves on.
+  let noise: (QuietNoise & { start: number }) | undefined;
+  const noiseModel = (start: number) => {
+    if (noise?.start !== start) {
+      const history = judged.slice(firstAtOrAfter(start - QUIET_DRIFT_HISTORY_DAYS * DAY_MS), firstAtOrAfter(start));
+      noise = { start, ...quietNoise(history, start) };
+    }
+    return noise;
+  };
   let statistic = 0;
   let start: number | undefined;
   let crossed = false;
@@ -471,7 +494,10 @@ export function quietWatch(runs: readonly WatchRun[], now: number): QuietResult 
     }
     statistic = next;
     if (statistic === 0) start = undefined;
-    else if (statistic > QUIET_H) crossed = true;
+    else if (statistic > QUIET_H && !crossed)
+      crossed =
+        excursionZ(judged.slice(base.from, base.to), judged.slice(firstAtOrAfter(start!), i + 1), noiseModel(start!)) <
+        -QUIET_DRIFT_Z;
   }
   const sideOf = (list: readonly WatchRun[]): WatchSide => publicSide(side(list));
   const since = statistic > 0 ? start : undefined;
@@ -482,6 +508,25 @@ export function quietWatch(runs: readonly WatchRun[], now: number): QuietResult 
     before: sideOf(since !== undefined ? judged.slice(base.from, base.to) : []),
     after: sideOf(since !== undefined ? judged.filter((r) => r.at >= since) : []),
   };
+}
+
+/**
+ * The quiet watch's noise model, fitted on the runs of the QUIET_DRIFT_HISTORY_DAYS before an
+ * excursion's start (so the drop under way does not enter it): the runs' noise around their day's
+ * level and the drift of the day levels, as the watch after a deployment fits them
+ * (withinDayDispersion, fitDrift, with the floor). Days are counted from the excursion's start.
+ */
+export interface QuietNoise {
+  origin: number;
+  /** The within-day dispersion; undefined when the history is too short (each baseline's dispersion then stands). */
+  scale?: number;
+  drift: DriftModel;
+}
+
+export function quietNoise(history: readonly WatchRun[], origin: number): QuietNoise {
+  const scale = withinDayDispersion(history, origin);
+  const drift = fitDrift(history, origin, scale ?? (history.length > 0 ? dispersion(history) : 1));
+  return { origin, ...(scale !== undefined ? { scale } : {}), drift };
 }
 
 /** One run's pass rate against the baseline runs [from, to), in standard deviations (negative: lower). */
@@ -499,4 +544,21 @@ function standardized(
   const size = run.passed + run.failed;
   const variance = scale * rate * (1 - rate) * (1 / size + 1 / n);
   return (run.passed / size - passed / n) / Math.sqrt(variance);
+}
+
+/**
+ * The excursion's runs against its baseline runs, in standard deviations of the
+ * difference of their pass rates were nothing changed: the runs' noise around their day's level on
+ * both sides (at the baseline's rate, shrunk by one pass and one fail) plus the
+ * drift's share (driftContrastVariance: the excursion's days' levels against the baseline days').
+ */
+export function excursionZ(before: readonly WatchRun[], after: readonly WatchRun[], noise: QuietNoise): number {
+  const b = side(before);
+  const a = side(after);
+  const scale = noise.scale ?? dispersion(before);
+  const drift = driftContrastVariance(noise.drift, byDay(after, noise.origin), byDay(before, noise.origin));
+  // Both sides' noise at the baseline's rate, as the CUSUM's steps (the variance were nothing changed).
+  const rate = (b.passed + 1) / (b.n + 2);
+  const variance = scale * rate * (1 - rate) * (1 / a.n + 1 / b.n) + drift;
+  return (a.passed / a.n - b.passed / b.n) / Math.sqrt(variance);
 }

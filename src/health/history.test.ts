@@ -13,6 +13,7 @@ import type { HistoryBranch } from './host.js';
 import { type ClawRecord, type DailyRecord, type RunRecord, recordLine } from './records.js';
 import { sealLine } from './sealed-line.js';
 import { ownParts } from '../../test/support/own-parts.ts';
+import { WATCH_HISTORY_DAYS } from '../compare/watch.js';
 
 let github: FakeGitHub | undefined;
 afterEach(async () => {
@@ -82,6 +83,45 @@ describe('HealthHistory', () => {
       'POST /repos/octo/claws/git/commits',
       'PATCH /repos/octo/claws/git/refs/heads%2Fclaw-health',
     ]);
+  });
+
+  it("early in a month, with every day folded, reads the last month's raw runs too: the watch's four weeks before", async () => {
+    const { fake, branch, clock, log } = await start();
+    const now = Date.parse('2026-12-03T12:00:00Z');
+    clock.t = now;
+    const runs = (from: string, days: number) =>
+      Array.from({ length: days * 4 }, (_, k) => record(Date.parse(from) + k * 6 * HOUR));
+    const folded = ['2026-11-05', '2026-12-02'].map((day) => ({
+      day,
+      claw: 'bot-a',
+      runs: 4,
+      healthy: 4,
+      unhealthy: 0,
+      unknown: 0,
+      deployments: [],
+    }));
+    fake.repo.push(
+      BRANCH,
+      ownParts(
+        {
+          'history/2026-11.ndjson': runs('2026-11-01T00:00:00Z', 30)
+            .map((r) => `${sealed(r)}\n`)
+            .join(''),
+          'history/2026-12.ndjson': runs('2026-12-01T00:00:00Z', 2)
+            .map((r) => `${sealed(r)}\n`)
+            .join(''),
+          'history/daily/2026-11.ndjson': `${sealed(folded[0])}\n`,
+          'history/daily/2026-12.ndjson': `${sealed(folded[1])}\n`,
+        },
+        SEAL,
+      ),
+    );
+    const { recent } = await history(branch, clock, log).load(now);
+    // The watch fits drift on the weeks before its baseline and excursion (WATCH_HISTORY_DAYS, more
+    // than the month's three days): November's runs are read, not only December's.
+    expect(WATCH_HISTORY_DAYS).toBeGreaterThan(28);
+    expect(recent[0].at).toBe(Date.parse('2026-11-01T00:00:00Z'));
+    expect(recent).toHaveLength(32 * 4);
   });
 
   it('skips a broken line with one warning, and never rewrites it', async () => {

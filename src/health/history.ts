@@ -12,6 +12,7 @@
 // writes them) are read here too, in their own folder and budget.
 import type { Clock, Logger } from '../clock.js';
 import { CancelledError } from '../errors.js';
+import { WATCH_HISTORY_DAYS } from '../compare/watch.js';
 import type { SealKey } from '../seal.js';
 import { type DeploymentRecord, deploymentKind, readDeploymentRecord } from './deployment-records.js';
 import type { BranchFile, BranchSnapshot, FileChange, HistoryBranch } from './host.js';
@@ -487,7 +488,7 @@ export class HealthHistory {
   }
 
   /**
-   * Raw records, newest part first, back to the last day and to the first day not yet folded;
+   * Raw records, newest part first, back to WATCH_HISTORY_DAYS ago and to the first day not yet folded;
    * `readFrom`: the oldest time read when every part before it was reached (else Infinity).
    */
   private async readRaw(
@@ -500,9 +501,11 @@ export class HealthHistory {
       const r = readRunRecord(data);
       return typeof r !== 'string' && r.at > now + MAX_AHEAD_MS ? AHEAD : r;
     };
+    // Back to the first day not folded, and at least the runs the watches judge by (their baselines
+    // and the weeks the drift is fitted on), which folded days no longer carry run by run.
     const wanted = Math.max(
       windowStart,
-      Math.min(now - DAY_MS, lastFolded ? dayStart(lastFolded) + DAY_MS : windowStart),
+      Math.min(now - WATCH_HISTORY_DAYS * DAY_MS, lastFolded ? dayStart(lastFolded) + DAY_MS : windowStart),
     );
     const recent: RunRecord[] = [];
     const { reachedStart } = await this.readArea(reading, 'raw', monthOf(windowStart), (text) => {

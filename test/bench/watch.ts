@@ -44,7 +44,6 @@ export interface Drift {
   sigma: number;
 }
 export const NO_DRIFT: Drift = { phi: 0, sigma: 0 };
-const DRIFT_SIGMA = 0.3;
 
 /** `days` daily shifts of the drift, seeded. */
 export function driftPath(drift: Drift, days: number, seed: number): number[] {
@@ -194,7 +193,6 @@ const SCENARIOS: Scenario[] = [
 ];
 
 const CLAW = 'claw-quiet';
-const drifting = (phi: number): Drift => ({ phi, sigma: DRIFT_SIGMA });
 
 /**
  * One simulated Claw-year with nothing deployed, health 4 times a day, looked at after every run as
@@ -234,17 +232,29 @@ function quietYear(i: number, drift: Drift): number {
   return incidents;
 }
 
-export function measureQuiet(clawYears: number): string[] {
+/** The quiet watch's rows: independent runs, then drift at each φ and σ the issue names. */
+const QUIET_ROWS: readonly { name: string; key: string; goal: string; drift: Drift }[] = [
+  { name: 'independent', key: 'independent', goal: '≤ 0.05', drift: NO_DRIFT },
+  ...DRIFT_SIGMAS.flatMap((sigma) =>
+    [0.9, 0.97].map((phi) => ({
+      name: `drift (φ ${phi}, σ ${sigma})`,
+      key: `phi${phi}-sigma${sigma}`,
+      goal: '≤ 0.2',
+      drift: { phi, sigma },
+    })),
+  ),
+];
+
+/** The quiet watch's table over `clawYears` Claw-years a row, of the rows whose key (QUIET_ROWS) is in `only` (all when empty). */
+export function measureQuietAt(clawYears: number, only: readonly string[] = []): string[] {
   const lines = [
     `The watch with nothing deployed: ${clawYears} simulated Claw-years a row (health 4 times a day, looked at after every run as health does; an incident is a regression found, once per episode).`,
     '',
     '| runs | goal | Claw-years | false incidents per Claw-year | Claws with one in a year | ms per Claw-year |',
     '|---|---|---|---|---|---|',
   ];
-  for (const [name, goal, drift] of [
-    ['independent', '≤ 0.05', NO_DRIFT],
-    [`drift (φ 0.97, σ ${DRIFT_SIGMA})`, '≤ 0.2', drifting(0.97)],
-  ] as const) {
+  for (const { name, key, goal, drift } of QUIET_ROWS) {
+    if (only.length > 0 && !only.includes(key)) continue;
     const started = performance.now();
     const counts = Array.from({ length: clawYears }, (_, i) => quietYear(i + 1, drift));
     const ms = (performance.now() - started) / clawYears;
@@ -254,6 +264,10 @@ export function measureQuiet(clawYears: number): string[] {
     );
   }
   return lines;
+}
+
+export function measureQuiet(clawYears: number): string[] {
+  return measureQuietAt(clawYears);
 }
 
 export function measureWatch(watches: number): string[] {
