@@ -28,12 +28,12 @@ export default tseslint.config(
   // (called from them) uses @actions/github; only src/api/http.ts speaks HTTP.
   layer(
     ['src/**/*.ts'],
-    ['src/main.ts', 'src/post.ts', 'src/github/**', 'src/api/http.ts', 'src/**/*.test.ts'],
+    ['src/action/main.ts', 'src/action/post.ts', 'src/github/**', 'src/api/http.ts', 'src/**/*.test.ts'],
     [TOOLKIT, GITHUB, HTTP],
   ),
   // The bin is plain CommonJS any Node.js can parse, so it can say which Node it needs.
   { files: ['bin/**/*.cjs'], rules: { '@typescript-eslint/no-require-imports': 'off' } },
-  layer(['src/main.ts', 'src/post.ts'], [], [GITHUB, HTTP]),
+  layer(['src/action/main.ts', 'src/action/post.ts'], [], [GITHUB, HTTP]),
   layer(['src/github/**/*.ts'], [], [TOOLKIT, HTTP]),
   layer(['src/api/http.ts'], [], [TOOLKIT, GITHUB]),
 );

@@ -10,7 +10,7 @@ const UNIT = [
 ];
 /** Unit files that replace a module (vi.mock): each keeps a module graph of its own. */
 const MOCKING = [
-  'src/command-table.test.ts',
+  'src/core/command-table.test.ts',
   // Count the YAML document builder's calls: none past the bound of tokens.
   'src/config/yaml-file-bounds.test.ts',
   'src/checks/baseline-file-bounds.test.ts',

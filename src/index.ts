@@ -7,9 +7,9 @@
 // one scope, and the action then starts with 12% more instructions (29 KiB more to parse costs 2.5%).
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { run as runCli } from './cli.js';
-import { isPostStep, run } from './main.js';
-import { run as runPost } from './post.js';
+import { run as runCli } from './cli/cli.js';
+import { isPostStep, run } from './action/main.js';
+import { run as runPost } from './action/post.js';
 
 /** The command line: runs one command, resolves to its exit code. */
 export function cli(argv: string[]): Promise<number> {

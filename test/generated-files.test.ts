@@ -5,8 +5,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { INPUTS } from '../src/inputs.ts';
-import { COMMANDS } from '../src/run.ts';
+import { INPUTS } from '../src/contract/inputs.ts';
+import { COMMANDS } from '../src/core/run.ts';
 import { type PartRun, readFigures, withPart } from './bench/figures.ts';
 import { fillFigures, generatedFiles, staleFiles } from './generated-files.ts';
 

@@ -1,4 +1,4 @@
-// The files generated from the input rows (src/inputs.ts and each feature's inputs.ts): action.yml's
+// The files generated from the input rows (src/contract/inputs.ts and each feature's inputs.ts): action.yml's
 // `inputs:` and docs/reference.md's table of inputs; and the bench's figures the docs cite, filled
 // from test/bench/figures.json (test/bench/figures.ts) into every doc that names one. `npm run
 // generate` writes them; `npm run generate -- --check` (CI) and test/generated-files.test.ts fail
@@ -8,7 +8,7 @@ import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import prettier from 'prettier';
 import { stringify } from 'yaml';
-import { INPUTS } from '../src/inputs.ts';
+import { INPUTS } from '../src/contract/inputs.ts';
 import { FIGURES_FILE, type FiguresFile, type RecordedFigure, readFigures } from './bench/figures.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');

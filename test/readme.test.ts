@@ -1,5 +1,5 @@
 // The documentation must say what the code says: the reference's tables list every command and
-// every input of the one input table (src/inputs.ts) and every output of action.yml; the README's
+// every input of the one input table (src/contract/inputs.ts) and every output of action.yml; the README's
 // commands run as written on a fresh clone with Node.js 20; no page promises a version that the
 // release workflow will not publish.
 import { execFileSync } from 'node:child_process';
@@ -7,8 +7,8 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { INPUTS } from '../src/inputs.ts';
-import { COMMANDS as TABLE } from '../src/run.ts';
+import { INPUTS } from '../src/contract/inputs.ts';
+import { COMMANDS as TABLE } from '../src/core/run.ts';
 import { ROOT, readActionYml } from './e2e/harness.ts';
 
 /** The commands' names and summaries, from their definitions (the run's table). */

@@ -2,7 +2,7 @@
 // transport: its own base, key, budget and retries, never the service's key. What the protocol
 // needs beyond one POST lives here: dropping a parameter the endpoint refuses (once, then for the
 // run), reading the answer's content, refusal and usage, and errors that say it was the judge.
-import { clip } from '../format.js';
+import { clip } from '../shared/format.js';
 import { ApiError, type ExplainInput, readErrorEnvelope } from './errors.js';
 import { type Json, isObject } from './shapes.js';
 import type { Transport } from './transport.js';

@@ -1,8 +1,8 @@
 // A typed method for every endpoint in part 4 of the spec, all on one transport. Methods return
 // the fields the action reads, read tolerantly, plus the raw object for everything else.
 import { randomUUID } from 'node:crypto';
-import { clip } from '../format.js';
-import { ID_EXPECTED, isValidId } from '../identifiers.js';
+import { clip } from '../shared/format.js';
+import { ID_EXPECTED, isValidId } from '../shared/identifiers.js';
 import { ApiError, ConflictError, readErrorEnvelope } from './errors.js';
 import {
   type ChatAnswer,

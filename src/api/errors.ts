@@ -1,6 +1,6 @@
 // The service's failures as one typed error whose message is already advice for the user.
-import { ACTION_WORDS, type Words } from '../words.js';
-import { clip } from '../format.js';
+import { ACTION_WORDS, type Words } from '../shared/words.js';
+import { clip } from '../shared/format.js';
 
 export type ApiErrorKind =
   | 'unauthorized'

@@ -5,8 +5,8 @@
 import * as http from 'node:http';
 import * as https from 'node:https';
 import { HttpClient } from '@actions/http-client';
-import { CancelledError } from '../errors.js';
-import { formatDuration } from '../format.js';
+import { CancelledError } from '../shared/errors.js';
+import { formatDuration } from '../shared/format.js';
 
 export type Headers = Record<string, string | string[] | undefined>;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { silentLogger } from '../clock.js';
+import { silentLogger } from '../shared/clock.js';
 import { MAX_HEADER_WAIT_MS, RateLimitPacer, readIetfRateLimit, readRateLimit, readReset } from './rate-limit.js';
 
 const NOW = Date.parse('2026-11-22T12:00:00Z');

@@ -1,6 +1,6 @@
 // Reading the three rate-limit headers (whose units the spec leaves open) and pacing requests so
 // one run never spends the team's shared budget.
-import type { Logger } from '../clock.js';
+import type { Logger } from '../shared/clock.js';
 import { type Headers, header } from './http.js';
 
 /** How polls are paced: at the user's interval, stretched to spread the budget, or held until the reset. */

@@ -1,6 +1,6 @@
 // The retry policy: what an attempt means (done, retry, rate limited, or failed for good), how
 // long to back off, and when to give up. Data and pure functions; the transport acts on them.
-import type { Logger } from '../clock.js';
+import type { Logger } from '../shared/clock.js';
 import { ApiError } from './errors.js';
 import { type Attempt, type Headers, header } from './http.js';
 import { readJson } from './json.js';

@@ -1,7 +1,7 @@
 // Tolerant readers for response shapes the spec does not show. Each accepts every plausible
 // reading named in DESIGN.md and returns undefined rather than guessing.
-import { clip } from '../format.js';
-import { httpUrl } from '../identifiers.js';
+import { clip } from '../shared/format.js';
+import { httpUrl } from '../shared/identifiers.js';
 
 export type Json = Record<string, unknown>;
 

@@ -1,11 +1,11 @@
 // One request in, one parsed response out. Builds the URL (one `/v1`, ids percent-encoded, next
 // pages only on the base origin), waits for the team's budget, sends through the HTTP session,
 // and acts on the retry policy: backoff, 429 waits, lost writes, and the give-up rule.
-import { ACTION_WORDS, type Words } from '../words.js';
+import { ACTION_WORDS, type Words } from '../shared/words.js';
 import { randomUUID } from 'node:crypto';
-import { type Clock, type Logger, debugOnce } from '../clock.js';
-import { formatDuration } from '../format.js';
-import { isValidId } from '../identifiers.js';
+import { type Clock, type Logger, debugOnce } from '../shared/clock.js';
+import { formatDuration } from '../shared/format.js';
+import { isValidId } from '../shared/identifiers.js';
 import { ApiError, type ExplainInput, explainErrorResponse, readErrorEnvelope } from './errors.js';
 import { type Attempt, type Headers, HttpSession, MAX_BODY_BYTES } from './http.js';
 import { type RateLimitPacer, type ResetMemory, readRateLimit, serverTime } from './rate-limit.js';

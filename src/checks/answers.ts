@@ -3,7 +3,7 @@
 // one, with the assertion that failed. Replies are a Claw's words, untrusted: cut here to a stated
 // length; each report escapes them for its medium (Markdown, the terminal, promptfoo's file).
 import type { MetricResult } from '../compare/index.js';
-import { clip } from '../format.js';
+import { clip } from '../shared/format.js';
 import { type CheckEntry, attemptLabel, failingReply, failureText } from './result.js';
 
 /** The most of a reply shown beside the other (characters); the checks output keeps more. */

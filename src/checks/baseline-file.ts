@@ -7,8 +7,8 @@
 // counted and named, never compared.
 import type { Node } from 'yaml';
 import { FileError, YamlFile, yamlShapeProblem } from '../config/yaml-file.js';
-import { clip, flattenControls, sentence } from '../format.js';
-import { ACTION_WORDS, type Words } from '../words.js';
+import { clip, flattenControls, sentence } from '../shared/format.js';
+import { ACTION_WORDS, type Words } from '../shared/words.js';
 import { MAX_CHECKS, MAX_REPEAT } from './check.js';
 import type { AttemptSample, CheckEntry } from './result.js';
 

@@ -1,7 +1,7 @@
 // Conversation checks as the action's outputs and a section of the job summary. Replies are the
 // Claw's words (LLM output anyone can steer): they pass the same escaping as every service value.
 import { type ChecksResult, failureText, judgeTotals, verdictOf } from './result.js';
-import { formatDuration } from '../format.js';
+import { formatDuration } from '../shared/format.js';
 import { MAX_REPORT_BYTES, reportOutput } from '../report/report-output.js';
 import { code, escapeText, table } from '../report/markdown.js';
 

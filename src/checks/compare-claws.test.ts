@@ -5,7 +5,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { sealKey } from '../seal.js';
+import { sealKey } from '../shared/seal.js';
 import type { Check, CheckSuite, CompareAssertion } from './check.js';
 import { compareClaws, firstCompare, oneClawRefusal } from './compare-claws.js';
 import { Judge } from './judge.js';

@@ -7,8 +7,8 @@
 // answer, or names no reply, makes the comparison an error for every Claw in it, never a pass.
 // The replies are untrusted material: they go to the judge only inside promptfoo's prompt, each
 // capped, and what comes back is read as an index and nothing else.
-import type { Logger } from '../clock.js';
-import { clip } from '../format.js';
+import type { Logger } from '../shared/clock.js';
+import { clip } from '../shared/format.js';
 import type { Check, CheckSuite, CompareAssertion } from './check.js';
 import { type Judge, capText } from './judge.js';
 import type { JudgeSpec } from './judge-spec.js';

@@ -3,8 +3,8 @@
 // every time are asked fewer times), how long they take at the team's limit (the rate-limit
 // headers' when seen, the documented default before), and what the suite can find (the power line).
 import { type Detectable, referenceProfile } from '../compare/index.js';
-import type { Logger } from '../clock.js';
-import { formatDuration } from '../format.js';
+import type { Logger } from '../shared/clock.js';
+import { formatDuration } from '../shared/format.js';
 import type { CheckSuite } from './check.js';
 import { MIN_OWN_ALONE, MIN_OWN_TOGETHER } from './informs.js';
 

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type Harness, setup } from '../../test/support/setup.ts';
 import { deployClaw } from '../deploy/deploy.js';
 import { policy } from '../../test/support/setup.ts';
-import { statusClassifier } from '../status.js';
+import { statusClassifier } from '../shared/status.js';
 import { runChecks } from './gate.js';
 import { parseChecks } from './load.js';
 

@@ -7,14 +7,14 @@
 // costs one attempt's timeout, not one per check: its other checks are errors at once. The log
 // gets a line per check as it ends, and a cancel returns what is known, so it can be reported.
 import { ApiError } from '../api/errors.js';
-import { CONCURRENCY, mapWithConcurrency } from '../concurrency.js';
-import type { RunContext } from '../context.js';
+import { CONCURRENCY, mapWithConcurrency } from '../shared/concurrency.js';
+import type { RunContext } from '../api/context.js';
 import { askClaw } from '../conversation/ask.js';
 import { type ReplyInterval, ReplyTimes, intervalMedian } from '../conversation/reply-times.js';
-import { CancelledError, errorMessage } from '../errors.js';
+import { CancelledError, errorMessage } from '../shared/errors.js';
 import { noCheckFor } from './claws-filter.js';
-import { clip, counted, formatDuration } from '../format.js';
-import type { Classifier } from '../status.js';
+import { clip, counted, formatDuration } from '../shared/format.js';
+import type { Classifier } from '../shared/status.js';
 import type { GradedAssertion, RecipeAssertion } from './assertions.js';
 import type { Exchange, Judge } from './judge.js';
 import type { JudgeSpec } from './judge-spec.js';

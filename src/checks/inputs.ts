@@ -1,6 +1,6 @@
 // The checks feature's inputs (the checks file, its reports, the judge's cache, the comparison's baseline): one row each (input-row.ts).
-import type { InputRow } from '../input-row.js';
-import { parseCount, parseEnum } from '../parse.js';
+import type { InputRow } from '../shared/input-row.js';
+import { parseCount, parseEnum } from '../shared/parse.js';
 import { SHOW_ANSWERS, type ShowAnswers } from './answers.js';
 
 export const CHECKS_INPUTS = [

@@ -1,10 +1,10 @@
 // The two kinds of judge behind Judge: an OpenAI-compatible endpoint (its own transport and key),
 // or a grader Claw asked through the chat API (the team's budget and pacing, like any conversation).
 import type { ChatCompletions } from '../api/chat-completions.js';
-import type { RunContext } from '../context.js';
+import type { RunContext } from '../api/context.js';
 import { askClaw } from '../conversation/ask.js';
-import { clip } from '../format.js';
-import type { Classifier } from '../status.js';
+import { clip } from '../shared/format.js';
+import type { Classifier } from '../shared/status.js';
 import type { JudgeBackend } from './judge.js';
 import { type ClawJudgeSpec, type EndpointJudgeSpec, judgeIdentity } from './judge-spec.js';
 

@@ -12,7 +12,7 @@ import { readJson } from '../api/json.js';
 import { isObject } from '../api/shapes.js';
 import { writeOutputFile } from '../config/output-file.js';
 import { placeProblem } from '../config/place.js';
-import type { SealKey } from '../seal.js';
+import type { SealKey } from '../shared/seal.js';
 
 export interface CachedVerdict {
   /** The judge's JSON answer, as it was read. */

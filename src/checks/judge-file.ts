@@ -3,8 +3,8 @@
 // an unset variable is a mistake in the file, named with its line, before any request.
 import { isMap } from 'yaml';
 import { type Entry, YamlFile } from '../config/yaml-file.js';
-import { ID_EXPECTED, isValidId } from '../identifiers.js';
-import { readSecureUrl, withoutUserinfo } from '../url.js';
+import { ID_EXPECTED, isValidId } from '../shared/identifiers.js';
+import { readSecureUrl, withoutUserinfo } from '../shared/url.js';
 import { forkRefusal } from '../config/fork.js';
 import type { JudgeSpec } from './judge-spec.js';
 

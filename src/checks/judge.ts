@@ -9,8 +9,8 @@
 // quota takes the judge out for the run.
 import { createHash } from 'node:crypto';
 import { ApiError } from '../api/errors.js';
-import { CancelledError, errorMessage } from '../errors.js';
-import { clip } from '../format.js';
+import { CancelledError, errorMessage } from '../shared/errors.js';
+import { clip } from '../shared/format.js';
 import { FACTUALITY_CATEGORIES, type GradedAssertion, type RecipeAssertion, isRecipe } from './assertions.js';
 import { jsonValuesIn, lastJsonObject, wholeJsonObject } from './json-in-text.js';
 import type { VerdictCache } from './judge-cache.js';

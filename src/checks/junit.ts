@@ -3,8 +3,8 @@
 // an <error>. Replies are untrusted: every text is escaped, and characters XML 1.0 forbids
 // (controls, lone surrogates, U+FFFE/U+FFFF) are replaced, so the file stays well formed.
 import { writeOutputFile } from '../config/output-file.js';
-import { counted } from '../format.js';
-import { escapeXml } from '../markup.js';
+import { counted } from '../shared/format.js';
+import { escapeXml } from '../shared/markup.js';
 import { type CheckEntry, type ChecksResult, attemptLabel, failingReply, failureText } from './result.js';
 
 /** The judge's work on a check, as JUnit properties. */

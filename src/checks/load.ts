@@ -1,7 +1,7 @@
 // Reads a checks file: a promptfoo config goes to its own reader, any other file to the native one.
 // The one place that knows both readers; each builds the same CheckSuite (check.ts).
 import { YamlFile } from '../config/yaml-file.js';
-import { ACTION_WORDS, type Words } from '../words.js';
+import { ACTION_WORDS, type Words } from '../shared/words.js';
 import { type CheckSuite, MAX_CHECKS } from './check.js';
 import { isPromptfooConfig, readPromptfooConfig } from './promptfoo/config.js';
 import { readChecks } from './suite.js';

@@ -6,7 +6,7 @@
 // Read back as untrusted text: bounded in bytes, parsed as JSON in linear time, every field checked
 // by what is allowed; any mistake refuses the whole run (the gate asks the live Claw instead).
 import { createHash } from 'node:crypto';
-import { isValidId } from '../identifiers.js';
+import { isValidId } from '../shared/identifiers.js';
 import type { CheckSuite } from './check.js';
 import { MAX_CHECKS, MAX_REPEAT } from './check.js';
 import { judgeIdentity } from './judge-spec.js';

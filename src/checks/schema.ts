@@ -4,7 +4,7 @@
 // backtrack for ever. A pattern RE2 cannot run is refused, naming the pattern.
 import { Ajv, type CodeOptions } from 'ajv';
 import { RE2JS } from 're2js';
-import { patternProblem } from '../pattern.js';
+import { patternProblem } from '../shared/pattern.js';
 
 export interface SchemaCheck {
   /** The schema as written, for messages. */

@@ -19,7 +19,7 @@ import {
   measured,
 } from './assertions.js';
 import type { Script, ScriptResult, ScriptRunner } from './script.js';
-import { clip } from '../format.js';
+import { clip } from '../shared/format.js';
 import type { ReplyLatency } from '../conversation/ask.js';
 
 /** What promptfoo adds to any assertion. */

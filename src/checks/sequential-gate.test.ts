@@ -3,7 +3,7 @@
 // first decisive look its verdict, the run stopped once every pair has decided.
 import { describe, expect, it } from 'vitest';
 import { lookLevels } from '../compare/index.js';
-import type { Logger } from '../clock.js';
+import type { Logger } from '../shared/clock.js';
 import type { Compared, RunSide } from './comparison.js';
 import type { CheckEntry } from './result.js';
 import { LiveSequential } from './sequential-gate.js';

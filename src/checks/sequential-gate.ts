@@ -2,7 +2,7 @@
 // candidate's rounds against the baseline's answers, matched question by question to the repeats
 // both sides made, at each look's share of the level; the verdict at the end at the level left.
 import { DEFAULT_LEVEL, type Stop, decisive, lookLevels } from '../compare/index.js';
-import type { Logger } from '../clock.js';
+import type { Logger } from '../shared/clock.js';
 import type { BehaviourGate, Compared, RunSide } from './comparison.js';
 import type { CheckEntry, Rounds } from './result.js';
 

@@ -2,9 +2,9 @@
 // request; every mistake is one error naming the file, the line, the key and what was expected.
 import type { Node } from 'yaml';
 import { type Entry, YamlFile } from '../config/yaml-file.js';
-import { aType } from '../format.js';
-import { nearest } from '../nearest.js';
-import { ID_EXPECTED, isValidId } from '../identifiers.js';
+import { aType } from '../shared/format.js';
+import { nearest } from '../shared/nearest.js';
+import { ID_EXPECTED, isValidId } from '../shared/identifiers.js';
 import { ASSERTION_TYPES, type Assertion } from './assertions.js';
 import { familyOf } from './assertion-types/registry.js';
 import { JUDGE_EXPECTED, readJudge } from './judge-file.js';

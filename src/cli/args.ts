@@ -4,12 +4,12 @@
 // exactly as the action reads its inputs: one reader, two sources. The key never comes from a flag; a flag is given once; a flag the command
 // line cannot honour (it needs the GitHub run around it) is refused, never ignored. Every refusal
 // is one line naming the flag, and the nearest real one when it looks like a typo.
-import { nearest } from '../nearest.js';
-import { InputError } from '../errors.js';
-import { INPUTS, inputDefault } from '../inputs.js';
-import { COMMANDS } from '../run.js';
-import type { InputReader } from '../settings.js';
-import type { Words } from '../words.js';
+import { nearest } from '../shared/nearest.js';
+import { InputError } from '../shared/errors.js';
+import { INPUTS, inputDefault } from '../contract/inputs.js';
+import { COMMANDS } from '../core/run.js';
+import type { InputReader } from '../contract/settings.js';
+import type { Words } from '../shared/words.js';
 
 /** The environment variables the key is read from, in order. */
 export const KEY_VARIABLES = ['CLAW_DEPLOY_API_KEY', 'AMS_API_KEY'] as const;

@@ -4,8 +4,8 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { explainErrorResponse } from '../api/errors.js';
-import { INPUTS } from '../inputs.js';
-import { COMMANDS, readSettings } from '../run.js';
+import { INPUTS } from '../contract/inputs.js';
+import { COMMANDS, readSettings } from '../core/run.js';
 import { ACTION_ONLY, checkCommand, cliReader, cliWords, nearest, parseCli, wantsHelp } from './args.js';
 import { commandFlags, commandHelp } from './help.js';
 import { Output, jsonResult } from './output.js';

@@ -2,9 +2,9 @@
 // input rows that action.yml is generated from: a command's help lists the flags its definition
 // reads, in their rows' groups, each with its row's words (the command's own, where the row has
 // them) and default.
-import type { CommandDefinition } from '../command.js';
-import { COMMON_INPUTS, GROUPS, INPUTS, type InputSpec } from '../inputs.js';
-import { COMMANDS } from '../run.js';
+import type { CommandDefinition } from '../contract/command.js';
+import { COMMON_INPUTS, GROUPS, INPUTS, type InputSpec } from '../contract/inputs.js';
+import { COMMANDS } from '../core/run.js';
 import { ACTION_ONLY, BASE_URL_VARIABLE, KEY_VARIABLES } from './args.js';
 import { EXIT_TABLE } from './exit-codes.js';
 import { wrapColumns } from './terminal.js';

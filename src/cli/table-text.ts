@@ -1,7 +1,7 @@
 // A command's table in the terminal (a `table` view: the deployments command's rows): its title, a
 // head and the rows, each column as wide as its widest cell. Every cell passes terminalLine (the
 // service's words were redacted and cut before): nothing it sends reaches the terminal as a control.
-import type { ResultView } from '../command.js';
+import type { ResultView } from '../contract/command.js';
 import { columnsOf, terminalLine } from './terminal.js';
 
 /** The table drawn: an empty cell is a dash, each cut to its column's `max`. */

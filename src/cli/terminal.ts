@@ -2,8 +2,8 @@
 // passes through `terminalLine`, so nothing the service sends can move the cursor, recolour the
 // screen or hide text: control characters (ESC among them) are shown as visible escapes, `\x1b[`
 // as text. Colour and the live line are the tool's own, and only on a TTY without NO_COLOR.
-import type { Logger } from '../clock.js';
-import { clip } from '../format.js';
+import type { Logger } from '../shared/clock.js';
+import { clip } from '../shared/format.js';
 import { MAX_LOG_LINE } from '../report/log-line.js';
 
 /* eslint-disable no-control-regex */

@@ -2,7 +2,7 @@
 // interval and its one-sided 95% bounds, the p-values each way against the tolerance, and what
 // blocks a verdict (missing data, a judge change). The verdicts and the corrections for many
 // metrics are decided in engine.ts.
-import { clip, flattenControls } from '../format.js';
+import { clip, flattenControls } from '../shared/format.js';
 import { pooledDifference, stratifiedDifference } from './binary.js';
 import { binomialAtMostAll, hypergeometricExactly } from './distributions.js';
 import { type TimedStratum, quantile, stratifiedShift } from './rank.js';

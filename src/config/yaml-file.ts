@@ -20,11 +20,11 @@ import {
   parseDocument,
   visit,
 } from 'yaml';
-import { InputError } from '../errors.js';
-import { sentence } from '../format.js';
+import { InputError } from '../shared/errors.js';
+import { sentence } from '../shared/format.js';
 import { placeProblem } from './place.js';
-import { ParseError, parseDuration } from '../parse.js';
-import { ACTION_WORDS, type Words } from '../words.js';
+import { ParseError, parseDuration } from '../shared/parse.js';
+import { ACTION_WORDS, type Words } from '../shared/words.js';
 
 /** The most bytes a file of the user's may hold: far more than any checks file or manifest needs. */
 export const MAX_FILE_BYTES = 4 * 1024 * 1024;

@@ -3,7 +3,7 @@
 // the simulator and the client share one fake clock, so no figure depends on the machine.
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Harness, setup } from '../../test/support/setup.ts';
-import { statusClassifier } from '../status.js';
+import { statusClassifier } from '../shared/status.js';
 import { behavingClaw } from '../../test/sim/behaviour.ts';
 import { seededUniform } from '../compare/distributions.js';
 import { FIRST_TASK_POLL_MS, askClaw, taskPollDelay } from './ask.js';

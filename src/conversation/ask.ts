@@ -6,10 +6,10 @@
 // Retry-After or retries before sending. A task is followed on a schedule of its own, short at
 // first and backing off to the user's poll interval, so the bound stays a small part of the figure.
 import { type Json, describeBody, echoes, readReply } from '../api/shapes.js';
-import type { RunContext } from '../context.js';
-import type { Logger } from '../clock.js';
-import { pollEvery } from '../poll.js';
-import type { Classifier } from '../status.js';
+import type { RunContext } from '../api/context.js';
+import type { Logger } from '../shared/clock.js';
+import { pollEvery } from '../api/poll.js';
+import type { Classifier } from '../shared/status.js';
 import type { ExchangeTiming } from '../api/transport.js';
 import { MIN_PLANNED, type ReplyTimes, nextPlannedPoll } from './reply-times.js';
 

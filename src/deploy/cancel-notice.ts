@@ -2,7 +2,7 @@
 // on the service which goes on when the run stops: a deployment (deploy, wait, apply) or a
 // rollback. Each such command's definition names its notice; every other command stops and
 // reports what is known (the command line's own words). A rollback is named only where one happens.
-import type { RollbackTrigger } from '../status.js';
+import type { RollbackTrigger } from '../shared/status.js';
 
 /** deploy, wait, apply: the deployment goes on; what follows it or undoes it, or the rollback that happens. */
 export function deployingCancel(

@@ -1,13 +1,13 @@
 // A trigger refused because the Claw is already deploying (409): find the deployment in the way,
 // then fail at once (`on-conflict: fail`) or follow it to a final status under the run's deadline
 // and trigger again as a new write (`wait`). Deploy and the fleet both trigger through here.
-import { wordsOf } from '../words.js';
+import { wordsOf } from '../shared/words.js';
 import type { Deployment, TriggerInput } from '../api/client.js';
 import { ApiError, ConflictError } from '../api/errors.js';
-import type { RunContext } from '../context.js';
-import { formatDuration } from '../format.js';
-import { pollEvery } from '../poll.js';
-import type { Classifier } from '../status.js';
+import type { RunContext } from '../api/context.js';
+import { formatDuration } from '../shared/format.js';
+import { pollEvery } from '../api/poll.js';
+import type { Classifier } from '../shared/status.js';
 import { type TimelineEntry, waitForFinalStatus } from './wait.js';
 
 export const ON_CONFLICT = ['wait', 'fail'] as const;

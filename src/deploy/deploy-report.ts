@@ -1,7 +1,7 @@
 // A deploy, wait or rollback result as the action's outputs and its job summary.
 import type { DeployResult } from './deploy.js';
-import { describeClass } from '../status.js';
-import { formatDuration } from '../format.js';
+import { describeClass } from '../shared/status.js';
+import { formatDuration } from '../shared/format.js';
 import { code, escapeText, link, table } from '../report/markdown.js';
 
 /** Every deploy output, always set (empty when it does not apply), so later steps can rely on them. */

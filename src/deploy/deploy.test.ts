@@ -60,7 +60,7 @@ describe('deployClaw', () => {
   it('reads the user status words', async () => {
     h = await setup();
     h.sim.addClaw('c1', { plan: [['warming', 5000], ['shipped']] });
-    const { statusClassifier } = await import('../status.js');
+    const { statusClassifier } = await import('../shared/status.js');
     const result = await deploy(h, { classify: statusClassifier({ success: ['shipped'] }) });
     expect(result.outcome).toBe('succeeded');
   });

@@ -1,13 +1,13 @@
 // The deploy, wait and rollback commands: trigger → wait → roll back when the policy says so.
-import { wordsOf } from '../words.js';
+import { wordsOf } from '../shared/words.js';
 import type { Json } from '../api/shapes.js';
 import { ApiError } from '../api/errors.js';
-import { CancelledError, errorMessage } from '../errors.js';
-import { formatDuration } from '../format.js';
+import { CancelledError, errorMessage } from '../shared/errors.js';
+import { formatDuration } from '../shared/format.js';
 
 import { type RollbackResult, rollBack } from './rollback.js';
-import { type Classifier, type RollbackTrigger, describeClass } from '../status.js';
-import type { RunContext } from '../context.js';
+import { type Classifier, type RollbackTrigger, describeClass } from '../shared/status.js';
+import type { RunContext } from '../api/context.js';
 import type { DeploymentHistory } from './history.js';
 import type { CheckEntry, ChecksResult, ChecksRunner } from '../checks/result.js';
 import { type BehaviourGate, type Compared, describeComparison } from '../checks/comparison.js';

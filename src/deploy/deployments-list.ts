@@ -2,12 +2,12 @@
 // page and bounded, joined with this tool's records of them on the history branch (or folder). The service's values are untrusted: each is read by its shape, cut
 // to one short line and redacted here, before any report escapes it for its medium.
 import type { AmsClient, Deployment } from '../api/client.js';
-import type { Clock, Logger } from '../clock.js';
-import { clip, flattenControls } from '../format.js';
+import type { Clock, Logger } from '../shared/clock.js';
+import { clip, flattenControls } from '../shared/format.js';
 import type { DeploymentRecord } from '../health/deployment-records.js';
 import { HealthHistory } from '../health/history.js';
 import { type HealthHost, hostError, isQuiet } from '../health/host.js';
-import type { SealKey } from '../seal.js';
+import type { SealKey } from '../shared/seal.js';
 
 /** The longest status or strategy kept from the service. */
 const MAX_WORD = 40;

@@ -7,7 +7,7 @@ import { behavingClaw, failsFirst, questionsFile } from '../../test/sim/behaviou
 import { compareRuns } from '../checks/comparison.js';
 import { runChecks } from '../checks/gate.js';
 import { parseChecks } from '../checks/load.js';
-import { statusClassifier } from '../status.js';
+import { statusClassifier } from '../shared/status.js';
 import { rolloutFleet } from './fleet.js';
 
 let h: Harness | undefined;

@@ -1,6 +1,6 @@
 // A fleet rollout as the action's outputs and its job summary.
 import { type FleetResult, tally } from './fleet.js';
-import { formatDuration } from '../format.js';
+import { formatDuration } from '../shared/format.js';
 import { reportOutput } from '../report/report-output.js';
 import { code, escapeText, table } from '../report/markdown.js';
 

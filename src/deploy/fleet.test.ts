@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Plan, SimOptions } from '../../test/sim/server.ts';
 import { type Harness, policy, setup, timeout } from '../../test/support/setup.ts';
-import type { Share } from '../share.js';
+import type { Share } from '../shared/share.js';
 import type { Policy } from './deploy.js';
 import { type FleetRequest, planWaves, rolloutFleet } from './fleet.js';
 

@@ -2,25 +2,25 @@
 // deployments (one write at a time, paced), follows them all with one list request per round,
 // then bakes: the Claws deployed so far must stay healthy for `bake`. Too many failures, or a
 // pause, halt the rollout; what this run deployed is then rolled back, latest wave first.
-import { wordsOf } from '../words.js';
+import { wordsOf } from '../shared/words.js';
 import type { Deployment } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
-import type { Logger } from '../clock.js';
-import { CancelledError, errorMessage } from '../errors.js';
-import { formatDuration } from '../format.js';
-import { type Share, shareOf } from '../share.js';
-import { CONCURRENCY, mapWithConcurrency } from '../concurrency.js';
+import type { Logger } from '../shared/clock.js';
+import { CancelledError, errorMessage } from '../shared/errors.js';
+import { formatDuration } from '../shared/format.js';
+import { type Share, shareOf } from '../shared/share.js';
+import { CONCURRENCY, mapWithConcurrency } from '../shared/concurrency.js';
 import { checkClaw } from '../health/health.js';
-import type { ReplyPattern } from '../pattern.js';
+import type { ReplyPattern } from '../shared/pattern.js';
 import type { Json } from '../api/shapes.js';
-import { pollEvery } from '../poll.js';
+import { pollEvery } from '../api/poll.js';
 import { type CheckEntry, type ChecksResult, describeFailedChecks } from '../checks/result.js';
 import { type ClawComparison, describeComparison, entriesOf, gateFails, worstBehaviour } from '../checks/comparison.js';
 import { triggerPastConflicts } from './conflict.js';
 import { type Expectation, nextPollDelay } from './history.js';
 import { CANCEL_ROLLBACK_MS, type CommandDeps, type Outcome, type Policy, rollsBack } from './deploy.js';
 import { rollBack } from './rollback.js';
-import { describeClass } from '../status.js';
+import { describeClass } from '../shared/status.js';
 import { deploymentOutcome } from './wait.js';
 
 export type FleetOutcome = Exclude<Outcome, 'triggered'> | 'skipped';

@@ -3,7 +3,7 @@
 // repository's environments page and pull requests show what is live. The definition declares it
 // (`action.around`); main.ts runs it as it runs any definition's part, without naming it, and gives
 // it GitHub's Deployments (github/deployments.ts) through the plain interface declared here.
-import type { DeploymentState } from '../workflow-run.js';
+import type { DeploymentState } from '../shared/workflow-run.js';
 
 /** One GitHub Deployment in an environment, as the action makes it: quiet after its first failure. */
 export interface GitHubDeploymentHost {

@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Harness, policy, setup } from '../../test/support/setup.ts';
 import { toDeployment } from '../api/client.js';
-import { statusClassifier } from '../status.js';
+import { statusClassifier } from '../shared/status.js';
 import { deployClaw } from './deploy.js';
 import { DeploymentHistory, type Expectation, nextPollDelay, successfulDurations } from './history.js';
 

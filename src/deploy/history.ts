@@ -4,9 +4,9 @@
 import type { AmsClient, Deployment } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
 import { readTime } from '../api/shapes.js';
-import type { Logger } from '../clock.js';
-import { formatDuration } from '../format.js';
-import type { Classifier } from '../status.js';
+import type { Logger } from '../shared/clock.js';
+import { formatDuration } from '../shared/format.js';
+import type { Classifier } from '../shared/status.js';
 
 /** What a Claw's history says of its deployments' durations. */
 export interface Expectation {

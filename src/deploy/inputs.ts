@@ -1,5 +1,5 @@
 // The deploy feature's inputs (wait, rollback, fleets, the trigger): one row each (input-row.ts).
-import type { InputRow } from '../input-row.js';
+import type { InputRow } from '../shared/input-row.js';
 import {
   ParseError,
   parseBoolean,
@@ -10,9 +10,9 @@ import {
   parseShare,
   parseStatusWords,
   parseWord,
-} from '../parse.js';
-import type { Share } from '../share.js';
-import { ROLLBACK_TRIGGERS } from '../status.js';
+} from '../shared/parse.js';
+import type { Share } from '../shared/share.js';
+import { ROLLBACK_TRIGGERS } from '../shared/status.js';
 import { ON_CONFLICT } from './conflict.js';
 
 function parsePayload(value: string): Record<string, unknown> {

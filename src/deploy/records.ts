@@ -1,11 +1,11 @@
 // What a run's deployments leave on the history branch: one record per deployment this run made
 // or rolled back (a single deploy, each Claw of a fleet, the rollback command), from the results
-// the commands already return. Pure: the run's facts in, the records out; deploy/command.ts writes
+// the commands already return. Pure: the run's facts in, the records out; commands/deploy.ts writes
 // them (health/deployment-log.ts). A deployment never triggered, or one the run did not wait for,
 // has no outcome yet and no record; `wait` does not know the Claw and records nothing.
 import type { Compared } from '../checks/comparison.js';
 import type { ClawComparison } from '../checks/comparison.js';
-import { isValidId } from '../identifiers.js';
+import { isValidId } from '../shared/identifiers.js';
 import {
   type DeploymentOutcome,
   type DeploymentRecord,

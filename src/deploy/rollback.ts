@@ -1,12 +1,12 @@
 // Rolling a deployment back exactly once, and waiting for the rollback in either form the
 // service may use: a new deployment to follow, or the original moving to `rolled_back`.
 import { ApiError } from '../api/errors.js';
-import { CancelledError, errorMessage } from '../errors.js';
-import type { StatusClass } from '../status.js';
-import type { RunContext } from '../context.js';
+import { CancelledError, errorMessage } from '../shared/errors.js';
+import type { StatusClass } from '../shared/status.js';
+import type { RunContext } from '../api/context.js';
 import type { Deployment } from '../api/client.js';
 import { type TimelineEntry, type WaitOutcome, waitForFinalStatus } from './wait.js';
-import type { Classifier } from '../status.js';
+import type { Classifier } from '../shared/status.js';
 
 export interface RollbackResult {
   /** The deployment that carries the rollback: a new one, or the original. */

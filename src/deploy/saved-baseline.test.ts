@@ -7,11 +7,11 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseChecks } from '../checks/load.js';
 import { configHash, suiteHashes } from '../checks/saved-run.js';
-import { systemClock } from '../clock.js';
+import { systemClock } from '../shared/clock.js';
 import { folderHealthHost } from '../health/folder-host.js';
 import { keepSavedRun } from '../health/saved-runs.js';
-import { stateSealKey } from '../seal.js';
-import { statusClassifier } from '../status.js';
+import { stateSealKey } from '../shared/seal.js';
+import { statusClassifier } from '../shared/status.js';
 import { savedBaseline } from './saved-baseline.js';
 
 const suite = parseChecks(

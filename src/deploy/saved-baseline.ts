@@ -4,14 +4,14 @@
 // the deployment it was run on, with the same configuration, young enough); otherwise the gate asks
 // the live Claw before the trigger, as `baseline: before` does, and says once why. After a gate
 // that succeeded, the deployed version's run is saved for the next one.
-import type { RunContext } from '../context.js';
+import type { RunContext } from '../api/context.js';
 import type { CheckSuite } from '../checks/check.js';
 import type { ChecksResult } from '../checks/result.js';
 import { type SavedGateRun, configHash, savedRunProblem, suiteHashes } from '../checks/saved-run.js';
-import { CancelledError, errorMessage } from '../errors.js';
-import { clip, formatDuration } from '../format.js';
+import { CancelledError, errorMessage } from '../shared/errors.js';
+import { clip, formatDuration } from '../shared/format.js';
 import { keepSavedRun, readSavedRun } from '../health/saved-runs.js';
-import { type SealKey, stateSealKey } from '../seal.js';
+import { type SealKey, stateSealKey } from '../shared/seal.js';
 import type { HealthHost } from '../health/host.js';
 import type { DeployResult } from './deploy.js';
 

@@ -1,7 +1,7 @@
 // The settling's decisions as a table: every row is what the wait, the checks and the comparison
 // found, the rollback rules and fail-on, and what is decided: the outcome, the rollback, the message.
 import { describe, expect, it } from 'vitest';
-import { ACTION_WORDS } from '../words.js';
+import { ACTION_WORDS } from '../shared/words.js';
 import type { CheckEntry, ChecksResult } from '../checks/result.js';
 import type { ComparisonFailOn, Compared } from '../checks/comparison.js';
 import type { Verdict } from '../compare/index.js';

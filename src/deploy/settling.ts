@@ -2,9 +2,9 @@
 // the comparison found, the outcome, whether to roll back, and the step's message. Pure, so every
 // case is one row of a table test; the executor (`settle` in deploy.ts) waits, runs the checks,
 // rolls back and reports what this returns.
-import type { Words } from '../words.js';
-import { formatDuration } from '../format.js';
-import type { RollbackTrigger } from '../status.js';
+import type { Words } from '../shared/words.js';
+import { formatDuration } from '../shared/format.js';
+import type { RollbackTrigger } from '../shared/status.js';
 import { type ChecksResult, describeFailedChecks } from '../checks/result.js';
 import { type ComparisonFailOn, type Compared, describeComparison, gateFails } from '../checks/comparison.js';
 import type { Waited } from './conflict.js';

@@ -1,12 +1,12 @@
 // Polls one deployment until its status is final, the deadline passes, or the run is cancelled.
-import { wordsOf } from '../words.js';
+import { wordsOf } from '../shared/words.js';
 import type { Deployment } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
-import type { RunContext } from '../context.js';
-import { formatDuration } from '../format.js';
-import { pollEvery } from '../poll.js';
+import type { RunContext } from '../api/context.js';
+import { formatDuration } from '../shared/format.js';
+import { pollEvery } from '../api/poll.js';
 import { type DeploymentHistory, type Expectation, nextPollDelay } from './history.js';
-import { type Classifier, type StatusClass, describeClass } from '../status.js';
+import { type Classifier, type StatusClass, describeClass } from '../shared/status.js';
 
 export type WaitOutcome = 'succeeded' | 'failed' | 'paused' | 'timed-out';
 

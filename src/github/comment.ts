@@ -2,7 +2,7 @@
 // updated, never duplicated; only a comment this action's identity wrote is ever edited (own.ts).
 // Every page of the comments is read. A failure here is one warning naming its cause, never the
 // step's failure.
-import { clip } from '../format.js';
+import { clip } from '../shared/format.js';
 import type { GitHubConnection } from './connection.js';
 import { type Found, findOwnComment } from './own.js';
 

@@ -4,7 +4,7 @@
 import { httpClientFetch } from '../api/http.js';
 import { type Limits, withinLimits } from './limits.js';
 import { Identity, type Octokit } from './own.js';
-import type { GitHubRun } from '../workflow-run.js';
+import type { GitHubRun } from '../shared/workflow-run.js';
 
 export interface GitHubConnection {
   run: GitHubRun;

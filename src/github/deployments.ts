@@ -1,10 +1,10 @@
 // Mirrors the step into GitHub's Deployments (opt-in with `environment`), so the repository's
 // environments page and pull requests show what is live. Called from main.ts and post.ts only.
 // A failure here is one warning naming its cause; it never changes the Claw's outcome.
-import { clip } from '../format.js';
-import { httpUrl } from '../identifiers.js';
+import { clip } from '../shared/format.js';
+import { httpUrl } from '../shared/identifiers.js';
 import { httpClientFetch } from '../api/http.js';
-import { type DeploymentState, type GitHubRun, runUrl } from '../workflow-run.js';
+import { type DeploymentState, type GitHubRun, runUrl } from '../shared/workflow-run.js';
 
 export interface MirrorOptions {
   token: string;

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import type { BranchFile, FileChange, HealthHost, HistoryBranch, IncidentIssue, IssueHost } from '../health/host.js';
 import type { GitHubConnection } from './connection.js';
 import type { Authored } from './own.js';
-import { runUrl } from '../workflow-run.js';
+import { runUrl } from '../shared/workflow-run.js';
 
 /** GitHub's answer to a ref update that is not a fast forward, or a branch created meanwhile. */
 const MOVED = /not a fast forward|reference already exists/i;

@@ -3,7 +3,7 @@
 // unanswered at the deadline stops every GitHub call after it. One warning says why, once; the
 // calls refused after it throw a quiet error (`quiet: true`: already said) that callers pass over.
 // Trying again while GitHub says to wait only lengthens the wait, and every try is one more warning.
-import { clip, formatDuration } from '../format.js';
+import { clip, formatDuration } from '../shared/format.js';
 import type { Octokit } from './own.js';
 
 export interface Limits {

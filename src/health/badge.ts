@@ -1,7 +1,7 @@
 // SVG badges for a README, in the familiar two-part form: a label and a message on a colour that
 // says how things are. Self-contained (no fonts or images from elsewhere); every value escaped.
 import { type ClawStatus, percent } from './uptime.js';
-import { escapeHtml } from '../markup.js';
+import { escapeHtml } from '../shared/markup.js';
 
 const COLOURS = { up: '#1a7f37', down: '#cf222e', unknown: '#59636e', label: '#444d56' } as const;
 const MAX_LABEL = 40;

@@ -5,8 +5,8 @@
 // appends to what is there now. history.ts reads them back (HistoryView.deployments). The parts
 // appended to are the ones the sealed index names (store-index.ts), and the commit writes the index
 // again: a pushed part, however it is named, is neither written over nor read first.
-import type { Clock, Logger } from '../clock.js';
-import type { SealKey } from '../seal.js';
+import type { Clock, Logger } from '../shared/clock.js';
+import type { SealKey } from '../shared/seal.js';
 import {
   DEPLOYMENTS_DIR,
   type DeploymentRecord,

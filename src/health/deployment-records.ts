@@ -1,7 +1,7 @@
 // One line per deployment this action made or rolled back, for the figures teams track (dora.ts)
 // and for naming a suspect when behaviour changes. The lines come back from a branch anyone with
 // push access can write: each is validated field by field and one bad line costs only itself.
-import { isValidId } from '../identifiers.js';
+import { isValidId } from '../shared/identifiers.js';
 import { readTime, runId } from './records.js';
 
 /** How a deployment ended, as this action saw it. */

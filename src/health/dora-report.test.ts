@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { doraReport } from './dora.js';
 import type { DeploymentRecord } from './deployment-records.js';
 import { doraCells, doraJson, doraSection, doraSummary, doraText } from './dora-report.js';
-import { escapeHtml } from '../markup.js';
+import { escapeHtml } from '../shared/markup.js';
 
 const DAY = 24 * 3600_000;
 const NOW = Date.parse('2026-11-28T12:00:00Z');

@@ -3,7 +3,7 @@
 // command line's text. Every rate is shown with its numerator and denominator; an open recovery is
 // counted as open, never as a time.
 import type { DoraFigures, DoraReport } from './dora.js';
-import { formatDuration } from '../format.js';
+import { formatDuration } from '../shared/format.js';
 import { code, table } from '../report/markdown.js';
 
 /** The most bytes status.json's `dora` takes: past it, Claws are left out (`clawsLeftOut`), the overall figures never. */

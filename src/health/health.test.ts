@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ALL_SCOPES } from '../../test/sim/server.ts';
 import { type Harness, setup, timeout } from '../../test/support/setup.ts';
 import type { CheckEntry, ChecksResult } from '../checks/result.js';
-import { statusClassifier } from '../status.js';
+import { statusClassifier } from '../shared/status.js';
 import { type HealthRequest, checkHealth } from './health.js';
 import { clawVerdict } from './verdict.js';
 

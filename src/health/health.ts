@@ -1,15 +1,15 @@
 // The health command: each Claw's verdict from its record, and optionally a chat probe.
 import type { Claw } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
-import { CancelledError, errorMessage } from '../errors.js';
-import { formatDuration } from '../format.js';
-import { ID_EXPECTED, isValidId } from '../identifiers.js';
-import type { Classifier } from '../status.js';
-import type { RunContext } from '../context.js';
-import type { ReplyPattern } from '../pattern.js';
+import { CancelledError, errorMessage } from '../shared/errors.js';
+import { formatDuration } from '../shared/format.js';
+import { ID_EXPECTED, isValidId } from '../shared/identifiers.js';
+import type { Classifier } from '../shared/status.js';
+import type { RunContext } from '../api/context.js';
+import type { ReplyPattern } from '../shared/pattern.js';
 import { runProbe } from './probe.js';
 import { type ChecksResult, type ChecksRunner, describeFailedChecks, verdictOf } from '../checks/result.js';
-import { CONCURRENCY, mapWithConcurrency } from '../concurrency.js';
+import { CONCURRENCY, mapWithConcurrency } from '../shared/concurrency.js';
 import { type Verdict, clawVerdict } from './verdict.js';
 
 /** Why a Claw is `unknown`: what stood between the run and an answer. */

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FakeClock } from '../../test/support/fake-clock.ts';
 import { RecordingLogger } from '../../test/support/setup.ts';
-import { sealKey } from '../seal.js';
+import { sealKey } from '../shared/seal.js';
 import type { DeploymentRecord } from './deployment-records.js';
 import { appendDeploymentRecords } from './deployment-log.js';
 import { folderHealthHost } from './folder-host.js';

@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { FakeClock } from '../../test/support/fake-clock.ts';
 import { RecordingLogger } from '../../test/support/setup.ts';
 import { gitBlobSha } from '../../test/support/own-parts.ts';
-import { sealKey } from '../seal.js';
+import { sealKey } from '../shared/seal.js';
 import { appendDeploymentRecords } from './deployment-log.js';
 import type { DeploymentRecord } from './deployment-records.js';
 import {

@@ -10,10 +10,10 @@
 // run ever writes is skipped unread, and only lines this action sealed, dated no later than now and
 // naming a Claw the service lists, are read as records. The deployment records (deployment-log.ts
 // writes them) are read here too, in their own folder and budget.
-import type { Clock, Logger } from '../clock.js';
-import { CancelledError } from '../errors.js';
+import type { Clock, Logger } from '../shared/clock.js';
+import { CancelledError } from '../shared/errors.js';
 import { WATCH_HISTORY_DAYS } from '../compare/watch.js';
-import type { SealKey } from '../seal.js';
+import type { SealKey } from '../shared/seal.js';
 import { type DeploymentRecord, deploymentKind, readDeploymentRecord } from './deployment-records.js';
 import type { BranchFile, BranchSnapshot, FileChange, HistoryBranch } from './host.js';
 import {

@@ -2,8 +2,8 @@
 // page in, and issues for incidents. The command never touches @actions/github; main.ts hands it
 // an implementation (src/github/health-host.ts), the command line a folder (health/folder-host.ts),
 // tests a fake over the fake GitHub API.
-import { errorMessage } from '../errors.js';
-import { clip } from '../format.js';
+import { errorMessage } from '../shared/errors.js';
+import { clip } from '../shared/format.js';
 
 /**
  * A failure the host has already reported (GitHub's calls stopped for the run: a rate limit, the

@@ -3,7 +3,7 @@
 // Plain data in; every value from the service or a Claw is escaped (replies as literal text), and
 // the caller passes the final text through the run's redactor. The body stays under GitHub's
 // 65,536 characters.
-import { clip, formatDuration } from '../format.js';
+import { clip, formatDuration } from '../shared/format.js';
 import { code, escapeText, link } from '../report/markdown.js';
 
 /** GitHub refuses issue bodies and comments past 65,536 characters; stay well below. */

@@ -3,9 +3,9 @@
 // label naming the subject, and the rules for reading issues anyone may have edited. Only a state
 // this action's identity sealed is read; the rest of an issue's body is never read back.
 import { createHash } from 'node:crypto';
-import { clip } from '../format.js';
-import { isValidId } from '../identifiers.js';
-import { type SealKey, readSealed, sealedMarker } from '../seal.js';
+import { clip } from '../shared/format.js';
+import { isValidId } from '../shared/identifiers.js';
+import { type SealKey, readSealed, sealedMarker } from '../shared/seal.js';
 import type { IncidentIssue } from './host.js';
 
 export const INCIDENT_LABEL = 'claw-incident';

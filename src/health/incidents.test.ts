@@ -2,7 +2,7 @@
 // what never does (unknown runs, another change of the same failure, a history that cannot be read).
 import { describe, expect, it } from 'vitest';
 import { RecordingLogger } from '../../test/support/setup.ts';
-import { readSealed, sealKey, stateSealKey } from '../seal.js';
+import { readSealed, sealKey, stateSealKey } from '../shared/seal.js';
 import type { IncidentIssue, IssueHost, NewIssue } from './host.js';
 import { type IncidentOptions, type Observation, trackIncidents } from './incidents.js';
 import type { ClawRecord, RunRecord } from './records.js';

@@ -9,8 +9,8 @@
 // does the writes. A failure to talk to GitHub is a warning, never the step's; a refused write (a
 // permission the token lacks) stops this run's issue writes after one warning. One run opens at
 // most `maxNew` issues; the others open on the next runs.
-import type { Logger } from '../clock.js';
-import type { SealKey } from '../seal.js';
+import type { Logger } from '../shared/clock.js';
+import type { SealKey } from '../shared/seal.js';
 import { type IncidentIssue, type IssueHost, hostError, isQuiet, isRefused } from './host.js';
 import {
   type IncidentOptions,

@@ -1,6 +1,6 @@
 // The health feature's inputs (the probe, incidents, history, the status page): one row each (input-row.ts).
-import type { InputRow } from '../input-row.js';
-import { parseBoolean } from '../parse.js';
+import type { InputRow } from '../shared/input-row.js';
+import { parseBoolean } from '../shared/parse.js';
 
 const OVER_TIME =
   "tunes health's incidents, history and status page, which keep their state on GitHub through the workflow's token: run health as the action for them";

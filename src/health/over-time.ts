@@ -2,13 +2,13 @@
 // this run's records and render the status page into the branch, in that order. Each part that
 // cannot talk to GitHub says so in one warning and the run still reports health; without a
 // readable history, incidents count this run only.
-import type { Clock, Logger } from '../clock.js';
+import type { Clock, Logger } from '../shared/clock.js';
 import { failingReply, failureText, verdictOf } from '../checks/result.js';
 import { DEFAULT_WINDOW_DAYS } from '../compare/index.js';
-import { clip } from '../format.js';
+import { clip } from '../shared/format.js';
 import { allBadge, clawBadge } from './badge.js';
 import { statusJson, statusPage } from './status-page.js';
-import type { SealKey } from '../seal.js';
+import type { SealKey } from '../shared/seal.js';
 import type { HealthEntry, HealthResult } from './health.js';
 import { HealthHistory, type HistoryView } from './history.js';
 import { type ClawWatch, deploymentRows, watchClaws } from './deployment-watch.js';

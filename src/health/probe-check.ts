@@ -3,7 +3,7 @@
 // run this as the checks file it runs.
 import type { Assertion } from '../checks/assertions.js';
 import { type CheckSuite, DEFAULT_CHECK_TIMEOUT_MS } from '../checks/check.js';
-import type { ReplyPattern } from '../pattern.js';
+import type { ReplyPattern } from '../shared/pattern.js';
 
 export function withProbe(
   suite: CheckSuite,

@@ -1,7 +1,7 @@
 // The chat probe: one message, and a regular expression the reply must match.
-import type { RunContext } from '../context.js';
-import type { ReplyPattern } from '../pattern.js';
-import type { Classifier } from '../status.js';
+import type { RunContext } from '../api/context.js';
+import type { ReplyPattern } from '../shared/pattern.js';
+import type { Classifier } from '../shared/status.js';
 import { askClaw } from '../conversation/ask.js';
 
 export interface ProbeResult {

@@ -2,7 +2,7 @@
 // service per run, and a daily aggregate per Claw once a day is over. The lines come back from a
 // branch anyone with push access can write, so every line read is validated field by field; a
 // line that fails is skipped (and counted for one warning), never a reason to rewrite the file.
-import { isValidId } from '../identifiers.js';
+import { isValidId } from '../shared/identifiers.js';
 
 export type RunStatus = 'healthy' | 'unhealthy' | 'unknown';
 const RUN_STATUSES: readonly RunStatus[] = ['healthy', 'unhealthy', 'unknown'];

@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MAX_SAVED_RUN_BYTES, type SavedGateRun } from '../checks/saved-run.js';
-import { systemClock, silentLogger } from '../clock.js';
-import { sealKey } from '../seal.js';
+import { systemClock, silentLogger } from '../shared/clock.js';
+import { sealKey } from '../shared/seal.js';
 import { folderHealthHost } from './folder-host.js';
 import { keepSavedRun, readSavedRun, savedRunPath } from './saved-runs.js';
 

@@ -5,8 +5,8 @@
 // the seal covers is still parsed as untrusted (checks/saved-run.ts). A run replayed from an older
 // commit of the same Claw verifies; the validity rule (its deployment, configuration and age) is
 // what keeps it from standing for another version.
-import type { Clock, Logger } from '../clock.js';
-import type { SealKey } from '../seal.js';
+import type { Clock, Logger } from '../shared/clock.js';
+import type { SealKey } from '../shared/seal.js';
 import { MAX_SAVED_RUN_BYTES, type SavedGateRun, parseSavedRun, savedRunJson } from '../checks/saved-run.js';
 import { type HistoryBranch, hostError, isQuiet } from './host.js';
 import { sealLine, unsealLine } from './sealed-line.js';

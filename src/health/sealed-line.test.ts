@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sealKey, stateSealKey } from '../seal.js';
+import { sealKey, stateSealKey } from '../shared/seal.js';
 import { resealOlder, sealLine, unsealLine } from './sealed-line.js';
 
 const REPO = 'octo/claws';

@@ -2,7 +2,7 @@
 // over the text before it (the seal of incident issues, keyed the same way). Anyone with push
 // access can write the branch; only a run holding the key can seal, so a line that does not
 // carry its seal is not this action's and is never read as a record.
-import { type SealKey, checkSeal, sealedMarker } from '../seal.js';
+import { type SealKey, checkSeal, sealedMarker } from '../shared/seal.js';
 
 /**
  * What a line is, bound into its seal: a health line never reads as a deployment record, and a

@@ -13,9 +13,9 @@ import {
   percent,
 } from './uptime.js';
 import { type DeploymentRow, MAX_DEPLOYMENT_ROWS } from './deployment-watch.js';
-import { counted } from '../format.js';
-import { escapeHtml } from '../markup.js';
-import { httpUrl } from '../identifiers.js';
+import { counted } from '../shared/format.js';
+import { escapeHtml } from '../shared/markup.js';
+import { httpUrl } from '../shared/identifiers.js';
 
 /** GitHub Pages serves it whole; the page stays well under the branch's 1 MiB per file. */
 export const MAX_PAGE_BYTES = 900 * 1024;

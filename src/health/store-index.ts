@@ -7,7 +7,7 @@
 // in what they leave; a new part's name comes from the index and the listing, never from a width.
 // A branch without an index (written before it existed), or one whose index does not carry this
 // action's seal, is read by file names as before, and the parts that held its lines are adopted.
-import type { SealKey } from '../seal.js';
+import type { SealKey } from '../shared/seal.js';
 import { deploymentKind } from './deployment-records.js';
 import type { BranchFile, FileChange } from './host.js';
 import { type LineKind, sealLine, unsealLine } from './sealed-line.js';

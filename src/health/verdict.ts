@@ -1,5 +1,5 @@
 // A Claw's health from the words its record carries (its own status, its deployment's status).
-import { type Classifier, normalizeStatus } from '../status.js';
+import { type Classifier, normalizeStatus } from '../shared/status.js';
 
 export type Verdict = 'healthy' | 'unhealthy' | 'unknown';
 

@@ -3,8 +3,8 @@
 // Idempotency-Key (the transport adds one to each); a DELETE that answers 404 is already done.
 import { ApiError } from '../api/errors.js';
 import type { Json } from '../api/shapes.js';
-import type { RunContext } from '../context.js';
-import { CancelledError, errorMessage } from '../errors.js';
+import type { RunContext } from '../api/context.js';
+import { CancelledError, errorMessage } from '../shared/errors.js';
 import { patchToSend } from './diff.js';
 import { CLAW_OPERATIONS, type Operation, type Plan, type Write, createBody } from './plan.js';
 

@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Harness, policy, setup } from '../../test/support/setup.ts';
 import { planOutputs } from './plan-report.js';
-import { applyCommand } from './command.js';
+import { applyCommand } from '../commands/manifest.js';
 import { parseManifest } from './manifest.js';
 import type { Plan } from './plan.js';
 

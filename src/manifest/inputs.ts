@@ -1,6 +1,6 @@
 // The inputs of Claws as code (plan, apply, drift): one row each (input-row.ts).
-import type { InputRow } from '../input-row.js';
-import { ParseError, parseBoolean } from '../parse.js';
+import type { InputRow } from '../shared/input-row.js';
+import { ParseError, parseBoolean } from '../shared/parse.js';
 
 export const MANIFEST_INPUTS = [
   {

@@ -1,9 +1,9 @@
 // The manifest: what the Claws are (config, skills) and who is on the team, kept in Git. Read once,
 // before any request; every mistake is one error naming the file, the line and what was expected.
-import { ACTION_WORDS, type Words } from '../words.js';
+import { ACTION_WORDS, type Words } from '../shared/words.js';
 import { type Node, isMap, isScalar, isSeq } from 'yaml';
 import { type Entry, YamlFile } from '../config/yaml-file.js';
-import { ID_EXPECTED, isValidId } from '../identifiers.js';
+import { ID_EXPECTED, isValidId } from '../shared/identifiers.js';
 
 /** A value taken from the step's environment (`{ env: NAME }`), so no secret lives in Git. */
 export interface EnvSecret {

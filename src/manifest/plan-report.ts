@@ -6,7 +6,7 @@ import type { ApplyResult } from './apply.js';
 import { describeOperation } from './apply.js';
 import { type ConfigChange, MASK } from './diff.js';
 import { CLAW_OPERATIONS, type Operation, type Plan, planJson } from './plan.js';
-import { flattenControls } from '../format.js';
+import { flattenControls } from '../shared/format.js';
 import { diffStats, isLongText, textDiff, textLines } from '../report/text-diff.js';
 import { MAX_REPORT_BYTES, reportOutput } from '../report/report-output.js';
 import { code, escapeText } from '../report/markdown.js';

@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SimOptions } from '../../test/sim/server.ts';
 import { type Harness, policy, setup } from '../../test/support/setup.ts';
-import { applyCommand, driftCommand, planCommand } from './command.js';
+import { applyCommand, driftCommand, planCommand } from '../commands/manifest.js';
 import { parseManifest } from './manifest.js';
 import { PlanRefusal, makePlan } from './plan.js';
 

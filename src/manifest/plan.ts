@@ -6,10 +6,10 @@ import { createHash } from 'node:crypto';
 import type { Claw } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
 import { type Json, readId, readString } from '../api/shapes.js';
-import type { RunContext } from '../context.js';
+import type { RunContext } from '../api/context.js';
 import { type ConfigChange, type ConfigDiff, diffConfig, resolved } from './diff.js';
 import type { ClawSpec, Manifest } from './manifest.js';
-import { ID_EXPECTED, isValidId } from '../identifiers.js';
+import { ID_EXPECTED, isValidId } from '../shared/identifiers.js';
 
 export type OperationKind =
   'create-claw' | 'update-claw' | 'install-skill' | 'remove-skill' | 'invite-member' | 'change-role' | 'remove-member';

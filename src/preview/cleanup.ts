@@ -3,8 +3,8 @@
 // deleted (a name that fits the pattern is never proof); a read that fails deletes nothing (a
 // failure is never read as "no open pull requests").
 import { ApiError } from '../api/errors.js';
-import { errorMessage } from '../errors.js';
-import { formatDuration } from '../format.js';
+import { errorMessage } from '../shared/errors.js';
+import { formatDuration } from '../shared/format.js';
 import { previewComment } from './preview-report.js';
 import { type PreviewDeps, type PreviewRequest, guardedId } from './request.js';
 import { type PreviewResult, emptyResult } from './result.js';

@@ -2,8 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseManifest } from '../manifest/manifest.js';
 import { policy } from '../../test/support/setup.ts';
-import { sealKey } from '../seal.js';
-import { previewCommand } from './command.js';
+import { sealKey } from '../shared/seal.js';
+import { previewCommand } from '../commands/preview.js';
 import type { PreviewDeps } from './request.js';
 
 describe('preview on an event it does not follow', () => {

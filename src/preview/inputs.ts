@@ -1,6 +1,6 @@
 // The previews' inputs: one row each (input-row.ts).
-import type { InputRow } from '../input-row.js';
-import { parseCount, parseDuration, parseEnum } from '../parse.js';
+import type { InputRow } from '../shared/input-row.js';
+import { parseCount, parseDuration, parseEnum } from '../shared/parse.js';
 import { FAIL_ON, PREVIEW_CLAWS } from './request.js';
 
 export const PREVIEW_INPUTS = [

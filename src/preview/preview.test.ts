@@ -5,7 +5,7 @@ import type { CheckEntry } from '../checks/result.js';
 import { parseManifest } from '../manifest/manifest.js';
 import { compareChecks } from './compare.js';
 import { previewConfig } from './config.js';
-import { sealKey, sealedMarker } from '../seal.js';
+import { sealKey, sealedMarker } from '../shared/seal.js';
 import {
   MAX_PREVIEW_RECORDS,
   decodeState,

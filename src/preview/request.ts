@@ -6,7 +6,7 @@ import type { CheckSuite } from '../checks/check.js';
 import type { ChecksResult, RunMode } from '../checks/result.js';
 import type { CommandDeps, Policy } from '../deploy/deploy.js';
 import type { Manifest } from '../manifest/manifest.js';
-import type { SealKey } from '../seal.js';
+import type { SealKey } from '../shared/seal.js';
 import type { PreviewHost } from './host.js';
 
 /** `inconclusive`: a regressed or an inconclusive comparison fails (deploy with a baseline, compare). */

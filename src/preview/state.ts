@@ -6,8 +6,8 @@
 // fails a test costs only itself (one warning names it), the others are kept. A register is
 // written only when it reads back whole: at most MAX_PREVIEW_RECORDS records, within the seal's
 // payload; past that no preview is created (one line says why), so none is ever left unnamed.
-import { isValidId } from '../identifiers.js';
-import { MAX_SEALED_PAYLOAD, type SealKey, readSealed, sealedFits, sealedMarker } from '../seal.js';
+import { isValidId } from '../shared/identifiers.js';
+import { MAX_SEALED_PAYLOAD, type SealKey, readSealed, sealedFits, sealedMarker } from '../shared/seal.js';
 
 export interface PreviewRecord {
   /** The production Claw (declared in the manifest). */

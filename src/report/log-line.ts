@@ -2,7 +2,7 @@
 // channel: a line that begins with `::` (after whitespace) or holds `##[` anywhere is obeyed. Every
 // line the action logs passes through `sanitizeLogLine`, so service text can neither start a
 // line of its own nor hide in control characters.
-import { clip, flattenControls } from '../format.js';
+import { clip, flattenControls } from '../shared/format.js';
 
 /** Longest line written to the log; anything longer is cut with a marker. */
 export const MAX_LOG_LINE = 2000;

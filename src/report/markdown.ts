@@ -1,8 +1,8 @@
 // The job summary's Markdown. GitHub renders it as Markdown with HTML, so every value from the
 // service goes through `escapeText`: it can neither break a table, nor start a link, an image or
 // an HTML element, nor leave its code span.
-import { flattenControls } from '../format.js';
-import { httpUrl } from '../identifiers.js';
+import { flattenControls } from '../shared/format.js';
+import { httpUrl } from '../shared/identifiers.js';
 
 /** Entities for every character Markdown or HTML could read as syntax. */
 const ENTITY: Record<string, string> = {

@@ -3,7 +3,7 @@
 import { SaxesParser } from 'saxes';
 import { describe, expect, it } from 'vitest';
 import type { ClawStatus, StatusModel } from '../health/uptime.js';
-import { markupChars } from '../markup.js';
+import { markupChars } from '../shared/markup.js';
 import { allBadge, clawBadge } from '../health/badge.js';
 import { statusPage } from '../health/status-page.js';
 

@@ -1,8 +1,8 @@
 // The last check before a value becomes a step output, which later steps read into shells,
 // expressions and URLs: ids must be usable ids, `url` an http(s) URL, and nothing may carry a
 // control character. What fails is left empty and said, never passed on.
-import { hasControls } from '../format.js';
-import { ID_EXPECTED, httpUrl, isValidId } from '../identifiers.js';
+import { hasControls } from '../shared/format.js';
+import { ID_EXPECTED, httpUrl, isValidId } from '../shared/identifiers.js';
 
 const ID_OUTPUTS = new Set(['deployment-id', 'rollback-id', 'github-deployment-id']);
 /** JSON outputs: their own encoding escapes control characters. */

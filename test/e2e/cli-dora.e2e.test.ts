@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { deploymentLine } from '../../src/health/deployment-log.ts';
-import { sealKey } from '../../src/seal.ts';
+import { sealKey } from '../../src/shared/seal.ts';
 import { DEMO_KEY } from '../sim/server.ts';
 import { base, oneJsonObject, runCli } from './cli-run.ts';
 import { simulatorPerTest } from './service.ts';

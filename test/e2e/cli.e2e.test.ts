@@ -363,7 +363,7 @@ describe('claw-deploy, the command line', () => {
 
 describe('one table of inputs', () => {
   it('action.yml documents exactly the table the command line reads: names, order, descriptions, defaults', async () => {
-    const { INPUTS } = await import('../../src/inputs.ts');
+    const { INPUTS } = await import('../../src/contract/inputs.ts');
     const action = readActionYml();
     expect(Object.keys(action.inputs)).toEqual(INPUTS.map((i) => i.name));
     for (const input of INPUTS) {
@@ -375,7 +375,7 @@ describe('one table of inputs', () => {
   });
 
   it('--version is the package version', async () => {
-    const { VERSION } = await import('../../src/version.ts');
+    const { VERSION } = await import('../../src/shared/version.ts');
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
     expect(VERSION).toBe(pkg.version);
   });

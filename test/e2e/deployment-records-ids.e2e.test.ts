@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { deploymentLine } from '../../src/health/deployment-log.ts';
 import type { DeploymentRecord } from '../../src/health/deployment-records.ts';
-import { sealKey } from '../../src/seal.ts';
+import { sealKey } from '../../src/shared/seal.ts';
 import { DEMO_KEY } from '../sim/server.ts';
 import { HealthWorld } from './health-world.ts';
 

@@ -6,7 +6,7 @@
 // read's budget of files and within a bound on memory.
 // Input controlled by: anyone who can push to the history branch.
 import { afterEach, describe, expect, it } from 'vitest';
-import { sealKey } from '../../src/seal.ts';
+import { sealKey } from '../../src/shared/seal.ts';
 import { deploymentLine } from '../../src/health/deployment-log.ts';
 import type { DeploymentRecord } from '../../src/health/deployment-records.ts';
 import { unsealLine } from '../../src/health/sealed-line.ts';

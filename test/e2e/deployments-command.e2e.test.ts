@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { deploymentLine } from '../../src/health/deployment-log.ts';
-import { sealKey } from '../../src/seal.ts';
+import { sealKey } from '../../src/shared/seal.ts';
 import { DEMO_KEY, type Simulator } from '../sim/server.ts';
 import { runAction } from './harness.ts';
 import { base, oneJsonObject, runCli } from './cli-run.ts';

@@ -11,7 +11,7 @@ import type { FakeGitHub } from '../sim/github.ts';
 import { judgeText, verdict } from '../sim/judge.ts';
 import type { SimOptions, Simulator } from '../sim/server.ts';
 import { ALL_SCOPES, DEMO_KEY } from '../sim/server.ts';
-import { sealKey } from '../../src/seal.ts';
+import { sealKey } from '../../src/shared/seal.ts';
 import { decodeState, encodeState } from '../../src/preview/state.ts';
 import { runAction } from './harness.ts';
 import { gitHubPerTest, judgePerTest, simulatorPerTest } from './service.ts';

@@ -99,17 +99,18 @@ export function circles(graph: Map<string, Set<string>>): string[][] {
  * the ones below, never one above. The first pattern a file matches gives its layer.
  */
 export const LAYERS: { name: string; files: RegExp }[] = [
-  { name: 'entries', files: /^src\/(index|bin|main|post|runner|cli)\.ts$|^src\/cli\// },
-  { name: 'run', files: /^src\/(run|wiring)\.ts$/ },
-  { name: 'commands', files: /^src\/(checks|deploy|health|manifest|preview)\/command\.ts$/ },
-  { name: 'contract', files: /^src\/(command|settings|inputs)\.ts$/ },
+  { name: 'entries', files: /^src\/index\.ts$|^src\/(action|cli)\// },
+  { name: 'run', files: /^src\/core\// },
+  { name: 'commands', files: /^src\/commands\// },
+  { name: 'contract', files: /^src\/contract\// },
   { name: 'features', files: /^src\/(checks|deploy|health|manifest|preview|github)\// },
   // The markup room every feature renders its own report with: Markdown, log lines, outputs.
   { name: 'markup', files: /^src\/report\// },
   { name: 'conversation', files: /^src\/conversation\// },
-  { name: 'api', files: /^src\/(api\/(client|shapes|chat-completions)\.ts|context\.ts|poll\.ts)$/ },
+  { name: 'api', files: /^src\/api\/(client|shapes|chat-completions|context|poll)\.ts$/ },
   { name: 'transport', files: /^src\/api\// },
-  { name: 'shared', files: /^src\// },
+  // compare/, config/ and shared/: below every user of them.
+  { name: 'shared', files: /^src\/(compare|config|shared)\// },
 ];
 
 export function layerOf(file: string): number {

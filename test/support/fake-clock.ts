@@ -1,7 +1,7 @@
 // A clock whose sleeps return at once and move time forward: the action and the simulator share
 // it, so a 30-minute deployment is tested in milliseconds and no test depends on machine speed.
-import type { Clock } from '../../src/clock.js';
-import { CancelledError } from '../../src/errors.js';
+import type { Clock } from '../../src/shared/clock.js';
+import { CancelledError } from '../../src/shared/errors.js';
 
 export class FakeClock implements Clock {
   t: number;

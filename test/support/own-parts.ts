@@ -1,7 +1,7 @@
 // Files pushed to a history branch as the action's own parts: the files, and the sealed index that
 // names them (as the run that wrote them would have left it), for tests that start from a history.
 import { createHash } from 'node:crypto';
-import type { SealKey } from '../../src/seal.ts';
+import type { SealKey } from '../../src/shared/seal.ts';
 import { AREAS, INDEX_PATH, type StoreIndex, indexText, nextIndex } from '../../src/health/store-index.ts';
 
 /** Git's blob id of `content`: what the fake GitHub's listing gives it. */

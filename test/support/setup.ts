@@ -2,9 +2,9 @@
 import { AmsClient } from '../../src/api/client.js';
 import { RateLimitPacer } from '../../src/api/rate-limit.js';
 import { Transport } from '../../src/api/transport.js';
-import type { Logger } from '../../src/clock.js';
+import type { Logger } from '../../src/shared/clock.js';
 import { type CommandDeps, type Policy } from '../../src/deploy/deploy.js';
-import { statusClassifier } from '../../src/status.js';
+import { statusClassifier } from '../../src/shared/status.js';
 import { DEMO_KEY, type SimOptions, Simulator } from '../sim/server.ts';
 import { FakeClock } from './fake-clock.ts';
 

@@ -4,7 +4,7 @@ import { type Node, isPair, isScalar, visit } from 'yaml';
 import { readJson } from '../../api/json.js';
 import type { Entry, YamlFile } from '../../config/yaml-file.js';
 import { parseYamlValue } from '../../config/yaml-file.js';
-import { PATTERN_EXPECTED } from '../../pattern.js';
+import { PATTERN_EXPECTED } from '../../shared/pattern.js';
 import { jsonValuesIn } from '../json-in-text.js';
 import type { AssertContext } from '../promptfoo/assert-context.js';
 import type { Obj } from '../promptfoo/located.js';

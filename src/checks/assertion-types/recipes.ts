@@ -1,6 +1,6 @@
 // promptfoo's other graders (graders.ts runs them): a model's answers or embeddings, read by a
 // recipe of promptfoo's. A promptfoo config's alone; the native format has none of them.
-import { aType } from '../../format.js';
+import { aType } from '../../shared/format.js';
 import type { JudgeSpec } from '../judge-spec.js';
 import { show } from '../promptfoo/located.js';
 import type { RubricPrompt } from '../rubric.js';

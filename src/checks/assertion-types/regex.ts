@@ -1,5 +1,5 @@
 // A regular expression the reply matches: RE2, so linear time; case-sensitive unless `(?i)`.
-import { PATTERN_EXPECTED, type ReplyPattern, compilePattern, patternProblem } from '../../pattern.js';
+import { PATTERN_EXPECTED, type ReplyPattern, compilePattern, patternProblem } from '../../shared/pattern.js';
 import { show } from '../promptfoo/located.js';
 import { type Family, assertionName } from './family.js';
 

@@ -1,6 +1,6 @@
 // What reading one assertion of a promptfoo config needs to know about its test and file: shared
 // by the assertion reader, the grading prompts' reader and the select-best/max-score reader.
-import type { Words } from '../../words.js';
+import type { Words } from '../../shared/words.js';
 import type { JudgeSpec } from '../judge-spec.js';
 import type { ConfigFiles } from './files.js';
 import type { Obj, Places } from './located.js';

@@ -7,13 +7,13 @@ import { FACTUALITY_CATEGORIES, type FactualityCategory, type RecipeType } from 
 import { valueShown } from '../assertion-types/family.js';
 import { PROMPTFOO_ALIASES, PROMPTFOO_TYPES, familyOf } from '../assertion-types/registry.js';
 import { type EndpointJudgeSpec, type JudgeSpec, judgeIdentity } from '../judge-spec.js';
-import { nearest } from '../../nearest.js';
+import { nearest } from '../../shared/nearest.js';
 import type { Scoring, TurnAssertion } from '../scoring.js';
 import { type Script, assertionBody, transformBody } from '../script.js';
 import { forkRefusal } from '../../config/fork.js';
 import { ConfigFiles } from './files.js';
 import { type GraderKind, readGrader } from './grader.js';
-import { aType } from '../../format.js';
+import { aType } from '../../shared/format.js';
 import { type Obj, isObj, show } from './located.js';
 import { RenderError, render } from './render.js';
 import { type AssertContext, SCRIPT_EXTENSIONS } from './assert-context.js';

@@ -5,7 +5,7 @@ import type { CompareAssertion } from '../check.js';
 import { type AssertContext } from './assert-context.js';
 import { judgeOf, renderValue, resolveRef, valueShown, writtenForm } from './asserts.js';
 import { rubricSource } from './grading-prompts.js';
-import { aType } from '../../format.js';
+import { aType } from '../../shared/format.js';
 import { type Obj, isObj, show } from './located.js';
 import { rubricMessages, stringified } from './rubric.js';
 

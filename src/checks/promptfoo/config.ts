@@ -20,7 +20,7 @@ import { type Sources, readPrompts, readTests } from './sources.js';
 import { chatMessages, userTurns } from './chat.js';
 import { readDerivedMetrics } from './derived.js';
 import { readMetadataTolerance } from './tolerance.js';
-import { nearest } from '../../nearest.js';
+import { nearest } from '../../shared/nearest.js';
 
 /** Keys that say a file is a promptfoo config, and keys that say it is a native checks file. */
 const PROMPTFOO_KEYS = ['prompts', 'tests', 'defaultTest', 'providers', 'scenarios', 'description'];

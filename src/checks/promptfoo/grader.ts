@@ -5,8 +5,8 @@
 // OPENAI_BASE_URL / OPENAI_API_BASE_URL / OPENAI_API_HOST read from the environment as promptfoo
 // reads them. Every key read is a secret of the run. Other providers are refused by name: the
 // judge speaks the OpenAI chat-completions API only.
-import { ACTION_WORDS, type Words } from '../../words.js';
-import { readSecureUrl } from '../../url.js';
+import { ACTION_WORDS, type Words } from '../../shared/words.js';
+import { readSecureUrl } from '../../shared/url.js';
 import { forkRefusal } from '../../config/fork.js';
 import { DEFAULT_JUDGE_TIMEOUT_MS, forkSecret, HEADER_NAME, headerValueProblem } from '../judge-file.js';
 import type { EndpointJudgeSpec } from '../judge-spec.js';

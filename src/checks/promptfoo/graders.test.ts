@@ -4,7 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { sealKey } from '../../seal.js';
+import { sealKey } from '../../shared/seal.js';
 import { ApiError } from '../../api/errors.js';
 import type { RecipeAssertion as Held } from '../assertions.js';
 import { Judge } from '../judge.js';

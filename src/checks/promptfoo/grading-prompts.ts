@@ -2,7 +2,7 @@
 // test's options'), as text, chat messages or a file, checked by rendering it once with stand-ins
 // before any request; and g-eval's own `{steps, evaluate}`.
 import type { RubricPrompt } from '../rubric.js';
-import { nearest } from '../../nearest.js';
+import { nearest } from '../../shared/nearest.js';
 import { type AssertContext, SCRIPT_EXTENSIONS } from './assert-context.js';
 import { ConfigFiles } from './files.js';
 import type { GEvalPrompts } from './graders.js';

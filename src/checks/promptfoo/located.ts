@@ -5,7 +5,7 @@
 // within a bound on the nodes visited.
 import { type Document, type Node, isAlias, isMap, isPair, isScalar, isSeq } from 'yaml';
 import { FileError, type YamlFile } from '../../config/yaml-file.js';
-import { sentence } from '../../format.js';
+import { sentence } from '../../shared/format.js';
 
 export type Value = unknown;
 export type Obj = Record<string, unknown>;

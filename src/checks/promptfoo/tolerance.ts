@@ -3,7 +3,7 @@
 // file). promptfoo takes any metadata, so the config still runs in promptfoo; here the key is read
 // strictly, each mistake one error naming the file and the line.
 import type { Tolerances } from '../../compare/index.js';
-import { nearest } from '../../nearest.js';
+import { nearest } from '../../shared/nearest.js';
 import { TOLERANCE_MEANING, toleranceShare } from '../tolerance.js';
 import { type Obj, type Places, isObj, show } from './located.js';
 

@@ -1,9 +1,9 @@
 // The one paced poll loop: the deployment wait, the probe's task poll and a fleet's rounds and
 // bake all wait between polls here. The interval is the user's, stretched by the team's budget;
 // no wait runs past the deadline, and a change of pace is logged once, not every poll.
-import type { PaceMode } from './api/rate-limit.js';
+import type { PaceMode } from './rate-limit.js';
 import type { RunContext } from './context.js';
-import { formatDuration } from './format.js';
+import { formatDuration } from '../shared/format.js';
 
 /** A poll delayed by this factor of its interval or more is a change of pace the log says. */
 const NOTICEABLE = 1.5;

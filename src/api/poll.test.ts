@@ -1,9 +1,9 @@
 // The poll loop's one line about pace: said when the pace really changes, not for a stretch of a
 // tenth of the interval (59 of 60 requests left), and once, not every poll.
 import { describe, expect, it } from 'vitest';
-import { FakeClock } from '../test/support/fake-clock.ts';
-import { RecordingLogger } from '../test/support/setup.ts';
-import type { RateLimitPacer } from './api/rate-limit.js';
+import { FakeClock } from '../../test/support/fake-clock.ts';
+import { RecordingLogger } from '../../test/support/setup.ts';
+import type { RateLimitPacer } from './rate-limit.js';
 import { pollEvery } from './poll.js';
 
 /** A pacer whose next poll delays are `delays`, each called stretched while over the interval. */

@@ -3,10 +3,10 @@
 // runner's log, and the state the main step leaves for the post step (one owner, as
 // actions/checkout's state helper). It takes the runner's functions as arguments: only the
 // entries touch @actions/core.
-import type { Logger } from './clock.js';
-import { Redactor } from './api/redact.js';
-import { isValidId } from './identifiers.js';
-import { sanitizeLogLine } from './report/log-line.js';
+import type { Logger } from '../shared/clock.js';
+import { Redactor } from '../api/redact.js';
+import { isValidId } from '../shared/identifiers.js';
+import { sanitizeLogLine } from '../report/log-line.js';
 import { STATE } from './state.js';
 
 /** The inputs that hold secrets: both steps mask each first thing and redact it everywhere. */

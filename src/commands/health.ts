@@ -2,17 +2,17 @@
 // with `history` (or incidents or a status page, which turn it on), the run is also kept on the
 // history branch, incidents are opened and closed as issues, and the page is rendered.
 import { ApiError } from '../api/errors.js';
-import type { Command, CommandDefinition, ResultView } from '../command.js';
-import { inputsReadBy } from '../inputs.js';
-import type { SettingsOf } from '../settings.js';
-import { errorMessage } from '../errors.js';
-import { type IncidentLine, healthOutputs, healthSummary, healthTimeSummary } from './health-report.js';
-import { stateSealKey } from '../seal.js';
-import { doraJson, doraSummary, doraText } from './dora-report.js';
-import { type HealthResult, checkHealth } from './health.js';
-import { type OverTimeResult, healthOverTime, serviceOf } from './over-time.js';
-import type { ServiceState } from './records.js';
-import { withProbe } from './probe-check.js';
+import type { Command, CommandDefinition, ResultView } from '../contract/command.js';
+import { inputsReadBy } from '../contract/inputs.js';
+import type { SettingsOf } from '../contract/settings.js';
+import { errorMessage } from '../shared/errors.js';
+import { type IncidentLine, healthOutputs, healthSummary, healthTimeSummary } from '../health/health-report.js';
+import { stateSealKey } from '../shared/seal.js';
+import { doraJson, doraSummary, doraText } from '../health/dora-report.js';
+import { type HealthResult, checkHealth } from '../health/health.js';
+import { type OverTimeResult, healthOverTime, serviceOf } from '../health/over-time.js';
+import type { ServiceState } from '../health/records.js';
+import { withProbe } from '../health/probe-check.js';
 
 /** A failed probe is tried once more after one poll interval, never more than this later. */
 const MAX_PROBE_RETRY_MS = 30_000;

@@ -4,38 +4,38 @@
 // commands are a table of definitions (command.ts): each one's module says what it reads, checks
 // and runs, so a new command is one module and one line in the table.
 import { resolve } from 'node:path';
-import { systemClock, type Logger } from './clock.js';
-import { DeploymentHistory } from './deploy/history.js';
-import { runChecks } from './checks/gate.js';
-import { clawWithoutChecks, noCheckFor } from './checks/claws-filter.js';
-import { firstCompare, oneClawRefusal } from './checks/compare-claws.js';
-import { planWaves } from './deploy/fleet.js';
-import { VerdictCache } from './checks/judge-cache.js';
-import { describeJudge, judgeSecrets } from './checks/judge-spec.js';
-import { writeJUnit } from './checks/junit.js';
-import { promptfooOutputText, writePromptfooOutput } from './checks/promptfoo/output.js';
-import type { ChecksResult, RunMode } from './checks/result.js';
-import { ReplyTimes } from './conversation/reply-times.js';
-import type { CheckSuite } from './checks/check.js';
-import { loadChecks } from './checks/load.js';
-import { InputError, errorMessage } from './errors.js';
-import { refuseSecretsFromFork } from './preview/config.js';
-import { loadManifest, secretValues } from './manifest/manifest.js';
-import { checksOutputs } from './checks/checks-report.js';
-import { checkOutputs } from './report/outputs.js';
-import { comparisonOutputs } from './checks/comparison-report.js';
-import { sealKey } from './seal.js';
-import { type InputReader, type Settings, readSettingsOf } from './settings.js';
-import type { CommandContext, CommandDefinition, CommandResult, InputFiles, Session } from './command.js';
-import { checkDefinition, compareDefinition } from './checks/command.js';
-import { deployDefinition, deploymentsDefinition, rollbackDefinition, waitDefinition } from './deploy/command.js';
-import { healthDefinition } from './health/command.js';
-import { applyDefinition, driftDefinition, planDefinition } from './manifest/command.js';
-import { previewDefinition } from './preview/command.js';
+import { systemClock, type Logger } from '../shared/clock.js';
+import { DeploymentHistory } from '../deploy/history.js';
+import { runChecks } from '../checks/gate.js';
+import { clawWithoutChecks, noCheckFor } from '../checks/claws-filter.js';
+import { firstCompare, oneClawRefusal } from '../checks/compare-claws.js';
+import { planWaves } from '../deploy/fleet.js';
+import { VerdictCache } from '../checks/judge-cache.js';
+import { describeJudge, judgeSecrets } from '../checks/judge-spec.js';
+import { writeJUnit } from '../checks/junit.js';
+import { promptfooOutputText, writePromptfooOutput } from '../checks/promptfoo/output.js';
+import type { ChecksResult, RunMode } from '../checks/result.js';
+import { ReplyTimes } from '../conversation/reply-times.js';
+import type { CheckSuite } from '../checks/check.js';
+import { loadChecks } from '../checks/load.js';
+import { InputError, errorMessage } from '../shared/errors.js';
+import { refuseSecretsFromFork } from '../preview/config.js';
+import { loadManifest, secretValues } from '../manifest/manifest.js';
+import { checksOutputs } from '../checks/checks-report.js';
+import { checkOutputs } from '../report/outputs.js';
+import { comparisonOutputs } from '../checks/comparison-report.js';
+import { sealKey } from '../shared/seal.js';
+import { type InputReader, type Settings, readSettingsOf } from '../contract/settings.js';
+import type { CommandContext, CommandDefinition, CommandResult, InputFiles, Session } from '../contract/command.js';
+import { checkDefinition, compareDefinition } from '../commands/checks.js';
+import { deployDefinition, deploymentsDefinition, rollbackDefinition, waitDefinition } from '../commands/deploy.js';
+import { healthDefinition } from '../commands/health.js';
+import { applyDefinition, driftDefinition, planDefinition } from '../commands/manifest.js';
+import { previewDefinition } from '../commands/preview.js';
 import { wireRun } from './wiring.js';
-import type { Words } from './words.js';
+import type { Words } from '../shared/words.js';
 
-export type { CommandResult, InputFiles, Session } from './command.js';
+export type { CommandResult, InputFiles, Session } from '../contract/command.js';
 
 /** Every command, in the order --help lists them; the `command` input and the command line's first word name one. */
 export const COMMANDS: readonly CommandDefinition[] = [

@@ -3,15 +3,15 @@
 // manifest/inputs.ts and preview/inputs.ts. action.yml's `inputs:`, docs/reference.md's table and
 // --help are generated from this list (`npm run generate`), and the Settings types and the reader
 // come from it, so they cannot drift apart. Each input is a long flag of the command line (`--claw-id`).
-import type { InputRow } from './input-row.js';
-import { parsePositiveDuration, parseWord } from './parse.js';
-import { CHECKS_INPUTS } from './checks/inputs.js';
-import { DEPLOY_INPUTS } from './deploy/inputs.js';
-import { HEALTH_INPUTS } from './health/inputs.js';
-import { MANIFEST_INPUTS } from './manifest/inputs.js';
-import { PREVIEW_INPUTS } from './preview/inputs.js';
+import type { InputRow } from '../shared/input-row.js';
+import { parsePositiveDuration, parseWord } from '../shared/parse.js';
+import { CHECKS_INPUTS } from '../checks/inputs.js';
+import { DEPLOY_INPUTS } from '../deploy/inputs.js';
+import { HEALTH_INPUTS } from '../health/inputs.js';
+import { MANIFEST_INPUTS } from '../manifest/inputs.js';
+import { PREVIEW_INPUTS } from '../preview/inputs.js';
 
-export type { InputRow } from './input-row.js';
+export type { InputRow } from '../shared/input-row.js';
 /** One input (the name the tests and --help have always used). */
 export type InputSpec = InputRow;
 

@@ -3,11 +3,11 @@
 // entries' dispatch (the command line's and the action's) as the table's own commands do.
 import { Writable } from 'node:stream';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { CommandDefinition } from './command.js';
-import { INPUTS } from './inputs.js';
+import type { CommandDefinition } from '../contract/command.js';
+import { INPUTS } from '../contract/inputs.js';
 import { COMMANDS } from './run.js';
-import { COMMON_INPUTS } from './settings.js';
-import { run as runCli } from './cli.js';
+import { COMMON_INPUTS } from '../contract/settings.js';
+import { run as runCli } from '../cli/cli.js';
 
 // The action's runner, as main.ts sees it: inputs in, outputs and failures out.
 const runner = vi.hoisted(() => ({
@@ -30,7 +30,7 @@ vi.mock('@actions/core', () => ({
   startGroup: () => undefined,
   endGroup: () => undefined,
 }));
-const { run: runAction } = await import('./main.js');
+const { run: runAction } = await import('../action/main.js');
 
 /** Names the Claw it is given, with no request: all a dispatch test needs. */
 const echo: CommandDefinition = {

@@ -1,14 +1,14 @@
 // Settings into what the commands take: the failure line, the probe as a check, apply's options.
 import { describe, expect, it } from 'vitest';
-import { ApiError } from './api/errors.js';
-import { parseChecks } from './checks/load.js';
-import { InputError } from './errors.js';
+import { ApiError } from '../api/errors.js';
+import { parseChecks } from '../checks/load.js';
+import { InputError } from '../shared/errors.js';
 import { definitionOf, readSettings, suiteOf } from './run.js';
-import { readActionYml } from '../test/e2e/harness.ts';
-import { applyOptions } from './manifest/command.js';
+import { readActionYml } from '../../test/e2e/harness.ts';
+import { applyOptions } from '../commands/manifest.js';
 import { describeFailure } from './wiring.js';
-import type { CheckSuite } from './checks/check.js';
-import type { Settings } from './settings.js';
+import type { CheckSuite } from '../checks/check.js';
+import type { Settings } from '../contract/settings.js';
 
 /** The checks file as the run hands it to the command: health's definition adds its probe. */
 const withProbe = (suite: CheckSuite, settings: Settings) => suiteOf(definitionOf(settings.command), suite, settings);

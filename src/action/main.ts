@@ -4,21 +4,21 @@
 // catch turns any failure into one setFailed line.
 import * as core from '@actions/core';
 import { tmpdir } from 'node:os';
-import type { Logger } from './clock.js';
-import { checksSummary } from './checks/checks-report.js';
-import { upsertComment } from './github/comment.js';
-import { connectGitHub } from './github/connection.js';
-import { CancelledError, InputError, errorMessage } from './errors.js';
-import { errorSummary } from './report/error-report.js';
-import { capMarkdown } from './report/markdown.js';
-import type { Settings } from './settings.js';
-import type { AroundRun, CommandDefinition } from './command.js';
-import { inputDefault } from './inputs.js';
-import { type GitHubRun, githubRun } from './workflow-run.js';
+import type { Logger } from '../shared/clock.js';
+import { checksSummary } from '../checks/checks-report.js';
+import { upsertComment } from '../github/comment.js';
+import { connectGitHub } from '../github/connection.js';
+import { CancelledError, InputError, errorMessage } from '../shared/errors.js';
+import { errorSummary } from '../report/error-report.js';
+import { capMarkdown } from '../report/markdown.js';
+import type { Settings } from '../contract/settings.js';
+import type { AroundRun, CommandDefinition } from '../contract/command.js';
+import { inputDefault } from '../contract/inputs.js';
+import { type GitHubRun, githubRun } from '../shared/workflow-run.js';
 import { inputSecrets, isPostState, runnerLogger, stateWriter } from './runner.js';
-import { GitHubDeployment } from './github/deployments.js';
-import { githubPreviewHost } from './github/preview-host.js';
-import { githubHealthHost } from './github/health-host.js';
+import { GitHubDeployment } from '../github/deployments.js';
+import { githubPreviewHost } from '../github/preview-host.js';
+import { githubHealthHost } from '../github/health-host.js';
 import {
   COMMANDS,
   type CommandResult,
@@ -30,9 +30,9 @@ import {
   readInputFiles,
   readSettings,
   workspaceOf,
-} from './run.js';
-import { describeFailure } from './wiring.js';
-import { Redactor } from './api/redact.js';
+} from '../core/run.js';
+import { describeFailure } from '../core/wiring.js';
+import { Redactor } from '../api/redact.js';
 
 /** Every secret of the run, as it learns them: applied to decoded text at every sink below. */
 const secrets = new Redactor();

@@ -7,23 +7,23 @@ import {
   type CommandDeps,
   type CommandResult,
   type Policy,
-} from '../command.js';
-import { inputsReadBy } from '../inputs.js';
+} from '../contract/command.js';
+import { inputsReadBy } from '../contract/inputs.js';
 import { deployingCancel } from '../deploy/cancel-notice.js';
-import { ACTION_WORDS, type Words, wordsOf } from '../words.js';
-import { errorMessage } from '../errors.js';
-import { runUrl } from '../workflow-run.js';
+import { ACTION_WORDS, type Words, wordsOf } from '../shared/words.js';
+import { errorMessage } from '../shared/errors.js';
+import { runUrl } from '../shared/workflow-run.js';
 import { fleetOutputs, fleetSummary } from '../deploy/fleet-report.js';
 import { MAX_PLAN_SUMMARY_BYTES } from '../report/markdown.js';
-import { writePlanFiles } from './plan-files.js';
-import { type PlanView, commentBody, commentMarker, planMarkdown, planOutputs } from './plan-report.js';
-import { type Settings, type SettingsOf, refuseInput } from '../settings.js';
+import { writePlanFiles } from '../manifest/plan-files.js';
+import { type PlanView, commentBody, commentMarker, planMarkdown, planOutputs } from '../manifest/plan-report.js';
+import { type Settings, type SettingsOf, refuseInput } from '../contract/settings.js';
 import { type FleetRequest, rolloutFleet } from '../deploy/fleet.js';
 import { FileError } from '../config/yaml-file.js';
-import { applyPlan, describeOperation } from './apply.js';
-import { type Manifest, envSecrets } from './manifest.js';
-import { type Plan, makePlan } from './plan.js';
-import type { ManifestResult } from './result.js';
+import { applyPlan, describeOperation } from '../manifest/apply.js';
+import { type Manifest, envSecrets } from '../manifest/manifest.js';
+import { type Plan, makePlan } from '../manifest/plan.js';
+import type { ManifestResult } from '../manifest/result.js';
 
 export interface ApplyOptions {
   planId: string;

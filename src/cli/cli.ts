@@ -6,7 +6,7 @@
 // stops the writes, never the run.
 import { tmpdir } from 'node:os';
 import { resolve } from 'node:path';
-import { Redactor } from './api/redact.js';
+import { Redactor } from '../api/redact.js';
 import {
   type CliArgs,
   KEY_VARIABLES,
@@ -16,12 +16,12 @@ import {
   parseCli,
   wantsHelp,
   wantsJson,
-} from './cli/args.js';
-import { cancelNotice } from './cli/cancel.js';
-import { EXIT } from './cli/exit-codes.js';
-import { commandHelp, toolHelp } from './cli/help.js';
-import { comparisonText } from './cli/comparison-text.js';
-import { terminalSafeJson } from './cli/json-text.js';
+} from './args.js';
+import { cancelNotice } from './cancel.js';
+import { EXIT } from './exit-codes.js';
+import { commandHelp, toolHelp } from './help.js';
+import { comparisonText } from './comparison-text.js';
+import { terminalSafeJson } from './json-text.js';
 import {
   type ExitCode,
   Output,
@@ -31,15 +31,15 @@ import {
   outputsTable,
   planText,
   unhealthyText,
-} from './cli/output.js';
-import { tableText } from './cli/table-text.js';
-import { Terminal, columnsFor, terminalLine } from './cli/terminal.js';
-import { CancelledError, InputError, errorMessage } from './errors.js';
-import { TRUSTED_FILES } from './config/fork.js';
-import { clip } from './format.js';
-import { forkEventOfShell, githubRun } from './workflow-run.js';
-import { folderHealthHost, usableFolder } from './health/folder-host.js';
-import { placeProblem } from './config/place.js';
+} from './output.js';
+import { tableText } from './table-text.js';
+import { Terminal, columnsFor, terminalLine } from './terminal.js';
+import { CancelledError, InputError, errorMessage } from '../shared/errors.js';
+import { TRUSTED_FILES } from '../config/fork.js';
+import { clip } from '../shared/format.js';
+import { forkEventOfShell, githubRun } from '../shared/workflow-run.js';
+import { folderHealthHost, usableFolder } from '../health/folder-host.js';
+import { placeProblem } from '../config/place.js';
 import {
   COMMANDS,
   type CommandResult,
@@ -49,12 +49,12 @@ import {
   outputsOf,
   readInputFiles,
   readSettings,
-} from './run.js';
-import type { CommandDefinition, ResultView } from './command.js';
-import type { Settings } from './settings.js';
-import { VERSION } from './version.js';
-import { describeFailure } from './wiring.js';
-import type { Words } from './words.js';
+} from '../core/run.js';
+import type { CommandDefinition, ResultView } from '../contract/command.js';
+import type { Settings } from '../contract/settings.js';
+import { VERSION } from '../shared/version.js';
+import { describeFailure } from '../core/wiring.js';
+import type { Words } from '../shared/words.js';
 
 /** What stops a run the way Ctrl-C does: a closed terminal (SIGHUP) too, so a rollback still happens. */
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;

@@ -3,17 +3,17 @@
 // event; the code host is a plain interface (host.ts) and every service call goes through the run's
 // one client and pacer. Production Claws are never written to: every write goes through
 // `guardedId`, which refuses an id the manifest declares.
-import { type Command, type CommandDefinition } from '../command.js';
-import { inputsReadBy } from '../inputs.js';
-import type { SettingsOf } from '../settings.js';
-import { InputError } from '../errors.js';
-import { previewOutputs, previewSummary } from './preview-report.js';
-import { stateSealKey } from '../seal.js';
-import { type PreviewResult, emptyResult } from './result.js';
+import { type Command, type CommandDefinition } from '../contract/command.js';
+import { inputsReadBy } from '../contract/inputs.js';
+import type { SettingsOf } from '../contract/settings.js';
+import { InputError } from '../shared/errors.js';
+import { previewOutputs, previewSummary } from '../preview/preview-report.js';
+import { stateSealKey } from '../shared/seal.js';
+import { type PreviewResult, emptyResult } from '../preview/result.js';
 import type { ClawComparison } from '../checks/comparison.js';
-import type { PreviewDeps, PreviewRequest } from './request.js';
-import { cleanUp, sweep } from './cleanup.js';
-import { up } from './up.js';
+import type { PreviewDeps, PreviewRequest } from '../preview/request.js';
+import { cleanUp, sweep } from '../preview/cleanup.js';
+import { up } from '../preview/up.js';
 
 /** Up on a pull request opened or pushed to, down when it closes, a sweep on a schedule. */
 export async function previewCommand(deps: PreviewDeps, request: PreviewRequest): Promise<PreviewResult> {

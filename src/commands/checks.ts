@@ -1,11 +1,11 @@
 // The check command: a checks file against Claws, with no deployment.
-import { type Command, type CommandDefinition } from '../command.js';
-import { inputsReadBy } from '../inputs.js';
-import { isValidId, ID_EXPECTED } from '../identifiers.js';
-import { type SettingsOf, refuseInput } from '../settings.js';
-import { CONCURRENCY, mapWithConcurrency } from '../concurrency.js';
-import { describeFailedChecks } from './result.js';
-import { readBaselineFile } from './baseline-file.js';
+import { type Command, type CommandDefinition } from '../contract/command.js';
+import { inputsReadBy } from '../contract/inputs.js';
+import { isValidId, ID_EXPECTED } from '../shared/identifiers.js';
+import { type SettingsOf, refuseInput } from '../contract/settings.js';
+import { CONCURRENCY, mapWithConcurrency } from '../shared/concurrency.js';
+import { describeFailedChecks } from '../checks/result.js';
+import { readBaselineFile } from '../checks/baseline-file.js';
 import {
   type ClawComparison,
   type RunSide,
@@ -14,10 +14,10 @@ import {
   entriesOf,
   gateFails,
   suitePower,
-} from './comparison.js';
-import { comparisonSummary } from './comparison-report.js';
-import { comparisonCost, fitToMaxRequests } from './cost.js';
-import { LiveSequential, SequentialComparison } from './sequential-gate.js';
+} from '../checks/comparison.js';
+import { comparisonSummary } from '../checks/comparison-report.js';
+import { comparisonCost, fitToMaxRequests } from '../checks/cost.js';
+import { LiveSequential, SequentialComparison } from '../checks/sequential-gate.js';
 
 /** The inputs each command reads (beyond the common ones): its run sees only the settings they fill. */
 const CHECK_READS = inputsReadBy('check');

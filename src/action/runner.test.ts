@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Redactor } from './api/redact.js';
+import { Redactor } from '../api/redact.js';
 import { inputSecrets, isPostState, readLeftInFlight, runnerLogger, stateWriter } from './runner.js';
 
 function memoryStore() {

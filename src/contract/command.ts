@@ -2,21 +2,21 @@
 // a function from its one context (built once a run, in run.ts, from the layers wiring.ts builds and
 // what the entry gives) to a result both entries know how to report. Each command's module exports its definition; run.ts holds the table of them, and both
 // entries, --help and the input checks read that table: a new command is one module and one line.
-import type { Words } from './words.js';
-import type { Redactor } from './api/redact.js';
-import type { ChecksResult, RunMode } from './checks/result.js';
-import type { CheckSuite } from './checks/check.js';
-import type { Logger } from './clock.js';
-import type { CommandDeps, Policy, Progress } from './deploy/deploy.js';
-import type { GitHubRun } from './workflow-run.js';
-import type { ManifestResult } from './manifest/result.js';
-import type { Manifest } from './manifest/manifest.js';
-import type { PreviewEvent } from './preview/request.js';
-import type { PreviewHost } from './preview/host.js';
-import type { HealthHost } from './health/host.js';
-import type { GitHubDeploymentHost } from './deploy/github-deployment.js';
-import type { ClawComparison } from './checks/comparison-report.js';
-import type { BehaviourGate } from './checks/comparison.js';
+import type { Words } from '../shared/words.js';
+import type { Redactor } from '../api/redact.js';
+import type { ChecksResult, RunMode } from '../checks/result.js';
+import type { CheckSuite } from '../checks/check.js';
+import type { Logger } from '../shared/clock.js';
+import type { CommandDeps, Policy, Progress } from '../deploy/deploy.js';
+import type { GitHubRun } from '../shared/workflow-run.js';
+import type { ManifestResult } from '../manifest/result.js';
+import type { Manifest } from '../manifest/manifest.js';
+import type { PreviewEvent } from '../preview/request.js';
+import type { PreviewHost } from '../preview/host.js';
+import type { HealthHost } from '../health/host.js';
+import type { GitHubDeploymentHost } from '../deploy/github-deployment.js';
+import type { ClawComparison } from '../checks/comparison-report.js';
+import type { BehaviourGate } from '../checks/comparison.js';
 import type { CommandInputs, InputName, InputRules, Settings, SettingsOf } from './settings.js';
 
 /** The user's files, read and checked before any request: the checks and the manifest. */

@@ -1,9 +1,9 @@
 // What every command runs with, built once a run in run.ts (from the layers wiring.ts builds): the
 // client, the clock, the log, the cancel signal, when the run started and when it must end.
-import type { AmsClient } from './api/client.js';
-import type { RateLimitPacer } from './api/rate-limit.js';
-import type { Clock, Logger } from './clock.js';
-import type { Words } from './words.js';
+import type { AmsClient } from './client.js';
+import type { RateLimitPacer } from './rate-limit.js';
+import type { Clock, Logger } from '../shared/clock.js';
+import type { Words } from '../shared/words.js';
 
 export interface RunContext {
   client: AmsClient;

@@ -1,6 +1,6 @@
 // An address is never echoed with its user and password, parsed or not.
 import { describe, expect, it } from 'vitest';
-import { readSettings } from './run.js';
+import { readSettings } from '../core/run.js';
 import { withoutUserinfo } from './url.js';
 
 describe('withoutUserinfo', () => {

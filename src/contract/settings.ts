@@ -1,13 +1,13 @@
 // Inputs → one typed Settings object. Every validation and its message lives here, and all of it
 // runs before any request is sent.
 import { normalize } from 'node:path';
-import { InputError } from './errors.js';
-import { hasControls } from './format.js';
-import { ID_EXPECTED, hasSpaceOrControl, isValidId } from './identifiers.js';
-import { ParseError, parseBoolean, parseCount, parseDuration, parseEnum, parseList } from './parse.js';
-import { PATTERN_EXPECTED, type ReplyPattern, compilePattern, patternProblem } from './pattern.js';
-import { readSecureUrl, withoutUserinfo } from './url.js';
-import { ACTION_WORDS, type Words } from './words.js';
+import { InputError } from '../shared/errors.js';
+import { hasControls } from '../shared/format.js';
+import { ID_EXPECTED, hasSpaceOrControl, isValidId } from '../shared/identifiers.js';
+import { ParseError, parseBoolean, parseCount, parseDuration, parseEnum, parseList } from '../shared/parse.js';
+import { PATTERN_EXPECTED, type ReplyPattern, compilePattern, patternProblem } from '../shared/pattern.js';
+import { readSecureUrl, withoutUserinfo } from '../shared/url.js';
+import { ACTION_WORDS, type Words } from '../shared/words.js';
 import {
   COMMON_INPUTS,
   type CommonInput,

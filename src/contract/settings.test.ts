@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { InputError } from './errors.js';
+import { InputError } from '../shared/errors.js';
 import { parseBaseUrl } from './settings.js';
-import { readSettings } from './run.js';
+import { readSettings } from '../core/run.js';
 
 // The defaults action.yml gives, as the runner would pass them.
 const DEFAULTS: Record<string, string> = {

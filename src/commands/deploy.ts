@@ -1,31 +1,31 @@
 // The deploy, wait and rollback commands, as the run's table calls them: one Claw or a fleet, and
 // each one's outputs, summary and GitHub Deployment status.
-import type { CommandContext } from '../command.js';
-import { inputsReadBy } from '../inputs.js';
-import { type Command, type CommandDefinition, type CommandDeps, type CommandResult } from '../command.js';
-import { type SettingsOf, refuseInput } from '../settings.js';
-import { type DeploymentState, type GitHubRun, commitUrl, runUrl } from '../workflow-run.js';
-import { deployOutputs, deploySummary } from './deploy-report.js';
-import { fleetOutputs, fleetSummary } from './fleet-report.js';
-import { type DeployResult, deployClaw, rollbackCommand, waitOnDeployment } from './deploy.js';
-import { rolloutFleet, tally } from './fleet.js';
+import type { CommandContext } from '../contract/command.js';
+import { inputsReadBy } from '../contract/inputs.js';
+import { type Command, type CommandDefinition, type CommandDeps, type CommandResult } from '../contract/command.js';
+import { type SettingsOf, refuseInput } from '../contract/settings.js';
+import { type DeploymentState, type GitHubRun, commitUrl, runUrl } from '../shared/workflow-run.js';
+import { deployOutputs, deploySummary } from '../deploy/deploy-report.js';
+import { fleetOutputs, fleetSummary } from '../deploy/fleet-report.js';
+import { type DeployResult, deployClaw, rollbackCommand, waitOnDeployment } from '../deploy/deploy.js';
+import { rolloutFleet, tally } from '../deploy/fleet.js';
 import { compareRuns, suitePower } from '../checks/comparison.js';
 import { comparisonCost, fitToMaxRequests } from '../checks/cost.js';
-import { type SavedBaseline, saveDeployedRun, savedBaseline } from './saved-baseline.js';
-import { deployingCancel, rollbackCancel } from './cancel-notice.js';
-import { wordsOf } from '../words.js';
+import { type SavedBaseline, saveDeployedRun, savedBaseline } from '../deploy/saved-baseline.js';
+import { deployingCancel, rollbackCancel } from '../deploy/cancel-notice.js';
+import { wordsOf } from '../shared/words.js';
 import type { CheckSuite } from '../checks/check.js';
-import type { Logger } from '../clock.js';
+import type { Logger } from '../shared/clock.js';
 import { type ClawComparison, comparisonSummary } from '../checks/comparison-report.js';
 import type { DeploymentRecord, RunFacts } from '../health/deployment-records.js';
 import { keepDeploymentRecords } from '../health/deployment-log.js';
-import { stateSealKey } from '../seal.js';
-import { deployRecords, fleetRecords } from './records.js';
-import { MAX_LISTED, MAX_PAGES, listClawDeployments } from './deployments-list.js';
-import { deploymentsOutputs, deploymentsSummary } from './deployments-report.js';
-import { deploymentsView } from './deployments-view.js';
+import { stateSealKey } from '../shared/seal.js';
+import { deployRecords, fleetRecords } from '../deploy/records.js';
+import { MAX_LISTED, MAX_PAGES, listClawDeployments } from '../deploy/deployments-list.js';
+import { deploymentsOutputs, deploymentsSummary } from '../deploy/deployments-report.js';
+import { deploymentsView } from '../deploy/deployments-view.js';
 import { checkOutputs } from '../report/outputs.js';
-import { type GitHubDeploymentStatus, githubDeploymentOf } from './github-deployment.js';
+import { type GitHubDeploymentStatus, githubDeploymentOf } from '../deploy/github-deployment.js';
 
 /** The inputs each command reads (beyond the common ones): its run sees only the settings they fill. */
 const DEPLOY_READS = inputsReadBy('deploy');

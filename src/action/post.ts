@@ -2,17 +2,17 @@
 // cancel, do what it would have done. It only warns; it never fails the job. The same bundle
 // runs both steps (index.ts tells them apart); importing this module runs nothing.
 import * as core from '@actions/core';
-import { systemClock } from './clock.js';
-import { CANCEL_ROLLBACK_MS } from './deploy/deploy.js';
-import { Redactor } from './api/redact.js';
-import type { Logger } from './clock.js';
-import { errorMessage } from './errors.js';
-import { GitHubDeployment } from './github/deployments.js';
-import { githubRun } from './workflow-run.js';
+import { systemClock } from '../shared/clock.js';
+import { CANCEL_ROLLBACK_MS } from '../deploy/deploy.js';
+import { Redactor } from '../api/redact.js';
+import type { Logger } from '../shared/clock.js';
+import { errorMessage } from '../shared/errors.js';
+import { GitHubDeployment } from '../github/deployments.js';
+import { githubRun } from '../shared/workflow-run.js';
 import { inputSecrets, readLeftInFlight, runnerLogger } from './runner.js';
-import { readSettings } from './run.js';
-import type { Settings } from './settings.js';
-import { createClient } from './wiring.js';
+import { readSettings } from '../core/run.js';
+import type { Settings } from '../contract/settings.js';
+import { createClient } from '../core/wiring.js';
 
 // The post step's own redactor and logger, built from the same secret inputs as the main step's
 // (runner.ts): the service's text is redacted here in every form the main step's log redacts it.

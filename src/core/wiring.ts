@@ -1,23 +1,23 @@
 // Builds the layers below main.ts from settings, once per run: one pacer, one transport, one
 // client, the judges, the policy. Plain values only: nothing here touches the runner.
-import type { Words } from './words.js';
-import { AmsClient } from './api/client.js';
-import { RateLimitPacer } from './api/rate-limit.js';
-import { Transport } from './api/transport.js';
-import type { Clock, Logger } from './clock.js';
-import type { Policy } from './command.js';
-import { type Classifier, statusClassifier } from './status.js';
-import { ApiError } from './api/errors.js';
-import { InputError, errorMessage } from './errors.js';
-import { PlanRefusal } from './manifest/plan.js';
-import type { Settings } from './settings.js';
-import { ChatCompletions, explainJudgeError, quotaSpent } from './api/chat-completions.js';
-import type { RunContext } from './context.js';
-import { Judge } from './checks/judge.js';
-import { clawBackend, endpointBackend } from './checks/judge-backends.js';
-import type { VerdictCache } from './checks/judge-cache.js';
-import { type JudgeSpec, describeJudge, judgeIdentity } from './checks/judge-spec.js';
-import type { Redactor } from './api/redact.js';
+import type { Words } from '../shared/words.js';
+import { AmsClient } from '../api/client.js';
+import { RateLimitPacer } from '../api/rate-limit.js';
+import { Transport } from '../api/transport.js';
+import type { Clock, Logger } from '../shared/clock.js';
+import type { Policy } from '../contract/command.js';
+import { type Classifier, statusClassifier } from '../shared/status.js';
+import { ApiError } from '../api/errors.js';
+import { InputError, errorMessage } from '../shared/errors.js';
+import { PlanRefusal } from '../manifest/plan.js';
+import type { Settings } from '../contract/settings.js';
+import { ChatCompletions, explainJudgeError, quotaSpent } from '../api/chat-completions.js';
+import type { RunContext } from '../api/context.js';
+import { Judge } from '../checks/judge.js';
+import { clawBackend, endpointBackend } from '../checks/judge-backends.js';
+import type { VerdictCache } from '../checks/judge-cache.js';
+import { type JudgeSpec, describeJudge, judgeIdentity } from '../checks/judge-spec.js';
+import type { Redactor } from '../api/redact.js';
 
 /** Everything a run needs below the entry, built once from the settings. */
 export interface RunLayers {
