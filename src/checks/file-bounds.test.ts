@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { holds } from './assertions.js';
 import { MAX_CHECKS, MAX_REPEAT } from './check.js';
 import { parseChecks } from './load.js';
+import { MAX_SCHEMA_NODES_PER_FILE, schemaCompiles } from './schema.js';
 
 const schemaCheck = (schema: string): string => `checks:
   - name: shape
@@ -156,5 +157,50 @@ describe('judge headers, checked as a request would send them', () => {
       headers: { 'api-key': 'azure-key-0123456789' },
       secrets: ['azure-key-0123456789'],
     });
+  });
+});
+
+describe('the JSON Schemas of one file', () => {
+  /** 60 schemas chained by anchors, each one level deeper, then `count` assertions of `value`. */
+  const chained = (count: number, value: (i: number) => string): string => {
+    const anchors = Array.from({ length: 60 }, (_, i) =>
+      i === 0
+        ? '      - type: is-json\n        value: &a0 {type: object}'
+        : `      - type: is-json\n        value: &a${i} {items: *a${i - 1}}`,
+    );
+    const repeats = Array.from({ length: count }, (_, i) => `      - type: is-json\n        value: ${value(i)}`);
+    return `checks:\n  - name: shape\n    send: hi\n    assert:\n${[...anchors, ...repeats].join('\n')}\n`;
+  };
+
+  it('are compiled once per distinct schema: the same one written 3,000 times is compiled once', () => {
+    const before = schemaCompiles.count;
+    // JSON text, 20 levels deep: the plain-value bound on YAML values does not count it.
+    let deep = '{"type": "object"}';
+    for (let i = 1; i < 20; i++) deep = `{"items": ${deep}}`;
+    const file = chained(3000, () => `'${deep}'`);
+    expect(file.length).toBeGreaterThan(500_000);
+    const read = parseChecks('checks.yml', file);
+    expect(read.checks[0].turns[0].assert).toHaveLength(3060);
+    // The 60 anchored schemas, and the repeated one once.
+    expect(schemaCompiles.count - before).toBeLessThanOrEqual(61);
+  });
+
+  it('are refused past MAX_SCHEMA_NODES_PER_FILE values, with the line where the bound is passed', () => {
+    const before = schemaCompiles.count;
+    // Each differs (its title), YAML and JSON text alike: each would be compiled anew.
+    const file = chained(3000, (i) =>
+      i % 2 ? `{items: *a59, title: t${i}}` : `'{"items": {"items": {"type": "string"}}, "title": "j${i}"}'`,
+    );
+    let message = '';
+    try {
+      parseChecks('checks.yml', file);
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    expect(message).toMatch(
+      new RegExp(`^checks\\.yml, line \\d+: .*JSON Schemas of at most ${MAX_SCHEMA_NODES_PER_FILE} values in all`),
+    );
+    // Compiling stopped at the bound: a pair of them holds 5 + 62 values.
+    expect(schemaCompiles.count - before).toBeLessThan(MAX_SCHEMA_NODES_PER_FILE / 30);
   });
 });

@@ -320,7 +320,7 @@ async function runCommand(settings: Settings, files: InputFiles, r: Reporting): 
         redact: r.secrets,
         words: r.words,
         stdout: settings.checksOutput === '-' ? (text) => r.jsonStdout.write(text) : undefined,
-        health: r.historyFolder ? { host: folderHealthHost(r.historyFolder) } : undefined,
+        health: r.historyFolder ? { host: folderHealthHost(r.historyFolder, terminal.warning) } : undefined,
         onProgress: ({ deploymentId, final }) =>
           void (final ? deployments.delete(deploymentId) : deployments.add(deploymentId)),
         onFleetProgress: (inFlight) => {

@@ -3,7 +3,14 @@
 // million items (20 s, 2.2 GB) before any bound. Work is asserted, not time: the document builder
 // is never called past the bound, and the lexer's pass stops where the bound is passed.
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { FileError, MAX_YAML_TOKENS, YamlFile, parseYamlValue, yamlShapeProblem } from './yaml-file.js';
+import {
+  FileError,
+  MAX_BLOCK_DEPTH,
+  MAX_YAML_TOKENS,
+  YamlFile,
+  parseYamlValue,
+  yamlShapeProblem,
+} from './yaml-file.js';
 
 /** Calls of the document builders, counted by a wrapper around the real ones. */
 const built = vi.hoisted(() => ({ parseDocument: 0, parse: 0 }));
@@ -127,5 +134,43 @@ describe('plain data through anchor chains (a JSON Schema in each of many assert
       /checks\.yml, line \d+: the file's values written as plain data expand to more than 250,000 values/,
     );
     expect(read).toBeLessThan(800);
+  });
+});
+
+describe(`block nesting deeper than ${MAX_BLOCK_DEPTH} levels is refused before its document is built`, () => {
+  const indented = (levels: number): string =>
+    Array.from({ length: levels }, (_, i) => `${' '.repeat(i)}k${i}:`).join('\n') + ' end\n';
+  const shapes: Record<string, string> = {
+    '`- - - …` on one line': `a: 1\nb:\n  ${'- '.repeat(900)}x\n`,
+    'indentation 900 deep': indented(900),
+    'a sequence indented 900 deep': Array.from({ length: 900 }, (_, i) => `${' '.repeat(i * 2)}-`).join('\n') + ' x\n',
+  };
+  it.each(Object.entries(shapes))('%s: one error with the file, the line and the bound', (_name, text) => {
+    let error: unknown;
+    try {
+      YamlFile.parse('f.yml', text, 'checks file');
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(FileError);
+    expect((error as Error).message).toMatch(
+      /^f\.yml, line \d+: the checks file is nested deeper than 256 block levels \(indentation, or `- - …` on a line\): expected at most 256\.$/,
+    );
+    expect(built.parseDocument).toBe(0);
+  });
+
+  it('names the line where the bound is passed, and the count is exact', () => {
+    expect(() => YamlFile.parse('f.yml', indented(300), 'checks file')).toThrow(/^f\.yml, line 257: /);
+    expect(yamlShapeProblem(indented(MAX_BLOCK_DEPTH))).toBeUndefined();
+    expect(yamlShapeProblem(indented(MAX_BLOCK_DEPTH + 1))?.problem).toMatch(/deeper than 256 block levels/);
+    expect(yamlShapeProblem(`x: ${'- '.repeat(MAX_BLOCK_DEPTH - 1)}y`)).toBeUndefined();
+  });
+
+  it('control: ordinary nesting, block scalars, quoted lines and flow collections are within it', () => {
+    const text = "a:\n  - b: |\n      x\n        y\n    c: 'q\n      r' # n\n  - [1, '- 2']\n  - - - z\n";
+    expect(yamlShapeProblem(text)).toBeUndefined();
+    expect(YamlFile.parse('f.yml', text, 'checks file').doc.toJS()).toEqual({
+      a: [{ b: 'x\n  y\n', c: 'q r' }, [1, '- 2'], [['z']]],
+    });
   });
 });

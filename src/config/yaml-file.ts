@@ -34,6 +34,11 @@ export const MAX_FILE_BYTES = 4 * 1024 * 1024;
  * the parser's time grows faster than the text with their depth (2 MiB of `[` took minutes).
  */
 export const MAX_FLOW_DEPTH = 256;
+/**
+ * The deepest block nesting (indentation, or `- - - …` on one line) a YAML text may have: the
+ * parser builds it by recursion, and about 900 levels overflowed the stack. Far past any real file.
+ */
+export const MAX_BLOCK_DEPTH = 256;
 
 /**
  * The most tokens a YAML text may hold to be parsed: each value, key, indicator (`-`, `:`, `,`, a
@@ -56,6 +61,7 @@ export interface YamlShapeProblem {
 }
 
 const tooDeep = `nested [ ] or { } deeper than ${MAX_FLOW_DEPTH} levels`;
+const tooDeepBlock = `nested deeper than ${MAX_BLOCK_DEPTH} block levels (indentation, or \`- - …\` on a line)`;
 const tooMany = `has more than ${MAX_YAML_TOKENS.toLocaleString('en-US')} YAML tokens (values, keys, indicators, spaces and line breaks)`;
 
 /**
@@ -69,6 +75,7 @@ export function yamlShapeProblem(text: string): YamlShapeProblem | undefined {
   let depth = 0;
   let offset = 0;
   let tokens = 0;
+  const block = new BlockDepth();
   for (const token of new Lexer().lex(text)) {
     if (MARK_TOKENS.has(token)) continue;
     if (++tokens > MAX_YAML_TOKENS) {
@@ -77,9 +84,47 @@ export function yamlShapeProblem(text: string): YamlShapeProblem | undefined {
     if (token === '[' || token === '{') {
       if (++depth > MAX_FLOW_DEPTH) return { offset, problem: `is ${tooDeep}`, expected: `at most ${MAX_FLOW_DEPTH}` };
     } else if (token === ']' || token === '}') depth = Math.max(0, depth - 1);
+    if (!block.add(token, depth > 0)) {
+      return { offset, problem: `is ${tooDeepBlock}`, expected: `at most ${MAX_BLOCK_DEPTH}` };
+    }
     offset += token.length;
   }
   return undefined;
+}
+
+/**
+ * The block nesting of a text, read token by token: the columns where each open block level's
+ * content starts (a line's first value, and what follows a `-` or `?` on the same line), as
+ * Python's tokenizer keeps indentation: a column further right opens a level, one further left
+ * closes those past it. Each token is pushed and popped at most once: linear.
+ */
+class BlockDepth {
+  private readonly columns: number[] = [];
+  private column = 0;
+  private lineStart = true;
+  private afterIndicator = false;
+
+  /** Reads `token` (inside a flow collection when `inFlow`); false once past MAX_BLOCK_DEPTH. */
+  add(token: string, inFlow: boolean): boolean {
+    const newline = token.lastIndexOf('\n');
+    const blank = /^[ \t]*$/.test(token) || token.startsWith('#');
+    let open = true;
+    if (!blank && !inFlow && (this.lineStart || this.afterIndicator)) open = this.enter(this.column);
+    if (!blank) this.afterIndicator = !inFlow && (token === '-' || token === '?');
+    if (!blank || newline >= 0) this.lineStart = false;
+    if (newline >= 0) {
+      this.column = token.length - newline - 1;
+      this.lineStart = newline === token.length - 1;
+      if (this.lineStart) this.afterIndicator = false;
+    } else this.column += token.length;
+    return open;
+  }
+
+  private enter(column: number): boolean {
+    while (this.columns.length > 0 && this.columns[this.columns.length - 1] > column) this.columns.pop();
+    if (this.columns.length === 0 || this.columns[this.columns.length - 1] < column) this.columns.push(column);
+    return this.columns.length <= MAX_BLOCK_DEPTH;
+  }
 }
 
 /** The line (1-based) of `offset` in `text`. */

@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { lstat, mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { placeProblem } from '../config/place.js';
+import { MAX_FILE_BYTES } from './history.js';
 import type { BranchFile, BranchSnapshot, FileChange, HealthHost, IssueHost } from './host.js';
 
 /** The most files a folder's listing takes: far past any history's (a file per month and Claw badge). */
@@ -20,7 +21,11 @@ const localName = (path: string): string => path.replace(/%/g, '%25').replace(/\
 const branchName = (name: string): string =>
   name.replace(/%(25|5C)/g, (_, code: string) => (code === '25' ? '%' : '\\'));
 
-export function folderHealthHost(folder: string): HealthHost {
+/**
+ * The history in `folder`; `warn` is told once per listing of the files past the history's
+ * per-file bound (MAX_FILE_BYTES), which are listed by their size and never read or hashed.
+ */
+export function folderHealthHost(folder: string, warn: (message: string) => void = () => {}): HealthHost {
   const root = resolve(folder);
   /** A path the history code named, inside the folder, or an error: never a write outside it. */
   const inside = (path: string): string => {
@@ -30,6 +35,7 @@ export function folderHealthHost(folder: string): HealthHost {
   };
   const list = async (): Promise<BranchSnapshot | undefined> => {
     const files: BranchFile[] = [];
+    const oversized: string[] = [];
     const walk = async (dir: string): Promise<void> => {
       let entries;
       try {
@@ -42,13 +48,30 @@ export function folderHealthHost(folder: string): HealthHost {
         const full = join(dir, entry.name);
         if (entry.isDirectory()) await walk(full);
         else if (entry.isFile() && files.length < MAX_FILES) {
-          const content = await readFile(full);
           const path = branchName(relative(root, full).split(sep).join('/'));
+          // Its size first: a file past the bound is never read (the history skips it by its
+          // size); its identity for a conflict is its size and time, not its content.
+          const found = await lstat(full);
+          if (!found.isFile()) continue;
+          if (found.size > MAX_FILE_BYTES) {
+            oversized.push(path);
+            const sha = createHash('sha256').update(`${found.size} ${found.mtimeMs} ${found.ino}`).digest('hex');
+            files.push({ path, sha, size: found.size });
+            continue;
+          }
+          const content = await readFile(full);
           files.push({ path, sha: createHash('sha256').update(content).digest('hex'), size: content.length });
         }
       }
     };
     await walk(root);
+    if (oversized.length > 0) {
+      const shown =
+        oversized.slice(0, 3).join(', ') + (oversized.length > 3 ? `, and ${oversized.length - 3} more` : '');
+      warn(
+        `The history folder holds ${oversized.length} file(s) over ${MAX_FILE_BYTES / 1048576} MiB, skipped unread: ${shown}.`,
+      );
+    }
     if (files.length === 0) return undefined;
     // The folder's state in one hash: what a commit compares with to find another writer.
     const commit = createHash('sha256')

@@ -8,7 +8,7 @@ import { PATTERN_EXPECTED } from '../../shared/pattern.js';
 import { jsonValuesIn } from '../json-in-text.js';
 import type { AssertContext } from '../promptfoo/assert-context.js';
 import type { Obj } from '../promptfoo/located.js';
-import { type SchemaCheck, SchemaPatternError, compileSchema } from '../schema.js';
+import { type SchemaCheck, SchemaPatternError, compileSchema, schemaBudgetOf } from '../schema.js';
 import { type Family, assertionName } from './family.js';
 
 export interface JsonAssertion {
@@ -70,7 +70,7 @@ function readSchema(file: YamlFile, entry: Entry): SchemaCheck {
     schema = file.plain(entry.value);
   }
   try {
-    return compileSchema(schema);
+    return compileSchema(schema, schemaBudgetOf(file));
   } catch (err) {
     if (err instanceof SchemaPatternError) {
       file.fail(
@@ -113,7 +113,7 @@ function schemaOf(a: Obj, value: unknown, ctx: AssertContext): SchemaCheck {
     }
   }
   try {
-    return compileSchema(schema);
+    return compileSchema(schema, schemaBudgetOf(ctx.places));
   } catch (err) {
     return ctx.places.fail(
       a,
