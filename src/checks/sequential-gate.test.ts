@@ -6,7 +6,7 @@ import { lookLevels } from '../compare/index.js';
 import type { Logger } from '../shared/clock.js';
 import type { Compared, RunSide } from './comparison.js';
 import type { CheckEntry } from './result.js';
-import { LiveSequential } from './sequential-gate.js';
+import { LiveSequential, SequentialComparison, matchRepeats } from './sequential-gate.js';
 
 const quiet: Logger = { debug: () => {}, info: () => {}, warning: () => {}, error: () => {} } as unknown as Logger;
 
@@ -47,6 +47,40 @@ function fakeGate() {
     },
   };
 }
+
+describe('matchRepeats', () => {
+  const samples = (e: CheckEntry) => e.samples?.map((x) => x.outcome);
+
+  it('cuts both sides to the repeats each made of a question', () => {
+    const [b, c] = matchRepeats([entry('b', ['pass', 'pass'])], [entry('c', ['fail', 'pass', 'pass'])]);
+    expect([samples(b[0]), samples(c[0])]).toEqual([
+      ['pass', 'pass'],
+      ['fail', 'pass'],
+    ]);
+  });
+
+  it('against a fixed baseline, cuts only the baseline: the candidate is read whole', () => {
+    const [b, c] = matchRepeats([entry('b', ['pass', 'pass'])], [entry('c', ['fail', 'pass', 'pass'])], true);
+    expect([samples(b[0]), samples(c[0])]).toEqual([
+      ['pass', 'pass'],
+      ['fail', 'pass', 'pass'],
+    ]);
+    const [b1, c1] = matchRepeats([entry('b', ['pass', 'pass', 'pass'])], [entry('c', ['pass'])], true);
+    expect([samples(b1[0]), samples(c1[0])]).toEqual([['pass'], ['pass']]);
+  });
+
+  it('a saved baseline of one answer is compared with every repeat the candidate was asked after a differing answer', () => {
+    const gate = fakeGate();
+    const saved = new SequentialComparison(gate, { label: 'saved', entries: [entry('b', ['pass'])] }, 'after', quiet, {
+      fixed: true,
+    });
+    saved.verdict([entry('c', ['fail', 'pass', 'pass'])]);
+    expect(gate.calls.at(-1)?.candidate.entries[0].samples?.length).toBe(3);
+    const live = new SequentialComparison(gate, { label: 'before', entries: [entry('b', ['pass'])] }, 'after', quiet);
+    live.verdict([entry('c', ['fail', 'pass', 'pass'])]);
+    expect(gate.calls.at(-1)?.candidate.entries[0].samples?.length).toBe(1);
+  });
+});
 
 describe('LiveSequential', () => {
   const pairs = [

@@ -9,9 +9,15 @@ import type { CheckEntry, Rounds } from './result.js';
 /**
  * Each check's samples cut to the repeats both sides made of it (the first of each): a question
  * asked twice before and once after is compared once against once. Entries without a counterpart
- * are kept whole (the engine says what is missing).
+ * are kept whole (the engine says what is missing). With `candidateWhole` (a fixed baseline, which
+ * cannot be asked again) only the baseline is cut: the candidate's extra repeats of a question whose
+ * answer differed from the saved one are its evidence, not waste.
  */
-export function matchRepeats(baseline: CheckEntry[], candidate: CheckEntry[]): [CheckEntry[], CheckEntry[]] {
+export function matchRepeats(
+  baseline: CheckEntry[],
+  candidate: CheckEntry[],
+  candidateWhole = false,
+): [CheckEntry[], CheckEntry[]] {
   const made = (entries: CheckEntry[]) => new Map(entries.map((e) => [e.check, e.samples?.length ?? 0]));
   const [before, after] = [made(baseline), made(candidate)];
   const cut = (entries: CheckEntry[], other: Map<string, number>) =>
@@ -19,7 +25,7 @@ export function matchRepeats(baseline: CheckEntry[], candidate: CheckEntry[]): [
       const n = other.get(e.check);
       return n === undefined || !e.samples || e.samples.length <= n ? e : { ...e, samples: e.samples.slice(0, n) };
     });
-  return [cut(baseline, after), cut(candidate, before)];
+  return [cut(baseline, after), candidateWhole ? candidate : cut(candidate, before)];
 }
 
 /** Two sides of one run, their samples matched question by question (`matchRepeats`). */
@@ -41,8 +47,12 @@ export class SequentialComparison {
     private readonly baseline: RunSide,
     private readonly candidateLabel: string,
     private readonly log: Logger,
-    private readonly level = DEFAULT_LEVEL,
+    private readonly options: { level?: number; fixed?: boolean } = {},
   ) {}
+
+  private get level(): number {
+    return this.options.level ?? DEFAULT_LEVEL;
+  }
 
   /** The run mode's rounds for the candidate: the baseline's answers, and a look after each round. */
   get rounds(): Rounds {
@@ -71,8 +81,13 @@ export class SequentialComparison {
     return this.compare(entries, level);
   }
 
+  /**
+   * Both sides matched to the repeats each made; against a fixed baseline (a saved run, which
+   * cannot grow) every candidate attempt is read: a question asked again because its answer
+   * differed from the saved one is compared whole, not cut back to the saved run's count.
+   */
   private compare(entries: CheckEntry[], level: number): Compared {
-    const [before, after] = matchRepeats(this.baseline.entries, entries);
+    const [before, after] = matchRepeats(this.baseline.entries, entries, this.options.fixed);
     return this.gate.compare(
       { label: this.baseline.label, entries: before },
       { label: this.candidateLabel, entries: after },

@@ -103,7 +103,7 @@ export const compare: Command<SettingsOf<(typeof COMPARE_READS)[number]>> = asyn
     ...(suite.tolerance ? { tolerance: suite.tolerance } : {}),
   };
   const sequential = saved
-    ? new SequentialComparison(gate, { label, entries: saved.entries }, candidate, context.log)
+    ? new SequentialComparison(gate, { label, entries: saved.entries }, candidate, context.log, { fixed: true })
     : undefined;
   const live = saved
     ? undefined

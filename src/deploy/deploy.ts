@@ -269,7 +269,15 @@ async function checkSettled(
       // With a baseline: round by round, stopping once the evidence is decisive (sequential-gate.ts).
       const sequential =
         baseline && deps.behaviour
-          ? new SequentialComparison(deps.behaviour, { label: 'before', entries: baseline.entries }, 'after', deps.log)
+          ? new SequentialComparison(
+              deps.behaviour,
+              { label: 'before', entries: baseline.entries },
+              'after',
+              deps.log,
+              {
+                fixed: deps.savedBaseline !== undefined,
+              },
+            )
           : undefined;
       deps.log.startGroup?.(`Checks: Claw ${started.clawId}`);
       try {
