@@ -70,7 +70,7 @@ describe('matchRepeats', () => {
   });
 
   it('a saved baseline of one answer is compared with every repeat the candidate was asked after a differing answer', () => {
-    const gate = fakeGate();
+    const gate = { ...fakeGate(), failOn: 'regression' as const };
     const saved = new SequentialComparison(gate, { label: 'saved', entries: [entry('b', ['pass'])] }, 'after', quiet, {
       fixed: true,
     });
