@@ -118,7 +118,7 @@ function savedRun(root: unknown, prefer: string, expect: Expect, wanted?: Readon
     );
     const item = list[i] as { response?: { output?: unknown }; metadata: { clawDeploy: Record<string, unknown> } };
     const read = (samples as unknown[]).map((s, j) => savedSample(s, [...base, 'samples', j], expect));
-    entries.push(entryOf(check, clawId, read, item.response?.output, item.metadata.clawDeploy.failedAttempt));
+    entries.push(savedEntry(check, clawId, read, item.response?.output, item.metadata.clawDeploy.failedAttempt));
   }
   return {
     clawId,
@@ -128,10 +128,17 @@ function savedRun(root: unknown, prefer: string, expect: Expect, wanted?: Readon
 }
 
 /**
- * One saved check as an entry; the reply the file shows (the failing attempt's, for a check that
- * failed) is kept for the answers side by side: optional, cut, never more than one a check.
+ * One saved check as an entry (a checks output's, or a saved gate run's); the reply the file shows
+ * (the failing attempt's, for a check that failed) is kept for the answers side by side: optional,
+ * cut, never more than one a check.
  */
-function entryOf(check: string, clawId: string, read: AttemptSample[], output: unknown, failed: unknown): CheckEntry {
+export function savedEntry(
+  check: string,
+  clawId: string,
+  read: AttemptSample[],
+  output?: unknown,
+  failed?: unknown,
+): CheckEntry {
   const passes = read.filter((s) => s.outcome === 'pass').length;
   const reply = typeof output === 'string' ? clip(output, SAVED_REPLY_CHARS) : undefined;
   const failedAttempt =

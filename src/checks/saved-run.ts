@@ -11,8 +11,8 @@ import type { CheckSuite } from './check.js';
 import { MAX_CHECKS, MAX_REPEAT } from './check.js';
 import { judgeIdentity } from './judge-spec.js';
 import type { JudgeSpec } from './judge-spec.js';
-import { savedSample } from './baseline-file.js';
-import type { AttemptSample, CheckEntry } from './result.js';
+import { savedEntry, savedSample } from './baseline-file.js';
+import type { CheckEntry } from './result.js';
 
 /** The oldest saved run a gate compares with: a Claw's model or tools drift under a fixed version. */
 export const SAVED_RUN_MAX_AGE_MS = 7 * 24 * 3600_000;
@@ -137,7 +137,7 @@ export function parseSavedRun(text: string): SavedGateRun | string {
       );
       names.add(check as string);
       const kept = (samples as unknown[]).map((s, j) => savedSample(s, ['entries', i, 'samples', j], expect));
-      read.push(entryOf(check as string, claw, kept));
+      read.push(savedEntry(check as string, claw, kept));
     }
   } catch (err) {
     if (err instanceof SavedRunRefused) return err.message;
@@ -151,23 +151,6 @@ export function parseSavedRun(text: string): SavedGateRun | string {
     judges: judges as string,
     config: config as string,
     entries: read,
-  };
-}
-
-function entryOf(check: string, clawId: string, samples: AttemptSample[]): CheckEntry {
-  const passes = samples.filter((s) => s.outcome === 'pass').length;
-  return {
-    check,
-    clawId,
-    passed: passes === samples.length,
-    passes,
-    attempts: samples.length,
-    repeat: samples.length,
-    minPass: samples.length,
-    failures: samples.filter((s) => s.outcome === 'fail').length,
-    errors: samples.filter((s) => s.outcome === 'unjudged').length,
-    replies: [],
-    samples,
   };
 }
 
