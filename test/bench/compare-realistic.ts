@@ -209,7 +209,7 @@ export function realisticFigures(runs: number): Measured {
   for (const m of slower) {
     const name = `compare.slower.30x3.sd${m.row.shape.sigma}`;
     figures[`${name}.p50-regressed`] = share(count(m, 'p50 regressed'), runs);
-    figures[`${name}.p50-not-unchanged`] = share(count(m, 'p50 not unchanged'), runs);
+    figures[`${name}.p50-not-unchanged`] = share(count(m, 'p50 not unchanged (found)'), runs);
   }
   const slowerOf = (key: string) =>
     slower.map((m) => figures[`compare.slower.30x3.sd${m.row.shape.sigma}.${key}`].text).join(' / ');
