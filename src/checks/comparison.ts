@@ -53,7 +53,7 @@ export function compareRuns(
   baseline: { label: string; entries: CheckEntry[]; cancelled?: boolean },
   candidate: { label: string; entries: CheckEntry[]; cancelled?: boolean },
   suite?: CheckSuite,
-  options: { level?: number; show?: ShowAnswers } = {},
+  options: { level?: number; show?: ShowAnswers; timesApart?: string } = {},
 ): Compared {
   if (baseline.cancelled || candidate.cancelled) {
     const which = baseline.cancelled ? `the baseline (${baseline.label})` : `the candidate (${candidate.label})`;
@@ -65,6 +65,7 @@ export function compareRuns(
     {
       ...(suite?.tolerance ? { tolerance: suite.tolerance } : {}),
       ...(options.level === undefined ? {} : { level: options.level }),
+      ...(options.timesApart ? { timesApart: options.timesApart } : {}),
     },
   );
   const answers = answersOf(compared.metrics, baseline, candidate, options.show ?? 'worse');
@@ -143,7 +144,7 @@ export interface ClawComparison {
 export interface BehaviourGate {
   failOn: ComparisonFailOn;
   /** `level`: a look's share of the level (sequential.ts); the whole level by default. */
-  compare(baseline: RunSide, candidate: RunSide, options?: { level?: number }): Compared;
+  compare(baseline: RunSide, candidate: RunSide, options?: { level?: number; timesApart?: string }): Compared;
   /** The suite's tolerances, for a look that may stop `unchanged`. */
   tolerance?: Tolerances;
 }

@@ -47,7 +47,7 @@ export class SequentialComparison {
     private readonly baseline: RunSide,
     private readonly candidateLabel: string,
     private readonly log: Logger,
-    private readonly options: { level?: number; fixed?: boolean } = {},
+    private readonly options: { level?: number; fixed?: boolean; timesApart?: string } = {},
   ) {}
 
   private get level(): number {
@@ -91,7 +91,7 @@ export class SequentialComparison {
     return this.gate.compare(
       { label: this.baseline.label, entries: before },
       { label: this.candidateLabel, entries: after },
-      { level },
+      { level, ...(this.options.timesApart ? { timesApart: this.options.timesApart } : {}) },
     );
   }
 }

@@ -37,6 +37,17 @@ const metric = (m: MetricResult[], check: string, name: MetricResult['metric']) 
 const profile = (drop: number) => (q: number) => (q % 5 ? 0.99 : 0.54) * (1 - drop);
 
 describe('compareSides', () => {
+  it('reads reply times measured at another time (a saved run) without letting them decide behaviour', () => {
+    const before = side('saved', run('c', 1, { latency: 800 }));
+    const after = side('now', run('c', 1, { latency: 1600 }));
+    expect(compareSides(before, after).behaviour).toBe('regressed');
+    const apart = compareSides(before, after, { timesApart: 'measured at another time' });
+    const p50 = metric(apart.metrics, '*', 'latency-p50');
+    expect(p50).toMatchObject({ verdict: 'inconclusive', reason: 'measured at another time', primary: false });
+    expect(metric(apart.metrics, '*', 'latency-p95')).toMatchObject({ verdict: 'inconclusive' });
+    expect(apart.behaviour).toBe('unchanged');
+  });
+
   it('weighs every question alike in the suite pass rate, however often the gate asked it', () => {
     // 12 questions steady on both sides, asked once; 8 that fail on the candidate asked 3 times.
     const side = (label: string, failing: boolean): Side => {

@@ -152,6 +152,8 @@ interface Context {
   all: (side: 'baseline' | 'candidate') => Attempt[];
   /** The judge changes between the sides, named. */
   drift: string[];
+  /** Why the two sides' reply times cannot be compared (CompareOptions.timesApart), if they cannot. */
+  timesApart?: string;
 }
 
 /** The primary metrics' evidence: the suite's pass rate, the median reply time, the unjudged share. */
@@ -174,7 +176,9 @@ function primaryTests(c: Context): Test[] {
     });
     // Times known to less than the tolerance: only a change past both can be told.
     if (!p50.blocked && p50.halfWidthMs > p50.margin / 2) p50.loose = looseTimes(p50, c.all('baseline').length);
-    tests.push({ e: p50, weight: SHARES.latency, primary: true });
+    // Times measured at another time are shown, not tested: no share of the level, no say in `behaviour`.
+    if (c.timesApart) p50.blocked = c.timesApart;
+    tests.push({ e: p50, weight: c.timesApart ? 0 : SHARES.latency, primary: !c.timesApart });
   }
   tests.push({ e: unjudgedShare(c.pairs, c.level, c.tolerance.unjudged), weight: SHARES.unjudged, primary: true });
   return tests;
@@ -209,15 +213,16 @@ function secondaryTests(c: Context, baseline: Side, candidate: Side, primaries: 
     values(c.all('baseline'), (a) => a.latencyMs),
     values(c.all('candidate'), (a) => a.latencyMs),
   ];
-  if (times[0].length || times[1].length)
-    out.push(
-      p95Shift(times, [c.all('baseline').length, c.all('candidate').length], {
-        level: c.level,
-        testLevel: share,
-        relativeMargin: c.tolerance.latency,
-        maxMissing: c.maxMissing,
-      }),
-    );
+  if (times[0].length || times[1].length) {
+    const p95 = p95Shift(times, [c.all('baseline').length, c.all('candidate').length], {
+      level: c.level,
+      testLevel: share,
+      relativeMargin: c.tolerance.latency,
+      maxMissing: c.maxMissing,
+    });
+    if (c.timesApart) p95.blocked = c.timesApart;
+    out.push(p95);
+  }
   const scores: [number[], number[]] = [
     values(c.all('baseline'), (a) => a.score),
     values(c.all('candidate'), (a) => a.score),
@@ -298,6 +303,7 @@ export function compareSides(baseline: Side, candidate: Side, options: CompareOp
     tolerance: { ...DEFAULT_TOLERANCE, ...options.tolerance },
     all,
     drift: pairs.map(judgeChange).filter((x): x is string => !!x),
+    ...(options.timesApart ? { timesApart: options.timesApart } : {}),
   };
   const primaries = primaryTests(context);
   const tests = [...primaries, ...secondaryTests(context, baseline, candidate, primaries)];

@@ -118,6 +118,12 @@ export interface CompareOptions {
   tolerance?: Tolerances;
   /** The bootstrap's seed (p95): the same data give the same figures. */
   seed?: number;
+  /**
+   * Set when the baseline's reply times were measured at another time (a saved run): why its times
+   * cannot be compared with the candidate's. The service's and the network's speed then differ by
+   * more than the release, so latency is shown, not tested, and never decides `behaviour`.
+   */
+  timesApart?: string;
 }
 
 /** What a suite of this size can find, stated before the first request. */

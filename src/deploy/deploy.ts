@@ -76,6 +76,14 @@ export interface CommandDeps extends RunContext {
   onFleetProgress?: (inFlight: string[]) => void;
 }
 
+/**
+ * A saved run's reply times were measured at another time, when the service and the network may
+ * have been faster or slower than now: compared with today's, they would read the day's speed as
+ * the release's (a concurrent baseline, `before`, measures both sides alike).
+ */
+export const SAVED_TIMES_APART =
+  "the saved run's reply times were measured at another time: shown, not compared (baseline: before compares them)";
+
 /** Time given to the rollback request on cancel: inside the runner's 7.5 s grace. */
 export const CANCEL_ROLLBACK_MS = 5000;
 
@@ -276,6 +284,7 @@ async function checkSettled(
               deps.log,
               {
                 fixed: deps.savedBaseline !== undefined,
+                ...(deps.savedBaseline ? { timesApart: SAVED_TIMES_APART } : {}),
               },
             )
           : undefined;
