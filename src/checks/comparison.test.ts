@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { INTERVAL_NOTE, comparisonOutputs, comparisonSummary } from './comparison-report.js';
 import { parseBaselineFile } from './baseline-file.js';
-import { compareRuns, comparisonFails, gateFails, sideOf } from './comparison.js';
+import { type Compared, compareRuns, comparisonFails, describeComparison, gateFails, sideOf } from './comparison.js';
 import { parseChecks } from './load.js';
 import type { AttemptSample, CheckEntry } from './result.js';
 
@@ -35,6 +35,24 @@ const runOf = (rate: (q: number, r: number) => boolean, questions = 30, repeats 
       Array.from({ length: repeats }, (_, r) => ({ outcome: rate(q, r) ? 'pass' : 'fail', latencyMs: 100 }) as const),
     ),
   );
+
+describe('the log line of a verdict', () => {
+  it('names the rows that decided it, not a suite-wide row that could not tell', () => {
+    const row = (check: string, metric: string, primary: boolean, reason: string) =>
+      ({ check, metric, primary, verdict: 'inconclusive', reason }) as unknown as Compared['metrics'][number];
+    const line = describeComparison({
+      behaviour: 'inconclusive',
+      metrics: [
+        row('*', 'latency-p95', false, 'needs 159 replies a side'),
+        row('*', 'latency-p50', false, 'measured at another time'),
+        row('q27', 'pass-rate', false, 'passed 1/1 on the baseline and failed 3/3 on the candidate'),
+      ],
+    });
+    expect(line).toBe(
+      'behaviour inconclusive: "q27"\'s pass-rate (passed 1/1 on the baseline and failed 3/3 on the candidate)',
+    );
+  });
+});
 
 describe('tolerance in the checks file', () => {
   it('reads shares and percentages, for the suite and per check', () => {

@@ -4,6 +4,7 @@
 import {
   type Comparison,
   type Detectable,
+  type MetricResult,
   type Side,
   type Tolerances,
   type Verdict,
@@ -158,8 +159,11 @@ export function gateFails(failOn: ComparisonFailOn, passed: boolean, compared: C
 /** One line for the log and a step's message: the verdict and the metrics behind it. */
 export function describeComparison(compared: Compared): string {
   if (compared.behaviour === '') return compared.reason ?? 'nothing was compared';
+  // The rows that made the verdict: a suite-wide secondary row that could not tell (the p95 short of
+  // replies, times measured apart) is shown in the table but never decides `behaviour`.
+  const decides = (m: MetricResult) => m.primary || m.check !== '*' || m.verdict !== 'inconclusive';
   const named = compared.metrics
-    .filter((m) => m.verdict === compared.behaviour && m.verdict !== 'unchanged')
+    .filter((m) => m.verdict === compared.behaviour && m.verdict !== 'unchanged' && decides(m))
     .slice(0, 3)
     .map(
       (m) =>
