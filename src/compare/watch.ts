@@ -17,7 +17,7 @@
 // theory and asymptotic confidence sequences"); the A/A simulation in watch.test.ts checks it at
 // this size. Pass rates count judged attempts only; unjudged ones are reported, never a pass.
 import { DEFAULT_MAX_MISSING } from './engine.js';
-import { phi } from './distributions.js';
+import { phi, zQuantile } from './distributions.js';
 import type { Verdict } from './types.js';
 
 /** One health run of one Claw: when, and how its checks' attempts came out. */
@@ -404,9 +404,14 @@ export function watchDeployment(input: WatchInput): WatchResult {
 // (39,400 runs on normal z) gave 0.63 false incidents a year and h = 7 (5.9 million) 0.083, so h
 // keeps that margin. Under drift from day to day the runs of an excursion share their days' level,
 // so its steps are not independent and a level that wandered reads as a shift: a crossing alarms
-// only when the excursion's pass rate is also QUIET_DRIFT_Z standard deviations below its baseline
-// with the drift counted (fitted on the four weeks before the excursion, as the watch after a
-// deployment fits it). The bench measures false incidents per simulated Claw-year.
+// only when the excursion's pass rate is also QUIET_DRIFT_Z standard deviations below what its
+// baseline predicts with the drift counted (excursionZ: fitted on the eight weeks before the
+// excursion as the watch after a deployment fits it, never less than a prior drift, the baseline's
+// days weighted as the drift says they predict), a bound that grows with the excursion's looks
+// (quietGateZ). Fitted drift alone, on four weeks and one bound, left 0.6 to 3.7 false incidents a
+// Claw-year under fast or large drift: the fit is too uncertain on a month, and a slow wander keeps
+// the CUSUM up for days of looks. The bench measures false incidents per simulated Claw-year and
+// how soon a drop is found.
 
 /** The CUSUM's reference value k and threshold h (in standard deviations of one run's pass rate). */
 export const QUIET_K = 1;
@@ -415,15 +420,44 @@ export const QUIET_H = 9;
 export const QUIET_BASELINE_DAYS = 7;
 /** How far back the CUSUM is run from each look: older excursions no longer hold. */
 export const QUIET_SCAN_DAYS = 14;
-/** The days before an excursion its noise and drift are fitted on (as DRIFT_HISTORY_WINDOWS weeks before a deployment). */
-export const QUIET_DRIFT_HISTORY_DAYS = DRIFT_HISTORY_WINDOWS * DEFAULT_WINDOW_DAYS;
+/**
+ * The days before an excursion its noise and drift are fitted on: eight weeks. Four (as before a
+ * deployment) leave the drift's size too uncertain for a watch that runs all year: of 200 simulated
+ * four-week histories under an AR(1) at φ 0.9, one in ten fitted τ under half the truth (eight
+ * weeks: under 0.58 of it).
+ */
+export const QUIET_DRIFT_HISTORY_DAYS = 2 * DRIFT_HISTORY_WINDOWS * DEFAULT_WINDOW_DAYS;
 /** The days of runs before `now` the watches read: the quiet watch's scan and the history before its excursions (a deployment's watch needs fewer: its window and the four before). */
 export const WATCH_HISTORY_DAYS = QUIET_SCAN_DAYS + QUIET_DRIFT_HISTORY_DAYS;
 /**
- * A crossing alarms only when the excursion's drop is also this many standard deviations below its
- * baseline with the drift counted: a level that wandered with the days is not a shift.
+ * A crossing alarms only when the excursion's drop is also this many standard deviations below
+ * what its baseline predicts with the drift counted (at up to QUIET_GATE_EVEN_LOOKS looks; more
+ * looks, more: quietGateZ): a level that wandered with the days is not a shift.
  */
-export const QUIET_DRIFT_Z = 3.5;
+export const QUIET_DRIFT_Z = 4;
+/** The looks of one excursion the drift check holds QUIET_DRIFT_Z at; past them its level falls as 1/looks². */
+export const QUIET_GATE_EVEN_LOOKS = 4;
+/**
+ * The drift the check assumes at least, whatever the history shows: an AR(1) of the daily level
+ * at φ QUIET_PRIOR_DRIFT_PHI whose variance is QUIET_PRIOR_DRIFT_SHARE of one run's noise (for
+ * the reference Claw about σ 0.4 on the logit: 2.4 points of pass rate). Eight weeks that look
+ * calm do not prove a level that cannot wander. The fitted drift adds to it (a floored fit adds
+ * nothing: the prior stands for the floor).
+ */
+export const QUIET_PRIOR_DRIFT_SHARE = 0.3;
+export const QUIET_PRIOR_DRIFT_PHI = 0.9;
+
+/**
+ * The drift check's bound at the `looks`-th look of an excursion (counted from its first run): the
+ * one-sided level of QUIET_DRIFT_Z at each of the first QUIET_GATE_EVEN_LOOKS, then that level
+ * × (QUIET_GATE_EVEN_LOOKS / looks)², so an excursion's looks spend at most 7.5 times one look's
+ * level however long it lasts (4 + 16 × Σ 1/j² for j > 4). A level that drifts slowly keeps the
+ * CUSUM up for days and is looked at after every run; a drop is found within a few looks.
+ */
+export function quietGateZ(looks: number): number {
+  const level = (1 - phi(QUIET_DRIFT_Z)) * Math.min(1, (QUIET_GATE_EVEN_LOOKS / Math.max(1, looks)) ** 2);
+  return -zQuantile(level);
+}
 
 /**
  * Siegmund's approximation of the one-sided CUSUM's in-control average run length on independent
@@ -497,7 +531,7 @@ export function quietWatch(runs: readonly WatchRun[], now: number): QuietResult 
     else if (statistic > QUIET_H && !crossed)
       crossed =
         excursionZ(judged.slice(base.from, base.to), judged.slice(firstAtOrAfter(start!), i + 1), noiseModel(start!)) <
-        -QUIET_DRIFT_Z;
+        -quietGateZ(i + 1 - firstAtOrAfter(start!));
   }
   const sideOf = (list: readonly WatchRun[]): WatchSide => publicSide(side(list));
   const since = statistic > 0 ? start : undefined;
@@ -547,18 +581,62 @@ function standardized(
 }
 
 /**
- * The excursion's runs against its baseline runs, in standard deviations of the
- * difference of their pass rates were nothing changed: the runs' noise around their day's level on
- * both sides (at the baseline's rate, shrunk by one pass and one fail) plus the
- * drift's share (driftContrastVariance: the excursion's days' levels against the baseline days').
+ * The excursion's runs against what its baseline runs predict of them, in standard deviations were
+ * nothing changed. Under drift the days nearest the excursion say most about its level, so the
+ * baseline's days are weighted by the best linear predictor of the excursion's mean level (ordinary
+ * kriging: unbiased whatever the Claw's mean, least variance under the model), and the variance is
+ * that prediction's error plus the excursion's own noise. The model of a day's mean pass rate: the
+ * Claw's mean, plus the drifting level (the fitted AR(1), unless the floor set it, plus the prior
+ * drift, QUIET_PRIOR_DRIFT_SHARE), plus its runs' noise at the baseline's rate (shrunk by one
+ * pass and one fail) × the within-day dispersion / the day's attempts. With no drift at all the
+ * weights are the attempts' shares: the two sides' pass rates. Cubic in the baseline's days (7).
  */
 export function excursionZ(before: readonly WatchRun[], after: readonly WatchRun[], noise: QuietNoise): number {
   const b = side(before);
-  const a = side(after);
-  const scale = noise.scale ?? dispersion(before);
-  const drift = driftContrastVariance(noise.drift, byDay(after, noise.origin), byDay(before, noise.origin));
-  // Both sides' noise at the baseline's rate, as the CUSUM's steps (the variance were nothing changed).
   const rate = (b.passed + 1) / (b.n + 2);
-  const variance = scale * rate * (1 - rate) * (1 / a.n + 1 / b.n) + drift;
-  return (a.passed / a.n - b.passed / b.n) / Math.sqrt(variance);
+  const unit = (noise.scale ?? dispersion(before)) * rate * (1 - rate);
+  const prior = QUIET_PRIOR_DRIFT_SHARE * unit * (b.runs / Math.max(1, b.n));
+  const fitted = noise.drift.floored ? 0 : noise.drift.variance;
+  const cov = (d: number, e: number) =>
+    fitted * noise.drift.phi ** Math.abs(d - e) + prior * QUIET_PRIOR_DRIFT_PHI ** Math.abs(d - e);
+  const A = byDay(after, noise.origin);
+  const B = byDay(before, noise.origin);
+  const attempts = A.reduce((s, d) => s + d.n, 0);
+  const a = A.map((d) => d.n / attempts);
+  // The system of ordinary kriging: [K 1; 1ᵀ 0] [w; m] = [k; 1], K the baseline days' covariance
+  // with their noise, k their covariance with the excursion's mean level.
+  const K = B.map((d, i) => B.map((e, j) => cov(d.day, e.day) + (i === j ? unit / d.n : 0)));
+  const k = B.map((d) => A.reduce((s, e, j) => s + a[j] * cov(d.day, e.day), 0));
+  const w = solveLinear([...K.map((row) => [...row, 1]), [...B.map(() => 1), 0]], [...k, 1]).slice(0, B.length);
+  const predicted = B.reduce((s, d, i) => s + w[i] * (d.passed / d.n), 0);
+  const observed = A.reduce((s, d, j) => s + a[j] * (d.passed / d.n), 0);
+  let variance = 0;
+  A.forEach((d, i) =>
+    A.forEach((e, j) => (variance += a[i] * a[j] * (cov(d.day, e.day) + (i === j ? unit / d.n : 0)))),
+  );
+  B.forEach((_, i) => B.forEach((__, j) => (variance += w[i] * w[j] * K[i][j])));
+  variance -= 2 * w.reduce((s, wi, i) => s + wi * k[i], 0);
+  return (observed - predicted) / Math.sqrt(variance);
+}
+
+/** x with m x = y, m square and small (Gaussian elimination with partial pivoting). */
+function solveLinear(m: readonly (readonly number[])[], y: readonly number[]): number[] {
+  const rows = m.map((row, i) => [...row, y[i]]);
+  const size = y.length;
+  for (let c = 0; c < size; c++) {
+    let pivot = c;
+    for (let r = c + 1; r < size; r++) if (Math.abs(rows[r][c]) > Math.abs(rows[pivot][c])) pivot = r;
+    [rows[c], rows[pivot]] = [rows[pivot], rows[c]];
+    for (let r = c + 1; r < size; r++) {
+      const f = rows[r][c] / rows[c][c];
+      for (let j = c; j <= size; j++) rows[r][j] -= f * rows[c][j];
+    }
+  }
+  const x = new Array<number>(size).fill(0);
+  for (let r = size - 1; r >= 0; r--) {
+    let sum = rows[r][size];
+    for (let j = r + 1; j < size; j++) sum -= rows[r][j] * x[j];
+    x[r] = sum / rows[r][r];
+  }
+  return x;
 }

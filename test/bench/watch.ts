@@ -7,7 +7,13 @@
 // Drift sizes 0.3 and 0.6 on the logit (σ 0.6 reproduces the issue's 5–7% false alarms at φ 0.97,
 // before the watch counted drift). Then the watch with nothing deployed over simulated Claw-years.
 // Measures; never passes or fails. `--only watch --runs N` (N watches per scenario).
-import { type WatchResult, type WatchRun, watchDeployment } from '../../src/compare/watch.ts';
+import {
+  WATCH_HISTORY_DAYS,
+  type WatchResult,
+  type WatchRun,
+  quietWatch,
+  watchDeployment,
+} from '../../src/compare/watch.ts';
 import { seededUniform } from '../../src/compare/distributions.ts';
 import { watchClaws } from '../../src/health/deployment-watch.ts';
 import type { ClawRecord } from '../../src/health/records.ts';
@@ -216,9 +222,10 @@ function quietYear(i: number, drift: Drift): number {
       status: 'healthy',
       checks: { passed: run.passed, failed: run.failed, errors: run.unjudged },
     });
-    // Two weeks of history before the year is counted; health keeps the runs of the last 90 days.
+    // Two weeks of history before the year is counted; health reads the runs of the last
+    // WATCH_HISTORY_DAYS (the scan and the eight weeks its drift is fitted on).
     if (k < 14 * RUNS_PER_DAY) continue;
-    const recent = records.slice(-60 * RUNS_PER_DAY);
+    const recent = records.slice(-WATCH_HISTORY_DAYS * RUNS_PER_DAY);
     const regression = watchClaws({
       runs: recent,
       deployments: [],
@@ -266,8 +273,52 @@ export function measureQuietAt(clawYears: number, only: readonly string[] = []):
   return lines;
 }
 
+/**
+ * Trial i of a drop with nothing deployed: ten weeks of runs (under `drift`), then `drop` from a
+ * run at a varied hour and weekday, looked at after every run as health does: the run of the
+ * first alarm (Infinity when none within `runs`).
+ */
+function quietDrop(i: number, drop: number, drift: Drift, runs: number): number {
+  const before = 70 * RUNS_PER_DAY;
+  const path = driftPath(drift, 70 + Math.ceil(runs / RUNS_PER_DAY) + 1, i * 7717);
+  const start = Date.parse('2026-01-05T00:00:00Z') + (i % 7) * DAY + (i % 4) * (DAY / RUNS_PER_DAY);
+  const list: WatchRun[] = [];
+  for (let k = 0; k < before + runs; k++) {
+    const at = start + k * (DAY / RUNS_PER_DAY);
+    list.push(healthRun(drifted(path[Math.floor(k / RUNS_PER_DAY)], k >= before ? drop : 0), at, i * 100_000 + k));
+    if (k >= before && quietWatch(list, at).alarm) return k - before + 1;
+  }
+  return Infinity;
+}
+
+/** How soon the watch with nothing deployed finds a drop: `trials` a row. */
+export function measureQuietDetection(trials: number): string[] {
+  const lines = [
+    `A drop with nothing deployed: ${trials} simulated Claws a row (ten weeks of runs, then the drop; health 4 times a day, looked at after every run).`,
+    '',
+    '| drop | runs | trials | median run of the alarm | by run 3 | by run 5 | by run 12 | within the week (28) | ms per trial |',
+    '|---|---|---|---|---|---|---|---|---|',
+  ];
+  const rows: { drop: number; name: string; drift: Drift }[] = [
+    { drop: 0.2, name: 'independent', drift: NO_DRIFT },
+    { drop: 0.2, name: 'drift (φ 0.9, σ 0.6)', drift: { phi: 0.9, sigma: 0.6 } },
+    { drop: 0.1, name: 'independent', drift: NO_DRIFT },
+  ];
+  for (const { drop, name, drift } of rows) {
+    const started = performance.now();
+    const found = Array.from({ length: trials }, (_, i) => quietDrop(i + 1, drop, drift, 28)).sort((a, b) => a - b);
+    const ms = (performance.now() - started) / trials;
+    const by = (run: number) => `${((100 * found.filter((f) => f <= run).length) / trials).toFixed(1)}%`;
+    const median = found[Math.floor(trials / 2)];
+    lines.push(
+      `| ${Math.round(drop * 100)}% (0.90 → ${(0.9 * (1 - drop)).toFixed(2)}) | ${name} | ${trials} | ${Number.isFinite(median) ? median : 'not within 28'} | ${by(3)} | ${by(5)} | ${by(12)} | ${by(28)} | ${ms.toFixed(0)} |`,
+    );
+  }
+  return lines;
+}
+
 export function measureQuiet(clawYears: number): string[] {
-  return measureQuietAt(clawYears);
+  return [...measureQuietAt(clawYears), '', ...measureQuietDetection(clawYears)];
 }
 
 export function measureWatch(watches: number): string[] {

@@ -6,10 +6,14 @@ Run from the repository's root:  python3 test/compare/quiet-reference.py > test/
 A seeded history of health runs (30 attempts a run, 4 a day) under a daily AR(1) drift (phi 0.9)
 over the four weeks before an excursion, then two excursions: a 20% drop (three runs) and a small
 one (twelve runs). For each, computed here by numpy on its own arrays with drift-reference.py's
-fit (within-day dispersion, semivariogram fit, c' Sigma c with scipy's toeplitz): the excursion's
-pass rate minus its baseline week's, over the square root of both sides' binomial variances at the
-baseline's rate (shrunk by one pass and one fail) times the dispersion plus the drift's share of
-the contrast.
+fit (within-day dispersion, semivariogram fit): the day means of the baseline week and of the
+excursion, with covariance Sigma + D (Sigma: the fitted AR(1), left out when the floor set it, plus
+the prior drift, 0.3 of one run's noise at phi 0.9, built by scipy's toeplitz; D: each day's
+binomial noise at the baseline's rate, shrunk by one pass and one fail, times the dispersion).
+The excursion's mean level is predicted from the baseline days by generalized least squares (the
+GLS mean, plus the covariance-weighted residuals: the best linear unbiased predictor, with numpy's
+inverse), and z is (observed - predicted) over the square root of the variance of that difference,
+c' (Sigma + D) c over all the days.
 """
 import contextlib
 import importlib.util
@@ -20,6 +24,7 @@ import sys
 
 import numpy as np
 import scipy
+from scipy.linalg import toeplitz
 
 spec = importlib.util.spec_from_file_location("drift", pathlib.Path(__file__).with_name("drift-reference.py"))
 drift = importlib.util.module_from_spec(spec)
@@ -29,22 +34,46 @@ with contextlib.redirect_stdout(io.StringIO()):
 DAY, HOUR, START = drift.DAY, drift.HOUR, drift.DEPLOYED
 
 
-def by_day(runs):
+PRIOR_SHARE = 0.3
+PRIOR_PHI = 0.9
+
+
+def day_sums(runs):
     days = {}
     for r in runs:
         d = (r["at"] - START) // DAY
-        days[d] = days.get(d, 0) + r["passed"] + r["failed"]
-    return sorted(days.items())
+        p, n = days.get(d, (0, 0))
+        days[d] = (p + r["passed"], n + r["passed"] + r["failed"])
+    return sorted((d, p, n) for d, (p, n) in days.items())
 
 
 def excursion_z(history, before, after):
     scale = drift.within_day_dispersion(history)
     model = drift.fit(history, scale)
     pb, nb = sum(r["passed"] for r in before), sum(r["passed"] + r["failed"] for r in before)
-    pa, na = sum(r["passed"] for r in after), sum(r["passed"] + r["failed"] for r in after)
     rate = (pb + 1) / (nb + 2)
-    variance = scale * rate * (1 - rate) * (1 / na + 1 / nb) + drift.contrast(model, by_day(after), by_day(before))
-    return (pa / na - pb / nb) / np.sqrt(variance), scale, model
+    unit = scale * rate * (1 - rate)
+    prior = PRIOR_SHARE * unit * len(before) / nb
+    fitted = 0.0 if model["floored"] else model["variance"]
+    b, a = day_sums(before), day_sums(after)
+    days = np.array([d for d, _, _ in b] + [d for d, _, _ in a])
+    y = np.array([p / n for _, p, n in b + a])
+    lo = days.min()
+    span = np.arange(days.max() - lo + 1)
+    levels = fitted * toeplitz(model["phi"] ** span) + prior * toeplitz(PRIOR_PHI**span)
+    full = levels[np.ix_(days - lo, days - lo)] + np.diag([unit / n for _, _, n in b + a])
+    nb_days = len(b)
+    share = np.array([n for _, _, n in a], float)
+    share /= share.sum()
+    V = full[:nb_days, :nb_days]
+    Vi = np.linalg.inv(V)
+    ones = np.ones(nb_days)
+    # The covariance of the baseline days' means with the excursion's mean level (its noise apart).
+    k = levels[np.ix_(days[:nb_days] - lo, days[nb_days:] - lo)] @ share
+    mu_weights = (ones @ Vi) / (ones @ Vi @ ones)
+    weights = mu_weights + (k @ Vi) - (k @ Vi @ ones) * mu_weights
+    c = np.concatenate([-weights, share])
+    return float((c @ y) / np.sqrt(c @ full @ c)), scale, model
 
 
 history = drift.history(21, 28, 4, 0.9, 0.03)
