@@ -69,7 +69,7 @@ describe('the watch with nothing deployed', () => {
       '**The watch:** pass rate 100.0% (120 judged in 12 run(s)) before → 60.0% (10 judged in 1 run(s)) after: −40.0 points.',
     );
     expect(body).toContain('**Suspect deployment:** none. Nothing was deployed to this Claw in the 7 days before');
-    // The runs after it keep the one incident (its signature is the hour its excursion began).
+    // The runs after it keep the one incident (one signature while the alarm holds).
     expect(runs.slice(STEADY_RUNS).every((r) => r.exitCode === 1)).toBe(true);
   });
 
