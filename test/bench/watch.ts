@@ -5,7 +5,8 @@
 // is the week before at 4 runs a day (28 runs, 840 attempts; 14 at the 12-hour schedule), with
 // three more weeks of history before it (the drift is fitted on all four), and so is the watch.
 // Drift sizes 0.3 and 0.6 on the logit (σ 0.6 reproduces the issue's 5–7% false alarms at φ 0.97,
-// before the watch counted drift). Then the watch with nothing deployed over simulated Claw-years.
+// before the watch counted drift). Then the watch with nothing deployed: its false incidents over
+// simulated Claw-years, and how soon it finds a drop.
 // Measures; never passes or fails. `--only watch --runs N` (N watches per scenario).
 import {
   WATCH_HISTORY_DAYS,
