@@ -423,8 +423,8 @@ export const QUIET_SCAN_DAYS = 14;
 /**
  * The days before an excursion its noise and drift are fitted on: eight weeks. Four (as before a
  * deployment) leave the drift's size too uncertain for a watch that runs all year: of 200 simulated
- * four-week histories under an AR(1) at φ 0.9, one in ten fitted τ under half the truth (eight
- * weeks: under 0.58 of it).
+ * four-week histories under an AR(1) at φ 0.9, σ 0.6, one in ten fitted τ under 0.45 of the truth
+ * (eight weeks: under 0.54 of it).
  */
 export const QUIET_DRIFT_HISTORY_DAYS = 2 * DRIFT_HISTORY_WINDOWS * DEFAULT_WINDOW_DAYS;
 /** The days of runs before `now` the watches read: the quiet watch's scan and the history before its excursions (a deployment's watch needs fewer: its window and the four before). */
@@ -440,12 +440,17 @@ export const QUIET_GATE_EVEN_LOOKS = 4;
 /**
  * The drift the check assumes at least, whatever the history shows: an AR(1) of the daily level
  * at φ QUIET_PRIOR_DRIFT_PHI whose variance is QUIET_PRIOR_DRIFT_SHARE of one run's noise (for
- * the reference Claw about σ 0.4 on the logit: 2.4 points of pass rate). Eight weeks that look
- * calm do not prove a level that cannot wander. The fitted drift adds to it (a floored fit adds
- * nothing: the prior stands for the floor).
+ * the reference Claw about σ 0.3 on the logit: 1.7 points of pass rate). Eight weeks that look
+ * calm do not prove a level that cannot wander.
  */
-export const QUIET_PRIOR_DRIFT_SHARE = 0.3;
+export const QUIET_PRIOR_DRIFT_SHARE = 0.15;
 export const QUIET_PRIOR_DRIFT_PHI = 0.9;
+/**
+ * The fitted drift's variance counts this many times over (a fit at the floor counts nothing: the
+ * prior stands for it). Eight weeks tell a drift's size only roughly: of 200 simulated eight-week
+ * histories at φ 0.9, σ 0.6, one in ten fitted τ under 0.54 of the truth: 0.29 of its variance.
+ */
+export const QUIET_DRIFT_FIT_WEIGHT = 3;
 
 /**
  * The drift check's bound at the `looks`-th look of an excursion (counted from its first run): the
@@ -586,8 +591,8 @@ function standardized(
  * baseline's days are weighted by the best linear predictor of the excursion's mean level (ordinary
  * kriging: unbiased whatever the Claw's mean, least variance under the model), and the variance is
  * that prediction's error plus the excursion's own noise. The model of a day's mean pass rate: the
- * Claw's mean, plus the drifting level (the fitted AR(1), unless the floor set it, plus the prior
- * drift, QUIET_PRIOR_DRIFT_SHARE), plus its runs' noise at the baseline's rate (shrunk by one
+ * Claw's mean, plus the drifting level (the fitted AR(1) × QUIET_DRIFT_FIT_WEIGHT, unless the floor
+ * set it, plus the prior drift, QUIET_PRIOR_DRIFT_SHARE), plus its runs' noise at the baseline's rate (shrunk by one
  * pass and one fail) × the within-day dispersion / the day's attempts. With no drift at all the
  * weights are the attempts' shares: the two sides' pass rates. Cubic in the baseline's days (7).
  */
@@ -596,7 +601,7 @@ export function excursionZ(before: readonly WatchRun[], after: readonly WatchRun
   const rate = (b.passed + 1) / (b.n + 2);
   const unit = (noise.scale ?? dispersion(before)) * rate * (1 - rate);
   const prior = QUIET_PRIOR_DRIFT_SHARE * unit * (b.runs / Math.max(1, b.n));
-  const fitted = noise.drift.floored ? 0 : noise.drift.variance;
+  const fitted = noise.drift.floored ? 0 : QUIET_DRIFT_FIT_WEIGHT * noise.drift.variance;
   const cov = (d: number, e: number) =>
     fitted * noise.drift.phi ** Math.abs(d - e) + prior * QUIET_PRIOR_DRIFT_PHI ** Math.abs(d - e);
   const A = byDay(after, noise.origin);
