@@ -7,8 +7,8 @@ A seeded history of health runs (30 attempts a run, 4 a day) under a daily AR(1)
 over the four weeks before an excursion, then two excursions: a 20% drop (three runs) and a small
 one (twelve runs). For each, computed here by numpy on its own arrays with drift-reference.py's
 fit (within-day dispersion, semivariogram fit): the day means of the baseline week and of the
-excursion, with covariance Sigma + D (Sigma: the fitted AR(1) three times over, left out when the
-floor set it, plus the prior drift, 0.15 of one run's noise at phi 0.9, built by scipy's toeplitz; D: each day's
+excursion, with covariance Sigma + D (Sigma: the fitted AR(1) 1.5 times over, left out when the
+floor set it, plus the prior drift, 0.2 of one run's noise at phi 0.9, built by scipy's toeplitz; D: each day's
 binomial noise at the baseline's rate, shrunk by one pass and one fail, times the dispersion).
 The excursion's mean level is predicted from the baseline days by generalized least squares (the
 GLS mean, plus the covariance-weighted residuals: the best linear unbiased predictor, with numpy's
@@ -34,8 +34,8 @@ with contextlib.redirect_stdout(io.StringIO()):
 DAY, HOUR, START = drift.DAY, drift.HOUR, drift.DEPLOYED
 
 
-PRIOR_SHARE = 0.15
-FIT_WEIGHT = 3
+PRIOR_SHARE = 0.2
+FIT_WEIGHT = 1.5
 PRIOR_PHI = 0.9
 
 
