@@ -451,7 +451,7 @@ export const QUIET_PRIOR_DRIFT_PHI = 0.9;
  * histories at φ 0.9, σ 0.6, one in four fitted τ under 0.74 of the truth (0.54 of its variance).
  * Counting it more costs drops under drift (a fit too large is counted more too): with 3 and a
  * prior of 0.15, a 20% drop under that drift was found within the week 75.5% of the time, with 1.5
- * and 0.2 about 91%, at the same false incidents (the bench).
+ * and 0.2 90.5%, at the same false incidents (the bench).
  */
 export const QUIET_DRIFT_FIT_WEIGHT = 1.5;
 
