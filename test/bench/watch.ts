@@ -204,7 +204,8 @@ const CLAW = 'claw-quiet';
 /**
  * One simulated Claw-year with nothing deployed, health 4 times a day, looked at after every run as
  * health does (watchClaws: the watch with nothing deployed): the false incidents it opens (a
- * regression's signature changing is a new incident).
+ * regression's signature changing counts as a new one, as it would comment on the open one; the
+ * quiet watch's signature is one per alarm).
  */
 function quietYear(i: number, drift: Drift): number {
   const days = 365 + 14;
