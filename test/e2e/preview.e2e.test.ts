@@ -778,7 +778,9 @@ describe('preview: the register and the cap, by construction', () => {
   });
 
   it('a push whose manifest also declares an existing preview: that record alone is left alone (one warning), no duplicate, the close removes both', async () => {
-    const sim = await service();
+    // A roomy rate limit: the test is about the register; at 60 a minute its three runs wait out the
+    // window (14 s of a real clock).
+    const sim = await service({ rateLimit: { limit: 600, windowMs: 60_000 } });
     sim.addClaw('claw-sales', { plan: [['live']], config: strict });
     const gh = await gitHub();
     const two = claws(['claw-support-bot', 'generous'], ['claw-sales', 'generous']);
