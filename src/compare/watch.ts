@@ -594,9 +594,10 @@ function standardized(
  * baseline's days are weighted by the best linear predictor of the excursion's mean level (ordinary
  * kriging: unbiased whatever the Claw's mean, least variance under the model), and the variance is
  * that prediction's error plus the excursion's own noise. The model of a day's mean pass rate: the
- * Claw's mean, plus the drifting level (the fitted AR(1) × QUIET_DRIFT_FIT_WEIGHT, unless the floor
- * set it, plus the prior drift, QUIET_PRIOR_DRIFT_SHARE), plus its runs' noise at the baseline's rate (shrunk by one
- * pass and one fail) × the within-day dispersion / the day's attempts. With no drift at all the
+ * Claw's mean, plus the drifting level (the fitted AR(1) × QUIET_DRIFT_FIT_WEIGHT; when the floor
+ * set it, the floor on a history of under DRIFT_FULL_DAYS days and nothing on a longer one; plus
+ * the prior drift, QUIET_PRIOR_DRIFT_SHARE), plus its runs' noise at the baseline's rate (shrunk by
+ * one pass and one fail) × the within-day dispersion / the day's attempts. With no drift at all the
  * weights are the attempts' shares: the two sides' pass rates. Cubic in the baseline's days (7).
  */
 export function excursionZ(before: readonly WatchRun[], after: readonly WatchRun[], noise: QuietNoise): number {
@@ -604,7 +605,10 @@ export function excursionZ(before: readonly WatchRun[], after: readonly WatchRun
   const rate = (b.passed + 1) / (b.n + 2);
   const unit = (noise.scale ?? dispersion(before)) * rate * (1 - rate);
   const prior = QUIET_PRIOR_DRIFT_SHARE * unit * (b.runs / Math.max(1, b.n));
-  const fitted = noise.drift.floored ? 0 : QUIET_DRIFT_FIT_WEIGHT * noise.drift.variance;
+  // A floor set by a short history (the read reached few days before the excursion: a large
+  // fleet's history is cut by the read's budget) still counts: those days do not prove the level calm.
+  const { floored, variance: drift, days } = noise.drift;
+  const fitted = !floored ? QUIET_DRIFT_FIT_WEIGHT * drift : days < DRIFT_FULL_DAYS ? drift : 0;
   const cov = (d: number, e: number) =>
     fitted * noise.drift.phi ** Math.abs(d - e) + prior * QUIET_PRIOR_DRIFT_PHI ** Math.abs(d - e);
   const A = byDay(after, noise.origin);
