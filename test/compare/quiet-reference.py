@@ -5,7 +5,8 @@ Run from the repository's root:  python3 test/compare/quiet-reference.py > test/
 
 A seeded history of health runs (30 attempts a run, 4 a day) under a daily AR(1) drift (phi 0.9)
 over the four weeks before an excursion, then two excursions: a 20% drop (three runs) and a small
-one (twelve runs). For each, computed here by numpy on its own arrays with drift-reference.py's
+one (twelve runs); and a history the read cut short (nine days of independent runs, its fit
+floored) before a 10% drop of four runs. For each, computed here by numpy on its own arrays with drift-reference.py's
 fit (within-day dispersion, semivariogram fit): the day means of the baseline week and of the
 excursion, with covariance Sigma + D (Sigma: the fitted AR(1) 1.5 times over, left out when the
 floor set it, plus the prior drift, 0.2 of one run's noise at phi 0.9, built by scipy's toeplitz; D: each day's
@@ -55,7 +56,11 @@ def excursion_z(history, before, after):
     rate = (pb + 1) / (nb + 2)
     unit = scale * rate * (1 - rate)
     prior = PRIOR_SHARE * unit * len(before) / nb
-    fitted = 0.0 if model["floored"] else FIT_WEIGHT * model["variance"]
+    # A floor set by a history of under FULL_DAYS days counts as drift; on a longer one, nothing.
+    if not model["floored"]:
+        fitted = FIT_WEIGHT * model["variance"]
+    else:
+        fitted = model["variance"] if model["days"] < drift.FULL_DAYS else 0.0
     b, a = day_sums(before), day_sums(after)
     days = np.array([d for d, _, _ in b] + [d for d, _, _ in a])
     y = np.array([p / n for _, p, n in b + a])
@@ -88,6 +93,20 @@ for name, rate, count in [("20% drop, 3 runs", 0.72, 3), ("small drop, 12 runs",
         after.append({"at": START + HOUR + k * 6 * HOUR, "passed": passed, "failed": 30 - passed, "unjudged": 0})
     z, scale, model = excursion_z(history, before, after)
     cases.append({"name": name, "after": after, "z": float(z), "withinDayDispersion": scale, "model": model})
+
+# A history the read cut short: nine days of independent runs (the fit floored, its floor grown by
+# 21 / 9 and counted), then a 10-point drop for four runs.
+short = drift.history(23, 9, 4, 0.0, 0.0)
+short_before = [r for r in short if r["at"] >= START - 7 * DAY]
+after = []
+for k in range(4):
+    passed = int(rng.binomial(30, 0.81))
+    after.append({"at": START + HOUR + k * 6 * HOUR, "passed": passed, "failed": 30 - passed, "unjudged": 0})
+z, scale, model = excursion_z(short, short_before, after)
+assert model["floored"] and model["days"] < drift.FULL_DAYS
+cases.append(
+    {"name": "10% drop, 4 runs, nine days read", "history": short, "after": after, "z": float(z), "withinDayDispersion": scale, "model": model}
+)
 
 json.dump(
     {
