@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SaxesParser } from 'saxes';
 import { describe, expect, it } from 'vitest';
+import { checkEntry } from '../../test/support/check-entry.ts';
 import type { CheckEntry, ChecksResult } from './result.js';
 import { toJUnit, writeJUnit } from './junit.js';
 
@@ -41,20 +42,7 @@ function parseXml(xml: string): Element {
 const HOSTILE =
   'ends a CDATA ]]> opens <testcase name="x"> & &amp; "quotes" \u0000\u0001\u0008\u000b\u001b[31m lone \ud800 surrogate \uffff bell\u0007 tab\tnewline\n\r done';
 
-const entry = (fields: Partial<CheckEntry>): CheckEntry => ({
-  check: 'greets',
-  clawId: 'c1',
-  passed: true,
-  passes: 1,
-  attempts: 1,
-  repeat: 1,
-  minPass: 1,
-  failures: 0,
-  errors: 0,
-  replies: [],
-  latencyMs: 1200,
-  ...fields,
-});
+const entry = (fields: Partial<CheckEntry>): CheckEntry => checkEntry({ check: 'greets', latencyMs: 1200, ...fields });
 
 const RESULT: ChecksResult = {
   passed: false,

@@ -5,6 +5,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { checkEntry } from '../../test/support/check-entry.ts';
 import { parseChecks } from '../checks/load.js';
 import { configHash, suiteHashes } from '../checks/saved-run.js';
 import { systemClock } from '../shared/clock.js';
@@ -39,21 +40,7 @@ async function world(live: { deploymentId: string; deploymentStatus: string }) {
       at: Date.now() - 60_000,
       ...suiteHashes(suite, 'c1'),
       config: configHash(raw),
-      entries: [
-        {
-          check: 'q1',
-          clawId: 'c1',
-          passed: true,
-          passes: 1,
-          attempts: 1,
-          repeat: 1,
-          minPass: 1,
-          failures: 0,
-          errors: 0,
-          replies: [],
-          samples: [{ outcome: 'pass' }],
-        },
-      ],
+      entries: [checkEntry({ samples: [{ outcome: 'pass' }] })],
     },
   );
   lines.length = 0;

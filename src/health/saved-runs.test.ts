@@ -5,6 +5,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { checkEntry } from '../../test/support/check-entry.ts';
 import { MAX_SAVED_RUN_BYTES, type SavedGateRun } from '../checks/saved-run.js';
 import { systemClock, silentLogger } from '../shared/clock.js';
 import { sealKey } from '../shared/seal.js';
@@ -20,21 +21,7 @@ const run = (claw = 'c1'): SavedGateRun => ({
   checks: HASH,
   judges: HASH,
   config: HASH,
-  entries: [
-    {
-      check: 'q1',
-      clawId: claw,
-      passed: true,
-      passes: 1,
-      attempts: 1,
-      repeat: 1,
-      minPass: 1,
-      failures: 0,
-      errors: 0,
-      replies: [],
-      samples: [{ outcome: 'pass', latencyMs: 800 }],
-    },
-  ],
+  entries: [checkEntry({ clawId: claw, samples: [{ outcome: 'pass', latencyMs: 800 }] })],
 });
 
 function folder() {
