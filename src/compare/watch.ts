@@ -631,7 +631,11 @@ export function excursionZ(before: readonly WatchRun[], after: readonly WatchRun
   return (observed - predicted) / Math.sqrt(variance);
 }
 
-/** x with m x = y, m square and small (Gaussian elimination with partial pivoting). */
+/**
+ * x with m x = y, m square and small (Gaussian elimination with partial pivoting). Not jStat's
+ * gauss_elimination: it picks its pivot by comparing a signed value with absolute ones, and the
+ * kriging system's last diagonal entry is 0, so the pivot's choice matters.
+ */
 function solveLinear(m: readonly (readonly number[])[], y: readonly number[]): number[] {
   const rows = m.map((row, i) => [...row, y[i]]);
   const size = y.length;
